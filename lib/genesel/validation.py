@@ -1,0 +1,96 @@
+"""Input validation shared by every estimator and measure in genesel.
+
+Bad input must fail loudly with a message that names the problem and what to do, never give a silent wrong
+number: NaN or infinite values, shape mismatches, a single class (e.g. inside a fold), more than two classes for a
+binary method, and genes that are constant across the samples.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["check_expression_data", "to_pm1", "check_binary_labels", "constant_genes"]
+
+
+def to_pm1(y, *, name: str = "y"):
+    """Map a binary label vector to {-1, +1}.
+
+    The smaller label (in sorted order) becomes -1 and the larger +1, as in scikit-learn's ``classes_``.
+    Returns ``(y_pm1, classes)`` with ``classes`` the original labels of -1 and +1.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d label vector, got shape {y.shape}")
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise ValueError(f"{name} contains NaN or infinite labels; remove those samples first")
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise ValueError(
+            f"{name} holds a single class ({classes.tolist()}); a binary classifier needs both classes "
+            "in its training data (with very small folds use stratified splits)"
+        )
+    if classes.size > 2:
+        raise ValueError(
+            f"{name} holds {classes.size} classes {classes.tolist()[:10]}; this method is binary: "
+            "build a two-class task first (e.g. one class against the rest)"
+        )
+    y_pm1 = np.where(y == classes[1], 1, -1).astype(np.int64)
+    return y_pm1, classes
+
+
+def check_binary_labels(y, *, name: str = "y"):
+    """Return ``y`` as an int64 array in {-1, +1}, raising clear errors otherwise (see :func:`to_pm1`)."""
+    return to_pm1(y, name=name)[0]
+
+
+def constant_genes(X, *, atol: float = 0.0) -> np.ndarray:
+    """Indices of the columns of ``X`` whose values do not vary across the rows (peak-to-peak <= atol)."""
+    X = np.asarray(X, dtype=float)
+    return np.flatnonzero(np.ptp(X, axis=0) <= atol)
+
+
+def check_expression_data(X, y=None, *, name: str = "X", allow_constant: bool = False, min_samples: int = 2):
+    """Validate an expression matrix (samples x genes) and, optionally, binary labels.
+
+    Returns ``X`` as a C-contiguous float64 array and, when ``y`` is given, ``(X, y_pm1)`` with labels in
+    {-1, +1}. Raises ``ValueError`` naming the problem: non-2-d input, NaN/inf values, too few samples, a shape
+    mismatch between X and y, a single class or more than two classes, or constant genes (unless
+    ``allow_constant``), which make scale-based scores and standardisation undefined.
+    """
+    X = np.asarray(X)
+    if X.dtype.kind not in "biuf":
+        try:
+            X = X.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name} must be numeric, got dtype {X.dtype}") from exc
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-d (samples x genes), got shape {X.shape}")
+    if X.shape[0] < min_samples:
+        raise ValueError(f"{name} has {X.shape[0]} sample(s); at least {min_samples} are needed")
+    if X.shape[1] < 1:
+        raise ValueError(f"{name} has no genes (shape {X.shape})")
+    bad = ~np.isfinite(X)
+    if bad.any():
+        rows, cols = np.nonzero(bad)
+        raise ValueError(
+            f"{name} contains {bad.sum()} NaN or infinite value(s) (first at sample {rows[0]}, gene {cols[0]}); "
+            "impute them first, e.g. with genesel.preprocessing.MissingValueImputer"
+        )
+    if not allow_constant:
+        const = constant_genes(X)
+        if const.size:
+            raise ValueError(
+                f"{name} has {const.size} constant gene(s) (first columns: {const[:5].tolist()}); they carry no "
+                "information and make scale-based scores undefined: drop them (e.g. "
+                "sklearn.feature_selection.VarianceThreshold) before this step"
+            )
+    if y is None:
+        return X
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-d, got shape {y.shape}")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"shape mismatch: {name} has {X.shape[0]} samples but y has {y.shape[0]} labels")
+    y_pm1, _ = to_pm1(y)
+    return X, y_pm1
