@@ -1,0 +1,52 @@
+"""Command line: ``python -m data_fetch --list | --all | NAME... [--mirror DIR] [--cache DIR] [--offline]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tqdm.auto import tqdm
+
+from . import DATASETS, FAMILIES, FetchError, fetch_dataset, resolve
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m data_fetch", description=__doc__)
+    ap.add_argument("names", nargs="*", help="data set names or aliases (see --list)")
+    ap.add_argument("--list", action="store_true", help="list the registered data sets")
+    ap.add_argument("--all", action="store_true", help="fetch every registered data set")
+    ap.add_argument("--mirror", metavar="DIR", help="local folder holding the raw files (no download needed)")
+    ap.add_argument("--cache", metavar="DIR", help="download cache (default: data/ or $GENESEL_DATA_DIR)")
+    ap.add_argument("--offline", action="store_true", help="never download; use cache or mirror only")
+    args = ap.parse_args(argv)
+    if args.list:
+        for spec in DATASETS.values():
+            alias = f" (aliases: {', '.join(spec.aliases)})" if spec.aliases else ""
+            print(f"{spec.name:22s} {spec.shape[0]:5d} x {spec.shape[1]:<6d} {', '.join(spec.files)}{alias}")
+        for fam, members in FAMILIES.items():
+            print(f"{fam:22s} family: {', '.join(members)}")
+        return 0
+    names = list(DATASETS) if args.all else args.names
+    if not names:
+        ap.error("name at least one data set, or use --all / --list")
+    expanded = []
+    for n in names:
+        expanded.extend(FAMILIES.get(n.lower(), (n,)))
+    try:
+        specs = [resolve(n) for n in expanded]
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    failed = 0
+    for spec in tqdm(specs, desc="data sets", unit="set"):
+        try:
+            paths = fetch_dataset(spec.name, mirror=args.mirror, cache=args.cache, download=not args.offline)
+            tqdm.write(f"ok   {spec.name}: {', '.join(str(p) for p in paths.values())}")
+        except FetchError as exc:
+            failed += 1
+            tqdm.write(f"FAIL {spec.name}: {exc}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

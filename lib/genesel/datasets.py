@@ -1,0 +1,196 @@
+"""Real public microarray data sets as one uniform :class:`Dataset`.
+
+``load_dataset("golub")`` fetches the raw public files through :mod:`data_fetch` (cache, local mirror or pinned
+URL, always sha256-checked), parses them, checks the shape and class counts against the registry, and returns a
+:class:`Dataset` whose ``y`` is coded -1/+1 (``classes`` names the two) for binary tasks, or 0..K-1 for the few
+multi-class sets. The parsed arrays are cached next to the raw files (``data/parsed/``), keyed by the files'
+checksums, so later loads take milliseconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from data_fetch import DATASETS, FAMILIES, FILES, cache_dir, fetch_file, resolve
+from data_fetch.parsers import Raw
+
+__all__ = ["Dataset", "load_dataset", "list_datasets"]
+
+_PARSE_VERSION = "1"  # bump when a parser changes what it returns
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A labelled expression matrix: ``X`` is samples x genes (float64), ``y`` the class codes.
+
+    ``classes[k]`` is the name of code -1 (k=0) and +1 (k=1) for binary tasks; for multi-class sets
+    ``y`` is 0..K-1 and ``classes`` has K names. ``train_idx`` / ``test_idx`` hold the paper's predefined
+    split where one exists (Golub's 38/34), else None.
+    """
+
+    name: str
+    X: np.ndarray
+    y: np.ndarray
+    classes: tuple
+    gene_ids: np.ndarray
+    sample_ids: np.ndarray
+    description: str
+    citation: str
+    train_idx: np.ndarray | None = None
+    test_idx: np.ndarray | None = None
+    labels: np.ndarray | None = None  # the raw per-sample labels before any grouping
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def n_samples(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def n_genes(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def class_counts(self) -> dict:
+        if len(self.classes) == 2 and set(np.unique(self.y)) <= {-1, 1}:
+            return {self.classes[0]: int(np.sum(self.y == -1)), self.classes[1]: int(np.sum(self.y == 1))}
+        return {c: int(np.sum(self.y == k)) for k, c in enumerate(self.classes)}
+
+    def subset(self, genes=None, samples=None) -> "Dataset":
+        """A copy restricted to some gene columns and/or sample rows (indices or boolean masks).
+
+        A predefined split is kept only when no samples are dropped.
+        """
+        gi = np.arange(self.n_genes) if genes is None else np.arange(self.n_genes)[genes]
+        si = np.arange(self.n_samples) if samples is None else np.arange(self.n_samples)[samples]
+        keep_split = samples is None
+        return Dataset(self.name, self.X[np.ix_(si, gi)], self.y[si], self.classes, self.gene_ids[gi],
+                       self.sample_ids[si], self.description, self.citation,
+                       self.train_idx if keep_split else None, self.test_idx if keep_split else None,
+                       None if self.labels is None else self.labels[si], dict(self.extra))
+
+    def __repr__(self) -> str:
+        split = f", split {len(self.train_idx)}/{len(self.test_idx)}" if self.train_idx is not None else ""
+        return f"Dataset({self.name!r}, {self.n_samples} x {self.n_genes}, {self.class_counts}{split})"
+
+
+def _knn_impute_genes(X: np.ndarray, k: int = 10) -> np.ndarray:
+    """Troyanskaya et al. 2001 KNNimpute: a missing entry of gene g is the mean, in that sample, of the k genes
+    closest to g (Euclidean over the samples both observe). Label-free; uses scikit-learn's KNNImputer on the
+    transposed matrix (genes as rows)."""
+    from sklearn.impute import KNNImputer
+
+    return KNNImputer(n_neighbors=k).fit_transform(X.T).T
+
+
+def _parsed_path(spec, cdir: Path) -> Path:
+    h = hashlib.sha256(("|".join(FILES[f].sha256 for f in spec.files) + _PARSE_VERSION).encode()).hexdigest()
+    return cdir / "parsed" / f"{spec.name}-{h[:16]}.npz"
+
+
+def _atomic_savez(path: Path, **arrays) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".npz", dir=path.parent)
+    os.close(fd)
+    try:
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _raw(spec, mirror, cache) -> Raw:
+    cdir = cache_dir(cache)
+    pp = _parsed_path(spec, cdir)
+    if pp.exists():
+        try:
+            with np.load(pp, allow_pickle=False) as z:
+                return Raw(z["X"], z["labels"], z["gene_ids"], z["sample_ids"],
+                           z["train_idx"] if "train_idx" in z else None, z["test_idx"] if "test_idx" in z else None)
+        except Exception:  # a damaged parse cache is rebuilt from the checked raw files
+            pp.unlink(missing_ok=True)
+    raw = spec.parser(lambda f: fetch_file(f, mirror=mirror, cache=cdir))
+    arrays = dict(X=np.ascontiguousarray(raw.X, dtype=np.float64), labels=raw.labels.astype(str),
+                  gene_ids=raw.gene_ids.astype(str), sample_ids=raw.sample_ids.astype(str))
+    if raw.train_idx is not None:
+        arrays.update(train_idx=raw.train_idx, test_idx=raw.test_idx)
+    _atomic_savez(pp, **arrays)
+    return Raw(arrays["X"], arrays["labels"], arrays["gene_ids"], arrays["sample_ids"], raw.train_idx,
+               raw.test_idx)
+
+
+@lru_cache(maxsize=16)
+def _load(name: str, mirror, cache, impute) -> Dataset:
+    spec = resolve(name)
+    raw = _raw(spec, mirror, cache)
+    if raw.X.shape != spec.shape:
+        raise ValueError(f"data set {spec.name}: parsed shape {raw.X.shape} differs from the expected "
+                         f"{spec.shape}; the raw files {spec.files} may have changed")
+    X = raw.X.copy()
+    if np.isnan(X).any():
+        if impute == "knn":
+            X = _knn_impute_genes(X)
+        elif impute is not None:
+            raise ValueError(f"impute must be 'knn' or None, got {impute!r}")
+    labels = raw.labels
+    grouped = labels
+    if spec.merge:  # several raw classes form the positive class; all the others the negative one
+        grouped = np.where(np.isin(labels, list(spec.merge)), spec.classes[1], spec.classes[0])
+    if spec.counts is not None:
+        got = {str(k): int(v) for k, v in zip(*np.unique(grouped, return_counts=True))}
+        if got != spec.counts:
+            raise ValueError(f"data set {spec.name}: class counts {got} differ from the expected {spec.counts}")
+    if spec.classes is not None:
+        y = np.where(grouped == spec.classes[1], 1, -1).astype(np.int64)
+        if not np.all(np.isin(grouped, spec.classes)):
+            raise ValueError(f"data set {spec.name}: labels outside {spec.classes}: {set(grouped) - set(spec.classes)}")
+        classes = tuple(spec.classes)
+    else:
+        names = np.unique(labels)
+        y = np.searchsorted(names, labels).astype(np.int64)
+        classes = tuple(str(c) for c in names)
+    for arr in (X, y):
+        arr.setflags(write=False)
+    return Dataset(spec.name, X, y, classes, raw.gene_ids, raw.sample_ids, spec.description, spec.citation,
+                   raw.train_idx, raw.test_idx, labels)
+
+
+def load_dataset(name: str, *, mirror: str | os.PathLike | None = None, cache: str | os.PathLike | None = None,
+                 impute: str | None = "knn") -> Dataset:
+    """Load a registered data set by name or alias (see :func:`list_datasets`).
+
+    Parameters
+    ----------
+    name : e.g. ``"golub"`` (alias ``"leukemia"``), ``"alon"`` (``"colon"``), ``"singh"`` (``"prostate"``),
+        ``"west"`` (``"breast_er"``), ``"pomeroy"`` (``"cmd"``), ``"alizadeh"`` (``"lymphoma"``), ``"mnist_0v8"``.
+    mirror : a local folder holding the raw files (default ``$GENESEL_DATA_MIRROR``); used before downloading.
+    cache : download cache (default ``$GENESEL_DATA_DIR`` or the repository's ``data/``).
+    impute : ``"knn"`` (gene-wise KNNimpute, Troyanskaya 2001) for sets with missing values, or ``None`` to keep
+        the NaNs (e.g. to impute inside training folds with :class:`genesel.preprocessing.MissingValueImputer`).
+
+    The arrays of the returned Dataset are read-only; copy them before changing them in place.
+    """
+    mirror = str(mirror) if mirror is not None else os.environ.get("GENESEL_DATA_MIRROR") or None
+    cache = str(cache) if cache is not None else None
+    return _load(resolve(name).name, mirror, cache, impute)
+
+
+def list_datasets() -> pd.DataFrame:
+    """One row per registered data set: name, aliases, shape, classes (-1, +1), class counts, papers, files."""
+    rows = []
+    for spec in DATASETS.values():
+        rows.append(dict(name=spec.name, aliases=", ".join(spec.aliases), n_samples=spec.shape[0],
+                         n_genes=spec.shape[1], classes=" vs ".join(spec.classes) if spec.classes else "multi-class",
+                         counts=spec.counts, papers=", ".join(spec.papers), files=", ".join(spec.files)))
+    for fam, members in FAMILIES.items():
+        rows.append(dict(name=fam, aliases="", n_samples=None, n_genes=None, classes="family",
+                         counts=None, papers="", files=", ".join(members)))
+    return pd.DataFrame(rows)
