@@ -1,0 +1,392 @@
+"""SVM recursive feature elimination (SVM-RFE) with Gram-matrix downdates and warm-started SMO solves.
+
+Guyon, Weston, Barnhill & Vapnik (2002), *Gene Selection for Cancer Classification using Support Vector
+Machines*, Machine Learning 46, section 3.3-3.4 ("Recursive feature elimination", Algorithm SVM-RFE):
+
+    repeat:  train the linear SVM on the surviving genes;  w = sum_k a_k y_k x_k  (Eq. 5);
+             ranking criterion c_i = w_i^2;  remove the gene(s) with the smallest c_i
+    until the requested number of genes survive.
+
+Genes can be removed one per step, a fixed number or a fraction per step (as in ``sklearn.feature_selection.RFE``),
+or in Guyon's chunks (``step="halving"``): the first elimination goes down to the nearest power of two below the
+number of genes, every later one halves the survivors (the rule spelled out in Tan 2006, section 5.4, "we adopt
+the settings of [Guyon 2002]": 2000 -> 1024 -> 512 -> ...).
+
+Implementation. With n samples << d genes the SVM is trained in the dual on the n x n Gram matrix
+(``genesel.svm``). Removing a set R of genes is the downdate  K <- K - X_R X_R^T  (O(n^2 |R|)), and the previous
+dual solution is still feasible (the constraints do not involve K), so each solve is a warm-started SMO that needs
+only a handful of steps. w is maintained incrementally: w <- w + X^T (c_new - c_old) over the dual coefficients
+c = a * y that changed. To keep rounding error from accumulating over thousands of downdates, K and w are
+recomputed exactly each time the number of survivors halves (total extra cost below one Gram computation).
+The whole elimination loop is one numba function (``_rfe_path``); its plain-Python twin is in
+``tests/naive/svm.py``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from numba import njit
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from genesel.svm import LinearSVM, _gradient, _rho, _smo
+from genesel.validation import check_expression_data, to_pm1
+
+__all__ = ["SVMRFE", "elimination_schedule"]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# elimination schedules
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def elimination_schedule(n_features, n_features_to_select, step):
+    """Number of genes removed at each RFE stage.
+
+    ``step`` int >= 1: that many per stage; float in (0, 1): ``int(max(1, step * n_features))`` per stage (as
+    sklearn's RFE); ``"halving"``: first down to the largest power of two below ``n_features`` (skipped when
+    ``n_features`` is itself a power of two), then halve, never going below ``n_features_to_select``.
+    """
+    d, k = int(n_features), int(n_features_to_select)
+    if not 1 <= k <= d:
+        raise ValueError(f"n_features_to_select must be between 1 and the number of genes ({d}), got {k}")
+    out = []
+    if isinstance(step, str):
+        if step != "halving":
+            raise ValueError(f"step must be an int >= 1, a float in (0, 1) or 'halving', got {step!r}")
+        cur = d
+        p = 1 << (d.bit_length() - 1)  # largest power of two <= d
+        target = p if p < d else p // 2
+        while cur > k:
+            target = max(target, k)
+            out.append(cur - target)
+            cur = target
+            target = cur // 2
+        return np.array(out, dtype=np.int64)
+    if isinstance(step, bool) or not isinstance(step, numbers.Real):
+        raise ValueError(f"step must be an int >= 1, a float in (0, 1) or 'halving', got {step!r}")
+    if isinstance(step, numbers.Integral) or (float(step) >= 1 and float(step).is_integer()):
+        s = int(step)
+    elif 0.0 < step < 1.0:
+        s = int(max(1, step * d))
+    else:
+        raise ValueError(f"step must be an int >= 1, a float in (0, 1) or 'halving', got {step!r}")
+    if s < 1:
+        raise ValueError(f"step must be >= 1, got {step!r}")
+    cur = d
+    while cur > k:
+        r = min(s, cur - k)
+        out.append(r)
+        cur -= r
+    return np.array(out, dtype=np.int64)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# numba kernels (plain-Python twins in tests/naive/svm.py)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _gram_rows(Xt, rows):
+    """K = sum_{g in rows} x_g x_g^T for Xt (genes x samples)."""
+    n = Xt.shape[1]
+    K = np.zeros((n, n))
+    for r in range(rows.shape[0]):
+        g = rows[r]
+        for i in range(n):
+            xi = Xt[g, i]
+            if xi != 0.0:
+                for j in range(i, n):
+                    K[i, j] += xi * Xt[g, j]
+    for i in range(n):
+        for j in range(i):
+            K[i, j] = K[j, i]
+    return K
+
+
+@njit(cache=True)
+def _downdate(K, Xt, rows):
+    """K <- K - X_R X_R^T in place for the genes ``rows``."""
+    n = Xt.shape[1]
+    for r in range(rows.shape[0]):
+        g = rows[r]
+        for i in range(n):
+            xi = Xt[g, i]
+            if xi != 0.0:
+                for j in range(i, n):
+                    K[i, j] -= xi * Xt[g, j]
+    for i in range(n):
+        for j in range(i):
+            K[i, j] = K[j, i]
+
+
+@njit(cache=True)
+def _weights(Xt, c, rows, w):
+    """w[g] = sum_i c_i Xt[g, i] for g in rows (in place)."""
+    n = Xt.shape[1]
+    for r in range(rows.shape[0]):
+        g = rows[r]
+        s = 0.0
+        for i in range(n):
+            s += c[i] * Xt[g, i]
+        w[g] = s
+
+
+@njit(cache=True)
+def _weights_update(Xt, dc, rows, w):
+    """w[g] += sum_i dc_i Xt[g, i] over the nonzero dc_i only."""
+    n = Xt.shape[1]
+    nz = 0
+    idx = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        if dc[i] != 0.0:
+            idx[nz] = i
+            nz += 1
+    if nz == 0:
+        return
+    for r in range(rows.shape[0]):
+        g = rows[r]
+        s = 0.0
+        for q in range(nz):
+            s += dc[idx[q]] * Xt[g, idx[q]]
+        w[g] += s
+
+
+@njit(cache=True)
+def _rfe_path(Xt, y, C, tol, max_iter, n_remove):
+    """Run SVM-RFE. Xt is genes x samples (C order), y in {-1., +1.}, n_remove the schedule.
+
+    Returns (eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps):
+    ``eliminated`` lists genes in elimination order (within a stage by increasing w^2, ties by index),
+    ``final_rows`` the survivors (ascending index), ``final_w`` their weights in the last SVM,
+    ``alphas[s]``/``rhos[s]`` the SVM trained at stage s (s = n_stages is the final one on the survivors).
+    """
+    d, n = Xt.shape
+    n_stages = n_remove.shape[0]
+    n_elim = 0
+    for s in range(n_stages):
+        n_elim += n_remove[s]
+    rows = np.arange(d)
+    n_rem = d
+    K = _gram_rows(Xt, rows)
+    w = np.zeros(d)
+    alpha = np.zeros(n)
+    c_old = np.zeros(n)
+    last_refresh = d
+    eliminated = np.empty(n_elim, dtype=np.int64)
+    alphas = np.zeros((n_stages + 1, n))
+    rhos = np.zeros(n_stages + 1)
+    n_iters = np.zeros(n_stages + 1, dtype=np.int64)
+    gaps = np.zeros(n_stages + 1)
+    pos = 0
+    for s in range(n_stages + 1):
+        cur = rows[:n_rem]
+        G = _gradient(K, y, alpha)
+        it, gap = _smo(K, y, C, alpha, G, tol, max_iter)
+        alphas[s, :] = alpha
+        rhos[s] = _rho(y, C, alpha, G)
+        n_iters[s] = it
+        gaps[s] = gap
+        c = alpha * y
+        if s == 0 or n_rem == last_refresh:
+            _weights(Xt, c, cur, w)
+        else:
+            _weights_update(Xt, c - c_old, cur, w)
+        c_old[:] = c
+        if s == n_stages:
+            break
+        k = n_remove[s]
+        crit = np.empty(n_rem)
+        for t in range(n_rem):
+            crit[t] = w[cur[t]] * w[cur[t]]
+        keep = np.ones(n_rem, dtype=np.bool_)
+        removed = np.empty(k, dtype=np.int64)
+        if k == 1:
+            best = 0
+            for t in range(1, n_rem):
+                if crit[t] < crit[best]:
+                    best = t
+            keep[best] = False
+            removed[0] = cur[best]
+        else:
+            order = np.argsort(crit, kind="mergesort")
+            for q in range(k):
+                keep[order[q]] = False
+                removed[q] = cur[order[q]]
+        for q in range(k):
+            eliminated[pos] = removed[q]
+            pos += 1
+        # compact the survivors (keeps ascending index order)
+        m = 0
+        for t in range(n_rem):
+            if keep[t]:
+                rows[m] = cur[t]
+                m += 1
+        n_rem = m
+        if 2 * n_rem <= last_refresh:
+            last_refresh = n_rem
+            K = _gram_rows(Xt, rows[:n_rem])
+        else:
+            _downdate(K, Xt, removed)
+    final_rows = rows[:n_rem].copy()
+    final_w = np.empty(n_rem)
+    for t in range(n_rem):
+        final_w[t] = w[final_rows[t]]
+    return eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# estimator
+# ----------------------------------------------------------------------------------------------------------------
+
+
+class SVMRFE(SelectorMixin, BaseEstimator):
+    """SVM-RFE gene selection (Guyon et al. 2002) with a linear SVM with bias, trained in the dual.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float in (0, 1) or None, default None
+        Genes to keep (None: half, as sklearn's RFE; a float is a fraction of the genes). Use 1 for a full
+        ranking.
+    step : int, float in (0, 1) or "halving", default 1
+        Genes removed per stage: a number, a fraction of the initial number (as sklearn's RFE), or Guyon's chunks.
+    C : float, default 1.0
+        SVM box constraint (``np.inf``: hard margin).
+    tol : float, default 1e-8
+        SMO stopping tolerance at every stage. RFE amplifies solver error (a near-tie in w_i^2 flips with the
+        solution), so keep this tight when rankings are compared.
+    max_iter : int or None
+        SMO iteration cap per stage.
+
+    Attributes
+    ----------
+    ranking_ : (n_features,) int, 1 for the selected genes, larger for earlier-eliminated ones (sklearn's RFE
+        convention: genes removed in the same stage share a rank).
+    support_ : (n_features,) bool mask of the selected genes.  n_features_ : number selected.
+    feature_order_ : (n_features,) all genes best first: survivors by decreasing final w_i^2, then the eliminated
+        genes in reverse order of elimination (within a stage by decreasing w_i^2).
+    subset_sizes_ : (n_stages + 1,) sizes of the nested subsets visited, largest first. The subset of size
+        ``subset_sizes_[s]`` is ``feature_order_[:subset_sizes_[s]]`` (see :meth:`subset`).
+    stage_alpha_ : (n_stages + 1, n_samples) dual solution of the SVM trained on each visited subset;
+        ``stage_intercept_`` the matching biases (use :meth:`decision_function_path` to score every subset).
+    estimator_ : LinearSVM fitted on the selected genes (warm-started from the last stage, so no extra work).
+    coef_ : (1, n_features_) weights of ``estimator_``.  n_iter_ : SMO iterations per stage.
+    """
+
+    def __init__(self, n_features_to_select=None, step=1, C=1.0, tol=1e-8, max_iter=None):
+        self.n_features_to_select = n_features_to_select
+        self.step = step
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def _n_select(self, d):
+        k = self.n_features_to_select
+        if k is None:
+            return max(1, d // 2)
+        if isinstance(k, bool) or not isinstance(k, numbers.Real):
+            raise ValueError(f"n_features_to_select must be None, an int or a float in (0, 1), got {k!r}")
+        if isinstance(k, numbers.Integral):
+            k = int(k)
+            if k < 1:
+                raise ValueError(f"n_features_to_select must be >= 1, got {k}")
+            if k > d:
+                raise ValueError(
+                    f"n_features_to_select={k} is larger than the number of genes ({d}); ask for at most {d}"
+                )
+            return k
+        if 0.0 < k < 1.0:
+            return max(1, int(k * d))
+        raise ValueError(f"n_features_to_select as a float must lie in (0, 1), got {k!r}")
+
+    def fit(self, X, y):
+        if not isinstance(self.C, numbers.Real) or not self.C > 0:
+            raise ValueError(f"C must be a positive number (np.inf for a hard margin), got {self.C!r}")
+        if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
+            raise ValueError(f"tol must be a positive number, got {self.tol!r}")
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        X, _ = check_expression_data(X, y)
+        y_pm1, self.classes_ = to_pm1(y)
+        n, d = X.shape
+        k = self._n_select(d)
+        schedule = elimination_schedule(d, k, self.step)
+        max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
+        Xt = np.ascontiguousarray(X.T)
+        yf = y_pm1.astype(np.float64)
+        eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps = _rfe_path(
+            Xt, yf, float(self.C), float(self.tol), int(max_iter), schedule
+        )
+        if np.any(gaps >= self.tol):
+            warnings.warn(
+                f"SVM-RFE: SMO hit max_iter at {int(np.sum(gaps >= self.tol))} stage(s) (largest KKT gap "
+                f"{gaps.max():.3g} > tol={self.tol}); increase max_iter or use a finite C",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        support = np.zeros(d, dtype=bool)
+        support[final_rows] = True
+        ranking = np.ones(d, dtype=np.int64)
+        # sklearn convention: at each stage every gene not yet selected-for-keeping gets +1
+        pos = 0
+        n_stages = schedule.shape[0]
+        stage_of = np.empty(d, dtype=np.int64)
+        stage_of[final_rows] = n_stages
+        for s, r in enumerate(schedule):
+            stage_of[eliminated[pos : pos + r]] = s
+            pos += r
+        ranking = 1 + (n_stages - stage_of)
+        # feature order: survivors by decreasing w^2, then eliminated genes last-eliminated first
+        surv = final_rows[np.argsort(-(final_w**2), kind="stable")]
+        self.feature_order_ = np.concatenate([surv, eliminated[::-1]]).astype(np.int64)
+        self.subset_sizes_ = np.concatenate([[d], d - np.cumsum(schedule)]).astype(np.int64)
+        self.support_ = support
+        self.ranking_ = ranking
+        self.n_features_ = int(support.sum())
+        self.stage_alpha_ = alphas
+        self.stage_intercept_ = -rhos
+        self.n_iter_ = n_iters
+        self._X_fit = X
+        self._y_fit = yf
+        est = LinearSVM(C=self.C, tol=self.tol, max_iter=self.max_iter)
+        est.fit(X[:, support], y, alpha0=alphas[-1])
+        self.estimator_ = est
+        self.coef_ = est.coef_
+        self.intercept_ = est.intercept_
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def subset(self, size):
+        """Indices (ascending) of the nested subset of ``size`` genes visited during elimination."""
+        check_is_fitted(self, "feature_order_")
+        if size not in set(self.subset_sizes_.tolist()):
+            raise ValueError(f"size {size} was not visited; visited sizes are subset_sizes_ ({self.subset_sizes_})")
+        return np.sort(self.feature_order_[:size])
+
+    def iter_subsets(self):
+        """Yield ``(size, indices)`` for every nested subset visited, largest first."""
+        for size in self.subset_sizes_:
+            yield int(size), self.subset(int(size))
+
+    def decision_function_path(self, X):
+        """Decision values on ``X`` of the SVM trained on each visited subset: array (n_stages + 1, n_samples).
+
+        Row s is the SVM that RFE trained on the ``subset_sizes_[s]`` genes ``subset(subset_sizes_[s])``
+        (the same model a refit on those genes gives, up to the SMO tolerance).
+        """
+        check_is_fitted(self, "stage_alpha_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        out = np.empty((self.subset_sizes_.size, X.shape[0]))
+        for s, size in enumerate(self.subset_sizes_):
+            g = self.subset(int(size))
+            c = self.stage_alpha_[s] * self._y_fit
+            w = self._X_fit[:, g].T @ c
+            out[s] = X[:, g] @ w + self.stage_intercept_[s]
+        return out
