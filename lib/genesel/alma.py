@@ -1,0 +1,580 @@
+"""ALMA_p and the ALMA-based gene selection family (ALMA-FS, ALMA_ln-RFE, ALMA_2-RFE, x-CORR).
+
+Gentile, C. (2003). *Fast Feature Selection from Microarray Expression Data via Multiplicative Large Margin
+Algorithms*. NIPS 16, pp. 121-128.
+
+* Figure 1 (section 3): ``ALMA_p(S, alpha)``, the approximate large margin algorithm w.r.t. norm p >= 2 with dual
+  norm q = p/(p-1). Instances are normalised by their p-norm, ``x^ = x / ||x||_p``; start with ``w_1 = 0, k = 1``;
+  for each example in turn set
+
+      gamma_k = sqrt(8 (p-1)) / (alpha sqrt(k)),      eta_k = sqrt(2 / (p-1)) / sqrt(k),
+
+  and if ``y_t w_k . x^_t <= (1 - alpha) gamma_k`` update
+
+      w'_k = T^-1( T(w_k) + eta_k y_t x^_t ),     w_{k+1} = w'_k / ||w'_k||_q,     k <- k + 1,
+
+  where ``T = grad 1/2 ||.||_q^2`` and ``T^-1 = grad 1/2 ||.||_p^2`` are the p-norm link functions
+  (Grove, Littlestone & Schuurmans 2001; both are the identity for p = 2). The output is the last ``w_k`` and the
+  margin ``gamma = gamma_k``. Training sweeps over the training set several times (50 or 100 cycles in the paper).
+* Theorem 1 (from Gentile 2001, JMLR 2): on data separable with p-norm margin gamma*, the number of updates is at
+  most ``2 (p-1) / gamma*^2 (2/alpha - 1)^2 + 8/alpha - 4`` and ``gamma_k >= gamma >= gamma*`` throughout.
+  :func:`theorem1_update_bound` evaluates it.
+* Figure 2 (section 4): ``ALMA-FS(S, alpha)``. Repeat: ``p = max{2, ln f}`` for the f current features, run
+  ``ALMA_p`` on S restricted to F, sort ``|w_i|`` decreasingly and keep the smallest ``f*`` such that
+  ``sum_{j <= f*} |w_(j)|^q >= 1 - (c(alpha) gamma)^q`` (Eq. 1) with ``c(alpha) = alpha (1 - alpha)``; until F no
+  longer shrinks.  ``ALMA_ln-RFE(S, n_f)`` replaces Eq. 1 by ``f* = max{floor(f/2), n_f}``; ``ALMA_2-RFE`` is the
+  same halving with p = 2 (a fast approximation of SVM-RFE).
+* Section 5: ``ALMA_2-CORR`` and ``ALMA_ln-CORR`` rank genes by Golub's correlation (signal-to-noise) criterion
+  and train ALMA_2 or ALMA_{ln f} on the f top genes.
+
+Implementation notes
+--------------------
+* The numba kernel keeps ``theta_k = T(w_k)`` instead of ``w_k``. Since T and T^-1 are positively homogeneous of
+  degree 1 and ``||T^-1(theta)||_q = ||theta||_p``, Figure 1's update is exactly ``theta' = theta_k + eta_k y_t
+  x^_t``, ``theta_{k+1} = theta' / ||theta'||_p``, ``w_{k+1} = T^-1(theta_{k+1})`` (one power per component per
+  update). The literal Figure 1 (T, add, T^-1, q-normalise) is the plain-Python twin in ``tests/naive/alma.py``
+  and the tests check the two agree.
+* Early stop: once a whole sweep over the training set makes no update, neither w_k nor k changes any more, so all
+  remaining cycles would be no-ops; the kernel stops there (``converged_ = True``). This is exact, not a heuristic.
+* The order of the examples is drawn outside the kernel (``random_state``): one random permutation of the
+  training set, swept ``n_cycles`` times (the paper's "random permutations of the training set"). With
+  ``shuffle=False`` the order of the rows as given is used (e.g. a permuted training order from
+  :func:`genesel.experiments.permuted_training_orders`).
+* A sample whose (restricted) expression vector is all zero has no p-normalised instance; it is skipped during
+  training (it cannot move w) and gets decision value 0 (predicted as the +1 class, ``sign(0) = +1`` as in
+  section 2).
+* Labels: the larger of the two labels (``classes_[1]``) is the +1 class, as everywhere in genesel.
+* No preprocessing and no bias: hyperplanes pass through the origin, as in the paper.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+
+import numpy as np
+from numba import njit
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.feature_selection import SelectorMixin
+from sklearn.pipeline import Pipeline
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from genesel.validation import to_pm1
+
+__all__ = [
+    "ALMA",
+    "ALMAFS",
+    "ALMARFE",
+    "CorrelationSelector",
+    "make_corr_pipeline",
+    "link_T",
+    "link_T_inv",
+    "pnorm_margin",
+    "resolve_p",
+    "theorem1_update_bound",
+    "fs_cut",
+    "c_alpha",
+    "table1_split",
+    "TABLE1_ALGORITHMS",
+]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# numba kernels (plain-Python twins in tests/naive/alma.py)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _row_pnorms(X, p):
+    """p-norm of every row of X (scaled by the row's max |x| so that |x|^p cannot overflow)."""
+    m, f = X.shape
+    out = np.zeros(m)
+    for t in range(m):
+        mx = 0.0
+        for i in range(f):
+            a = abs(X[t, i])
+            if a > mx:
+                mx = a
+        if mx == 0.0:
+            continue
+        s = 0.0
+        if p == 2.0:
+            for i in range(f):
+                v = X[t, i] / mx
+                s += v * v
+            out[t] = mx * math.sqrt(s)
+        else:
+            for i in range(f):
+                a = abs(X[t, i]) / mx
+                if a > 0.0:
+                    s += a**p
+            out[t] = mx * s ** (1.0 / p)
+    return out
+
+
+@njit(cache=True)
+def _alma_kernel(Xn, y, order, p, alpha, n_cycles):
+    """ALMA_p (Figure 1) on p-normalised rows ``Xn``, sweeping ``order`` up to ``n_cycles`` times.
+
+    Returns ``(w, k, n_updates, cycles_run, converged)``; the final margin is gamma_k with this k.
+    """
+    m, f = Xn.shape
+    theta = np.zeros(f)  # theta_k = T(w_k), ||theta_k||_p = 1 after the first update
+    w = np.zeros(f)
+    k = 1
+    n_updates = 0
+    cycles_run = 0
+    converged = False
+    cg = math.sqrt(8.0 * (p - 1.0)) / alpha
+    ce = math.sqrt(2.0 / (p - 1.0))
+    thr = 1.0 - alpha
+    is2 = p == 2.0
+    for _c in range(n_cycles):
+        cycles_run += 1
+        updated = False
+        for j in range(order.shape[0]):
+            t = order[j]
+            xt = Xn[t]
+            sqk = math.sqrt(k)
+            marg = y[t] * np.dot(w, xt)
+            if marg <= thr * (cg / sqk):
+                eta = y[t] * ce / sqk
+                s = 0.0
+                if is2:
+                    for i in range(f):
+                        v = theta[i] + eta * xt[i]
+                        theta[i] = v
+                        s += v * v
+                    nrm = math.sqrt(s)
+                    for i in range(f):
+                        v = theta[i] / nrm
+                        theta[i] = v
+                        w[i] = v
+                else:
+                    for i in range(f):
+                        v = theta[i] + eta * xt[i]
+                        theta[i] = v
+                        a = abs(v)
+                        ap = a**p if a > 0.0 else 0.0
+                        w[i] = ap  # scratch: |theta'_i|^p
+                        s += ap
+                    nrm = s ** (1.0 / p)
+                    # w_i = sign(theta_i) |theta_i / nrm|^(p-1) = sign(theta_i) |theta_i|^p nrm / (|theta_i| s)
+                    for i in range(f):
+                        v = theta[i]
+                        a = abs(v)
+                        if a > 0.0:
+                            wi = w[i] / s * nrm / a
+                            w[i] = wi if v > 0.0 else -wi
+                        else:
+                            w[i] = 0.0
+                        theta[i] = v / nrm
+                k += 1
+                n_updates += 1
+                updated = True
+        if not updated:
+            converged = True
+            break
+    return w, k, n_updates, cycles_run, converged
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Link functions, margins, bounds (public helpers; plain numpy)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _check_p(p, name="p"):
+    if isinstance(p, str):
+        if p != "ln":
+            raise ValueError(f"{name} must be a number >= 2 or the string 'ln' (p = max(2, ln f)), got {p!r}")
+        return p
+    if not isinstance(p, numbers.Real) or isinstance(p, bool) or not np.isfinite(p) or p < 2:
+        raise ValueError(f"{name} must be a finite number >= 2 or 'ln', got {p!r}")
+    return float(p)
+
+
+def resolve_p(p, n_features: int) -> float:
+    """The norm actually used: ``p`` itself, or ``max(2, ln f)`` for ``p == "ln"`` (paper's footnote 4)."""
+    p = _check_p(p)
+    if p == "ln":
+        return max(2.0, math.log(n_features)) if n_features > 0 else 2.0
+    return p
+
+
+def _dual(p: float) -> float:
+    return p / (p - 1.0)
+
+
+def _grad_half_sq_norm(v, r):
+    """Gradient of 1/2 ||v||_r^2: sign(v_i) |v_i|^(r-1) / ||v||_r^(r-2) (0 at v = 0)."""
+    v = np.asarray(v, dtype=float)
+    nrm = np.linalg.norm(v, ord=r) if v.size else 0.0
+    if nrm == 0.0:
+        return np.zeros_like(v)
+    u = v / nrm  # homogeneity: grad(v) = nrm * grad(u) with ||u||_r = 1
+    return nrm * np.sign(u) * np.abs(u) ** (r - 1.0)
+
+
+def link_T(w, p):
+    """The link function T = grad 1/2 ||w||_q^2 of ALMA_p (q = p/(p-1)); identity for p = 2."""
+    p = resolve_p(p, np.size(w))
+    return _grad_half_sq_norm(w, _dual(p))
+
+
+def link_T_inv(theta, p):
+    """The inverse link T^-1 = grad 1/2 ||theta||_p^2; ``link_T_inv(link_T(w, p), p) == w``."""
+    p = resolve_p(p, np.size(theta))
+    return _grad_half_sq_norm(theta, p)
+
+
+def pnorm_margin(w, X, y, p):
+    """Normalised p-norm margins ``y_t w . x_t / (||w||_q ||x_t||_p)`` of every example (section 2)."""
+    X = np.asarray(X, dtype=float)
+    p = resolve_p(p, X.shape[1])
+    xn = _row_pnorms(np.ascontiguousarray(X), p)
+    wq = np.linalg.norm(np.asarray(w, dtype=float), ord=_dual(p))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.asarray(y) * (X @ w) / (xn * wq)
+    return np.where(xn > 0, out, 0.0)
+
+
+def theorem1_update_bound(p, alpha, gamma_star):
+    """Theorem 1: at most ``2 (p-1)/gamma*^2 (2/alpha - 1)^2 + 8/alpha - 4`` updates on separable data."""
+    return 2.0 * (p - 1.0) / gamma_star**2 * (2.0 / alpha - 1.0) ** 2 + 8.0 / alpha - 4.0
+
+
+def c_alpha(alpha):
+    """The paper's c(alpha) = alpha (1 - alpha) used by ALMA-FS (section 4)."""
+    return alpha * (1.0 - alpha)
+
+
+def fs_cut(w, p, c_gamma):
+    """ALMA-FS rule (Eq. 1): indices of the f* largest |w_i|, f* the smallest count with
+    ``sum_{j<=f*} |w_(j)|^q >= 1 - c_gamma^q`` (computed relative to ``||w||_q^q``, which is 1 up to rounding).
+
+    At least one feature is kept (when ``c_gamma >= 1`` the rule would keep none). Ties in |w| are broken by
+    column index (stable sort). Returns the kept column indices in increasing order.
+    """
+    w = np.asarray(w, dtype=float)
+    q = _dual(p)
+    order = np.argsort(-np.abs(w), kind="stable")
+    mass = np.abs(w[order]) ** q
+    total = mass.sum()
+    thresh = (1.0 - c_gamma**q) * total
+    if thresh <= 0.0 or total == 0.0:
+        f_star = 1
+    else:
+        cs = np.cumsum(mass)
+        f_star = int(np.searchsorted(cs, thresh, side="left")) + 1
+        f_star = min(max(f_star, 1), w.size)
+    return np.sort(order[:f_star])
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Fitting helpers
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _check_alpha(alpha):
+    if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or not (0.0 < alpha <= 1.0):
+        raise ValueError(f"alpha must be a number in (0, 1] (approximation parameter of ALMA_p), got {alpha!r}")
+    return float(alpha)
+
+
+def _check_cycles(n_cycles):
+    if not isinstance(n_cycles, numbers.Integral) or isinstance(n_cycles, bool) or n_cycles < 1:
+        raise ValueError(f"n_cycles must be a positive integer (sweeps over the training set), got {n_cycles!r}")
+    return int(n_cycles)
+
+
+def _training_order(n, shuffle, random_state):
+    if shuffle:
+        return check_random_state(random_state).permutation(n).astype(np.int64)
+    return np.arange(n, dtype=np.int64)
+
+
+def _alma_run(X, y, p, alpha, n_cycles, order):
+    """Normalise the rows of X by their p-norm and run the kernel. X: C-contiguous float64, y: float64 +-1."""
+    norms = _row_pnorms(X, p)
+    nz = norms > 0
+    Xn = X / np.where(nz, norms, 1.0)[:, None]
+    order = order[nz[order]]
+    w, k, n_upd, cyc, conv = _alma_kernel(Xn, y, order, float(p), float(alpha), int(n_cycles))
+    gamma = math.sqrt(8.0 * (p - 1.0)) / (alpha * math.sqrt(k))
+    return w, gamma, int(n_upd), int(cyc), bool(conv)
+
+
+def _decision(X, w, p):
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    norms = _row_pnorms(X, p)
+    raw = X @ w
+    return np.where(norms > 0, raw / np.where(norms > 0, norms, 1.0), 0.0)
+
+
+def _elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1):
+    """Run the repeat-until loop of Figure 2 (rule "fs") or the halving RFE variant (rule "halve").
+
+    Returns (F, w, stages, elim_stage) with F the surviving column indices (increasing), w ALMA's weights on F
+    from the last stage (the one that no longer shrank F), ``stages`` a list of per-stage dicts and
+    ``elim_stage[i]`` the stage at which column i was removed (-1 if it survived).
+    """
+    n = X.shape[1]
+    F = np.arange(n)
+    elim_stage = np.full(n, -1, dtype=np.int64)
+    stages = []
+    Xc = X
+    while True:
+        f = F.size
+        p = resolve_p(p_mode, f)
+        w, gamma, n_upd, cyc, conv = _alma_run(Xc, y, p, alpha, n_cycles, order)
+        if rule == "fs":
+            keep = fs_cut(w, p, c_alpha(alpha) * gamma)
+        else:
+            f_star = max(f // 2, n_target)
+            if f_star >= f:
+                keep = np.arange(f)
+            else:
+                keep = np.sort(np.argsort(-np.abs(w), kind="stable")[:f_star])
+        stages.append(dict(n_features=f, p=p, gamma=gamma, n_updates=n_upd, n_cycles=cyc, converged=conv,
+                           n_kept=int(keep.size)))
+        if keep.size >= f:
+            return F, w, p, gamma, stages, elim_stage
+        mask = np.ones(f, dtype=bool)
+        mask[keep] = False
+        elim_stage[F[mask]] = len(stages) - 1
+        F = F[keep]
+        Xc = np.ascontiguousarray(X[:, F])
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Estimators
+# ----------------------------------------------------------------------------------------------------------------
+
+
+class _ALMABase(ClassifierMixin, BaseEstimator):
+    def _validate_common(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_min_samples=2)
+        check_classification_targets(y)
+        y_pm1, classes = to_pm1(y)
+        self.classes_ = classes
+        self._alpha = _check_alpha(self.alpha)
+        self._cycles = _check_cycles(self.n_cycles)
+        order = _training_order(X.shape[0], self.shuffle, self.random_state)
+        return X, y_pm1.astype(np.float64), order
+
+    def decision_function(self, X):
+        """Normalised margin ``w . x / ||x||_p`` on the selected genes (positive means ``classes_[1]``)."""
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        sup = self._support_idx
+        return _decision(X[:, sup], self.coef_[0, sup], self.p_)
+
+    def predict(self, X):
+        d = self.decision_function(X)
+        return self.classes_[(d >= 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+class ALMA(_ALMABase):
+    """ALMA_p(alpha), Gentile (2003) Figure 1: approximate maximal p-norm margin hyperplane through the origin.
+
+    Parameters
+    ----------
+    p : float >= 2 or "ln"
+        Norm of the instances (weights use the dual norm q = p/(p-1)). ``"ln"`` means ``max(2, ln f)`` for the f
+        features seen in ``fit`` (the multiplicative, Winnow-like regime); ``p = 2`` is the additive, SVM-like
+        ALMA_2.
+    alpha : float in (0, 1]
+        Approximation parameter: on separable data the output is an alpha-approximation of the maximal margin
+        hyperplane (margin >= (1 - alpha) gamma*). The paper uses alpha in {0.5, ..., 0.9}.
+    n_cycles : int
+        Maximal number of sweeps over the training set (50 or 100 in the paper); stops early, exactly, after a
+        sweep without update.
+    shuffle : bool
+        Sweep a random permutation of the training set (drawn from ``random_state``) instead of the given order.
+    random_state : int, RandomState or None
+
+    Attributes
+    ----------
+    coef_ : ndarray (1, n_features)    final weight vector w_k (||w_k||_q = 1)
+    intercept_ : ndarray (1,)          always 0 (hyperplanes through the origin)
+    gamma_ : float                     final margin gamma = gamma_k (an upper bound on the true margin)
+    p_ : float                         norm actually used
+    n_updates_ : int                   number of updates (k - 1)
+    n_cycles_ : int                    sweeps actually run
+    converged_ : bool                  True if the last sweep made no update
+    classes_ : ndarray (2,)
+    """
+
+    def __init__(self, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
+        self.p = p
+        self.alpha = alpha
+        self.n_cycles = n_cycles
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        _check_p(self.p)
+        X, y, order = self._validate_common(X, y)
+        p = resolve_p(self.p, X.shape[1])
+        w, gamma, n_upd, cyc, conv = _alma_run(X, y, p, self._alpha, self._cycles, order)
+        self.coef_ = w[None, :]
+        self.intercept_ = np.zeros(1)
+        self.gamma_ = gamma
+        self.p_ = p
+        self.n_updates_ = n_upd
+        self.n_cycles_ = cyc
+        self.converged_ = conv
+        self._support_idx = np.arange(X.shape[1])
+        return self
+
+
+class _ALMASelectorBase(SelectorMixin, _ALMABase):
+    def _fit_path(self, X, y, order, *, rule, p_mode, n_target=1):
+        t0 = time.perf_counter()
+        F, w, p, gamma, stages, elim = _elimination_path(X, y, alpha=self._alpha, n_cycles=self._cycles,
+                                                        order=order, rule=rule, p_mode=p_mode, n_target=n_target)
+        n = X.shape[1]
+        coef = np.zeros(n)
+        coef[F] = w
+        self.coef_ = coef[None, :]
+        self.intercept_ = np.zeros(1)
+        self.support_ = np.zeros(n, dtype=bool)
+        self.support_[F] = True
+        n_st = len(stages)
+        # ranking_: 1 = selected; features removed in the last eliminating stage get 2, the stage before 3, ...
+        self.ranking_ = np.where(elim < 0, 1, n_st - elim).astype(np.int64)
+        self.n_features_ = int(F.size)
+        self.p_ = p
+        self.gamma_ = gamma
+        self.stages_ = stages
+        self.n_updates_ = int(sum(s["n_updates"] for s in stages))
+        self.converged_ = stages[-1]["converged"]
+        self.fit_time_ = time.perf_counter() - t0
+        self._support_idx = F
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+
+class ALMAFS(_ALMASelectorBase):
+    """ALMA-FS(alpha), Gentile (2003) Figure 2: backward elimination that picks the number of genes itself.
+
+    Each stage runs ALMA_p with ``p = max(2, ln f)`` on the f surviving genes and keeps the smallest set of largest
+    weights holding ``1 - (c(alpha) gamma)^q`` of ``||w||_q^q`` (c(alpha) = alpha (1 - alpha)); stops when no gene
+    is dropped. A classifier (the final stage's ALMA_p on the selected genes) and a selector (``transform``).
+
+    Attributes: ``support_``, ``ranking_`` (1 = selected, 2 = dropped at the last eliminating stage, ...),
+    ``n_features_``, ``coef_`` (1, n_features_in_; zero off the support), ``gamma_``, ``p_`` (final stage),
+    ``stages_`` (list of dicts: n_features, p, gamma, n_updates, n_cycles, converged, n_kept), ``n_updates_``
+    (over all stages), ``fit_time_`` (seconds).
+    """
+
+    def __init__(self, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
+        self.alpha = alpha
+        self.n_cycles = n_cycles
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        X, y, order = self._validate_common(X, y)
+        return self._fit_path(X, y, order, rule="fs", p_mode="ln")
+
+
+class ALMARFE(_ALMASelectorBase):
+    """ALMA_ln-RFE(n_f) (``p="ln"``) or ALMA_2-RFE(n_f) (``p=2``), Gentile (2003) section 4.
+
+    Figure 2 with Eq. 1 replaced by ``f* = max(floor(f/2), n_f)``: halve the genes by |w_i| at each stage until
+    ``n_features_to_select`` remain; the final ALMA_p is trained on them (p = max(2, ln n_f) for "ln").
+    Attributes as :class:`ALMAFS`.
+    """
+
+    def __init__(self, n_features_to_select=20, p="ln", alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
+        self.n_features_to_select = n_features_to_select
+        self.p = p
+        self.alpha = alpha
+        self.n_cycles = n_cycles
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        _check_p(self.p)
+        nf = self.n_features_to_select
+        if not isinstance(nf, numbers.Integral) or isinstance(nf, bool) or nf < 1:
+            raise ValueError(f"n_features_to_select must be a positive integer, got {nf!r}")
+        X, y, order = self._validate_common(X, y)
+        return self._fit_path(X, y, order, rule="halve", p_mode=self.p, n_target=min(int(nf), X.shape[1]))
+
+
+def _golub_scores(X, y_pm1):
+    """Golub's correlation P(g) = (mu+ - mu-)/(sd+ + sd-) via genesel.filters.signal_to_noise (class +1 positive)."""
+    from genesel.filters import signal_to_noise
+
+    return np.asarray(signal_to_noise(X, y_pm1), dtype=float)
+
+
+def _corr_top(scores, n, balanced):
+    """Top-n genes by Golub's correlation. ``balanced``: n/2 most positive and n/2 most negative (Golub 1999)."""
+    f = scores.size
+    n = min(n, f)
+    s = np.where(np.isfinite(scores), scores, 0.0)
+    if not balanced:
+        return np.sort(np.argsort(-np.abs(s), kind="stable")[:n])
+    n_pos = (n + 1) // 2
+    pos = np.argsort(-s, kind="stable")[:n_pos]
+    rest = np.setdiff1d(np.arange(f), pos)
+    neg = rest[np.argsort(s[rest], kind="stable")[: n - n_pos]]
+    return np.sort(np.concatenate([pos, neg]))
+
+
+class CorrelationSelector(SelectorMixin, BaseEstimator):
+    """Golub et al. (1999) correlation filter, the "CORR" gene selection of Gentile (2003) section 5.
+
+    Scores ``P(g) = (mu_+ - mu_-)/(sigma_+ + sigma_-)`` (``genesel.filters.signal_to_noise``) and keeps
+    ``n_features_to_select`` genes: half with the largest and half with the most negative P (``balanced=True``,
+    Golub's choice) or the largest |P| (``balanced=False``). Attributes ``scores_``, ``support_``, ``ranking_``
+    (1 = best).
+    """
+
+    def __init__(self, n_features_to_select=20, balanced=True):
+        self.n_features_to_select = n_features_to_select
+        self.balanced = balanced
+
+    def fit(self, X, y):
+        nf = self.n_features_to_select
+        if not isinstance(nf, numbers.Integral) or isinstance(nf, bool) or nf < 1:
+            raise ValueError(f"n_features_to_select must be a positive integer, got {nf!r}")
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_min_samples=2)
+        check_classification_targets(y)
+        y_pm1, self.classes_ = to_pm1(y)
+        self.scores_ = _golub_scores(X, y_pm1)
+        sel = _corr_top(self.scores_, int(nf), self.balanced)
+        self.support_ = np.zeros(X.shape[1], dtype=bool)
+        self.support_[sel] = True
+        key = np.abs(np.where(np.isfinite(self.scores_), self.scores_, 0.0))
+        rank = np.empty(X.shape[1], dtype=np.int64)
+        rank[np.argsort(-key, kind="stable")] = np.arange(1, X.shape[1] + 1)
+        self.ranking_ = rank
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+
+def make_corr_pipeline(n_features_to_select=20, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None,
+                       balanced=True):
+    """ALMA_2-CORR (``p=2``) or ALMA_ln-CORR (``p="ln"``: ALMA_{ln f} on the f selected genes) as a Pipeline."""
+    return Pipeline([
+        ("corr", CorrelationSelector(n_features_to_select=n_features_to_select, balanced=balanced)),
+        ("alma", ALMA(p=p, alpha=alpha, n_cycles=n_cycles, shuffle=shuffle, random_state=random_state)),
+    ])

@@ -1,0 +1,146 @@
+"""Preprocessing as scikit-learn transformers, so that in a ``Pipeline`` they are fit on training folds only.
+
+- :class:`LogTransform`: floor (and optionally ceiling) the intensities, then take logarithms. Raw Affymetrix MAS
+  values contain zeros and negatives; the customary treatment (Golub 1999; Dudoit, Fridlyand & Speed 2002) is
+  a floor of 20 and a ceiling of 16000 before log10. Stateless.
+- :class:`GeneStandardizer`: each gene to mean 0, sd 1 using the *training* means and sds (Guyon 2002 §2.2 and
+  §6: "normalized by subtracting the mean and dividing by the standard deviation").
+- :class:`SampleStandardizer`: each sample (row) to mean 0, sd 1 over its genes. Stateless.
+- :class:`MissingValueImputer`: NaNs replaced from training statistics (gene mean/median) or by k nearest
+  training samples.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"]
+
+
+class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """x -> log_base(clip(x, floor, ceiling)). ``floor`` must be positive (it is what non-positive values become)."""
+
+    def __init__(self, floor: float = 20.0, ceiling: float | None = None, base: float = 10.0):
+        self.floor = floor
+        self.ceiling = ceiling
+        self.base = base
+
+    def fit(self, X, y=None):
+        validate_data(self, X, ensure_all_finite="allow-nan")
+        if not self.floor > 0:
+            raise ValueError(f"LogTransform: floor must be > 0 (non-positive intensities become the floor), "
+                             f"got {self.floor}")
+        if self.ceiling is not None and self.ceiling <= self.floor:
+            raise ValueError(f"LogTransform: ceiling {self.ceiling} must exceed floor {self.floor}")
+        if not self.base > 1:
+            raise ValueError(f"LogTransform: base must be > 1, got {self.base}")
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "n_features_in_")
+        X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=np.float64)
+        X = np.clip(X, self.floor, self.ceiling if self.ceiling is not None else np.inf)
+        return np.log(X) / np.log(self.base)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.requires_fit = False
+        tags.input_tags.allow_nan = True
+        return tags
+
+
+class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Per-gene z-scores with the training mean and sd (ddof=0).
+
+    ``on_constant``: ``"error"`` (default) raises on genes constant in the training data, naming them;
+    ``"zero"`` maps such genes to 0 (scale 1).
+    """
+
+    def __init__(self, on_constant: str = "error"):
+        self.on_constant = on_constant
+
+    def fit(self, X, y=None):
+        X = validate_data(self, X, dtype=np.float64)
+        if self.on_constant not in ("error", "zero"):
+            raise ValueError(f"on_constant must be 'error' or 'zero', got {self.on_constant!r}")
+        self.mean_ = X.mean(0)
+        sd = X.std(0)
+        const = np.flatnonzero(sd == 0)
+        if const.size and self.on_constant == "error":
+            raise ValueError(f"GeneStandardizer: {const.size} gene(s) are constant in the training data (first "
+                             f"columns {const[:5].tolist()}); drop them first or use on_constant='zero'")
+        sd[const] = 1.0
+        self.scale_ = sd
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "scale_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return (X - self.mean_) / self.scale_
+
+
+class SampleStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Each row to mean 0 and sd 1 over its genes (ddof=0). Rows that are constant raise an error."""
+
+    def fit(self, X, y=None):
+        validate_data(self, X, dtype=np.float64)
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "n_features_in_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        sd = X.std(1, keepdims=True)
+        if np.any(sd == 0):
+            raise ValueError(f"SampleStandardizer: sample(s) {np.flatnonzero(sd.ravel() == 0)[:5].tolist()} are "
+                             "constant across genes; cannot scale them")
+        return (X - X.mean(1, keepdims=True)) / sd
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.requires_fit = False
+        return tags
+
+
+class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Replace NaNs using the training data only.
+
+    ``strategy``: ``"mean"`` / ``"median"`` of the gene in the training samples, or ``"knn"``: the mean of the gene
+    over the ``n_neighbors`` training samples nearest to the sample (Euclidean over observed genes; scikit-learn's
+    ``KNNImputer``). A gene with no observed training value raises an error.
+    """
+
+    def __init__(self, strategy: str = "knn", n_neighbors: int = 10):
+        self.strategy = strategy
+        self.n_neighbors = n_neighbors
+
+    def fit(self, X, y=None):
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        allnan = np.flatnonzero(np.all(np.isnan(X), axis=0))
+        if allnan.size:
+            raise ValueError(f"MissingValueImputer: gene(s) {allnan[:5].tolist()} have no observed value in the "
+                             "training data; drop them first")
+        if self.strategy in ("mean", "median"):
+            self.statistics_ = np.nanmean(X, 0) if self.strategy == "mean" else np.nanmedian(X, 0)
+        elif self.strategy == "knn":
+            from sklearn.impute import KNNImputer
+
+            self.knn_ = KNNImputer(n_neighbors=self.n_neighbors, keep_empty_features=True).fit(X)
+        else:
+            raise ValueError(f"strategy must be 'mean', 'median' or 'knn', got {self.strategy!r}")
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "n_features_in_")
+        X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan").copy()
+        if self.strategy == "knn":
+            return self.knn_.transform(X)
+        rows, cols = np.nonzero(np.isnan(X))
+        X[rows, cols] = self.statistics_[cols]
+        return X
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
