@@ -29,7 +29,7 @@ import numbers
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_violation", "kernel_matrix"]
@@ -300,11 +300,18 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
     def _validate_fit_data(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=False)
         check_classification_targets(y)
+        y_type = type_of_target(y, input_name="y", raise_unknown=True)
         classes = np.unique(y)
-        if classes.size != 2:
+        if classes.size < 2:
             raise ValueError(
-                f"{type(self).__name__} is a binary classifier; y holds {classes.size} class(es) "
-                f"{classes.tolist()[:10]}. Build a two-class task (one class against the rest) first."
+                f"{type(self).__name__} needs two classes in y, got one class only {classes.tolist()}; "
+                "with small folds use stratified splits"
+            )
+        if y_type != "binary":
+            raise ValueError(
+                f"Only binary classification is supported. The type of the target is {y_type}. "
+                f"({type(self).__name__} is a binary classifier; build a two-class task, e.g. one class against "
+                "the rest, first.)"
             )
         self.classes_ = classes
         y_pm1 = np.where(y == classes[1], 1.0, -1.0)

@@ -1,0 +1,108 @@
+"""Plain-Python twins of the numba kernels in genesel.svm and genesel.rfe (slow, obvious, for tests only)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+TAU = 1e-12
+
+
+def gradient(K, y, alpha):
+    """G = Q a - e, Q = diag(y) K diag(y)."""
+    Q = np.outer(y, y) * K
+    return Q @ alpha - 1.0
+
+
+def smo(K, y, C, alpha, tol, max_iter):
+    """SMO with WSS2 (Fan, Chen & Lin 2005, Algorithm 1 + WSS 2), written from the paper with numpy masks.
+
+    Returns (alpha, G, n_iter, gap); ``alpha`` is a new array.
+    """
+    alpha = np.array(alpha, dtype=float)
+    y = np.asarray(y, dtype=float)
+    G = gradient(K, y, alpha)
+    n_iter = 0
+    while True:
+        up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
+        low = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
+        mvals = -y * G
+        m = mvals[up].max() if up.any() else -np.inf
+        M = mvals[low].min() if low.any() else np.inf
+        gap = m - M
+        if not up.any() or not low.any() or gap < tol or n_iter >= max_iter:
+            return alpha, G, n_iter, gap
+        # i: the last index attaining the maximum (numba kernel scans with >=)
+        i = np.flatnonzero(up & (mvals == m))[-1]
+        best, j = np.inf, -1
+        for t in np.flatnonzero(low):
+            b = m - mvals[t]
+            if b > 0:
+                a = K[i, i] + K[t, t] - 2 * K[i, t]
+                a = a if a > 0 else TAU
+                if -b * b / a <= best:
+                    best, j = -b * b / a, t
+        if j < 0:
+            return alpha, G, n_iter, gap
+        n_iter += 1
+        a = K[i, i] + K[j, j] - 2 * K[i, j]
+        a = a if a > 0 else TAU
+        s = (mvals[i] - mvals[j]) / a
+        room_i = C - alpha[i] if y[i] > 0 else alpha[i]
+        room_j = alpha[j] if y[j] > 0 else C - alpha[j]
+        s = min(s, room_i, room_j)
+        old_i, old_j = alpha[i], alpha[j]
+        alpha[i] = old_i + y[i] * s
+        alpha[j] = old_j - y[j] * s
+        if s == room_i:
+            alpha[i] = C if y[i] > 0 else 0.0
+        if s == room_j:
+            alpha[j] = 0.0 if y[j] > 0 else C
+        G = gradient(K, y, alpha)  # recomputed from scratch (the kernel updates it incrementally)
+
+
+def rho(y, C, alpha, G):
+    """LIBSVM threshold: mean of y_t G_t over free vectors, else midpoint of [max lower, min upper]."""
+    yg = y * G
+    free = (alpha > 0) & (alpha < C)
+    if free.any():
+        return yg[free].mean()
+    at_c = alpha >= C
+    at_0 = alpha <= 0
+    ub = np.min(np.concatenate([yg[at_c & (y < 0)], yg[at_0 & (y > 0)], [np.inf]]))
+    lb = np.max(np.concatenate([yg[at_c & (y > 0)], yg[at_0 & (y < 0)], [-np.inf]]))
+    return 0.5 * (ub + lb)
+
+
+def gram_rows(Xt, rows):
+    X = Xt[rows].T
+    return X @ X.T
+
+
+def downdate(K, Xt, rows):
+    XR = Xt[rows].T
+    return K - XR @ XR.T
+
+
+def weights(Xt, c, rows):
+    return Xt[rows] @ c
+
+
+def rfe_path(Xt, y, C, tol, max_iter, n_remove):
+    """Textbook SVM-RFE: at every stage recompute K from the survivors and solve the dual from scratch.
+
+    Returns (eliminated, final_rows, final_w) as the numba ``_rfe_path`` does.
+    """
+    d, n = Xt.shape
+    rows = np.arange(d)
+    eliminated = []
+    for k in list(n_remove) + [None]:
+        K = gram_rows(Xt, rows)
+        alpha, G, _, _ = smo(K, y, C, np.zeros(n), tol, max_iter)
+        w = weights(Xt, alpha * y, rows)
+        if k is None:
+            return np.array(eliminated, dtype=np.int64), rows.copy(), w
+        order = np.argsort(w**2, kind="stable")[:k]
+        eliminated.extend(rows[order].tolist())
+        keep = np.ones(rows.size, bool)
+        keep[order] = False
+        rows = rows[keep]

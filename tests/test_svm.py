@@ -1,0 +1,227 @@
+"""genesel.svm: the numba SMO dual solver against its naive twin, sklearn's SVC, a primal QP, and the KKT conditions."""
+
+import os
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from genesel import svm as gsvm
+from genesel.svm import KernelSVM, LinearSVM, dual_objective, kkt_violation, solve_svm_dual
+from naive import svm as naive_svm
+
+
+def _problem(n, d, seed, noise=1.0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + noise * rng.normal(size=n) > 0, 1, -1)
+    if len(np.unique(y)) < 2:
+        y[0] = -y[0]
+    return X, y
+
+
+def _sk_alpha(model, n):
+    a = np.zeros(n)
+    a[model.support_] = np.abs(model.dual_coef_[0])
+    return a
+
+
+@pytest.fixture(scope="module")
+def golub_subset():
+    mirror = os.environ.get("GENESEL_DATA_MIRROR", "/work/shared/data/raw")
+    try:
+        os.environ.setdefault("GENESEL_DATA_MIRROR", mirror)
+        from genesel.datasets import load_dataset
+
+        ds = load_dataset("golub")
+    except Exception as exc:  # pragma: no cover - data missing in this environment
+        pytest.skip(f"golub data not available: {exc}")
+    X = ds.X[ds.train_idx]
+    X = np.log10(np.clip(X, 100, 16000))
+    keep = np.ptp(X, axis=0) > 0
+    X = X[:, keep][:, :500]
+    X = (X - X.mean(0)) / X.std(0)
+    return X, ds.y[ds.train_idx]
+
+
+# ---------------------------------------------------------------- numba kernels vs plain-Python twins
+
+
+@pytest.mark.parametrize("C", [0.05, 1.0, 20.0, np.inf])
+def test_smo_kernel_matches_naive_twin(C):
+    # d > n: K is positive definite, the dual strictly convex, so alpha is unique (paths may differ by rounding)
+    X, y = _problem(25, 40, seed=3, noise=0.3 if np.isfinite(C) else 0.0)
+    y = y.astype(float)
+    K = X @ X.T
+    alpha0 = np.zeros(len(y))
+    G0 = gsvm._gradient(K, y, alpha0)
+    np.testing.assert_allclose(G0, naive_svm.gradient(K, y, alpha0))
+    a_fast = alpha0.copy()
+    G_fast = G0.copy()
+    it, gap = gsvm._smo(K, y, C, a_fast, G_fast, 1e-10, 100_000)
+    a_slow, G_slow, it_slow, gap_slow = naive_svm.smo(K, y, C, alpha0, 1e-10, 100_000)
+    assert gap < 1e-10 and gap_slow < 1e-10
+    assert abs(it - it_slow) <= 0.5 * it_slow  # same algorithm; near-ties may resolve differently by rounding
+    np.testing.assert_allclose(a_fast, a_slow, atol=1e-7)
+    np.testing.assert_allclose(G_fast, G_slow, atol=1e-7)
+    assert gsvm._rho(y, C, a_fast, G_fast) == pytest.approx(naive_svm.rho(y, C, a_slow, G_slow), abs=1e-7)
+
+
+def test_gradient_kernel_nonzero_alpha():
+    rng = np.random.default_rng(0)
+    X, y = _problem(15, 4, seed=1)
+    y = y.astype(float)
+    K = X @ X.T
+    alpha = rng.uniform(0, 1, size=15)
+    np.testing.assert_allclose(gsvm._gradient(K, y, alpha), naive_svm.gradient(K, y, alpha))
+
+
+# ---------------------------------------------------------------- agreement with sklearn.svm.SVC
+
+
+@pytest.mark.parametrize("n,d,C", [(40, 200, 1.0), (60, 5, 0.1), (60, 5, 10.0), (100, 30, 1.0), (30, 1000, 1e3)])
+def test_linear_svm_matches_sklearn_svc(n, d, C):
+    X, y = _problem(n, d, seed=n + d)
+    ours = LinearSVM(C=C, tol=1e-9).fit(X, y)
+    ref = SVC(kernel="linear", C=C, tol=1e-10).fit(X, y)
+    K = X @ X.T
+    obj_ref = dual_objective(K, np.where(y > 0, 1.0, -1.0), _sk_alpha(ref, n))
+    assert ours.objective_ == pytest.approx(obj_ref, rel=1e-6)
+    assert dual_objective(K, np.where(y > 0, 1.0, -1.0), ours.alpha_) == pytest.approx(ours.objective_, rel=1e-9)
+    np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+    Xt = np.random.default_rng(1).normal(size=(50, d))
+    np.testing.assert_array_equal(ours.predict(Xt), ref.predict(Xt))
+    scale = np.abs(ref.decision_function(X)).max()
+    np.testing.assert_allclose(ours.decision_function(Xt), ref.decision_function(Xt), atol=1e-4 * scale)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-4 * np.abs(ref.coef_).max())
+
+
+def test_linear_svm_matches_sklearn_on_real_data(golub_subset):
+    X, y = golub_subset
+    for C in (0.001, 0.01, 100.0):
+        ours = LinearSVM(C=C, tol=1e-9).fit(X, y)
+        ref = SVC(kernel="linear", C=C, tol=1e-10).fit(X, y)
+        obj_ref = dual_objective(X @ X.T, y.astype(float), _sk_alpha(ref, len(y)))
+        assert ours.objective_ == pytest.approx(obj_ref, rel=1e-6)
+        np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+        assert ours.intercept_[0] == pytest.approx(ref.intercept_[0], abs=1e-4)
+
+
+@pytest.mark.parametrize("kernel,params", [("poly", dict(degree=2, coef0=1.0)), ("rbf", dict(gamma=0.05)),
+                                           ("rbf", {}), ("linear", {})])
+def test_kernel_svm_matches_sklearn_svc(kernel, params):
+    X, y = _problem(60, 8, seed=7)
+    ours = KernelSVM(kernel=kernel, C=2.0, tol=1e-9, **params).fit(X, y)
+    ref = SVC(kernel=kernel, C=2.0, tol=1e-10, **params).fit(X, y)
+    Xt = np.random.default_rng(2).normal(size=(40, 8))
+    np.testing.assert_array_equal(ours.predict(Xt), ref.predict(Xt))
+    np.testing.assert_allclose(ours.decision_function(Xt), ref.decision_function(Xt), atol=1e-5)
+
+
+def test_labels_are_mapped_like_sklearn():
+    X, y = _problem(40, 5, seed=11)
+    labels = np.where(y > 0, "tumor", "normal")
+    ours = LinearSVM(C=1.0).fit(X, labels)
+    ref = SVC(kernel="linear", C=1.0, tol=1e-9).fit(X, labels)
+    assert list(ours.classes_) == ["normal", "tumor"]
+    np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+    assert np.sign(ours.decision_function(X[:5])).tolist() == np.sign(ref.decision_function(X[:5])).tolist()
+
+
+# ---------------------------------------------------------------- optimality conditions
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_kkt_conditions(C):
+    X, y = _problem(50, 10, seed=5)
+    m = LinearSVM(C=C, tol=1e-8).fit(X, y)
+    a = m.alpha_
+    yf = np.where(y > 0, 1.0, -1.0)
+    gap, eq = kkt_violation(X @ X.T, yf, a, C)
+    assert gap < 1e-8 and eq < 1e-10
+    assert np.all(a >= 0) and np.all(a <= C)
+    margin = yf * m.decision_function(X)
+    free = (a > 0) & (a < C)
+    assert free.any()
+    np.testing.assert_allclose(margin[free], 1.0, atol=1e-6)
+    assert np.all(margin[a == 0] >= 1 - 1e-6)
+    assert np.all(margin[a == C] <= 1 + 1e-6)
+    np.testing.assert_allclose(m.coef_[0], X.T @ (a * yf))
+
+
+def test_hard_margin_matches_primal_qp():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(30, 3))
+    w_true = np.array([1.0, -2.0, 0.5])
+    s = X @ w_true + 0.3
+    keep = np.abs(s) > 0.4  # separable with a clear gap
+    X, y = X[keep], np.where(s[keep] > 0, 1, -1)
+    m = LinearSVM(C=np.inf, tol=1e-10).fit(X, y)
+    # primal: min 1/2 |w|^2  s.t.  y (w.x + b) >= 1   (SLSQP, independent of the dual solver)
+    cons = {"type": "ineq", "fun": lambda v: y * (X @ v[:3] + v[3]) - 1.0}
+    res = minimize(lambda v: 0.5 * v[:3] @ v[:3], x0=np.r_[w_true * 3, 0.9], constraints=[cons], method="SLSQP",
+                   options={"ftol": 1e-12, "maxiter": 500})
+    assert res.success
+    np.testing.assert_allclose(m.coef_[0], res.x[:3], rtol=1e-5, atol=1e-6)
+    assert m.intercept_[0] == pytest.approx(res.x[3], abs=1e-5)
+    margin = y * m.decision_function(X)
+    assert margin.min() == pytest.approx(1.0, abs=1e-7)
+    # the hard margin is the limit of large C
+    big = LinearSVM(C=1e6, tol=1e-10).fit(X, y)
+    np.testing.assert_allclose(big.coef_, m.coef_, rtol=1e-6)
+
+
+def test_warm_start_equals_cold_start():
+    X, y = _problem(60, 40, seed=9)
+    cold = LinearSVM(C=1.0, tol=1e-10).fit(X, y)
+    yf = np.where(y > 0, 1.0, -1.0)
+    # a different feasible point: the solution for another C, clipped into the box (still y^T a = 0)
+    other = LinearSVM(C=0.5, tol=1e-10).fit(X[:, :20], y).alpha_
+    warm = LinearSVM(C=1.0, tol=1e-10).fit(X, y, alpha0=other)
+    assert warm.objective_ == pytest.approx(cold.objective_, rel=1e-9)
+    np.testing.assert_allclose(warm.decision_function(X), cold.decision_function(X), atol=1e-6)
+    # starting at the optimum costs no iteration
+    again = LinearSVM(C=1.0, tol=1e-10).fit(X, y, alpha0=cold.alpha_)
+    assert again.n_iter_ == 0
+    np.testing.assert_allclose(again.alpha_, cold.alpha_)
+    with pytest.raises(ValueError, match="not feasible"):
+        LinearSVM(C=1.0).fit(X, y, alpha0=np.ones(60) * (yf > 0))
+
+
+def test_solve_svm_dual_functional_api():
+    X, y = _problem(30, 10, seed=2)
+    K = X @ X.T
+    res = solve_svm_dual(K, y, C=1.0, tol=1e-9)
+    assert res["converged"]
+    assert res["objective"] == pytest.approx(dual_objective(K, y, res["alpha"]))
+    with pytest.raises(ValueError, match="-1, \\+1"):
+        solve_svm_dual(K, (y > 0).astype(int), C=1.0)
+    with pytest.raises(ValueError, match="C must be"):
+        solve_svm_dual(K, y, C=0.0)
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("Est", [LinearSVM, KernelSVM])
+def test_bad_input_errors(Est):
+    X, y = _problem(20, 5, seed=0)
+    Xn = X.copy()
+    Xn[3, 2] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        Est().fit(Xn, y)
+    with pytest.raises(ValueError, match="class"):
+        Est().fit(X, np.ones(20))
+    with pytest.raises(ValueError, match="binary"):
+        Est().fit(X, np.arange(20) % 3)
+    with pytest.raises(ValueError, match="C must be"):
+        Est(C=-1.0).fit(X, y)
+    with pytest.raises(ValueError):
+        Est().fit(X, y[:-1])
+
+
+@parametrize_with_checks([LinearSVM(), KernelSVM(), KernelSVM(kernel="poly", degree=2, coef0=1.0)])
+def test_sklearn_estimator_contract(estimator, check):
+    check(estimator)
