@@ -59,3 +59,67 @@ def savefig(fig, name: str, formats=("png",)) -> Path:
             raise
         out.append(path)
     return out[0]
+
+
+def class_balance(datasets, ax=None):
+    """Bar chart of the class sizes of several :class:`~genesel.datasets.Dataset` objects."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(8, 1.6 * len(datasets)), 5.5))
+    names = [d.name for d in datasets]
+    neg = [d.class_counts[d.classes[0]] for d in datasets]
+    pos = [d.class_counts[d.classes[1]] for d in datasets]
+    x = np.arange(len(names))
+    ax.bar(x - 0.2, neg, 0.4, label="class −1")
+    ax.bar(x + 0.2, pos, 0.4, label="class +1")
+    for i, d in enumerate(datasets):
+        ax.text(x[i] - 0.2, neg[i], d.classes[0], ha="center", va="bottom", fontsize=10, rotation=90)
+        ax.text(x[i] + 0.2, pos[i], d.classes[1], ha="center", va="bottom", fontsize=10, rotation=90)
+    ax.set_xticks(x, names)
+    ax.set_ylabel("samples (count)")
+    ax.set_xlabel("data set")
+    ax.set_title("Class balance of the data sets")
+    ax.legend()
+    ax.margins(y=0.25)
+    return ax.figure
+
+
+def value_distributions(before, after, name: str, before_label="raw values", after_label="after preprocessing"):
+    """Two histograms (all matrix entries) of a data set before and after preprocessing."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+    for ax, M, lab in zip(axes, (before, after), (before_label, after_label)):
+        v = np.asarray(M, float).ravel()
+        lo, hi = np.percentile(v, [0.5, 99.5])
+        ax.hist(np.clip(v, lo, hi), bins=80, color="C0" if ax is axes[0] else "C2")
+        ax.set_xlabel(f"{lab} (clipped to 0.5–99.5 percentile)")
+        ax.set_ylabel("matrix entries (count)")
+        ax.set_title(lab)
+    fig.suptitle(f"{name}: distribution of expression values")
+    fig.tight_layout()
+    return fig
+
+
+def top_genes_heatmap(Z, y, gene_labels, classes, title: str, scores=None):
+    """Heatmap of a (samples x genes) block, samples grouped by class, genes in the given order."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import seaborn as sns
+
+    order = np.argsort(y, kind="stable")
+    Z = np.asarray(Z)[order]
+    fig, ax = plt.subplots(figsize=(max(10, 0.22 * Z.shape[1] + 3), 7))
+    sns.heatmap(Z, cmap="vlag", center=0, vmin=-3, vmax=3, ax=ax,
+                cbar_kws={"label": "standardised expression (z-score)"})
+    n_neg = int(np.sum(np.asarray(y) == np.min(y)))
+    ax.axhline(n_neg, color="k", lw=2)
+    ax.set_yticks([n_neg / 2, n_neg + (len(y) - n_neg) / 2], [classes[0], classes[1]], rotation=0)
+    ax.set_xticks(np.arange(Z.shape[1]) + 0.5, gene_labels, rotation=90, fontsize=7)
+    ax.set_xlabel("gene (ranked by signal-to-noise)")
+    ax.set_ylabel("samples, grouped by class")
+    ax.set_title(title)
+    return fig
