@@ -40,6 +40,8 @@ Implementation notes
   training set, swept ``n_cycles`` times (the paper's "random permutations of the training set"). With
   ``shuffle=False`` the order of the rows as given is used (e.g. a permuted training order from
   :func:`genesel.experiments.permuted_training_orders`).
+* If an update cancels w exactly (``w'_k = 0``, possible with one feature), ``w_{k+1} = 0`` (Figure 1 leaves
+  0/0 undefined).
 * A sample whose (restricted) expression vector is all zero has no p-normalised instance; it is skipped during
   training (it cannot move w) and gets decision value 0 (predicted as the +1 class, ``sign(0) = +1`` as in
   section 2).
@@ -59,7 +61,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.feature_selection import SelectorMixin
 from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel.validation import to_pm1
@@ -149,6 +151,8 @@ def _alma_kernel(Xn, y, order, p, alpha, n_cycles):
                         theta[i] = v
                         s += v * v
                     nrm = math.sqrt(s)
+                    if nrm == 0.0:  # w' = 0 exactly: no direction to normalise, restart from w = 0
+                        nrm = 1.0
                     for i in range(f):
                         v = theta[i] / nrm
                         theta[i] = v
@@ -161,6 +165,8 @@ def _alma_kernel(Xn, y, order, p, alpha, n_cycles):
                         ap = a**p if a > 0.0 else 0.0
                         w[i] = ap  # scratch: |theta'_i|^p
                         s += ap
+                    if s == 0.0:  # w' = 0 exactly: no direction to normalise, restart from w = 0
+                        s = 1.0
                     nrm = s ** (1.0 / p)
                     # w_i = sign(theta_i) |theta_i / nrm|^(p-1) = sign(theta_i) |theta_i|^p nrm / (|theta_i| s)
                     for i in range(f):
@@ -290,6 +296,15 @@ def _check_cycles(n_cycles):
     return int(n_cycles)
 
 
+def _check_binary_target(y):
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y")
+    if y_type != "binary":
+        raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}. "
+                         "The methods of Gentile (2003) are binary: build a two-class task first (e.g. one class "
+                         "against the rest)")
+
+
 def _training_order(n, shuffle, random_state):
     if shuffle:
         return check_random_state(random_state).permutation(n).astype(np.int64)
@@ -357,7 +372,7 @@ def _elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1)
 class _ALMABase(ClassifierMixin, BaseEstimator):
     def _validate_common(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_min_samples=2)
-        check_classification_targets(y)
+        _check_binary_target(y)
         y_pm1, classes = to_pm1(y)
         self.classes_ = classes
         self._alpha = _check_alpha(self.alpha)
@@ -526,7 +541,7 @@ def _corr_top(scores, n, balanced):
     """Top-n genes by Golub's correlation. ``balanced``: n/2 most positive and n/2 most negative (Golub 1999)."""
     f = scores.size
     n = min(n, f)
-    s = np.where(np.isfinite(scores), scores, 0.0)
+    s = np.where(np.isnan(scores), 0.0, scores)
     if not balanced:
         return np.sort(np.argsort(-np.abs(s), kind="stable")[:n])
     n_pos = (n + 1) // 2
@@ -554,13 +569,13 @@ class CorrelationSelector(SelectorMixin, BaseEstimator):
         if not isinstance(nf, numbers.Integral) or isinstance(nf, bool) or nf < 1:
             raise ValueError(f"n_features_to_select must be a positive integer, got {nf!r}")
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_min_samples=2)
-        check_classification_targets(y)
+        _check_binary_target(y)
         y_pm1, self.classes_ = to_pm1(y)
         self.scores_ = _golub_scores(X, y_pm1)
         sel = _corr_top(self.scores_, int(nf), self.balanced)
         self.support_ = np.zeros(X.shape[1], dtype=bool)
         self.support_[sel] = True
-        key = np.abs(np.where(np.isfinite(self.scores_), self.scores_, 0.0))
+        key = np.abs(np.where(np.isnan(self.scores_), 0.0, self.scores_))
         rank = np.empty(X.shape[1], dtype=np.int64)
         rank[np.argsort(-key, kind="stable")] = np.arange(1, X.shape[1] + 1)
         self.ranking_ = rank

@@ -1,0 +1,397 @@
+"""Tests for genesel.alma (Gentile 2003): ALMA_p, ALMA-FS, ALMA-RFE, CORR pipelines."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from genesel import alma as A
+from naive import alma as naive_alma
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# helpers
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _separable(m=40, f=5, seed=0, margin=0.3):
+    """Data through the origin separable by a random hyperplane u with a gap (normalised margin > 0)."""
+    rng = np.random.default_rng(seed)
+    u = rng.normal(size=f)
+    X = []
+    y = []
+    while len(X) < m:
+        x = rng.normal(size=f)
+        s = x @ u / (np.linalg.norm(x) * np.linalg.norm(u))
+        if abs(s) > margin:
+            X.append(x)
+            y.append(1 if s > 0 else -1)
+    return np.array(X), np.array(y)
+
+
+def _normalise(X, p):
+    return X / np.linalg.norm(X, ord=p, axis=1)[:, None]
+
+
+def _svm_margin_p2(Xn, y):
+    """Hard-margin SVM through the origin on normalised data, via SVC on the symmetrised set {(x,y), (-x,-y)}.
+
+    On the symmetrised data the optimal bias is 0 (if (w,b) is feasible so is (w,-b), hence (w,0)), so SVC's
+    hard-margin w is the max-margin hyperplane through the origin; gamma* = 1/||w||.
+    """
+    Xs = np.vstack([Xn, -Xn])
+    ys = np.concatenate([y, -y])
+    svc = SVC(kernel="linear", C=1e8, tol=1e-8).fit(Xs, ys)
+    w = svc.coef_.ravel()
+    return 1.0 / np.linalg.norm(w), w / np.linalg.norm(w)
+
+
+def _pnorm_margin_opt(Xn, y, p):
+    """gamma* = max_{||w||_q <= 1} min_t y_t w.x^_t by SLSQP (an independent numerical optimum)."""
+    q = p / (p - 1)
+    f = Xn.shape[1]
+    Z = y[:, None] * Xn
+    w0, _ = np.linalg.lstsq(Z, np.ones(len(y)), rcond=None)[:2]
+    w0 = w0 / np.linalg.norm(w0, ord=q)
+    x0 = np.concatenate([w0, [np.min(Z @ w0)]])
+    cons = [
+        {"type": "ineq", "fun": lambda v: Z @ v[:f] - v[f], "jac": lambda v: np.hstack([Z, -np.ones((len(y), 1))])},
+        {"type": "ineq", "fun": lambda v: 1.0 - np.sum(np.abs(v[:f]) ** q)},
+    ]
+    res = minimize(lambda v: -v[f], x0, constraints=cons, method="SLSQP", options={"maxiter": 1000, "ftol": 1e-12})
+    w = res.x[:f]
+    w = w / np.linalg.norm(w, ord=q)
+    return float(np.min(Z @ w))
+
+
+def _classical_alma2(Xn, y, order, alpha, n_cycles):
+    """Additive ALMA_2 (Gentile 2001) written without link functions: w <- (w + eta y x)/||.||_2."""
+    w = np.zeros(Xn.shape[1])
+    k = 1
+    for _ in range(n_cycles):
+        upd = False
+        for t in order:
+            gk = math.sqrt(8.0) / (alpha * math.sqrt(k))
+            if y[t] * (w @ Xn[t]) <= (1 - alpha) * gk:
+                w = w + math.sqrt(2.0) / math.sqrt(k) * y[t] * Xn[t]
+                w = w / np.linalg.norm(w)
+                k += 1
+                upd = True
+        if not upd:
+            break
+    return w, k
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# link functions
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p", [2, 2.5, 3.0, 7.3, "ln"])
+def test_links_invert_each_other(p):
+    rng = np.random.default_rng(1)
+    for f in (1, 3, 50):
+        w = rng.normal(size=f) * rng.choice([1e-3, 1, 1e3])
+        np.testing.assert_allclose(A.link_T_inv(A.link_T(w, p), p), w, rtol=1e-10, atol=1e-14)
+        np.testing.assert_allclose(A.link_T(A.link_T_inv(w, p), p), w, rtol=1e-10, atol=1e-14)
+    assert np.all(A.link_T(np.zeros(4), p) == 0)
+
+
+@pytest.mark.parametrize("p", [2.0, 3.0, 5.5])
+def test_links_are_finite_difference_gradients(p):
+    rng = np.random.default_rng(2)
+    w = rng.normal(size=6)
+    q = p / (p - 1)
+
+    def half_sq(v, r):
+        return 0.5 * np.sum(np.abs(v) ** r) ** (2.0 / r)
+
+    h = 1e-6
+    for fun, r in ((A.link_T, q), (A.link_T_inv, p)):
+        fd = np.array([(half_sq(w + h * e, r) - half_sq(w - h * e, r)) / (2 * h) for e in np.eye(6)])
+        np.testing.assert_allclose(fun(w, p), fd, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(fun(w, p), naive_alma.grad_half_sq_norm(list(w), r), rtol=1e-12)
+    if p == 2.0:
+        np.testing.assert_allclose(A.link_T(w, p), w)
+    # duality: ||T(w)||_p = ||w||_q and T(w).w = ||w||_q^2
+    np.testing.assert_allclose(np.linalg.norm(A.link_T(w, p), ord=p), np.linalg.norm(w, ord=q))
+    np.testing.assert_allclose(A.link_T(w, p) @ w, np.linalg.norm(w, ord=q) ** 2)
+
+
+def test_resolve_p():
+    assert A.resolve_p(2, 10) == 2.0
+    assert A.resolve_p("ln", 5) == 2.0  # ln 5 < 2 -> 2 (footnote 4)
+    assert A.resolve_p("ln", 12600) == pytest.approx(math.log(12600))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# kernels vs plain-Python twins
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p", [2.0, 2.7, 4.0])
+def test_row_pnorms_vs_naive(p):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(6, 9)) * 100
+    X[2] = 0.0
+    np.testing.assert_allclose(A._row_pnorms(X, p), naive_alma.row_pnorms(X, p), rtol=1e-13)
+    np.testing.assert_allclose(A._row_pnorms(X, p)[[0, 1]], np.linalg.norm(X[[0, 1]], ord=p, axis=1), rtol=1e-13)
+
+
+@pytest.mark.parametrize("p", [2.0, 3.5, 8.0])
+@pytest.mark.parametrize("alpha", [0.5, 0.9])
+def test_alma_kernel_vs_naive_figure1(p, alpha):
+    rng = np.random.default_rng(int(p * 10 + alpha * 100))
+    X = rng.normal(size=(15, 7))
+    y = np.where(rng.random(15) < 0.5, -1.0, 1.0)
+    Xn = np.ascontiguousarray(_normalise(X, p))
+    order = rng.permutation(15).astype(np.int64)
+    got = A._alma_kernel(Xn, y, order, p, alpha, 6)
+    ref = naive_alma.alma_kernel(Xn, y, order, p, alpha, 6)
+    np.testing.assert_allclose(got[0], ref[0], rtol=1e-9, atol=1e-12)
+    assert tuple(got[1:]) == tuple(ref[1:])
+    assert got[2] > 0
+    np.testing.assert_allclose(np.linalg.norm(got[0], ord=p / (p - 1)), 1.0)
+
+
+def test_p2_equals_classical_alma2():
+    X, y = _separable(m=30, f=6, seed=4, margin=0.1)
+    X = X + np.random.default_rng(0).normal(scale=0.5, size=X.shape)  # make it noisy too
+    clf = A.ALMA(p=2, alpha=0.7, n_cycles=20, shuffle=False).fit(X, y)
+    w, k = _classical_alma2(_normalise(X, 2), y, range(30), 0.7, 20)
+    np.testing.assert_allclose(clf.coef_.ravel(), w, rtol=1e-10, atol=1e-13)
+    assert clf.n_updates_ == k - 1
+    assert clf.gamma_ == pytest.approx(math.sqrt(8) / (0.7 * math.sqrt(k)))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Theorem 1: approximation, margin upper bound, number of updates
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alpha", [0.5, 0.8])
+def test_p2_margin_against_hard_margin_svm(alpha):
+    X, y = _separable(m=40, f=5, seed=5, margin=0.2)
+    Xn = _normalise(X, 2)
+    gstar, _ = _svm_margin_p2(Xn, y)
+    clf = A.ALMA(p=2, alpha=alpha, n_cycles=5000, random_state=0).fit(X, y)
+    assert clf.converged_
+    marg = A.pnorm_margin(clf.coef_.ravel(), X, y, 2).min()
+    assert marg >= (1 - alpha) * gstar  # alpha-approximation
+    assert marg <= gstar * (1 + 1e-6)  # cannot beat the optimum (checks the SVC reference too)
+    assert clf.gamma_ >= gstar * (1 - 1e-6)  # gamma is an upper bound on the true margin
+    assert clf.n_updates_ <= A.theorem1_update_bound(2.0, alpha, gstar)
+
+
+@pytest.mark.parametrize("p", [3.0, 6.0])
+def test_pnorm_margin_against_numerical_optimum(p):
+    alpha = 0.6
+    X, y = _separable(m=30, f=4, seed=6, margin=0.25)
+    gstar = _pnorm_margin_opt(_normalise(X, p), y, p)
+    assert gstar > 0
+    clf = A.ALMA(p=p, alpha=alpha, n_cycles=5000, random_state=1).fit(X, y)
+    assert clf.converged_
+    w = clf.coef_.ravel()
+    np.testing.assert_allclose(np.linalg.norm(w, ord=p / (p - 1)), 1.0)
+    marg = A.pnorm_margin(w, X, y, p).min()
+    assert marg >= (1 - alpha) * gstar - 1e-9
+    assert marg <= gstar + 1e-6
+    assert clf.gamma_ >= gstar - 1e-6
+    assert clf.n_updates_ <= A.theorem1_update_bound(p, alpha, gstar)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# ALMA-FS and RFE
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _sparse_problem(m=60, f=300, n_rel=5, seed=7):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, f))
+    y = np.where(X[:, :n_rel].sum(axis=1) > 0, 1, -1)
+    X[:, :n_rel] += 0.5 * y[:, None]
+    return X, y
+
+
+@pytest.mark.parametrize("alpha", [0.5, 0.9])
+def test_almafs_shrinks_to_fixed_point(alpha):
+    X, y = _sparse_problem()
+    fs = A.ALMAFS(alpha=alpha, n_cycles=20, random_state=0).fit(X, y)
+    sizes = [s["n_features"] for s in fs.stages_]
+    kept = [s["n_kept"] for s in fs.stages_]
+    assert sizes[0] == X.shape[1]
+    assert all(b < a for a, b in zip(sizes, sizes[1:]))  # never grows, strictly shrinks between stages
+    assert kept[:-1] == sizes[1:] and kept[-1] == sizes[-1]  # the last stage drops nothing: fixed point
+    assert fs.support_.sum() == fs.n_features_ == sizes[-1] < X.shape[1]
+    assert np.all(fs.coef_.ravel()[~fs.support_] == 0)
+    # fixed point, recomputed independently: ALMA_p on the kept genes with the same order and rule keeps them all
+    order = A._training_order(X.shape[0], True, 0)
+    Xs = np.ascontiguousarray(X[:, fs.support_])
+    p = A.resolve_p("ln", Xs.shape[1])
+    w, gamma, *_ = A._alma_run(Xs, y.astype(float), p, alpha, 20, order)
+    np.testing.assert_array_equal(w, fs.coef_.ravel()[fs.support_])
+    assert A.fs_cut(w, p, A.c_alpha(alpha) * gamma).size == Xs.shape[1]
+    # ranking_: selected = 1, earlier eliminations get larger ranks
+    assert np.all(fs.ranking_[fs.support_] == 1) and np.all(fs.ranking_[~fs.support_] > 1)
+    assert fs.ranking_.max() == len(fs.stages_)
+    # the relevant genes survive
+    assert fs.support_[:5].sum() >= 4
+    assert fs.transform(X).shape == (X.shape[0], fs.n_features_)
+
+
+def test_fs_cut_rule_by_hand():
+    w = np.array([0.1, -0.6, 0.3, 0.0, 0.5])
+    w = w / np.linalg.norm(w, ord=1.5)
+    p = 3.0  # q = 1.5
+    mass = np.abs(w) ** 1.5  # sorted by |w|: 1, 4, 2, 0, 3
+    for cg, expect in ((0.0, [0, 1, 2, 4]), (0.999999, [1]), (2.0, [1])):
+        thr = 1 - cg**1.5 if cg < 1 else -1
+        assert A.fs_cut(w, p, cg).tolist() == expect, (cg, thr, mass)
+    c = (1 - (mass[1] + mass[4] - 1e-9)) ** (2 / 3)  # the two largest just suffice
+    assert A.fs_cut(w, p, c).tolist() == [1, 4]
+
+
+@pytest.mark.parametrize("p", ["ln", 2])
+def test_almarfe_halves_to_target(p):
+    X, y = _sparse_problem(f=200)
+    rfe = A.ALMARFE(n_features_to_select=20, p=p, alpha=0.7, n_cycles=10, random_state=0).fit(X, y)
+    assert [s["n_features"] for s in rfe.stages_] == [200, 100, 50, 25, 20]
+    assert rfe.support_.sum() == 20
+    assert rfe.p_ == A.resolve_p(p, 20)
+    assert rfe.ranking_.max() == 5 and np.sum(rfe.ranking_ == 2) == 5
+    assert rfe.score(X, y) >= 0.9
+
+
+def test_table_all_column_equals_first_stage():
+    """ALMA_ln on all genes = the first stage of ALMA-FS and ALMA_ln-RFE with the same order (section 5)."""
+    X, y = _sparse_problem(f=120)
+    a = A.ALMA(p="ln", alpha=0.6, n_cycles=10, random_state=3).fit(X, y)
+    fs = A.ALMAFS(alpha=0.6, n_cycles=10, random_state=3).fit(X, y)
+    assert fs.stages_[0]["gamma"] == a.gamma_ and fs.stages_[0]["n_updates"] == a.n_updates_
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# CORR
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def test_correlation_selector_balanced():
+    pytest.importorskip("genesel.filters")
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(30, 40))
+    y = np.repeat([0, 1], 15)
+    X[:, :3] += 1.5 * np.where(y == 1, 1, -1)[:, None]
+    X[:, 3:6] -= 1.5 * np.where(y == 1, 1, -1)[:, None]
+    mu1, mu0 = X[y == 1].mean(0), X[y == 0].mean(0)
+    s2n = (mu1 - mu0) / (X[y == 1].std(0) + X[y == 0].std(0))
+    sel = A.CorrelationSelector(n_features_to_select=6).fit(X, y)
+    expect = sorted(np.argsort(-s2n)[:3].tolist() + np.argsort(s2n)[:3].tolist())
+    assert np.flatnonzero(sel.support_).tolist() == expect
+    sel_abs = A.CorrelationSelector(n_features_to_select=6, balanced=False).fit(X, y)
+    assert np.flatnonzero(sel_abs.support_).tolist() == sorted(np.argsort(-np.abs(s2n))[:6].tolist())
+    pipe = A.make_corr_pipeline(6, p="ln", alpha=0.7, n_cycles=10, random_state=0).fit(X, y)
+    assert pipe.named_steps["alma"].p_ == 2.0  # ln 6 < 2
+    assert pipe.score(X, y) > 0.9
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# reproducibility, labels, errors
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def test_seeded_runs_bit_identical():
+    X, y = _sparse_problem(f=100)
+    for est in (A.ALMA(p="ln", alpha=0.6, n_cycles=5), A.ALMAFS(alpha=0.6, n_cycles=5)):
+        a = est.set_params(random_state=11).fit(X, y).coef_.copy()
+        b = est.set_params(random_state=11).fit(X, y).coef_.copy()
+        c = est.set_params(random_state=12).fit(X, y).coef_.copy()
+        assert np.array_equal(a, b)
+        assert not np.array_equal(a, c)
+
+
+def test_labels_and_decision():
+    X, y = _sparse_problem(f=50)
+    labels = np.where(y > 0, "tumour", "normal")
+    clf = A.ALMA(p=2, alpha=0.7, n_cycles=20, random_state=0).fit(X, labels)
+    assert clf.classes_.tolist() == ["normal", "tumour"]
+    d = clf.decision_function(X)
+    assert np.all(np.abs(d) <= 1 + 1e-12)  # normalised margins, ||w||_q = 1, Hoelder
+    np.testing.assert_array_equal(clf.predict(X), np.where(d >= 0, "tumour", "normal"))
+    # zero rows: decision 0, skipped in training
+    X0 = X.copy()
+    X0[0] = 0
+    assert A.ALMA(p=2, n_cycles=3, random_state=0).fit(X0, y).decision_function(X0[:1])[0] == 0.0
+
+
+@pytest.mark.parametrize(
+    "est, X, y, match",
+    [
+        (A.ALMA(p=1.5), None, None, "p must be"),
+        (A.ALMA(p="log"), None, None, "'ln'"),
+        (A.ALMA(alpha=0.0), None, None, "alpha"),
+        (A.ALMA(alpha=1.5), None, None, "alpha"),
+        (A.ALMA(n_cycles=0), None, None, "n_cycles"),
+        (A.ALMARFE(n_features_to_select=0), None, None, "n_features_to_select"),
+        (A.ALMA(), "nan", None, "NaN"),
+        (A.ALMA(), None, "one", "single class"),
+        (A.ALMA(), None, "three", "Only binary"),
+        (A.ALMAFS(), None, "short", "inconsistent numbers of samples"),
+    ],
+)
+def test_bad_input(est, X, y, match):
+    Xg, yg = _sparse_problem(m=12, f=5)
+    if X == "nan":
+        Xg[0, 0] = np.nan
+    if y == "one":
+        yg = np.ones(12)
+    elif y == "three":
+        yg = np.arange(12) % 3
+    elif y == "short":
+        yg = yg[:-1]
+    with pytest.raises(ValueError, match=match):
+        est.fit(Xg, yg)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# scikit-learn contract
+# ----------------------------------------------------------------------------------------------------------------
+
+
+
+_BINARY_FILTER = "Golub's signal-to-noise needs exactly two classes; this check fits a multiclass target"
+_CORR_EXPECTED = {c: _BINARY_FILTER for c in (
+    "check_fit_score_takes_y", "check_estimators_overwrite_params", "check_dont_overwrite_parameters",
+    "check_estimators_fit_returns_self", "check_readonly_memmap_input", "check_n_features_in_after_fitting",
+    "check_positive_only_tag_during_fit", "check_dtype_object", "check_f_contiguous_array_estimator",
+    "check_methods_sample_order_invariance", "check_methods_subset_invariance", "check_dict_unchanged",
+    "check_fit2d_predict1d")}
+_PIPE_EXPECTED = {
+    "check_estimators_overwrite_params": "a Pipeline fits its step objects in place (standard scikit-learn behaviour)",
+    "check_dont_overwrite_parameters": "a Pipeline fits its step objects in place (standard scikit-learn behaviour)",
+}
+
+
+def _expected(est):
+    if isinstance(est, A.CorrelationSelector):
+        return _CORR_EXPECTED
+    if isinstance(est, A.Pipeline):
+        return _PIPE_EXPECTED
+    return {}
+
+
+@parametrize_with_checks(
+    [
+        A.ALMA(random_state=0),
+        A.ALMA(p="ln", random_state=0),
+        A.ALMAFS(random_state=0),
+        A.ALMARFE(n_features_to_select=2, random_state=0),
+        A.CorrelationSelector(n_features_to_select=2),
+        A.make_corr_pipeline(2, random_state=0),
+    ],
+    expected_failed_checks=_expected,
+)
+def test_sklearn_contract(estimator, check):
+    check(estimator)
