@@ -35,9 +35,21 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics.pairwise import pairwise_kernels
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel.validation import check_expression_data, to_pm1
+
+
+def _check_binary_target(y, who):
+    """Reject regression and multiclass targets with scikit-learn's wording (clear, and what its checks expect)."""
+    check_classification_targets(y)
+    kind = type_of_target(y, input_name="y")
+    if kind not in ("binary",):
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target is {kind}: {who} separates two "
+            f"classes; build a two-class task first (e.g. one class against the rest)"
+        )
 
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]
 
@@ -226,7 +238,9 @@ class DWD(ClassifierMixin, BaseEstimator):
         if not (isinstance(self.C, str) and self.C == "auto"):
             if not isinstance(self.C, numbers.Real) or not np.isfinite(self.C) or self.C <= 0:
                 raise ValueError(f"DWD: C must be 'auto' or a positive finite number, got {self.C!r}")
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
+        X = check_expression_data(X, name="X", allow_constant=True)
+        _check_binary_target(y, type(self).__name__)
         X, _ = check_expression_data(X, y, name="X", allow_constant=True)
         y_pm, self.classes_ = to_pm1(y)
         y_pm = y_pm.astype(float)
@@ -256,7 +270,7 @@ class DWD(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """Signed score f(x) = wᵀφ(x) + b; positive means classes_[1]."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, X, dtype=np.float64, reset=False, ensure_all_finite=False)
         X = check_expression_data(X, name="X", allow_constant=True, min_samples=1)
         if self.kernel == "linear":
             return X @ self.coef_ + self.intercept_
@@ -265,6 +279,7 @@ class DWD(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Class labels (original labels)."""
+        check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def __sklearn_tags__(self):

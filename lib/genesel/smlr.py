@@ -178,7 +178,7 @@ class SMLR(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes) and class labels ``y`` (two or more classes)."""
         self._check_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
         X = check_expression_data(X, name="X", allow_constant=True)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
@@ -222,7 +222,8 @@ class SMLR(ClassifierMixin, BaseEstimator):
                 if step < 0.1 * self.tol * scale:
                     break
         self.coef_ = W.T.copy()
-        self.intercept_ = b.copy() if self.fit_intercept else np.zeros(K)
+        # multiclass biases are unpenalised and defined only up to a common shift: report them centred
+        self.intercept_ = (b - b.mean() if K > 1 else b.copy()) if self.fit_intercept else np.zeros(K)
         self.n_iter_ = n_iter
         self.converged_ = converged
         self.objective_ = smlr_objective(X, y_index, self.coef_, self.intercept_, lam)
@@ -246,7 +247,7 @@ class SMLR(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """Linear predictors: (n,) for two classes (log-odds of classes_[1]), else (n, m)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, X, dtype=np.float64, reset=False, ensure_all_finite=False)
         X = check_expression_data(X, name="X", allow_constant=True, min_samples=1)
         eta = X @ self.coef_.T + self.intercept_[None, :]
         return eta[:, 0] if eta.shape[1] == 1 else eta
@@ -258,4 +259,5 @@ class SMLR(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Most probable class label (original labels)."""
+        check_is_fitted(self)
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]

@@ -1,0 +1,130 @@
+"""SMLR (Krishnapuram et al. 2005) against scikit-learn's l1 LogisticRegression and its plain-Python twin."""
+
+import warnings
+
+import numpy as np
+import pytest
+from naive import smlr as naive_smlr
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from genesel.smlr import SMLR, _smlr_sweep, smlr_objective
+
+
+def _data(m, seed=0, n=40, d=30):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = rng.integers(0, m, n)
+    X[:, 0] += 1.5 * y
+    X[:, 1] -= 1.0 * (y == 1)
+    return X, y
+
+
+def _sklearn_l1(X, y, lam, fit_intercept=True):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return LogisticRegression(C=1.0 / lam, l1_ratio=1.0, solver="saga", tol=1e-12, max_iter=100000,
+                                  fit_intercept=fit_intercept).fit(X, y)
+
+
+@pytest.mark.parametrize("m,lam", [(2, 0.7), (2, 3.0), (3, 1.5)])
+def test_optimum_equals_sklearn_l1_logistic(m, lam):
+    X, y = _data(m, seed=m)
+    ours = SMLR(lam=lam).fit(X, y)
+    sk = _sklearn_l1(X, y, lam)
+    yi = np.unique(y, return_inverse=True)[1]
+    ref = smlr_objective(X, yi, sk.coef_, sk.intercept_, lam)
+    assert ours.converged_
+    # same objective (ours is never worse beyond rounding), same solution and sparsity pattern
+    assert ours.objective_ <= ref + 1e-8 * abs(ref)
+    assert ours.objective_ == pytest.approx(ref, rel=1e-7)
+    np.testing.assert_allclose(ours.coef_, sk.coef_, atol=1e-4)
+    b_ref = sk.intercept_ - (sk.intercept_.mean() if m > 2 else 0.0)  # multiclass biases: up to a shift
+    np.testing.assert_allclose(ours.intercept_, b_ref, atol=1e-4)
+    np.testing.assert_allclose(ours.predict_proba(X), sk.predict_proba(X), atol=1e-5)
+    assert ours.support_.sum() < X.shape[1]  # the Laplacian prior really prunes
+
+
+def test_no_intercept_matches_liblinear():
+    X, y = _data(2, seed=5)
+    lam = 1.0
+    ours = SMLR(lam=lam, fit_intercept=False).fit(X, y)
+    sk = LogisticRegression(C=1 / lam, l1_ratio=1.0, solver="liblinear", fit_intercept=False, tol=1e-10,
+                            max_iter=10000).fit(X, y)
+    ref = smlr_objective(X, y, sk.coef_, np.zeros(1), lam)
+    assert ours.objective_ == pytest.approx(ref, rel=1e-6)
+    assert ours.objective_ <= ref + 1e-9
+
+
+def test_kernel_matches_naive_twin():
+    rng = np.random.default_rng(1)
+    for K in (1, 3):
+        n, d = 9, 5
+        X = rng.normal(size=(n, d))
+        lab = rng.integers(0, max(K, 2), n)
+        Y = np.zeros((n, K))
+        if K == 1:
+            Y[:, 0] = lab == 1
+        else:
+            Y[np.arange(n), lab] = 1
+        W = rng.normal(size=(d, K)) * 0.3
+        b = rng.normal(size=K) * 0.1
+        eta = X @ W + b
+        lse = np.log(np.exp(eta).sum(1)) if K > 1 else np.zeros(n)
+        curv = 0.25 * (X**2).sum(0)
+        order = rng.permutation(d).astype(np.int64)
+        args = [a.copy() for a in (W, b, eta, lse)]
+        s1 = _smlr_sweep(X, Y, *args[:1], args[1], args[2], args[3], 0.4, curv, order, True)
+        args2 = [a.copy() for a in (W, b, eta, lse)]
+        s2 = naive_smlr.smlr_sweep(X, Y, args2[0], args2[1], args2[2], args2[3], 0.4, curv, order, True)
+        assert s1 == pytest.approx(s2, rel=1e-12)
+        for a1, a2 in zip(args, args2):
+            np.testing.assert_allclose(a1, a2, rtol=1e-12, atol=1e-14)
+
+
+def test_sweep_never_decreases_objective():
+    X, y = _data(2, seed=9)
+    Y = (y == 1).astype(float)[:, None]
+    W, b = np.zeros((X.shape[1], 1)), np.zeros(1)
+    eta, lse = np.zeros((X.shape[0], 1)), np.zeros(X.shape[0])
+    curv = 0.25 * (X**2).sum(0)
+    prev = smlr_objective(X, y, W.T, b, 0.5)
+    for _ in range(20):
+        _smlr_sweep(X, Y, W, b, eta, lse, 0.5, curv, np.arange(X.shape[1]), True)
+        cur = smlr_objective(X, y, W.T, b, 0.5)
+        assert cur <= prev + 1e-12
+        prev = cur
+
+
+def test_original_labels_and_probabilities():
+    X, y = _data(3, seed=2)
+    labels = np.array(["a", "b", "c"])[y]
+    clf = SMLR(lam=1.0).fit(X, labels)
+    assert set(clf.predict(X)) <= set(labels)
+    np.testing.assert_allclose(clf.predict_proba(X).sum(1), 1.0)
+    assert clf.coef_.shape == (3, X.shape[1])
+
+
+@pytest.mark.parametrize("bad", [dict(lam=0.0), dict(lam=-1), dict(max_iter=0)])
+def test_bad_params(bad):
+    X, y = _data(2)
+    with pytest.raises(ValueError):
+        SMLR(**bad).fit(X, y)
+
+
+def test_bad_data():
+    X, y = _data(2)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        SMLR().fit(Xn, y)
+    with pytest.raises(ValueError, match="single class"):
+        SMLR().fit(X, np.zeros(len(y)))
+    with pytest.raises(ValueError):
+        SMLR().fit(X, y[:-1])
+
+
+@parametrize_with_checks([SMLR(lam=0.5)])
+def test_sklearn_contract(estimator, check):
+    check(estimator)
