@@ -19,6 +19,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 __all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer", "recommended_preprocessing"]
 
 
+def _stateless_input(est, X, **kw):
+    """Validate X for a stateless transformer: against the fitted width if fitted, else on its own."""
+    from sklearn.utils import check_array
+
+    if hasattr(est, "n_features_in_"):
+        return validate_data(est, X, reset=False, dtype=np.float64, **kw)
+    return check_array(X, dtype=np.float64, **kw)
+
+
 class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """x -> log_base(clip(x, floor, ceiling)). ``floor`` must be positive (it is what non-positive values become)."""
 
@@ -39,8 +48,7 @@ class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        check_is_fitted(self, "n_features_in_")
-        X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=np.float64)
+        X = _stateless_input(self, X, ensure_all_finite="allow-nan")
         X = np.clip(X, self.floor, self.ceiling if self.ceiling is not None else np.inf)
         return np.log(X) / np.log(self.base)
 
@@ -89,8 +97,7 @@ class SampleStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        check_is_fitted(self, "n_features_in_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = _stateless_input(self, X)
         sd = X.std(1, keepdims=True)
         if np.any(sd == 0):
             raise ValueError(f"SampleStandardizer: sample(s) {np.flatnonzero(sd.ravel() == 0)[:5].tolist()} are "

@@ -1,0 +1,42 @@
+"""Shared fixtures. The real data come from the mirror named by GENESEL_DATA_MIRROR (CI: ../shared/data/raw);
+when it is unset and the workspace mirror exists, that one is used."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_WORKSPACE_MIRROR = ROOT.parent / "shared" / "data" / "raw"
+if not os.environ.get("GENESEL_DATA_MIRROR") and _WORKSPACE_MIRROR.is_dir():
+    os.environ["GENESEL_DATA_MIRROR"] = str(_WORKSPACE_MIRROR)
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def mirror_path() -> Path | None:
+    m = os.environ.get("GENESEL_DATA_MIRROR")
+    return Path(m) if m and Path(m).is_dir() else None
+
+
+@pytest.fixture(scope="session")
+def mirror() -> Path:
+    m = mirror_path()
+    if m is None:
+        pytest.skip("no data mirror: set GENESEL_DATA_MIRROR to a folder with the raw files")
+    return m
+
+
+@pytest.fixture(scope="session")
+def golub(mirror):
+    from genesel.datasets import load_dataset
+
+    return load_dataset("golub")
+
+
+@pytest.fixture(scope="session")
+def alon(mirror):
+    from genesel.datasets import load_dataset
+
+    return load_dataset("alon")

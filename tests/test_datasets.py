@@ -1,0 +1,197 @@
+"""Data layer: checksums and shapes against the mirror's manifest, the Golub split, and clear errors for corrupt,
+truncated and missing files."""
+
+import csv
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import data_fetch
+from data_fetch import FILES, DATASETS, FetchError, fetch_file, resolve
+from genesel.datasets import load_dataset, list_datasets
+
+MANIFEST = Path(__file__).resolve().parents[2] / "shared" / "data" / "MANIFEST.csv"
+
+
+def _manifest():
+    if not MANIFEST.exists():
+        pytest.skip("shared/data/MANIFEST.csv not beside the checkout")
+    return {r["file"].split("/")[-1]: r for r in csv.DictReader(open(MANIFEST))}
+
+
+def test_registry_checksums_match_manifest():
+    man = _manifest()
+    assert set(FILES) == set(man), set(FILES) ^ set(man)
+    for name, entry in FILES.items():
+        assert entry.sha256 == man[name]["sha256"], name
+        assert entry.size == int(man[name]["bytes"]), name
+        assert entry.url == man[name]["public_url"], name
+
+
+def test_mirror_files_pass_checksums(mirror, tmp_path):
+    for name in FILES:
+        assert fetch_file(name, mirror=mirror, cache=tmp_path, download=False).exists()
+
+
+MANIFEST_SHAPES = {  # data set -> manifest row name whose parsed shape must match
+    "alon": "alon1999_colon", "golub": "golub1999_leukemia", "singh": "singh2002_prostate",
+    "west": "west2001_breast_er", "pomeroy": "pomeroy2002_cns_outcome_C_MD", "gordon": "gordon2002_lung_meso",
+    "shipp": "shipp2002_dlbcl_fl", "chowdary": "chowdary2006_breast_colon", "khan": "khan2001_srbct",
+    "gravier": "gravier2010_breast_cgh", "subramanian": "subramanian2005_p53", "alizadeh": "alizadeh2000_lymphoma_matrix",
+    "welsh": "welsh2001_prostate_singh_testset", "chandran_metastasis": "chandran2007_prostate_metastasis_vs_normal",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST_SHAPES))
+def test_shapes_and_counts_match_manifest(name, mirror):
+    rows = {r["name"]: r for r in csv.DictReader(open(MANIFEST))} if MANIFEST.exists() else pytest.skip("no manifest")
+    row = rows[MANIFEST_SHAPES[name]]
+    ds = load_dataset(name)
+    assert ds.X.shape == (int(row["n_samples"]), int(row["n_genes"]))
+    assert ds.X.dtype == np.float64 and np.isfinite(ds.X).all()
+    if name == "alizadeh":
+        return  # labels come from a second file; grouped task checked below
+    counts = row["class_counts"].split(" | ")[0]
+    if ":" in counts and "(n=" in counts:
+        counts = counts.split(": ", 1)[1]
+    # label spellings differ between manifest rows ("0 (tumour)", "t"); the class sizes must agree
+    expected = sorted(int(kv.rsplit(":", 1)[1]) for kv in counts.split(";"))
+    got = sorted(int(v) for v in np.unique(ds.labels, return_counts=True)[1])
+    assert got == expected
+
+
+def test_golub_split(golub):
+    assert golub.classes == ("ALL", "AML")
+    tr, te = golub.train_idx, golub.test_idx
+    assert len(tr) == 38 and len(te) == 34 and not set(tr) & set(te)
+    ytr, yte = golub.y[tr], golub.y[te]
+    assert (np.sum(ytr == -1), np.sum(ytr == 1)) == (27, 11)
+    assert (np.sum(yte == -1), np.sum(yte == 1)) == (20, 14)
+    # Golub's sample numbers: 1-38 train, 39-72 test
+    assert set(golub.sample_ids[tr].astype(int)) == set(range(1, 39))
+    assert set(golub.sample_ids[te].astype(int)) == set(range(39, 73))
+
+
+def test_golub_split_equals_csv_copies(golub, mirror):
+    import pandas as pd
+
+    tr = pd.read_csv(mirror / "golub-train.csv")
+    te = pd.read_csv(mirror / "golub-test.csv")
+    np.testing.assert_array_equal(golub.X[golub.train_idx], tr.drop(columns="labels").to_numpy(float))
+    np.testing.assert_array_equal(golub.X[golub.test_idx], te.drop(columns="labels").to_numpy(float))
+    assert list(golub.labels[golub.train_idx]) == list(tr["labels"])
+
+
+def test_singh_probe_ids_match_orange_tab(mirror):
+    import pandas as pd
+
+    ds = load_dataset("singh")
+    tab = pd.read_csv(mirror / "05_prostata.tab", sep="\t", header=0, skiprows=[1, 2])
+    # the .tab lists 50 normal then 52 tumour; singh.RData 52 tumour then 50 normal
+    np.testing.assert_array_equal(tab.iloc[:, 1:].to_numpy(float), ds.X[np.r_[52:102, 0:52], 67:])
+    assert list(ds.gene_ids[68:]) == list(tab.columns[2:])
+    assert ds.gene_ids[67] == "31307_at"
+
+
+def test_binary_coding_and_aliases(mirror):
+    ds = load_dataset("leukemia")
+    assert ds.name == "golub" and set(np.unique(ds.y)) == {-1, 1}
+    assert ds.class_counts == {"ALL": 47, "AML": 25}
+    lym = load_dataset("lymphoma")
+    assert lym.class_counts == {"other": 30, "malignant": 66}
+    assert np.isfinite(lym.X).all()
+    raw = load_dataset("lymphoma", impute=None)
+    assert np.isnan(raw.X).mean() == pytest.approx(19667 / (96 * 4026))
+    observed = ~np.isnan(raw.X)
+    np.testing.assert_array_equal(lym.X[observed], raw.X[observed])  # imputation only fills the gaps
+
+
+def test_list_datasets_names_every_set():
+    df = list_datasets()
+    assert set(DATASETS) <= set(df["name"])
+    assert "mnist_pairs" in set(df["name"])
+
+
+def test_unknown_and_family_names_give_clear_errors():
+    with pytest.raises(ValueError, match="unknown data set 'nope'"):
+        resolve("nope")
+    with pytest.raises(ValueError, match="mnist_0v8"):
+        resolve("mnist_pairs")
+
+
+def _copy_to(tmp_path, name, mirror, mutate=None):
+    m = tmp_path / "mirror"
+    m.mkdir(exist_ok=True)
+    shutil.copyfile(mirror / name, m / name)
+    if mutate:
+        mutate(m / name)
+    return m
+
+
+def test_corrupt_mirror_file_is_refused(mirror, tmp_path):
+    def flip(p):
+        b = bytearray(p.read_bytes())
+        b[1000] ^= 0xFF
+        p.write_bytes(bytes(b))
+
+    m = _copy_to(tmp_path, "alon.RData", mirror, flip)
+    with pytest.raises(FetchError, match=r"alon\.RData .* is corrupt.*fetch it again"):
+        fetch_file("alon.RData", mirror=m, cache=tmp_path / "cache", download=False)
+    assert not (tmp_path / "cache" / "alon.RData").exists()  # never copied into the cache
+
+
+def test_truncated_mirror_file_is_refused(mirror, tmp_path):
+    m = _copy_to(tmp_path, "alon.RData", mirror, lambda p: p.write_bytes(p.read_bytes()[:5000]))
+    with pytest.raises(FetchError, match=r"alon\.RData .* is truncated: 5000 bytes"):
+        fetch_file("alon.RData", mirror=m, cache=tmp_path / "cache", download=False)
+
+
+def test_corrupt_cache_copy_is_replaced_from_mirror(mirror, tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "alon.RData").write_bytes(b"garbage")
+    p = fetch_file("alon.RData", mirror=mirror, cache=cache, download=False)
+    assert data_fetch.fetch.sha256_of(p) == FILES["alon.RData"].sha256
+
+
+def test_missing_file_without_network_or_mirror(tmp_path, monkeypatch):
+    import pooch
+
+    def no_network(*a, **k):
+        raise ConnectionError("Failed to resolve host (no network)")
+
+    monkeypatch.setattr(pooch, "retrieve", no_network)
+    monkeypatch.delenv("GENESEL_DATA_MIRROR", raising=False)
+    with pytest.raises(FetchError, match=r"could not download alon\.RData .*GENESEL_DATA_MIRROR=DIR"):
+        fetch_file("alon.RData", cache=tmp_path)
+    with pytest.raises(FetchError, match=r"alon\.RData is not in the cache"):
+        fetch_file("alon.RData", cache=tmp_path, download=False)
+
+
+def test_mirror_that_is_not_a_folder(tmp_path):
+    with pytest.raises(FetchError, match="is not a folder"):
+        fetch_file("alon.RData", mirror=tmp_path / "nowhere", cache=tmp_path)
+
+
+def test_cli_list_and_fetch(mirror, tmp_path, capsys):
+    from data_fetch.__main__ import main
+
+    assert main(["--list"]) == 0
+    assert "golub" in capsys.readouterr().out
+    assert main(["colon", "--mirror", str(mirror), "--cache", str(tmp_path), "--offline"]) == 0
+    assert (tmp_path / "alon.RData").exists()
+    assert main(["nope"]) == 2
+
+
+def test_parse_cache_is_used_and_damage_is_repaired(mirror, tmp_path):
+    from genesel import datasets as D
+
+    a = load_dataset("alon", cache=tmp_path)
+    parsed = list((tmp_path / "parsed").glob("alon-*.npz"))
+    assert len(parsed) == 1
+    parsed[0].write_bytes(b"broken")
+    D._load.cache_clear()
+    b = load_dataset("alon", cache=tmp_path)
+    np.testing.assert_array_equal(a.X, b.X)

@@ -1,0 +1,49 @@
+"""pyproject.toml and environment.yml carry the same dependency bounds; the README starts with the two commands."""
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _norm(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _pyproject_deps():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    deps = list(meta["dependencies"]) + [d for ds in meta["optional-dependencies"].values() for d in ds]
+    out = {}
+    for d in deps:
+        m = re.fullmatch(r"([A-Za-z0-9_.\-]+)\s*(.*)", d.strip())
+        out[_norm(m.group(1))] = m.group(2).replace(" ", "")
+    out["python"] = meta["requires-python"].replace(" ", "")
+    return out
+
+
+def _conda_deps():
+    out = {}
+    text = (ROOT / "environment.yml").read_text()
+    for line in text[text.index("dependencies:"):].splitlines():
+        m = re.fullmatch(r"\s*-\s+([A-Za-z0-9_.\-]+)\s*(\S*)\s*", line)
+        if m and m.group(1) != "pip":
+            out[_norm(m.group(1))] = m.group(2)
+    return out
+
+
+def test_environment_yml_matches_pyproject():
+    py, conda = _pyproject_deps(), _conda_deps()
+    assert py, "no dependencies parsed from pyproject.toml"
+    assert set(py) == set(conda), f"only in pyproject: {set(py) - set(conda)}; only in environment.yml: {set(conda) - set(py)}"
+    drift = {k: (py[k], conda[k]) for k in py if py[k] != conda[k]}
+    assert not drift, f"version bounds drift (pyproject, environment.yml): {drift}"
+
+
+def test_readme_starts_with_the_two_commands():
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", text, flags=re.S)
+    assert blocks, "README has no command block"
+    first = [ln.strip() for ln in blocks[0].splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    assert first[:2] == ["make run", "make test"], first
+    assert text.index("make run") < 600, "the two commands must come first in the README"

@@ -1,0 +1,89 @@
+"""Preprocessing transformers against scikit-learn references, fit on training data only."""
+
+import numpy as np
+import pytest
+from sklearn.impute import SimpleImputer
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from genesel.preprocessing import (
+    GeneStandardizer,
+    LogTransform,
+    MissingValueImputer,
+    SampleStandardizer,
+    recommended_preprocessing,
+)
+from genesel.validation import check_expression_data
+
+
+@parametrize_with_checks([LogTransform(floor=1e-3), GeneStandardizer(on_constant="zero"), SampleStandardizer(),
+                          MissingValueImputer(strategy="mean")],
+                         expected_failed_checks=lambda est: {
+                             "check_estimators_dtypes": "a sample constant across all genes cannot be scaled; "
+                                                        "SampleStandardizer refuses it rather than invent values",
+                         } if isinstance(est, SampleStandardizer) else {})
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+def test_gene_standardizer_equals_standardscaler_fit_on_train():
+    rng = np.random.default_rng(0)
+    Xtr, Xte = rng.normal(3, 2, (20, 8)), rng.normal(3, 2, (5, 8))
+    g = GeneStandardizer().fit(Xtr)
+    s = StandardScaler().fit(Xtr)
+    np.testing.assert_allclose(g.transform(Xte), s.transform(Xte))
+    assert not np.allclose(g.transform(Xte).mean(0), 0)  # test data use the training statistics
+
+
+def test_gene_standardizer_constant_gene():
+    X = np.c_[np.arange(5.0), np.ones(5)]
+    with pytest.raises(ValueError, match="constant in the training data"):
+        GeneStandardizer().fit(X)
+    np.testing.assert_allclose(GeneStandardizer(on_constant="zero").fit_transform(X)[:, 1], 0)
+
+
+def test_log_transform_floor_ceiling():
+    X = np.array([[-5.0, 0.0, 100.0, 1e6]])
+    out = LogTransform(floor=20, ceiling=16000).fit_transform(X)
+    np.testing.assert_allclose(out, np.log10([[20, 20, 100, 16000]]))
+    with pytest.raises(ValueError, match="floor must be > 0"):
+        LogTransform(floor=0).fit(X)
+
+
+def test_sample_standardizer_rows():
+    rng = np.random.default_rng(1)
+    Z = SampleStandardizer().fit_transform(rng.normal(5, 3, (4, 50)))
+    np.testing.assert_allclose(Z.mean(1), 0, atol=1e-12)
+    np.testing.assert_allclose(Z.std(1), 1)
+
+
+def test_imputer_mean_equals_simpleimputer_and_knn_fills():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 6))
+    X[rng.random(X.shape) < 0.1] = np.nan
+    tr, te = X[:20], X[20:]
+    np.testing.assert_allclose(MissingValueImputer("mean").fit(tr).transform(te),
+                               SimpleImputer(strategy="mean").fit(tr).transform(te))
+    assert np.isfinite(MissingValueImputer("knn", n_neighbors=3).fit(tr).transform(te)).all()
+
+
+def test_recommended_pipeline_in_cross_validation(golub):
+    pipe = make_pipeline(recommended_preprocessing("golub"), LinearSVC(C=1.0))
+    acc = cross_val_score(pipe, golub.X[:, :500], golub.y, cv=3).mean()
+    assert 0.5 < acc <= 1.0
+
+
+def test_validation_messages():
+    X = np.ones((4, 3))
+    X[:, 0] = [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="2 constant gene"):
+        check_expression_data(X)
+    with pytest.raises(ValueError, match="shape mismatch"):
+        check_expression_data(np.random.default_rng(0).normal(size=(4, 3)), [0, 1, 0])
+    with pytest.raises(ValueError, match="3 classes"):
+        check_expression_data(np.random.default_rng(0).normal(size=(3, 3)), [0, 1, 2])
+    with pytest.raises(ValueError, match="must be 2-d"):
+        check_expression_data(np.zeros(5))
