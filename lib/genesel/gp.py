@@ -45,6 +45,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
 
 from genesel.validation import check_expression_data, to_pm1
 
@@ -64,6 +65,9 @@ _NEWTON_TOL = 1e-10
 _EP_MAX_SWEEPS = 200
 _EP_TOL = 1e-10
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
+# Up to this many training samples every BLAS call works on tiny n × n or n × d blocks, where OpenBLAS threads
+# cost far more than they bring (×30 slower on a loaded 2-core machine): fit runs single-threaded.
+_SINGLE_THREAD_MAX_N = 256
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -470,7 +474,8 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         theta = self.theta_ if theta is None else np.asarray(theta, dtype=float)
         if theta.shape != self.theta_.shape:
             raise ValueError(f"theta must have shape {self.theta_.shape} (the layout of theta_), got {theta.shape}")
-        log_z, grad, _ = self._evidence(theta, eval_gradient)
+        with threadpool_limits(limits=1 if self._y.size <= _SINGLE_THREAD_MAX_N else None, user_api="blas"):
+            log_z, grad, _ = self._evidence(theta, eval_gradient)
         return (log_z, grad) if eval_gradient else log_z
 
     def _optimise(self, theta0):
@@ -500,8 +505,20 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             raise TypeError("GaussianProcessClassifier does not support sparse input X; pass a dense array")
         X, y = validate_data(self, X, y, ensure_all_finite=False, dtype=np.float64, ensure_min_samples=1)
         check_classification_targets(y)
+        n_classes = np.unique(y).size
+        if n_classes > 2:
+            raise ValueError(
+                f"Only binary classification is supported: y holds {n_classes} classes; build a two-class task "
+                "first (e.g. one class against the rest)"
+            )
         X, y_pm1 = check_expression_data(X, y, allow_constant=True)
         _, self.classes_ = to_pm1(y)
+        if X.shape[0] <= _SINGLE_THREAD_MAX_N:
+            with threadpool_limits(limits=1, user_api="blas"):
+                return self._fit(X, y_pm1)
+        return self._fit(X, y_pm1)
+
+    def _fit(self, X, y_pm1):
         link, n_l, l0 = self._check_params(X.shape[1])
 
         self._link = link
@@ -558,6 +575,10 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             raise TypeError("GaussianProcessClassifier does not support sparse input X; pass a dense array")
         X = validate_data(self, X, reset=False, ensure_all_finite=False, dtype=np.float64)
         X = check_expression_data(X, allow_constant=True, min_samples=1)
+        with threadpool_limits(limits=1 if self._y.size <= _SINGLE_THREAD_MAX_N else None, user_api="blas"):
+            return self._latent_checked(X)
+
+    def _latent_checked(self, X):
         Xs = X - self.X_mean_
         l = self.relevances_ if self.ard else self.relevances_[0]
         Ks = self.v0_ * np.exp(-0.5 * _scaled_sqdist(Xs, self._X, l)) + self.v1_  # test × train, no δ term
@@ -566,24 +587,39 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         var = self.v0_ + self.v1_ + self.v2_ - np.einsum("ij,ij->j", V, V)
         return mean, np.maximum(var, 0.0)
 
+    def predict_latent(self, X):
+        """Mean and variance of the Gaussian predictive distribution of the latent f at the rows of X."""
+        return self._latent(X)
+
+    def _log_proba(self, X):
+        """log P(classes_[0] | x), log P(classes_[1] | x), computed without underflow."""
+        mean, var = self._latent(X)
+        if self._link == "probit":
+            z = mean / np.sqrt(1.0 + var)
+            return scipy.special.log_ndtr(-z), scipy.special.log_ndtr(z)
+        # ∫ σ(±f) N(f | mean, var) df by 64-point Gauss–Hermite quadrature, in log space
+        f = mean[:, None] + np.sqrt(2.0 * var)[:, None] * _GH_NODES[None, :]
+        log_w = np.log(_GH_WEIGHTS / math.sqrt(math.pi))[None, :]
+        log_p1 = scipy.special.logsumexp(log_w - np.logaddexp(0.0, -f), axis=1)
+        log_p0 = scipy.special.logsumexp(log_w - np.logaddexp(0.0, f), axis=1)
+        return log_p0, log_p1
+
     def decision_function(self, X):
-        """Predictive latent mean; positive values favour ``classes_[1]``."""
-        return self._latent(X)[0]
+        """log P(classes_[1] | x) − log P(classes_[0] | x): positive favours ``classes_[1]``, monotone in
+        ``predict_proba[:, 1]`` (the latent mean alone is not, because the predictive variance moderates it)."""
+        log_p0, log_p1 = self._log_proba(X)
+        return log_p1 - log_p0
 
     def predict_proba(self, X):
         """Class probabilities ``[P(classes_[0]), P(classes_[1])]`` averaged over the latent predictive Gaussian."""
-        mean, var = self._latent(X)
-        if self._link == "probit":
-            p = scipy.special.ndtr(mean / np.sqrt(1.0 + var))
-        else:  # ∫ σ(f) N(f | mean, var) df by 64-point Gauss–Hermite quadrature
-            f = mean[:, None] + np.sqrt(2.0 * var)[:, None] * _GH_NODES[None, :]
-            p = scipy.special.expit(f) @ _GH_WEIGHTS / math.sqrt(math.pi)
-        p = np.clip(p, 0.0, 1.0)
+        log_p0, log_p1 = self._log_proba(X)
+        p = np.clip(np.exp(log_p1 - np.logaddexp(log_p0, log_p1)), 0.0, 1.0)
         return np.column_stack([1.0 - p, p])
 
     def predict(self, X):
         """Most probable class (original labels)."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        d = self.decision_function(X)
+        return self.classes_[(d > 0).astype(int)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
