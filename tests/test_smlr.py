@@ -128,3 +128,15 @@ def test_bad_data():
 @parametrize_with_checks([SMLR(lam=0.5)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+def test_kernel_basis_equals_explicit_basis():
+    # kernel="linear" uses the basis functions k(x, x_j) = xᵀx_j: the same fit as SMLR on the matrix X Xᵀ
+    X, y = _data(2, seed=4, n=20, d=8)
+    a = SMLR(lam=2.0, kernel="linear").fit(X, y)
+    b = SMLR(lam=2.0).fit(X @ X.T, y)
+    np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-10)
+    Xt = np.random.default_rng(0).normal(size=(5, 8))
+    np.testing.assert_allclose(a.predict_proba(Xt), b.predict_proba(Xt @ X.T), atol=1e-10)
+    with pytest.raises(ValueError, match="kernel"):
+        SMLR(kernel="sigmoid").fit(X, y)

@@ -34,9 +34,10 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from threadpoolctl import threadpool_limits
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
 from genesel.validation import check_expression_data, to_pm1
 
@@ -51,6 +52,7 @@ def _check_binary_target(y, who):
             f"classes; build a two-class task first (e.g. one class against the rest)"
         )
 
+_SINGLE_THREAD_MAX_N = 512
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]
 
 _KERNELS = ("linear", "rbf", "poly", "precomputed")
@@ -233,6 +235,11 @@ class DWD(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes, or a precomputed n × n Gram matrix) and binary ``y``."""
+        # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
+        with threadpool_limits(limits=1 if _num_samples(X) <= _SINGLE_THREAD_MAX_N else None):
+            return self._fit(X, y)
+
+    def _fit(self, X, y):
         if self.kernel not in _KERNELS:
             raise ValueError(f"DWD: kernel must be one of {_KERNELS}, got {self.kernel!r}")
         if not (isinstance(self.C, str) and self.C == "auto"):

@@ -39,11 +39,14 @@ import numbers
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from threadpoolctl import threadpool_limits
+from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
 from genesel.validation import check_expression_data
 
+_SINGLE_THREAD_MAX_N = 512
 __all__ = ["SMLR", "smlr_objective"]
 
 
@@ -148,6 +151,11 @@ class SMLR(ClassifierMixin, BaseEstimator):
     lam : float, default=1.0
         Weight λ > 0 of the Laplacian prior (larger → sparser). Equivalent to ``C = 1/lam`` in scikit-learn's
         l1 ``LogisticRegression``.
+    kernel : None or {"linear", "rbf", "poly"}, default=None
+        ``None``: the genes are the basis functions (feature weighting, thesis §4.4; ``support_`` marks the genes
+        kept). Otherwise the basis functions are k(·, x_j) centred on the training samples (Krishnapuram et al.
+        Sec. II, as used for the classifier comparison of thesis §3.4); ``coef_`` then weighs training samples.
+    gamma, degree, coef0 : kernel parameters as in ``sklearn.metrics.pairwise.pairwise_kernels``.
     fit_intercept : bool, default=True
         Fit an unpenalised bias per class.
     max_iter : int, default=20000
@@ -157,12 +165,18 @@ class SMLR(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, coef_ (K × n_genes; K = 1 for two classes), intercept_ (K,), n_iter_, converged_, objective_,
-    support_ (bool mask of genes with a non-zero weight), feature_importances_.
+    classes_, coef_ (K × n_genes, or K × n_train_samples with a kernel; K = 1 for two classes), intercept_ (K,), n_iter_, converged_, objective_,
+    support_ (bool mask of the basis functions — genes, or training samples with a kernel — with a non-zero
+    weight), feature_importances_.
     """
 
-    def __init__(self, lam=1.0, fit_intercept=True, max_iter=20000, tol=1e-7):
+    def __init__(self, lam=1.0, kernel=None, gamma=None, degree=3, coef0=1.0, fit_intercept=True, max_iter=20000,
+                 tol=1e-7):
         self.lam = lam
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -174,9 +188,26 @@ class SMLR(ClassifierMixin, BaseEstimator):
             raise ValueError(f"SMLR: max_iter must be a positive integer, got {self.max_iter!r}")
         if not isinstance(self.tol, numbers.Real) or self.tol <= 0:
             raise ValueError(f"SMLR: tol must be a positive number, got {self.tol!r}")
+        if self.kernel not in (None, "linear", "rbf", "poly"):
+            raise ValueError(f"SMLR: kernel must be None, 'linear', 'rbf' or 'poly', got {self.kernel!r}")
+
+    def _basis(self, X):
+        if self.kernel is None:
+            return X
+        if self.kernel == "linear":
+            return X @ self.X_fit_.T
+        params = {"gamma": self.gamma}
+        if self.kernel == "poly":
+            params.update(degree=self.degree, coef0=self.coef0)
+        return pairwise_kernels(X, self.X_fit_, metric=self.kernel, **params)
 
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes) and class labels ``y`` (two or more classes)."""
+        # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
+        with threadpool_limits(limits=1 if _num_samples(X) <= _SINGLE_THREAD_MAX_N else None):
+            return self._fit(X, y)
+
+    def _fit(self, X, y):
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
         X = check_expression_data(X, name="X", allow_constant=True)
@@ -188,6 +219,9 @@ class SMLR(ClassifierMixin, BaseEstimator):
                 f"SMLR: y holds a single class ({self.classes_.tolist()}); a classifier needs at least two classes "
                 "in its training data (use stratified splits for small folds)"
             )
+        if self.kernel is not None:
+            self.X_fit_ = X
+            X = self._basis(X)
         n, d = X.shape
         K = 1 if m == 2 else m
         Y = np.zeros((n, K))
@@ -249,7 +283,7 @@ class SMLR(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False, ensure_all_finite=False)
         X = check_expression_data(X, name="X", allow_constant=True, min_samples=1)
-        eta = X @ self.coef_.T + self.intercept_[None, :]
+        eta = self._basis(X) @ self.coef_.T + self.intercept_[None, :]
         return eta[:, 0] if eta.shape[1] == 1 else eta
 
     def predict_proba(self, X):
