@@ -395,3 +395,33 @@ def _expected(est):
 )
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Table 1 cell: the shared computation equals the public estimators run one by one
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def test_table1_split_matches_estimators():
+    pytest.importorskip("genesel.filters")
+    X, y = _sparse_problem(m=70, f=150, seed=9)
+    Xtr, ytr, Xte, yte = X[:50], y[:50], X[50:], y[50:]
+    kw = dict(alpha=0.7, n_cycles=8, shuffle=False)
+    rows = A.table1_split(Xtr, ytr, Xte, yte, alpha=0.7, n_cycles=8, gene_counts=(10, 40, 100))
+    got = {(r["algorithm"], r["genes"]): r for r in rows}
+    fs = A.ALMAFS(**kw).fit(Xtr, ytr)
+    assert got["FS", "FS"]["selected"] == np.flatnonzero(fs.support_).tolist()
+    assert got["FS", "FS"]["n_errors"] == np.sum(fs.predict(Xte) != yte)
+    n_fs = fs.n_features_
+    for genes, n in (("10", 10), ("40", 40), ("100", 100), ("FS", n_fs), ("all", 150)):
+        ests = {
+            "ln-RFE": A.ALMARFE(n, p="ln", **kw), "2-RFE": A.ALMARFE(n, p=2, **kw),
+            "2-CORR": A.make_corr_pipeline(n, p=2, **kw), "ln-CORR": A.make_corr_pipeline(n, p="ln", **kw),
+        }
+        if genes == "all":
+            ests = {"ln-RFE": A.ALMA(p="ln", **kw), "2-RFE": A.ALMA(p=2, **kw), "2-CORR": A.ALMA(p=2, **kw),
+                    "ln-CORR": A.ALMA(p="ln", **kw)}
+        for alg, est in ests.items():
+            r = got[alg, genes]
+            assert r["n_genes"] == n, (alg, genes)
+            assert r["n_errors"] == np.sum(est.fit(Xtr, ytr).predict(Xte) != yte), (alg, genes)

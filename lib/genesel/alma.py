@@ -81,6 +81,8 @@ __all__ = [
     "c_alpha",
     "table1_split",
     "TABLE1_ALGORITHMS",
+    "TABLE1_PROTOCOL",
+    "table1_cell",
 ]
 
 
@@ -118,6 +120,27 @@ def _row_pnorms(X, p):
 
 
 @njit(cache=True)
+def _dot(a, b):
+    """a . b with four accumulators (no BLAS call: BLAS threads inside a per-example loop cost more than the dot)."""
+    f = a.shape[0]
+    a0 = 0.0
+    a1 = 0.0
+    a2 = 0.0
+    a3 = 0.0
+    i = 0
+    while i + 4 <= f:
+        a0 += a[i] * b[i]
+        a1 += a[i + 1] * b[i + 1]
+        a2 += a[i + 2] * b[i + 2]
+        a3 += a[i + 3] * b[i + 3]
+        i += 4
+    while i < f:
+        a0 += a[i] * b[i]
+        i += 1
+    return (a0 + a1) + (a2 + a3)
+
+
+@njit(cache=True)
 def _alma_kernel(Xn, y, order, p, alpha, n_cycles):
     """ALMA_p (Figure 1) on p-normalised rows ``Xn``, sweeping ``order`` up to ``n_cycles`` times.
 
@@ -141,7 +164,7 @@ def _alma_kernel(Xn, y, order, p, alpha, n_cycles):
             t = order[j]
             xt = Xn[t]
             sqk = math.sqrt(k)
-            marg = y[t] * np.dot(w, xt)
+            marg = y[t] * _dot(w, xt)
             if marg <= thr * (cg / sqk):
                 eta = y[t] * ce / sqk
                 s = 0.0
@@ -329,12 +352,13 @@ def _decision(X, w, p):
     return np.where(norms > 0, raw / np.where(norms > 0, norms, 1.0), 0.0)
 
 
-def _elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1):
+def _elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1, first=None):
     """Run the repeat-until loop of Figure 2 (rule "fs") or the halving RFE variant (rule "halve").
 
     Returns (F, w, stages, elim_stage) with F the surviving column indices (increasing), w ALMA's weights on F
     from the last stage (the one that no longer shrank F), ``stages`` a list of per-stage dicts and
-    ``elim_stage[i]`` the stage at which column i was removed (-1 if it survived).
+    ``elim_stage[i]`` the stage at which column i was removed (-1 if it survived). ``first`` optionally gives
+    the first stage's weights (ALMA on all columns with the same order and p), computed elsewhere.
     """
     n = X.shape[1]
     F = np.arange(n)
@@ -344,7 +368,10 @@ def _elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1)
     while True:
         f = F.size
         p = resolve_p(p_mode, f)
-        w, gamma, n_upd, cyc, conv = _alma_run(Xc, y, p, alpha, n_cycles, order)
+        if first is not None and f == n:
+            w, gamma, n_upd, cyc, conv = first
+        else:
+            w, gamma, n_upd, cyc, conv = _alma_run(Xc, y, p, alpha, n_cycles, order)
         if rule == "fs":
             keep = fs_cut(w, p, c_alpha(alpha) * gamma)
         else:
@@ -593,3 +620,153 @@ def make_corr_pipeline(n_features_to_select=20, p=2, alpha=0.9, n_cycles=50, shu
         ("corr", CorrelationSelector(n_features_to_select=n_features_to_select, balanced=balanced)),
         ("alma", ALMA(p=p, alpha=alpha, n_cycles=n_cycles, shuffle=shuffle, random_state=random_state)),
     ])
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Table 1 of the paper: one (data set, split, alpha) cell, all five algorithms, all gene counts
+# ----------------------------------------------------------------------------------------------------------------
+
+#: The five algorithms of Table 1 (column names as printed in the paper).
+TABLE1_ALGORITHMS = ("2-RFE", "2-CORR", "ln-RFE", "FS", "ln-CORR")
+
+#: Table 1 protocol per data set: (genesel data set, n_train or None for the predefined split, cycles).
+TABLE1_PROTOCOL = {
+    "Leukemia": ("golub", None, 100),
+    "Colon": ("alon", 50, 50),
+    "Breast": ("west", 40, 50),
+    "Prostate": ("singh", 101, 100),
+    "Lymphoma": ("alizadeh", 60, 50),
+}
+
+
+def _test_errors(X_te, y_te, F, w, p):
+    if y_te.size == 0:
+        return 0
+    d = _decision(X_te[:, F], w, p)
+    pred = np.where(d >= 0, 1, -1)
+    return int(np.sum(pred != y_te))
+
+
+def _rfe_multi(X, y, targets, *, p_mode, alpha, n_cycles, order, first=None):
+    """ALMA_x-RFE for several n_f at once (the halving paths coincide until they branch).
+
+    Returns ``{n_f: (F, w, p)}``. ``first`` optionally gives the (w, gamma) of ALMA on all columns (shared with
+    ALMA-FS and the "all genes" row).
+    """
+    out = {}
+
+    def rec(F, tg, pre):
+        f = F.size
+        p = resolve_p(p_mode, f)
+        if pre is None:
+            w = _alma_run(np.ascontiguousarray(X[:, F]), y, p, alpha, n_cycles, order)[0]
+        else:
+            w = pre
+        deep = [t for t in tg if t <= f // 2]
+        for t in tg:
+            if t >= f:
+                out[t] = (F, w, p)
+        srt = np.argsort(-np.abs(w), kind="stable")
+        if deep:
+            rec(F[np.sort(srt[: f // 2])], deep, None)
+        for t in tg:
+            if f // 2 < t < f:
+                rec(F[np.sort(srt[:t])], [t], None)
+
+    rec(np.arange(X.shape[1]), sorted(set(int(t) for t in targets)), first)
+    return out
+
+
+def table1_split(X_train, y_train, X_test, y_test, *, alpha, n_cycles, gene_counts=(20, 40, 60, 100, 200),
+                 shuffle_seed=None, balanced=True):
+    """All Table 1 entries for one training/test split and one alpha (Gentile 2003, section 5).
+
+    Runs ALMA-FS; ALMA_ln-RFE and ALMA_2-RFE to each count in ``gene_counts`` and to ALMA-FS's own count;
+    ALMA_2-CORR and ALMA_ln-CORR on the same counts; and ALMA_2 / ALMA_ln on all genes. Shares the identical
+    runs (ALMA_ln on all genes is ALMA-FS's and ALMA_ln-RFE's first stage, ALMA_2 on all genes is ALMA_2-RFE's;
+    the halving paths of different n_f coincide until they branch). The training order is the row order of
+    ``X_train`` (``shuffle_seed=None``) or a permutation drawn from ``shuffle_seed``.
+
+    Returns a list of dicts: ``algorithm``, ``genes`` (the row label: a count, ``"FS"`` or ``"all"``),
+    ``n_genes`` (genes actually used), ``n_errors``, ``n_test``, ``error``; ALMA-FS's dict also has
+    ``selected`` (column indices), ``fs_seconds`` (wall time of the ALMA-FS run) and ``fs_stages``.
+    """
+    Xtr = np.ascontiguousarray(X_train, dtype=np.float64)
+    Xte = np.ascontiguousarray(X_test, dtype=np.float64)
+    ytr = check_binary_labels_pm1(y_train)
+    yte = np.asarray(y_test).astype(np.int64)
+    a = _check_alpha(alpha)
+    cyc = _check_cycles(n_cycles)
+    n = Xtr.shape[1]
+    order = _training_order(Xtr.shape[0], shuffle_seed is not None, shuffle_seed)
+    yf = ytr.astype(np.float64)
+    rows = []
+
+    def add(alg, genes, F, w, p, **extra):
+        ne = _test_errors(Xte, yte, F, w, p)
+        rows.append(dict(algorithm=alg, genes=str(genes), n_genes=int(F.size), n_errors=ne, n_test=int(yte.size),
+                         error=ne / max(yte.size, 1), **extra))
+
+    # ALMA_ln and ALMA_2 on all genes (shared first stages)
+    p_ln = resolve_p("ln", n)
+    allF = np.arange(n)
+    t0 = time.perf_counter()
+    first_ln = _alma_run(Xtr, yf, p_ln, a, cyc, order)
+    w_ln = first_ln[0]
+    t_first = time.perf_counter() - t0
+    w_2 = _alma_run(Xtr, yf, 2.0, a, cyc, order)[0]
+
+    # ALMA-FS (its first stage is w_ln: rerun cheaply through the shared path)
+    t0 = time.perf_counter()
+    F_fs, w_fs, p_fs, _, stages, _ = _elimination_path(Xtr, yf, alpha=a, n_cycles=cyc, order=order, rule="fs",
+                                                        p_mode="ln", first=first_ln)
+    fs_seconds = time.perf_counter() - t0 + t_first
+    n_fs = int(F_fs.size)
+    add("FS", "FS", F_fs, w_fs, p_fs, selected=F_fs.tolist(), fs_seconds=fs_seconds, fs_stages=len(stages))
+
+    counts = sorted(set(int(c) for c in gene_counts if c < n))
+    targets = sorted(set(counts) | ({n_fs} if n_fs < n else set()))
+    tag = {c: ([str(c)] if c in counts else []) + (["FS"] if c == n_fs and n_fs < n else []) for c in targets}
+
+    for alg, p_mode, first in (("ln-RFE", "ln", w_ln), ("2-RFE", 2.0, w_2)):
+        res = _rfe_multi(Xtr, yf, targets, p_mode=p_mode, alpha=a, n_cycles=cyc, order=order, first=first)
+        for c in targets:
+            F, w, p = res[c]
+            for g in tag[c]:
+                add(alg, g, F, w, p)
+    scores = _golub_scores(Xtr, ytr)
+    for c in targets:
+        F = _corr_top(scores, c, balanced)
+        Xc = np.ascontiguousarray(Xtr[:, F])
+        for alg, p_mode in (("2-CORR", 2.0), ("ln-CORR", "ln")):
+            p = resolve_p(p_mode, c)
+            w = _alma_run(Xc, yf, p, a, cyc, order)[0]
+            for g in tag[c]:
+                add(alg, g, F, w, p)
+    for alg, w, p in (("2-RFE", w_2, 2.0), ("2-CORR", w_2, 2.0), ("ln-RFE", w_ln, p_ln), ("ln-CORR", w_ln, p_ln)):
+        add(alg, "all", allF, w, p)
+    return rows
+
+
+def check_binary_labels_pm1(y):
+    """Labels as int64 in {-1, +1} (the larger label is +1); a clear error otherwise."""
+    return to_pm1(np.asarray(y))[0]
+
+
+def table1_cell(dataset, split, alpha, n_cycles, seed=0, n_train=None, gene_counts=(20, 40, 60, 100, 200)):
+    """Grid cell for :func:`genesel.experiments.run_grid`: split number ``split`` of the Table 1 protocol.
+
+    ``n_train=None`` uses the data set's predefined split with a random permutation of the training order
+    (Leukemia); otherwise ``random_splits(y, n_train, ., seed)`` (training order random as well). Returns the
+    rows of :func:`table1_split`.
+    """
+    from genesel.datasets import load_dataset
+    from genesel.experiments import permuted_training_orders, random_splits
+
+    ds = load_dataset(dataset)
+    if n_train is None:
+        tr, te = permuted_training_orders(ds.train_idx, ds.test_idx, split + 1, seed)[split]
+    else:
+        tr, te = random_splits(ds.y, n_train, split + 1, seed)[split]
+    return table1_split(ds.X[tr], ds.y[tr], ds.X[te], ds.y[te], alpha=alpha, n_cycles=n_cycles,
+                        gene_counts=tuple(gene_counts))
