@@ -140,3 +140,12 @@ def test_kernel_basis_equals_explicit_basis():
     np.testing.assert_allclose(a.predict_proba(Xt), b.predict_proba(Xt @ X.T), atol=1e-10)
     with pytest.raises(ValueError, match="kernel"):
         SMLR(kernel="sigmoid").fit(X, y)
+
+
+def test_lam_scale_max_is_the_sparsity_threshold():
+    X, y = _data(2, seed=6)
+    assert not SMLR(lam=1.001, lam_scale="max").fit(X, y).support_.any()  # above λ_max: nothing selected
+    a = SMLR(lam=0.5, lam_scale="max").fit(X, y)
+    assert a.support_.any()
+    b = SMLR(lam=a.lam_).fit(X, y)  # same as the absolute λ it resolved to
+    np.testing.assert_allclose(a.coef_, b.coef_)

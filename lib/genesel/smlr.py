@@ -151,6 +151,10 @@ class SMLR(ClassifierMixin, BaseEstimator):
     lam : float, default=1.0
         Weight λ > 0 of the Laplacian prior (larger → sparser). Equivalent to ``C = 1/lam`` in scikit-learn's
         l1 ``LogisticRegression``.
+    lam_scale : {"absolute", "max"}, default="absolute"
+        ``"max"``: the prior weight used is ``lam × λ_max``, where λ_max = max_kj |∂ log-lik / ∂w_kj| at w = 0
+        (with the bias at its null-model value) is the smallest λ whose solution has no non-zero weight; so
+        ``lam`` in (0, 1) is a scale-free fraction (as ``lambda_min_ratio`` in glmnet), handy for grids.
     kernel : None or {"linear", "rbf", "poly"}, default=None
         ``None``: the genes are the basis functions (feature weighting, thesis §4.4; ``support_`` marks the genes
         kept). Otherwise the basis functions are k(·, x_j) centred on the training samples (Krishnapuram et al.
@@ -165,14 +169,15 @@ class SMLR(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, coef_ (K × n_genes, or K × n_train_samples with a kernel; K = 1 for two classes), intercept_ (K,), n_iter_, converged_, objective_,
+    classes_, lam_ (the prior weight used), coef_ (K × n_genes, or K × n_train_samples with a kernel; K = 1 for two classes), intercept_ (K,), n_iter_, converged_, objective_,
     support_ (bool mask of the basis functions — genes, or training samples with a kernel — with a non-zero
     weight), feature_importances_.
     """
 
-    def __init__(self, lam=1.0, kernel=None, gamma=None, degree=3, coef0=1.0, fit_intercept=True, max_iter=20000,
+    def __init__(self, lam=1.0, lam_scale="absolute", kernel=None, gamma=None, degree=3, coef0=1.0, fit_intercept=True, max_iter=20000,
                  tol=1e-7):
         self.lam = lam
+        self.lam_scale = lam_scale
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -188,6 +193,8 @@ class SMLR(ClassifierMixin, BaseEstimator):
             raise ValueError(f"SMLR: max_iter must be a positive integer, got {self.max_iter!r}")
         if not isinstance(self.tol, numbers.Real) or self.tol <= 0:
             raise ValueError(f"SMLR: tol must be a positive number, got {self.tol!r}")
+        if self.lam_scale not in ("absolute", "max"):
+            raise ValueError(f"SMLR: lam_scale must be 'absolute' or 'max', got {self.lam_scale!r}")
         if self.kernel not in (None, "linear", "rbf", "poly"):
             raise ValueError(f"SMLR: kernel must be None, 'linear', 'rbf' or 'poly', got {self.kernel!r}")
 
@@ -238,6 +245,11 @@ class SMLR(ClassifierMixin, BaseEstimator):
         lse = _log_partition(eta) if K > 1 else np.zeros(n)
         curv = 0.25 * np.einsum("ij,ij->j", X, X)
         lam = float(self.lam)
+        if self.lam_scale == "max":
+            P0 = _probabilities(eta)
+            G0 = X.T @ (Y - (P0[:, 1:2] if K == 1 else P0))
+            lam *= max(float(np.abs(G0).max()), 1e-300)
+        self.lam_ = lam
         all_idx = np.arange(d, dtype=np.int64)
         scale = max(1.0, lam)
         n_iter, converged = 0, False
