@@ -12,7 +12,10 @@ import data_fetch
 from data_fetch import FILES, DATASETS, FetchError, fetch_file, resolve
 from genesel.datasets import load_dataset, list_datasets
 
-MANIFEST = Path(__file__).resolve().parents[2] / "shared" / "data" / "MANIFEST.csv"
+from conftest import mirror_path
+
+# the manifest sits beside the mirror's raw/ folder (CI: ../shared/data/MANIFEST.csv)
+MANIFEST = (mirror_path().parent if mirror_path() else Path(__file__).resolve().parents[2] / "shared" / "data") / "MANIFEST.csv"
 
 
 def _manifest():
