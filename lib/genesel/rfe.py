@@ -30,6 +30,7 @@ import warnings
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator
+from sklearn.utils import ClassifierTags
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -275,7 +276,8 @@ class SVMRFE(SelectorMixin, BaseEstimator):
     stage_alpha_ : (n_stages + 1, n_samples) dual solution of the SVM trained on each visited subset;
         ``stage_intercept_`` the matching biases (use :meth:`decision_function_path` to score every subset).
     estimator_ : LinearSVM fitted on the selected genes (warm-started from the last stage, so no extra work).
-    coef_ : (1, n_features_) weights of ``estimator_``.  n_iter_ : SMO iterations per stage.
+    coef_ : (1, n_features_) weights of ``estimator_``.
+    n_iter_ : total SMO iterations;  stage_n_iter_ : per stage.
     """
 
     def __init__(self, n_features_to_select=None, step=1, C=1.0, tol=1e-8, max_iter=None):
@@ -284,6 +286,13 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        # binary only: declare it the way sklearn's checks understand (they then draw two-class targets)
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags
 
     def _n_select(self, d):
         k = self.n_features_to_select
@@ -297,7 +306,8 @@ class SVMRFE(SelectorMixin, BaseEstimator):
                 raise ValueError(f"n_features_to_select must be >= 1, got {k}")
             if k > d:
                 raise ValueError(
-                    f"n_features_to_select={k} is larger than the number of genes ({d}); ask for at most {d}"
+                    f"n_features_to_select={k} is larger than the number of genes (n_features = {d}); "
+                    f"ask for at most {d}"
                 )
             return k
         if 0.0 < k < 1.0:
@@ -349,7 +359,8 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         self.n_features_ = int(support.sum())
         self.stage_alpha_ = alphas
         self.stage_intercept_ = -rhos
-        self.n_iter_ = n_iters
+        self.stage_n_iter_ = n_iters
+        self.n_iter_ = int(n_iters.sum())
         self._X_fit = X
         self._y_fit = yf
         est = LinearSVM(C=self.C, tol=self.tol, max_iter=self.max_iter)

@@ -1,0 +1,188 @@
+"""genesel.rfe: SVM-RFE against its textbook twin, sklearn's RFE, and the Gram-downdate identity."""
+
+import os
+
+import numpy as np
+import pytest
+from sklearn.feature_selection import RFE
+from sklearn.pipeline import make_pipeline
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from genesel import rfe as grfe
+from genesel.rfe import SVMRFE, elimination_schedule
+from genesel.svm import LinearSVM
+from naive import svm as naive_svm
+
+
+def _problem(n, d, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, :4] @ np.array([1.0, -1.0, 0.7, 0.5]) + 0.5 * rng.normal(size=n) > 0, 1, -1)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def golub_subset():
+    os.environ.setdefault("GENESEL_DATA_MIRROR", "/work/shared/data/raw")
+    try:
+        from genesel.datasets import load_dataset
+
+        ds = load_dataset("golub")
+    except Exception as exc:  # pragma: no cover - data missing in this environment
+        pytest.skip(f"golub data not available: {exc}")
+    X = np.log10(np.clip(ds.X[ds.train_idx], 100, 16000))
+    # genes clipped at the floor for most samples are near-duplicates of each other (w_i ~ 1e-18: exact ties in
+    # the criterion, which any two solvers break arbitrarily); keep genes with distinct values in every sample
+    n_distinct = np.array([np.unique(col).size for col in X.T])
+    X = X[:, n_distinct == X.shape[0]]
+    # 150 genes: the 75 most variable plus 75 others, so the ranking has both strong and weak genes
+    var = X.var(0)
+    idx = np.r_[np.argsort(-var)[:75], np.arange(0, X.shape[1], 37)[:75]]
+    X = X[:, np.unique(idx)]
+    X = (X - X.mean(0)) / X.std(0)
+    return X, ds.y[ds.train_idx]
+
+
+# ---------------------------------------------------------------- schedules
+
+
+def test_halving_schedule_follows_guyon_chunks():
+    # Tan 2006, section 5.4: colon 2000 genes -> 1024 -> 512 -> 256 ...
+    sizes = 2000 - np.cumsum(elimination_schedule(2000, 256, "halving"))
+    assert sizes.tolist() == [1024, 512, 256]
+    sizes = 7129 - np.cumsum(elimination_schedule(7129, 1, "halving"))
+    assert sizes.tolist() == [2**k for k in range(12, -1, -1)]
+    sizes = 1024 - np.cumsum(elimination_schedule(1024, 3, "halving"))
+    assert sizes.tolist() == [512, 256, 128, 64, 32, 16, 8, 4, 3]
+
+
+def test_int_and_fraction_schedules_follow_sklearn():
+    assert elimination_schedule(10, 3, 3).tolist() == [3, 3, 1]
+    assert elimination_schedule(100, 10, 0.1).tolist() == [10] * 9
+    assert elimination_schedule(5, 5, 1).tolist() == []
+    for bad in (0, -1, 1.5, "half", None):
+        with pytest.raises(ValueError, match="step"):
+            elimination_schedule(10, 2, bad)
+
+
+# ---------------------------------------------------------------- kernels vs plain-Python twins
+
+
+def test_gram_kernels_match_naive_and_downdate_equals_recomputation():
+    rng = np.random.default_rng(0)
+    Xt = rng.normal(size=(50, 12))
+    rows = np.arange(50)
+    K = grfe._gram_rows(Xt, rows)
+    np.testing.assert_allclose(K, naive_svm.gram_rows(Xt, rows), rtol=1e-12, atol=1e-12)
+    removed = np.array([3, 17, 40, 41])
+    naive_down = naive_svm.downdate(K, Xt, removed)
+    grfe._downdate(K, Xt, removed)
+    np.testing.assert_allclose(K, naive_down, atol=1e-12)
+    keep = np.setdiff1d(rows, removed)
+    np.testing.assert_allclose(K, Xt[keep].T @ Xt[keep], atol=1e-12)  # downdate == recomputation
+    c = rng.normal(size=12)
+    w = np.zeros(50)
+    grfe._weights(Xt, c, keep, w)
+    np.testing.assert_allclose(w[keep], naive_svm.weights(Xt, c, keep))
+    dc = np.zeros(12)
+    dc[[1, 5]] = [0.3, -0.2]
+    grfe._weights_update(Xt, dc, keep, w)
+    np.testing.assert_allclose(w[keep], naive_svm.weights(Xt, c + dc, keep), atol=1e-12)
+
+
+@pytest.mark.parametrize("step", [1, 4, "halving"])
+@pytest.mark.parametrize("C", [0.1, 5.0, np.inf])
+def test_rfe_path_matches_textbook_twin(step, C):
+    X, y = _problem(16, 40, seed=1)
+    yf = y.astype(float)
+    Xt = np.ascontiguousarray(X.T)
+    # the hard margin needs separable data at every stage: with 16 samples keep at least 16 genes
+    k = 16 if np.isinf(C) else 1
+    sched = elimination_schedule(40, k, step)
+    fast = grfe._rfe_path(Xt, yf, C, 1e-11, 1_000_000, sched)
+    elim, final_rows, final_w = naive_svm.rfe_path(Xt, yf, C, 1e-11, 1_000_000, sched)
+    np.testing.assert_array_equal(fast[0], elim)
+    np.testing.assert_array_equal(fast[1], final_rows)
+    np.testing.assert_allclose(fast[2], final_w, rtol=1e-6, atol=1e-9)
+
+
+# ---------------------------------------------------------------- agreement with sklearn's RFE
+
+
+def test_ranking_equals_sklearn_rfe_on_real_subset(golub_subset):
+    X, y = golub_subset
+    ours = SVMRFE(n_features_to_select=1, step=1, C=1.0, tol=1e-8).fit(X, y)
+    ref = RFE(SVC(kernel="linear", C=1.0, tol=1e-9), n_features_to_select=1, step=1).fit(X, y)
+    np.testing.assert_array_equal(ours.ranking_, ref.ranking_)
+
+
+@pytest.mark.parametrize("step,k", [(7, 5), (0.1, 10), (1, 20)])
+def test_chunked_ranking_equals_sklearn_rfe(step, k):
+    X, y = _problem(30, 80, seed=3)
+    ours = SVMRFE(n_features_to_select=k, step=step, C=0.5).fit(X, y)
+    ref = RFE(SVC(kernel="linear", C=0.5, tol=1e-9), n_features_to_select=k, step=step).fit(X, y)
+    np.testing.assert_array_equal(ours.ranking_, ref.ranking_)
+    np.testing.assert_array_equal(ours.support_, ref.support_)
+    assert ours.n_features_ == ref.n_features_ == k
+    np.testing.assert_allclose(ours.transform(X), ref.transform(X))
+
+
+# ---------------------------------------------------------------- nested subsets and the per-subset SVMs
+
+
+def test_nested_subsets_and_decision_path():
+    X, y = _problem(24, 64, seed=5)
+    Xte, _ = _problem(10, 64, seed=6)
+    sel = SVMRFE(n_features_to_select=2, step="halving", C=1.0, tol=1e-10).fit(X, y)
+    assert sel.subset_sizes_.tolist() == [64, 32, 16, 8, 4, 2]
+    prev = set(range(64))
+    for size, idx in sel.iter_subsets():
+        assert len(idx) == size and set(idx) <= prev
+        prev = set(idx)
+    np.testing.assert_array_equal(sel.subset(2), np.flatnonzero(sel.support_))
+    # ranking_ agrees with feature_order_ (best first) stage by stage
+    assert np.all(np.diff(sel.ranking_[sel.feature_order_]) >= 0)
+    path = sel.decision_function_path(Xte)
+    for s, size in enumerate(sel.subset_sizes_):
+        g = sel.subset(int(size))
+        refit = LinearSVM(C=1.0, tol=1e-10).fit(X[:, g], y)
+        np.testing.assert_allclose(path[s], refit.decision_function(Xte[:, g]), atol=1e-6)
+    # the final estimator is the SVM on the survivors
+    np.testing.assert_allclose(sel.estimator_.decision_function(Xte[:, sel.support_]), path[-1], atol=1e-6)
+
+
+def test_works_in_pipeline_with_string_labels():
+    X, y = _problem(30, 50, seed=8)
+    labels = np.where(y > 0, "AML", "ALL")
+    pipe = make_pipeline(SVMRFE(n_features_to_select=5, step=0.2, C=1.0), LinearSVM(C=1.0)).fit(X, labels)
+    assert set(pipe.predict(X)) <= {"AML", "ALL"}
+    assert pipe[0].transform(X).shape == (30, 5)
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def test_bad_input_errors():
+    X, y = _problem(20, 30, seed=0)
+    Xn = X.copy()
+    Xn[2, 3] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        SVMRFE().fit(Xn, y)
+    with pytest.raises(ValueError, match="class"):
+        SVMRFE().fit(X, np.ones(20))
+    Xc = X.copy()
+    Xc[:, 7] = 1.5
+    with pytest.raises(ValueError, match="constant gene"):
+        SVMRFE().fit(Xc, y)
+    with pytest.raises(ValueError, match="larger than the number of genes"):
+        SVMRFE(n_features_to_select=31).fit(X, y)
+    with pytest.raises(ValueError, match="step"):
+        SVMRFE(step=0).fit(X, y)
+    with pytest.raises(ValueError, match="C must be"):
+        SVMRFE(C=0).fit(X, y)
+
+
+@parametrize_with_checks([SVMRFE(n_features_to_select=2), SVMRFE(step="halving", C=10.0)])
+def test_sklearn_estimator_contract(estimator, check):
+    check(estimator)
