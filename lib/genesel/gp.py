@@ -177,14 +177,24 @@ _LIKELIHOODS = {"logistic": _logistic_derivs, "probit": _probit_derivs}
 # ---------------------------------------------------------------------------------------------------------------
 # Laplace approximation (R&W Alg. 3.1 and 5.1)
 # ---------------------------------------------------------------------------------------------------------------
-def _laplace(K, y, link, need_grad):
-    """Mode, log evidence and (optionally) the symmetric M of the evidence gradient (Alg. 3.1/5.1)."""
+def _laplace(K, y, link, need_grad, a0=None):
+    """Mode, log evidence and (optionally) the symmetric M of the evidence gradient (Alg. 3.1/5.1).
+
+    ``a0`` (optional) warm-starts Newton at f = K a0, e.g. the previous mode during evidence maximisation; the
+    mode is unique (log-concave likelihood), so only the number of Newton steps changes.
+    """
     derivs = _LIKELIHOODS[link]
     n = y.shape[0]
     a = np.zeros(n)
     f = np.zeros(n)
     loglik, g, w, _ = derivs(y, f)
     psi = loglik
+    if a0 is not None:
+        f0 = K @ a0
+        loglik0, g0, w0, _ = derivs(y, f0)
+        psi0 = loglik0 - 0.5 * a0 @ f0
+        if np.isfinite(psi0) and psi0 > psi:
+            a, f, psi, g, w = a0.copy(), f0, psi0, g0, w0
     for _ in range(_NEWTON_MAX_ITER):
         sw = np.sqrt(w)
         B = np.eye(n) + sw[:, None] * K * sw[None, :]
@@ -308,7 +318,12 @@ def _ep_log_z(y, Sigma, mu, nu_t, tau_t, L):
     )
 
 
-def _ep(K, y, need_grad):
+def _ep(K, y, need_grad, sites=None):
+    """EP fixed point, log evidence and (optionally) the symmetric M of the gradient Eq. 5.27.
+
+    ``sites`` (optional) = (ν̃, τ̃) warm-starts the sweeps, e.g. from the previous evaluation during evidence
+    maximisation; sweeps continue until the log evidence changes by less than 1e-10 between two sweeps.
+    """
     n = y.shape[0]
     nu_t = np.zeros(n)
     tau_t = np.zeros(n)
@@ -316,6 +331,14 @@ def _ep(K, y, need_grad):
     mu = np.zeros(n)
     log_z_old = -np.inf
     L = np.eye(n)
+    if sites is not None:
+        try:
+            nu_w, tau_w = sites[0].copy(), sites[1].copy()
+            Sigma_w, mu_w, L_w, _ = _ep_refresh(K, nu_w, tau_w)
+            if np.all(np.diag(Sigma_w) > 0) and np.all(1.0 / np.diag(Sigma_w) - tau_w > 0):
+                nu_t, tau_t, Sigma, mu, L = nu_w, tau_w, Sigma_w, mu_w, L_w
+        except (np.linalg.LinAlgError, ValueError):
+            pass
     for _ in range(_EP_MAX_SWEEPS):
         _ep_sweep(Sigma, mu, nu_t, tau_t, y)
         Sigma, mu, L, ss = _ep_refresh(K, nu_t, tau_t)
@@ -456,12 +479,14 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         return link, n_l, l0
 
     # -- evidence -------------------------------------------------------------------------------------------------
-    def _evidence(self, theta, need_grad):
+    def _evidence(self, theta, need_grad, warm=None):
         K, E, S = _kernel(theta, self._layout, self._X)
         if self.approximation == "laplace":
-            log_z, M, state = _laplace(K, self._y, self._link, need_grad)
+            log_z, M, state = _laplace(K, self._y, self._link, need_grad,
+                                       a0=None if warm is None else warm["alpha"])
         else:
-            log_z, M, state = _ep(K, self._y, need_grad)
+            sites = None if warm is None else (warm["nu_tilde"], warm["tau_tilde"])
+            log_z, M, state = _ep(K, self._y, need_grad, sites=sites)
         grad = None
         if need_grad:
             grad = _theta_gradient(M, theta, self._layout, self._X, self._Xsq, E, S)
@@ -479,21 +504,26 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         return (log_z, grad) if eval_gradient else log_z
 
     def _optimise(self, theta0):
+        # Each evaluation warm-starts Newton / EP from the previous posterior (deterministic for a given start).
+        cache = {"state": None}
+
         def fun(theta):
             try:
-                log_z, grad, _ = self._evidence(theta, True)
+                log_z, grad, state = self._evidence(theta, True, warm=cache["state"])
             except (np.linalg.LinAlgError, FloatingPointError, ValueError):
                 return np.inf, np.zeros_like(theta)
             if not np.isfinite(log_z) or not np.all(np.isfinite(grad)):
                 return np.inf, np.zeros_like(theta)
+            cache["state"] = state
             return -log_z, -grad
 
+        bounds = np.array(self._layout.bounds())
         res = scipy.optimize.minimize(
             fun,
             theta0,
             jac=True,
             method="L-BFGS-B",
-            bounds=self._layout.bounds(),
+            bounds=scipy.optimize.Bounds(bounds[:, 0], bounds[:, 1]),
             options={"maxiter": int(self.max_iter)},
         )
         return res.x, -res.fun, res.nit
