@@ -157,6 +157,52 @@ def test_alma_kernel_vs_naive_figure1(p, alpha):
     np.testing.assert_allclose(np.linalg.norm(got[0], ord=p / (p - 1)), 1.0)
 
 
+@pytest.mark.parametrize("p", [2.5, 9.0])
+def test_hybrid_update_equals_kernel(p):
+    rng = np.random.default_rng(10)
+    X = rng.lognormal(size=(25, 300)) * rng.choice([-1, 1], size=(25, 300))
+    y = np.where(X[:, :3].sum(1) > 0, 1.0, -1.0)
+    Xn = np.ascontiguousarray(_normalise(X, p))
+    order = rng.permutation(25).astype(np.int64)
+    for alpha, cyc in ((0.5, 3), (0.9, 200)):
+        got = A._alma_hybrid(Xn, y, order, p, alpha, cyc)
+        ref = A._alma_kernel(Xn, y, order, p, alpha, cyc)
+        np.testing.assert_allclose(got[0], ref[0], rtol=1e-9, atol=1e-13)
+        assert tuple(got[1:]) == tuple(ref[1:])
+
+
+def test_update_steps_vs_naive():
+    rng = np.random.default_rng(12)
+    p = 4.2
+    theta = rng.normal(size=7)
+    x = rng.normal(size=7)
+    t1, a1 = theta.copy(), np.empty(7)
+    t2, a2 = theta.copy(), np.empty(7)
+    A._theta_step(t1, x, 0.3, a1)
+    naive_alma.theta_step(t2, x, 0.3, a2)
+    np.testing.assert_allclose(t1, t2, rtol=1e-15)
+    np.testing.assert_allclose(a1, a2, rtol=1e-15)
+    ap = a1 ** (p - 1)
+    w1, w2 = np.empty(7), np.empty(7)
+    s1 = A._finish_update(t1, a1, ap, w1, p)
+    s2 = naive_alma.finish_update(t2, a2, ap, w2, p)
+    assert s1 == pytest.approx(s2, rel=1e-14)
+    np.testing.assert_allclose(t1, t2, rtol=1e-13)
+    np.testing.assert_allclose(w1, w2, rtol=1e-13)
+    np.testing.assert_allclose(w1, A.link_T_inv(t1, p), rtol=1e-12)  # w = T^-1(theta), ||theta||_p = 1
+
+
+def test_scan_vs_naive():
+    rng = np.random.default_rng(11)
+    Xn = _normalise(rng.normal(size=(9, 4)), 3.0)
+    y = np.where(rng.random(9) < 0.5, -1.0, 1.0)
+    w = rng.normal(size=4) * 0.3
+    order = rng.permutation(9).astype(np.int64)
+    for j, c, upd, k in ((0, 0, False, 1), (5, 1, True, 50), (9, 0, False, 400), (3, 2, True, 1000)):
+        args = (Xn, y, order, w, k, j, c, upd, 3, 0.3, 2.0)
+        assert A._alma_scan(*args) == naive_alma.alma_scan(*args)
+
+
 def test_p2_equals_classical_alma2():
     X, y = _separable(m=30, f=6, seed=4, margin=0.1)
     X = X + np.random.default_rng(0).normal(scale=0.5, size=X.shape)  # make it noisy too

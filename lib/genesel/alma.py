@@ -34,6 +34,9 @@ Implementation notes
   x^_t``, ``theta_{k+1} = theta' / ||theta'||_p``, ``w_{k+1} = T^-1(theta_{k+1})`` (one power per component per
   update). The literal Figure 1 (T, add, T^-1, q-normalise) is the plain-Python twin in ``tests/naive/alma.py``
   and the tests check the two agree.
+* For many features (f >= 1500, p != 2) the update runs in numpy instead (``_alma_hybrid``: the sweep stays in
+  numba, ``|theta_i|^(p-1)`` uses numpy's SIMD power, about twice as fast overall on 12600 genes); it agrees with
+  the kernel to rounding (tested).
 * Early stop: once a whole sweep over the training set makes no update, neither w_k nor k changes any more, so all
   remaining cycles would be no-ops; the kernel stops there (``converged_ = True``). This is exact, not a heuristic.
 * The order of the examples is drawn outside the kernel (``random_state``): one random permutation of the
@@ -210,6 +213,92 @@ def _alma_kernel(Xn, y, order, p, alpha, n_cycles):
     return w, k, n_updates, cycles_run, converged
 
 
+@njit(cache=True)
+def _alma_scan(Xn, y, order, w, k, j, c, upd, n_cycles, thr, cg):
+    """Sweep ``order`` from position j of cycle c until an example needs an ALMA_p update.
+
+    ``upd``: whether cycle c already made an update. Returns ``(j, c, state)``: state 0 = example ``order[j]`` of
+    cycle c needs an update; 1 = cycle c made no update (converged; c + 1 cycles run); 2 = all cycles used.
+    """
+    m = order.shape[0]
+    while c < n_cycles:
+        if j >= m:
+            if not upd:
+                return j, c, 1
+            j = 0
+            c += 1
+            upd = False
+            continue
+        t = order[j]
+        if y[t] * _dot(w, Xn[t]) <= thr * (cg / math.sqrt(k)):
+            return j, c, 0
+        j += 1
+    return j, c, 2
+
+
+@njit(cache=True)
+def _theta_step(theta, x, c, a):
+    """theta += c x;  a = |theta|  (first half of the hybrid update)."""
+    for i in range(theta.shape[0]):
+        v = theta[i] + c * x[i]
+        theta[i] = v
+        a[i] = abs(v)
+
+
+@njit(cache=True)
+def _finish_update(theta, a, ap, w, p):
+    """Given ap = |theta'|^(p-1): w = T^-1(theta'/||theta'||_p), theta = theta'/||theta'||_p. Returns ||theta'||_p^p."""
+    f = theta.shape[0]
+    s = _dot(ap, a)
+    if s == 0.0:  # w' = 0 exactly: restart from w = 0 (as the kernel)
+        for i in range(f):
+            theta[i] = 0.0
+            w[i] = 0.0
+        return s
+    nrm = s ** (1.0 / p)
+    sc = nrm / s  # 1 / nrm^(p-1)
+    inv = 1.0 / nrm
+    for i in range(f):
+        v = theta[i]
+        w[i] = ap[i] * sc if v > 0.0 else -ap[i] * sc
+        theta[i] = v * inv
+    return s
+
+
+def _alma_hybrid(Xn, y, order, p, alpha, n_cycles):
+    """ALMA_p with the scan in numba and the update in numpy (vectorised |theta|^(p-1), several times faster
+    than scalar powers when f is large). Same result as :func:`_alma_kernel` up to rounding."""
+    m, f = Xn.shape
+    theta = np.zeros(f)
+    w = np.zeros(f)
+    a = np.empty(f)
+    ap = np.empty(f)
+    k = 1
+    n_updates = 0
+    cg = math.sqrt(8.0 * (p - 1.0)) / alpha
+    ce = math.sqrt(2.0 / (p - 1.0))
+    thr = 1.0 - alpha
+    j, c, upd = 0, 0, False
+    while True:
+        j, c, state = _alma_scan(Xn, y, order, w, k, j, c, upd, n_cycles, thr, cg)
+        if state == 1:
+            return w, k, n_updates, c + 1, True
+        if state == 2:
+            return w, k, n_updates, n_cycles, False
+        t = order[j]
+        _theta_step(theta, Xn[t], y[t] * ce / math.sqrt(k), a)
+        np.power(a, p - 1.0, out=ap)  # |theta'_i|^(p-1), vectorised
+        _finish_update(theta, a, ap, w, p)
+        k += 1
+        n_updates += 1
+        upd = True
+        j += 1
+
+
+#: above this many features (and p != 2) ALMA_p's update uses numpy's vectorised power (_alma_hybrid)
+_HYBRID_MIN_FEATURES = 1500
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # Link functions, margins, bounds (public helpers; plain numpy)
 # ----------------------------------------------------------------------------------------------------------------
@@ -340,7 +429,10 @@ def _alma_run(X, y, p, alpha, n_cycles, order):
     nz = norms > 0
     Xn = X / np.where(nz, norms, 1.0)[:, None]
     order = order[nz[order]]
-    w, k, n_upd, cyc, conv = _alma_kernel(Xn, y, order, float(p), float(alpha), int(n_cycles))
+    if p != 2.0 and X.shape[1] >= _HYBRID_MIN_FEATURES:
+        w, k, n_upd, cyc, conv = _alma_hybrid(Xn, y, order, float(p), float(alpha), int(n_cycles))
+    else:
+        w, k, n_upd, cyc, conv = _alma_kernel(Xn, y, order, float(p), float(alpha), int(n_cycles))
     gamma = math.sqrt(8.0 * (p - 1.0)) / (alpha * math.sqrt(k))
     return w, gamma, int(n_upd), int(cyc), bool(conv)
 

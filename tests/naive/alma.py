@@ -66,3 +66,41 @@ def alma_kernel(Xn, y, order, p, alpha, n_cycles):
             converged = True
             break
     return w, k, n_updates, cycles_run, converged
+
+
+def alma_scan(Xn, y, order, w, k, j, c, upd, n_cycles, thr, cg):
+    """Twin of genesel.alma._alma_scan."""
+    m = len(order)
+    while c < n_cycles:
+        if j >= m:
+            if not upd:
+                return j, c, 1
+            j, c, upd = 0, c + 1, False
+            continue
+        t = order[j]
+        if float(y[t]) * sum(a * b for a, b in zip(w, Xn[t])) <= thr * (cg / math.sqrt(k)):
+            return j, c, 0
+        j += 1
+    return j, c, 2
+
+
+def theta_step(theta, x, c, a):
+    """Twin of genesel.alma._theta_step (in place)."""
+    for i in range(len(theta)):
+        theta[i] = theta[i] + c * x[i]
+        a[i] = abs(theta[i])
+
+
+def finish_update(theta, a, ap, w, p):
+    """Twin of genesel.alma._finish_update (in place): q-normalised T^-1 of theta' and p-normalised theta'."""
+    s = sum(u * v for u, v in zip(ap, a))
+    if s == 0.0:
+        for i in range(len(theta)):
+            theta[i] = 0.0
+            w[i] = 0.0
+        return s
+    nrm = s ** (1.0 / p)
+    for i in range(len(theta)):
+        w[i] = math.copysign(ap[i], theta[i]) / nrm ** (p - 1.0) if ap[i] != 0 else 0.0
+        theta[i] = theta[i] / nrm
+    return s

@@ -1,0 +1,111 @@
+"""Benchmark: ALMA-FS over the Prostate protocol of Gentile (2003), and ALMA_2 against sklearn's linear SVC.
+
+1. ALMA-FS (Figure 2) on Singh's prostate data (102 x 12600): ``--n-splits`` random 101/1 splits (the paper:
+   1000) x alpha in {0.5, ..., 0.9}, 100 cycles, on ``--n-jobs`` processes. Prints the wall time, the time per
+   ALMA-FS run, the test error and the mean number of genes per alpha, and (for fewer splits) the extrapolation
+   to the paper's 1000 splits.
+2. Training time of ALMA_2 (``genesel.alma.ALMA(p=2)``, 100 cycles) against ``sklearn.svm.SVC(kernel="linear")``
+   on the same training folds (first ``--n-svc-splits`` splits), one process, with the ratio.
+
+Run: ``python benchmarks/bench_alma.py`` (full protocol) or ``python benchmarks/bench_alma.py --n-splits 20``.
+Needs the prostate data (set GENESEL_DATA_MIRROR to a local mirror of the raw files).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def _fs_runs(split_ids, alphas, n_cycles, seed):
+    from genesel.alma import ALMAFS
+    from genesel.datasets import load_dataset
+    from genesel.experiments import random_splits
+
+    ds = load_dataset("singh")
+    splits = random_splits(ds.y, 101, max(split_ids) + 1, seed)
+    out = []
+    for i in split_ids:
+        tr, te = splits[i]
+        for a in alphas:
+            t0 = time.perf_counter()
+            fs = ALMAFS(alpha=a, n_cycles=n_cycles, shuffle=False).fit(ds.X[tr], ds.y[tr])
+            dt = time.perf_counter() - t0
+            err = float(np.mean(fs.predict(ds.X[te]) != ds.y[te]))
+            out.append((i, a, dt, err, fs.n_features_, len(fs.stages_)))
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n-splits", type=int, default=1000)
+    ap.add_argument("--n-svc-splits", type=int, default=50)
+    ap.add_argument("--n-jobs", type=int, default=2)
+    ap.add_argument("--n-cycles", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+
+    from joblib import Parallel, delayed
+    from sklearn.svm import SVC
+
+    from genesel.alma import ALMA
+    from genesel.datasets import load_dataset
+    from genesel.experiments import random_splits
+
+    ds = load_dataset("singh")
+    print(f"Prostate (Singh 2002): {ds.X.shape[0]} x {ds.X.shape[1]}, cpu count {os.cpu_count()}, "
+          f"n_jobs {args.n_jobs}")
+    # warm up numba (compile or load the on-disk cache) outside the timings
+    _fs_runs([0], (0.9,), 2, args.seed)
+
+    # 1. ALMA-FS over the protocol
+    ids = list(range(args.n_splits))
+    chunks = [ids[k::max(1, args.n_jobs * 4)] for k in range(max(1, args.n_jobs * 4))]
+    chunks = [c for c in chunks if c]
+    t0 = time.perf_counter()
+    res = Parallel(n_jobs=args.n_jobs)(delayed(_fs_runs)(c, ALPHAS, args.n_cycles, args.seed) for c in chunks)
+    wall = time.perf_counter() - t0
+    rows = np.array([r for part in res for r in part], dtype=float)
+    n_runs = len(rows)
+    print(f"\n[1] ALMA-FS, {args.n_splits} splits (101/1) x {len(ALPHAS)} alphas = {n_runs} runs, "
+          f"{args.n_cycles} cycles")
+    print(f"    wall time {wall:.1f} s on {args.n_jobs} process(es); {rows[:, 2].mean():.3f} s per run "
+          f"(median {np.median(rows[:, 2]):.3f}, max {rows[:, 2].max():.2f}) in-process")
+    if args.n_splits < 1000:
+        print(f"    extrapolated to the paper's 1000 splits: {wall * 1000 / args.n_splits:.0f} s")
+    print("    target (issue): whole protocol < 60 s on 2 cores; paper: 'a few minutes' per run on a 1.3 GHz Athlon")
+    for a in ALPHAS:
+        sel = rows[:, 1] == a
+        print(f"    alpha={a}: test error {100 * rows[sel, 3].mean():.1f}%  genes {rows[sel, 4].mean():.1f}  "
+              f"stages {rows[sel, 5].mean():.1f}  time/run {rows[sel, 2].mean():.3f} s")
+
+    # 2. ALMA_2 vs SVC on the same folds
+    splits = random_splits(ds.y, 101, args.n_svc_splits, args.seed)
+    t_alma = t_svc = 0.0
+    e_alma = e_svc = 0
+    for tr, te in splits:
+        Xtr, ytr = ds.X[tr], ds.y[tr]
+        t0 = time.perf_counter()
+        a2 = ALMA(p=2, alpha=0.9, n_cycles=args.n_cycles, shuffle=False).fit(Xtr, ytr)
+        t_alma += time.perf_counter() - t0
+        t0 = time.perf_counter()
+        svc = SVC(kernel="linear", C=1.0).fit(Xtr, ytr)
+        t_svc += time.perf_counter() - t0
+        e_alma += int(np.sum(a2.predict(ds.X[te]) != ds.y[te]))
+        e_svc += int(np.sum(svc.predict(ds.X[te]) != ds.y[te]))
+    n = len(splits)
+    print(f"\n[2] training time on the same {n} folds (101 x 12600), one process")
+    print(f"    genesel ALMA_2 (alpha=0.9, {args.n_cycles} cycles): {t_alma:.2f} s ({1000 * t_alma / n:.1f} ms/fit), "
+          f"test errors {e_alma}/{n}")
+    print(f"    sklearn SVC(kernel='linear', C=1): {t_svc:.2f} s ({1000 * t_svc / n:.1f} ms/fit), "
+          f"test errors {e_svc}/{n}")
+    print(f"    ratio SVC / ALMA_2 = {t_svc / t_alma:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
