@@ -180,6 +180,24 @@ def test_ard_contraction_equals_explicit_sum():
     np.testing.assert_allclose(gp._ard_contract(M, X, X * X), explicit, rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.parametrize("approximation", ["laplace", "ep"])
+def test_ard_gradient_never_allocates_an_n_by_n_by_d_array(approximation):
+    import tracemalloc
+
+    rng = np.random.default_rng(13)
+    n, d = 20, 5000
+    X = rng.normal(size=(n, d))
+    y = np.tile([0, 1], n // 2)
+    est = GaussianProcessClassifier(approximation=approximation, optimizer=None).fit(X, y)
+    est.log_marginal_likelihood(est.theta_, eval_gradient=True)  # warm-up (numba, caches)
+    tracemalloc.start()
+    est.log_marginal_likelihood(est.theta_, eval_gradient=True)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    n_by_n_by_d = n * n * d * 8
+    assert peak < n_by_n_by_d / 3  # O(n² + nd): a handful of n × d arrays (0.8 MB each), not 16 MB
+
+
 def test_covariance_is_thesis_eq_3_8():
     X, y = _toy(n=6, d=3, seed=7)
     v0, l, v1, v2 = 1.3, np.array([0.2, 0.5, 1.1]), 0.4, 0.07
