@@ -471,3 +471,23 @@ def test_table1_split_matches_estimators():
             r = got[alg, genes]
             assert r["n_genes"] == n, (alg, genes)
             assert r["n_errors"] == np.sum(est.fit(Xtr, ytr).predict(Xte) != yte), (alg, genes)
+
+
+def test_paper_table1_parse():
+    t = A.paper_table1()
+    assert len(t) == 5 * 7 * 5
+    assert set(t["status"]) == {"clean", "identity", "reading", "garbled"}
+    # the "all" row: ln-RFE equals ln-CORR (the same ALMA_ln run on all genes), as the identity requires
+    allrow = t[t["genes"] == "all"].pivot(index="dataset", columns="algorithm", values="paper_error")
+    np.testing.assert_array_equal(allrow["ln-RFE"], allrow["ln-CORR"])
+    np.testing.assert_array_equal(allrow["2-RFE"], allrow["2-CORR"])
+    # only ALMA-FS has an entry in its own row; it has none elsewhere
+    assert t[(t["genes"] == "FS") & (t["algorithm"] != "FS")]["paper_error"].isna().all()
+    assert t[(t["genes"] != "FS") & (t["algorithm"] == "FS")]["paper_error"].isna().all()
+    # the embedded copy is verbatim from the paper's text, when the paper is around
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "shared" / "papers" / "000_14d0507d51981c4d.fulltext.txt"
+    if path.exists():
+        lines = [ln for ln in path.read_text().splitlines() if ln.strip()]
+        assert "|".join(lines).find(A._PAPER_TABLE1_TEXT.rstrip("|")) >= 0
