@@ -69,6 +69,29 @@ def test_smo_kernel_matches_naive_twin(C):
     assert gsvm._rho(y, C, a_fast, G_fast) == pytest.approx(naive_svm.rho(y, C, a_slow, G_slow), abs=1e-7)
 
 
+@pytest.mark.parametrize("C,gene", [(3e-4, -1), (np.inf, -1), (0.05, 0), (np.inf, 0)])
+def test_newton_step_matches_naive_twin_and_lands_on_optimum(C, gene):
+    X, y = _problem(30, 2000, seed=12, noise=0.5)
+    y = y.astype(float)
+    K = X @ X.T
+    opt = solve_svm_dual(K, y, C, tol=1e-12)["alpha"]
+    # remove one gene (a noise gene: same active set; the informative gene 0: the active set may change) and
+    # start from the old optimum, as RFE does
+    K2 = K - np.outer(X[:, gene], X[:, gene])
+    G = gsvm._gradient(K2, y, opt)
+    a_fast = opt.copy()
+    taken = gsvm._newton_step(K2, y, C, a_fast, G)
+    a_slow, taken_slow = naive_svm.newton_step(K2, y, C, opt, gsvm._gradient(K2, y, opt))
+    assert taken == taken_slow
+    np.testing.assert_allclose(a_fast, a_slow, atol=1e-9)
+    np.testing.assert_allclose(G, gsvm._gradient(K2, y, a_fast), atol=1e-8)  # incremental gradient is right
+    ref = solve_svm_dual(K2, y, C, tol=1e-12)
+    assert dual_objective(K2, y, a_fast) <= dual_objective(K2, y, opt) + 1e-12
+    if gene == -1:  # same active set: the step lands on the optimum
+        assert kkt_violation(K2, y, a_fast, C)[0] < 1e-10
+        assert dual_objective(K2, y, a_fast) == pytest.approx(ref["objective"], rel=1e-10)
+
+
 def test_gradient_kernel_nonzero_alpha():
     rng = np.random.default_rng(0)
     X, y = _problem(15, 4, seed=1)

@@ -15,9 +15,12 @@ the settings of [Guyon 2002]": 2000 -> 1024 -> 512 -> ...).
 Implementation. With n samples << d genes the SVM is trained in the dual on the n x n Gram matrix
 (``genesel.svm``). Removing a set R of genes is the downdate  K <- K - X_R X_R^T  (O(n^2 |R|)), and the previous
 dual solution is still feasible (the constraints do not involve K), so each solve is a warm-started SMO that needs
-only a handful of steps. w is maintained incrementally: w <- w + X^T (c_new - c_old) over the dual coefficients
-c = a * y that changed. To keep rounding error from accumulating over thousands of downdates, K and w are
-recomputed exactly each time the number of survivors halves (total extra cost below one Gram computation).
+only a handful of steps. With one gene per step, computing all the weights w = X^T (a * y) at every stage would
+cost O(n d^2) in total; instead the gene with the smallest w_i^2 is found exactly but lazily: every gene keeps the
+weight computed at its last evaluation and a Cauchy-Schwarz bound on how far it can have moved since
+(|x_i| times the summed change of a * y), and only genes whose bound reaches the current minimum are recomputed.
+To keep rounding error from accumulating over thousands of downdates, K is recomputed exactly each time the
+number of survivors halves (total extra cost below one Gram computation).
 The whole elimination loop is one numba function (``_rfe_path``); its plain-Python twin is in
 ``tests/naive/svm.py``.
 """
@@ -35,7 +38,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel.svm import LinearSVM, _gradient, _rho, _smo
+from genesel.svm import LinearSVM, _gradient, _newton_step, _rho, _smo
 from genesel.validation import check_expression_data, to_pm1
 
 __all__ = ["SVMRFE", "elimination_schedule"]
@@ -139,33 +142,27 @@ def _weights(Xt, c, rows, w):
 
 
 @njit(cache=True)
-def _weights_update(Xt, dc, rows, w):
-    """w[g] += sum_i dc_i Xt[g, i] over the nonzero dc_i only."""
-    n = Xt.shape[1]
-    nz = 0
-    idx = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        if dc[i] != 0.0:
-            idx[nz] = i
-            nz += 1
-    if nz == 0:
-        return
-    for r in range(rows.shape[0]):
-        g = rows[r]
-        s = 0.0
-        for q in range(nz):
-            s += dc[idx[q]] * Xt[g, idx[q]]
-        w[g] += s
+def _dot_row(Xt, g, c):
+    s = 0.0
+    for i in range(Xt.shape[1]):
+        s += c[i] * Xt[g, i]
+    return s
 
 
 @njit(cache=True)
-def _rfe_path(Xt, y, C, tol, max_iter, n_remove):
+def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
     """Run SVM-RFE. Xt is genes x samples (C order), y in {-1., +1.}, n_remove the schedule.
 
-    Returns (eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps):
-    ``eliminated`` lists genes in elimination order (within a stage by increasing w^2, ties by index),
+    Returns (eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots):
+    ``eliminated`` lists genes in elimination order (within a stage by increasing w^2, ties by lower index),
     ``final_rows`` the survivors (ascending index), ``final_w`` their weights in the last SVM,
-    ``alphas[s]``/``rhos[s]`` the SVM trained at stage s (s = n_stages is the final one on the survivors).
+    ``alphas[s]``/``rhos[s]`` the SVM trained at stage s (s = n_stages is the final one on the survivors),
+    ``n_dots`` the number of weights w_g = x_g . c actually computed.
+
+    One-gene stages find the exact argmin of w_g^2 lazily: each gene keeps the weight ``wst`` computed at the
+    dual point of its last evaluation, and by Cauchy-Schwarz |w_g(now) - wst_g| <= |x_g| * sum |c_t - c_{t-1}|
+    over the stages since then. Only genes whose lower bound does not exceed the best exact value are recomputed
+    (from scratch, so every compared value is an exact x_g . c). Chunk stages compute every weight.
     """
     d, n = Xt.shape
     n_stages = n_remove.shape[0]
@@ -175,8 +172,17 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove):
     rows = np.arange(d)
     n_rem = d
     K = _gram_rows(Xt, rows)
-    w = np.zeros(d)
+    xnorm = np.empty(d)
+    for g in range(d):
+        acc = 0.0
+        for i in range(n):
+            acc += Xt[g, i] * Xt[g, i]
+        xnorm[g] = np.sqrt(acc)
+    wst = np.zeros(d)
+    dst = np.zeros(d)
+    drift = 0.0
     alpha = np.zeros(n)
+    c = np.zeros(n)
     c_old = np.zeros(n)
     last_refresh = d
     eliminated = np.empty(n_elim, dtype=np.int64)
@@ -184,37 +190,75 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove):
     rhos = np.zeros(n_stages + 1)
     n_iters = np.zeros(n_stages + 1, dtype=np.int64)
     gaps = np.zeros(n_stages + 1)
+    n_dots = 0
     pos = 0
     for s in range(n_stages + 1):
         cur = rows[:n_rem]
         G = _gradient(K, y, alpha)
+        if s > 0 and polish:
+            if _newton_step(K, y, C, alpha, G):
+                G = _gradient(K, y, alpha)  # exact gradient again (the step's update is incremental)
         it, gap = _smo(K, y, C, alpha, G, tol, max_iter)
         alphas[s, :] = alpha
         rhos[s] = _rho(y, C, alpha, G)
         n_iters[s] = it
         gaps[s] = gap
-        c = alpha * y
-        if s == 0 or n_rem == last_refresh:
-            _weights(Xt, c, cur, w)
-        else:
-            _weights_update(Xt, c - c_old, cur, w)
-        c_old[:] = c
+        step2 = 0.0
+        cn2 = 0.0
+        for i in range(n):
+            c[i] = alpha[i] * y[i]
+            step2 += (c[i] - c_old[i]) ** 2
+            cn2 += c[i] * c[i]
+            c_old[i] = c[i]
+        drift += np.sqrt(step2)
+        k = n_remove[s] if s < n_stages else 0
+        if s == n_stages or k > 1 or s == 0:
+            # exact weights for every survivor
+            for t in range(n_rem):
+                g = cur[t]
+                wst[g] = _dot_row(Xt, g, c)
+                dst[g] = drift
+            n_dots += n_rem
         if s == n_stages:
             break
-        k = n_remove[s]
-        crit = np.empty(n_rem)
-        for t in range(n_rem):
-            crit[t] = w[cur[t]] * w[cur[t]]
         keep = np.ones(n_rem, dtype=np.bool_)
         removed = np.empty(k, dtype=np.int64)
         if k == 1:
-            best = 0
-            for t in range(1, n_rem):
-                if crit[t] < crit[best]:
-                    best = t
-            keep[best] = False
-            removed[0] = cur[best]
+            slack = 1e-12 * np.sqrt(cn2)
+            # start from the gene with the smallest upper bound, evaluated exactly
+            best_t = 0
+            best_ub = np.inf
+            for t in range(n_rem):
+                g = cur[t]
+                ub = abs(wst[g]) + xnorm[g] * ((drift - dst[g]) * (1.0 + 1e-9) + slack)
+                if ub < best_ub:
+                    best_ub = ub
+                    best_t = t
+            g = cur[best_t]
+            if dst[g] != drift:
+                wst[g] = _dot_row(Xt, g, c)
+                dst[g] = drift
+                n_dots += 1
+            best = wst[g] * wst[g]
+            for t in range(n_rem):
+                g = cur[t]
+                if dst[g] != drift:
+                    lb = abs(wst[g]) - xnorm[g] * ((drift - dst[g]) * (1.0 + 1e-9) + slack)
+                    if lb > 0.0 and lb * lb > best:
+                        continue
+                    wst[g] = _dot_row(Xt, g, c)
+                    dst[g] = drift
+                    n_dots += 1
+                v = wst[g] * wst[g]
+                if v < best or (v == best and t < best_t):
+                    best = v
+                    best_t = t
+            keep[best_t] = False
+            removed[0] = cur[best_t]
         else:
+            crit = np.empty(n_rem)
+            for t in range(n_rem):
+                crit[t] = wst[cur[t]] * wst[cur[t]]
             order = np.argsort(crit, kind="mergesort")
             for q in range(k):
                 keep[order[q]] = False
@@ -237,8 +281,8 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove):
     final_rows = rows[:n_rem].copy()
     final_w = np.empty(n_rem)
     for t in range(n_rem):
-        final_w[t] = w[final_rows[t]]
-    return eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps
+        final_w[t] = wst[final_rows[t]]
+    return eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -328,7 +372,7 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
         Xt = np.ascontiguousarray(X.T)
         yf = y_pm1.astype(np.float64)
-        eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps = _rfe_path(
+        eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots = _rfe_path(
             Xt, yf, float(self.C), float(self.tol), int(max_iter), schedule
         )
         if np.any(gaps >= self.tol):
@@ -360,6 +404,7 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         self.stage_alpha_ = alphas
         self.stage_intercept_ = -rhos
         self.stage_n_iter_ = n_iters
+        self.n_weight_evaluations_ = int(n_dots)
         self.n_iter_ = int(n_iters.sum())
         self._X_fit = X
         self._y_fit = yf

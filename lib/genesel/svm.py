@@ -170,6 +170,123 @@ def _rho(y, C, alpha, G):
     return 0.5 * (ub + lb)
 
 
+@njit(cache=True)
+def _newton_step(K, y, C, alpha, G):
+    """One Newton step on the free set: the exact minimiser of the dual over the face where the bounded variables
+    stay at their bounds, clipped to the box. ``alpha`` and ``G`` are updated in place.
+
+    With F the free set (0 < a_i < C) and B the rest, the optimum on that face solves
+        Q_FF a_F + b y_F = e_F - Q_FB a_B,     y_F^T a_F = -y_B^T a_B,
+    done here with a hand-written Cholesky of Q_FF (no LAPACK threads). The step a_F -> a_F + t d, t in (0, 1],
+    stops at the box and is taken only if it lowers the objective; if Q_FF is (numerically) singular nothing is
+    done. This is an accelerator for warm starts (RFE: removing a gene rarely changes which vectors are free, so
+    the step lands on the new optimum); SMO still certifies the result. Returns True if a step was taken.
+    """
+    n = K.shape[0]
+    F = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        if alpha[i] > 0.0 and alpha[i] < C:
+            F[m] = i
+            m += 1
+    if m == 0:
+        return False
+    L = np.empty((m, m))
+    dmax = 0.0
+    for p in range(m):
+        for q in range(p + 1):
+            L[p, q] = y[F[p]] * y[F[q]] * K[F[p], F[q]]
+        if L[p, p] > dmax:
+            dmax = L[p, p]
+    # Cholesky (lower), in place
+    for p in range(m):
+        for q in range(p + 1):
+            acc = L[p, q]
+            for r in range(q):
+                acc -= L[p, r] * L[q, r]
+            if p == q:
+                if acc <= 1e-10 * dmax:
+                    return False
+                L[p, p] = np.sqrt(acc)
+            else:
+                L[p, q] = acc / L[q, q]
+    # right-hand sides: r = e_F - Q_FB a_B (via G: Q a = G + e), v = y_F
+    rhs = np.empty(m)
+    v = np.empty(m)
+    for p in range(m):
+        i = F[p]
+        acc = 0.0
+        for q in range(m):
+            j = F[q]
+            acc += y[j] * alpha[j] * K[i, j]
+        rhs[p] = 1.0 - (G[i] + 1.0 - y[i] * acc)
+        v[p] = y[i]
+    h = 0.0
+    for i in range(n):
+        if not (alpha[i] > 0.0 and alpha[i] < C):
+            h -= y[i] * alpha[i]
+    # solve L L^T u = rhs and L L^T w = v
+    for vec in (rhs, v):
+        for p in range(m):
+            acc = vec[p]
+            for r in range(p):
+                acc -= L[p, r] * vec[r]
+            vec[p] = acc / L[p, p]
+        for p in range(m - 1, -1, -1):
+            acc = vec[p]
+            for r in range(p + 1, m):
+                acc -= L[r, p] * vec[r]
+            vec[p] = acc / L[p, p]
+    yu = 0.0
+    yv = 0.0
+    for p in range(m):
+        yu += y[F[p]] * rhs[p]
+        yv += y[F[p]] * v[p]
+    if yv <= 0.0:
+        return False
+    b = (yu - h) / yv
+    d = np.empty(m)
+    t = 1.0
+    for p in range(m):
+        i = F[p]
+        d[p] = rhs[p] - b * v[p] - alpha[i]
+        if d[p] < 0.0:
+            lim = alpha[i] / (-d[p])
+            if lim < t:
+                t = lim
+        elif d[p] > 0.0:
+            lim = (C - alpha[i]) / d[p]
+            if lim < t:
+                t = lim
+    # objective change t g.d + t^2/2 d^T Q d must be negative
+    gd = 0.0
+    dqd = 0.0
+    for p in range(m):
+        i = F[p]
+        gd += G[i] * d[p]
+        acc = 0.0
+        for q in range(m):
+            j = F[q]
+            acc += y[i] * y[j] * K[i, j] * d[q]
+        dqd += d[p] * acc
+    if not (t > 0.0) or not (t * gd + 0.5 * t * t * dqd < 0.0):
+        return False
+    for p in range(m):
+        i = F[p]
+        step = t * d[p]
+        new = alpha[i] + step
+        if new <= 0.0 or (d[p] < 0.0 and alpha[i] / (-d[p]) == t):
+            new = 0.0
+        elif new >= C or (d[p] > 0.0 and (C - alpha[i]) / d[p] == t):
+            new = C
+        step = new - alpha[i]
+        alpha[i] = new
+        if step != 0.0:
+            for k in range(n):
+                G[k] += y[k] * y[i] * K[k, i] * step
+    return True
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # functional API
 # ----------------------------------------------------------------------------------------------------------------

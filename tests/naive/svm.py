@@ -106,3 +106,34 @@ def rfe_path(Xt, y, C, tol, max_iter, n_remove):
         keep = np.ones(rows.size, bool)
         keep[order] = False
         rows = rows[keep]
+
+
+def newton_step(K, y, C, alpha, G):
+    """Bordered KKT system on the free set solved with numpy; step clipped to the box; taken if it descends.
+
+    Returns (alpha_new, taken).
+    """
+    alpha = np.array(alpha, dtype=float)
+    free = (alpha > 0) & (alpha < C)
+    F = np.flatnonzero(free)
+    B = np.flatnonzero(~free)
+    if F.size == 0:
+        return alpha, False
+    Q = np.outer(y, y) * K
+    M = np.zeros((F.size + 1, F.size + 1))
+    M[:-1, :-1] = Q[np.ix_(F, F)]
+    M[:-1, -1] = y[F]
+    M[-1, :-1] = y[F]
+    rhs = np.r_[1.0 - Q[np.ix_(F, B)] @ alpha[B], -y[B] @ alpha[B]]
+    if np.linalg.eigvalsh(M[:-1, :-1]).min() <= 1e-10 * np.diag(M[:-1, :-1]).max():
+        return alpha, False
+    sol = np.linalg.solve(M, rhs)
+    d = sol[:-1] - alpha[F]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lims = np.where(d < 0, alpha[F] / -d, np.where(d > 0, (C - alpha[F]) / d, np.inf))
+    t = min(1.0, lims.min())
+    dq = t * G[F] @ d + 0.5 * t * t * d @ Q[np.ix_(F, F)] @ d
+    if not (t > 0 and dq < 0):
+        return alpha, False
+    alpha[F] = np.clip(alpha[F] + t * d, 0.0, C)
+    return alpha, True
