@@ -220,10 +220,11 @@ def test_ep_sweep_matches_naive_twin():
     Sigma, mu, nu_t, tau_t = K.copy(), np.zeros(n), np.zeros(n), np.zeros(n)
     ref = (K.tolist(), [0.0] * n, [0.0] * n, [0.0] * n)
     for _ in range(3):  # several sweeps, starting from non-zero sites after the first
-        gp._ep_sweep(Sigma, mu, nu_t, tau_t, y)
-        ref = naive_gp.ep_sweep(*ref, y.tolist())
+        delta = gp._ep_sweep(Sigma, mu, nu_t, tau_t, y)
+        *ref, ref_delta = naive_gp.ep_sweep(*ref, y.tolist())
         for ours, theirs in zip((Sigma, mu, nu_t, tau_t), ref):
             np.testing.assert_allclose(ours, np.array(theirs), rtol=1e-9, atol=1e-12)
+        assert delta == pytest.approx(ref_delta, rel=1e-9)
 
 
 @pytest.mark.parametrize("z", [-36.0, -25.0, -20.5, -19.9, -5.0, 0.0, 3.0, 30.0])

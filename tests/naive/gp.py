@@ -13,13 +13,15 @@ def norm_ratio(z):
 def ep_sweep(Sigma, mu, nu_t, tau_t, y):
     """One sequential EP sweep (Rasmussen & Williams Alg. 3.5) on nested lists; returns new lists.
 
-    The posterior is recomputed after each site from scratch as Σ ← Σ − Δτ̃ s sᵀ / (1 + Δτ̃ Σ_ii), μ = Σ ν̃.
+    The posterior is updated after each site as Σ ← Σ − s sᵀ / (1/Δτ̃ + Σ_ii), μ = Σ ν̃.  Also returns the
+    largest relative site change max_i max(|Δτ̃_i| / (1 + τ̃_i), |Δν̃_i| / (1 + |ν̃_i|)).
     """
     n = len(y)
     Sigma = [list(row) for row in Sigma]
     mu = list(mu)
     nu_t = list(nu_t)
     tau_t = list(tau_t)
+    delta = 0.0
     for i in range(n):
         tau_c = 1.0 / Sigma[i][i] - tau_t[i]
         nu_c = mu[i] / Sigma[i][i] - nu_t[i]
@@ -32,9 +34,11 @@ def ep_sweep(Sigma, mu, nu_t, tau_t, y):
         tau_new = max(1.0 / var_hat - tau_c, 0.0)
         dtau = tau_new - tau_t[i]
         tau_t[i] = tau_new
-        nu_t[i] = mu_hat / var_hat - nu_c
+        nu_new = mu_hat / var_hat - nu_c
+        delta = max(delta, abs(dtau) / (1.0 + tau_new), abs(nu_new - nu_t[i]) / (1.0 + abs(nu_new)))
+        nu_t[i] = nu_new
         s = [Sigma[k][i] for k in range(n)]
         denom = 1.0 / dtau + s[i] if dtau != 0.0 else math.inf
         Sigma = [[Sigma[k][j] - s[k] * s[j] / denom for j in range(n)] for k in range(n)]
         mu = [sum(Sigma[k][j] * nu_t[j] for j in range(n)) for k in range(n)]
-    return Sigma, mu, nu_t, tau_t
+    return Sigma, mu, nu_t, tau_t, delta
