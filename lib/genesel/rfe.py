@@ -38,7 +38,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel.svm import LinearSVM, _gradient, _newton_step, _rho, _smo
+from genesel.svm import LinearSVM, _gradient, _gram, _newton_step, _rho, _smo
 from genesel.validation import check_expression_data, to_pm1
 
 __all__ = ["SVMRFE", "elimination_schedule"]
@@ -443,6 +443,6 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         for s, size in enumerate(self.subset_sizes_):
             g = self.subset(int(size))
             c = self.stage_alpha_[s] * self._y_fit
-            w = self._X_fit[:, g].T @ c
-            out[s] = X[:, g] @ w + self.stage_intercept_[s]
+            w = _gram(c[None, :], self._X_fit[:, g].T)  # (1, n) @ (n, |g|), BLAS-free
+            out[s] = _gram(X[:, g], w)[:, 0] + self.stage_intercept_[s]
         return out

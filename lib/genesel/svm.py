@@ -287,6 +287,33 @@ def _newton_step(K, y, C, alpha, G):
     return True
 
 
+@njit(cache=True)
+def _dot_matrix(A, B, symmetric):
+    """A B^T for row-major A (m x d) and B (p x d) without BLAS (its threads stall under load on small problems).
+
+    ``symmetric``: A is B, compute the upper triangle only."""
+    m, d = A.shape
+    p = B.shape[0]
+    out = np.empty((m, p))
+    for i in range(m):
+        j0 = i if symmetric else 0
+        for j in range(j0, p):
+            acc = 0.0
+            for k in range(d):
+                acc += A[i, k] * B[j, k]
+            out[i, j] = acc
+            if symmetric:
+                out[j, i] = acc
+    return out
+
+
+def _gram(A, B=None):
+    A = np.ascontiguousarray(A, dtype=np.float64)
+    if B is None:
+        return _dot_matrix(A, A, True)
+    return _dot_matrix(A, np.ascontiguousarray(B, dtype=np.float64), False)
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # functional API
 # ----------------------------------------------------------------------------------------------------------------
@@ -382,12 +409,13 @@ def kkt_violation(K, y, alpha, C):
 
 def kernel_matrix(A, B, kernel="linear", *, degree=3, gamma=1.0, coef0=0.0):
     """k(a, b) for all rows of A and B: linear a.b, poly (gamma a.b + coef0)^degree, rbf exp(-gamma |a-b|^2)."""
+    AB = _gram(A) if B is A else _gram(A, B)
     if kernel == "linear":
-        return A @ B.T
+        return AB
     if kernel == "poly":
-        return (gamma * (A @ B.T) + coef0) ** degree
+        return (gamma * AB + coef0) ** degree
     if kernel == "rbf":
-        sq = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * (A @ B.T)
+        sq = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * AB
         np.maximum(sq, 0.0, out=sq)
         return np.exp(-gamma * sq)
     raise ValueError(f"kernel must be 'linear', 'poly' or 'rbf', got {kernel!r}")
@@ -491,16 +519,16 @@ class LinearSVM(_DualSVMBase):
     def fit(self, X, y, alpha0=None):
         self._check_params()
         X, y_pm1 = self._validate_fit_data(X, y)
-        K = X @ X.T
+        K = _gram(X)
         self._solve(K, y_pm1, alpha0)
         self.support_vectors_ = X[self.support_]
-        self.coef_ = self.dual_coef_ @ self.support_vectors_
+        self.coef_ = _gram(self.dual_coef_, self.support_vectors_.T)  # (1, n_SV) @ (n_SV, d), BLAS-free
         return self
 
     def decision_function(self, X):
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.coef_[0] + self.intercept_[0]
+        return _gram(X, self.coef_)[:, 0] + self.intercept_[0]
 
 
 class KernelSVM(_DualSVMBase):
