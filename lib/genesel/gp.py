@@ -73,10 +73,11 @@ _SINGLE_THREAD_MAX_N = 256
 # ---------------------------------------------------------------------------------------------------------------
 # Covariance (thesis Eq. 3.8) and the O(n²d) ARD contraction
 # ---------------------------------------------------------------------------------------------------------------
-def _scaled_sqdist(A, B, l):
-    """S[i, j] = Σ_m l_m (A_im − B_jm)² via one matrix product (A and B centred by the caller)."""
+def _scaled_sqdist(A, B, l, A_sq=None):
+    """S[i, j] = Σ_m l_m (A_im − B_jm)² via one matrix product (A and B centred by the caller; ``A_sq`` = A ∘ A
+    when available)."""
     Al = A * l
-    a = np.einsum("ij,ij->i", Al, A)
+    a = A_sq @ l if A_sq is not None and np.ndim(l) == 1 else np.einsum("ij,ij->i", Al, A)
     b = a if B is A else np.einsum("ij,ij->i", B * l, B)
     S = a[:, None] + b[None, :] - 2.0 * (Al @ B.T)
     np.maximum(S, 0.0, out=S)
@@ -85,10 +86,15 @@ def _scaled_sqdist(A, B, l):
     return S
 
 
-def _ard_contract(Mt, X, Xsq):
-    """c_m = Σ_ij Mt_ij (X_im − X_jm)² for all columns m at once, Mt symmetric; O(n²d) time, O(nd) memory."""
-    r = Mt.sum(axis=1)
-    return 2.0 * (r @ Xsq) - 2.0 * np.einsum("im,im->m", X, Mt @ X)
+def _ard_contract(Mt, X):
+    """c_m = Σ_ij Mt_ij (X_im − X_jm)² for all columns m at once, Mt symmetric; O(n²d) time, O(nd) memory.
+
+    c_m = 2 Σ_i r_i X_im² − 2 Σ_ij Mt_ij X_im X_jm (r = Mt 1) = Σ_i X_im (Λ X)_im with the "Laplacian"
+    Λ = 2 (diag(r) − Mt): one n × n by n × d product and a column-wise dot product.
+    """
+    lap = -2.0 * Mt
+    lap[np.diag_indices_from(lap)] += 2.0 * Mt.sum(axis=1)
+    return np.einsum("im,im->m", X, lap @ X)
 
 
 class _Layout:
@@ -118,9 +124,9 @@ class _Layout:
         return b
 
 
-def _kernel(theta, layout, X):
+def _kernel(theta, layout, X, Xsq=None):
     v0, l, v1, v2 = layout.unpack(theta)
-    S = _scaled_sqdist(X, X, l if layout.n_l > 1 else l[0])
+    S = _scaled_sqdist(X, X, l if layout.n_l > 1 else l[0], Xsq)
     E = np.exp(-0.5 * S)
     K = v0 * E
     if v1:
@@ -130,14 +136,14 @@ def _kernel(theta, layout, X):
     return K, E, S
 
 
-def _theta_gradient(M, theta, layout, X, Xsq, E, S):
+def _theta_gradient(M, theta, layout, X, E, S):
     """∂ log Z / ∂θ_j = Σ_ij M_ij (∂K/∂θ_j)_ij for every log hyper-parameter, M symmetric."""
     v0, l, v1, v2 = layout.unpack(theta)
     grad = np.empty(layout.size)
     Mt = M * E
     grad[0] = v0 * Mt.sum()
     if layout.n_l > 1:
-        grad[1 : 1 + layout.n_l] = -0.5 * v0 * l * _ard_contract(Mt, X, Xsq)
+        grad[1 : 1 + layout.n_l] = -0.5 * v0 * l * _ard_contract(Mt, X)
     else:  # shared l: ∂K/∂log l = −½ v0 E ∘ S (S already scaled by l)
         grad[1] = -0.5 * v0 * np.sum(Mt * S)
     if layout.has_v1:
@@ -412,6 +418,21 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         Final log evidence of every optimiser run (first entry: the run from the initial values).
     n_iter_ : int
         L-BFGS-B iterations of the winning run.
+    latent_mean_train_ : ndarray of shape (n_samples,)
+        Posterior mode (Laplace) or EP posterior mean of the latent f at the training samples.
+    X_mean_ : ndarray of shape (n_genes,)
+        Training mean, subtracted before distances are formed (the covariance is translation invariant).
+
+    Notes
+    -----
+    The log hyper-parameters are kept inside generous boxes (v0 ∈ [1e-5, 1e5], l_m ∈ [1e-12, 1e6],
+    v1 ∈ [1e-6, 1e5], v2 ∈ [1e-6, 1e3]).  Maximum-likelihood ARD on a few dozen samples drives the ARD values of
+    most genes towards 0 and may push v0 to its upper bound on separable data (thesis §4.3: "many ARD values are
+    very close to zero but not zero").  During the optimisation each evaluation warm-starts Newton / EP from the
+    previous posterior; :meth:`log_marginal_likelihood` always starts cold.  With at most 256 training samples the
+    fit runs with one BLAS thread (the matrices are too small for threads to pay).
+    Other methods: :meth:`predict_latent` (predictive mean and variance of f), :meth:`log_marginal_likelihood`
+    (evidence and gradient at any θ).
     """
 
     def __init__(
@@ -489,7 +510,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
 
     # -- evidence -------------------------------------------------------------------------------------------------
     def _evidence(self, theta, need_grad, warm=None):
-        K, E, S = _kernel(theta, self._layout, self._X)
+        K, E, S = _kernel(theta, self._layout, self._X, self._Xsq)
         if self.approximation == "laplace":
             log_z, M, state = _laplace(K, self._y, self._link, need_grad,
                                        a0=None if warm is None else warm["alpha"])
@@ -498,7 +519,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             log_z, M, state = _ep(K, self._y, need_grad, sites=sites)
         grad = None
         if need_grad:
-            grad = _theta_gradient(M, theta, self._layout, self._X, self._Xsq, E, S)
+            grad = _theta_gradient(M, theta, self._layout, self._X, E, S)
         return log_z, grad, state
 
     def log_marginal_likelihood(self, theta=None, eval_gradient=False):
