@@ -185,17 +185,23 @@ def _rank_genes(method, X, y, C, step):
     raise ValueError(f"method must be one of {GUYON_METHODS}, got {method!r}")
 
 
-def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined", seed=0, n_top=16):
+def _sizes(n_genes, max_size):
+    return [s for s in guyon_sizes(n_genes) if max_size is None or s <= max_size]
+
+
+def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined", seed=0, n_top=16,
+                     max_size=None):
     """The paper's protocol: genes ranked once on the whole training set; for every subset size 2^k the
     classifier (SVM for SVM-RFE, weighted voting for the baseline) is assessed by leave-one-out on the training
     set (V_*) and on the test set (T_*, when there is one). One row per subset size; the row of the smallest
-    sizes (<= ``n_top``) also lists the genes (probe IDs, best first)."""
+    sizes (<= ``n_top``) also lists the genes (probe IDs, best first). ``max_size`` skips the larger subsets
+    (quick runs)."""
     ds, tr, te = _guyon_data(dataset, split, seed)
     Xtr, Xte, kept = guyon_preprocess(ds.X[tr], None if te is None else ds.X[te], dataset)
     ytr = ds.y[tr]
     sel, make_clf = _rank_genes(method, Xtr, ytr, C, step)
     rows = []
-    for size in guyon_sizes(Xtr.shape[1]):
+    for size in _sizes(Xtr.shape[1], max_size):
         g = sel.subset(size)
         q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g],
                           None if te is None else ds.y[te])
@@ -207,7 +213,7 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
     return rows
 
 
-def guyon2002_loo_fold(dataset, method, fold, C=100.0, step="halving", split="predefined", seed=0):
+def guyon2002_loo_fold(dataset, method, fold, C=100.0, step="halving", split="predefined", seed=0, max_size=None):
     """One leave-one-out fold with *everything* done inside the fold (Ambroise & McLachlan 2002): preprocessing
     statistics, gene ranking and classifier are fit on the training samples minus sample ``fold``, which is then
     scored at every subset size. Returns one row per size with the held-out label and output."""
@@ -224,10 +230,10 @@ def guyon2002_loo_fold(dataset, method, fold, C=100.0, step="halving", split="pr
         # the SVMs RFE trained on each nested subset, evaluated in one pass
         path = sel.decision_function_path(Xb)
         for s, size in enumerate(sel.subset_sizes_):
-            if int(size) in set(guyon_sizes(Xa.shape[1])):
+            if int(size) in set(_sizes(Xa.shape[1], max_size)):
                 rows.append({"n_genes": int(size), "y": int(ds.y[b][0]), "output": float(path[s, 0])})
         return rows
-    for size in guyon_sizes(Xa.shape[1]):
+    for size in _sizes(Xa.shape[1], max_size):
         g = sel.subset(size)
         out = make_clf().fit(Xa[:, g], ya).decision_function(Xb[:, g])
         rows.append({"n_genes": int(size), "y": int(ds.y[b][0]), "output": float(out[0])})
