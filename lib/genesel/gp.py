@@ -433,6 +433,8 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
     very close to zero but not zero").  During the optimisation each evaluation warm-starts Newton / EP from the
     previous posterior; :meth:`log_marginal_likelihood` always starts cold.  With at most 2000 training samples the
     fit runs with one BLAS thread (threads do not pay at these sizes).
+    Input is validated with :func:`genesel.validation.check_expression_data` (NaN/inf, shape mismatch, one class
+    or more than two classes raise ``ValueError``); constant genes are accepted, they add nothing to the distances.
     Other methods: :meth:`predict_latent` (predictive mean and variance of f), :meth:`log_marginal_likelihood`
     (evidence and gradient at any θ).
     """
