@@ -264,7 +264,8 @@ def main(argv=None):
         t_hit = time_to_reach(g_lap, sk["log_z"])
         if t_hit is not None:
             print(f"genesel Laplace reached sklearn's final evidence after {t_hit:.2f} s -> time-to-same-evidence "
-                  f"ratio {sk['seconds'] / t_hit:.0f}x (sklearn's wall time for its whole run / genesel's wall time to that evidence)")
+                  f"ratio {sk['seconds'] / t_hit:.0f}x (sklearn's wall time for its whole run / genesel's wall time "
+                  "to that evidence)")
         # cross-check: sklearn's evidence at genesel's optimum equals genesel's
         th = g_lap["est"].theta_
         sk_theta = np.concatenate([[th[0]], -0.5 * th[1:]])
