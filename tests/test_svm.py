@@ -92,6 +92,15 @@ def test_newton_step_matches_naive_twin_and_lands_on_optimum(C, gene):
         assert dual_objective(K2, y, a_fast) == pytest.approx(ref["objective"], rel=1e-10)
 
 
+def test_blas_free_products_match_numpy():
+    rng = np.random.default_rng(3)
+    A, B = rng.normal(size=(7, 30)), rng.normal(size=(5, 30))
+    np.testing.assert_allclose(gsvm._dot_matrix(A, B, False), A @ B.T, atol=1e-12)
+    np.testing.assert_allclose(gsvm._dot_matrix(A, A, True), A @ A.T, atol=1e-12)
+    np.testing.assert_allclose(gsvm.kernel_matrix(A, B, "rbf", gamma=0.1),
+                               np.exp(-0.1 * ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)), atol=1e-12)
+
+
 def test_gradient_kernel_nonzero_alpha():
     rng = np.random.default_rng(0)
     X, y = _problem(15, 4, seed=1)

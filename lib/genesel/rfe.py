@@ -130,18 +130,6 @@ def _downdate(K, Xt, rows):
 
 
 @njit(cache=True)
-def _weights(Xt, c, rows, w):
-    """w[g] = sum_i c_i Xt[g, i] for g in rows (in place)."""
-    n = Xt.shape[1]
-    for r in range(rows.shape[0]):
-        g = rows[r]
-        s = 0.0
-        for i in range(n):
-            s += c[i] * Xt[g, i]
-        w[g] = s
-
-
-@njit(cache=True)
 def _dot_row(Xt, g, c):
     s = 0.0
     for i in range(Xt.shape[1]):

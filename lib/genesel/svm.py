@@ -326,11 +326,6 @@ def _as_pm1_float(y):
     return y
 
 
-def feasible_start(y, C):
-    """The zero vector is always feasible for the C-SVM dual."""
-    return np.zeros(len(y))
-
-
 def solve_svm_dual(K, y, C=1.0, *, tol=1e-6, max_iter=None, alpha0=None):
     """Solve the C-SVM dual on a precomputed Gram matrix.
 
