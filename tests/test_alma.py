@@ -171,6 +171,13 @@ def test_hybrid_update_equals_kernel(p):
         assert tuple(got[1:]) == tuple(ref[1:])
 
 
+def test_dot_vs_naive():
+    rng = np.random.default_rng(13)
+    for f in (0, 1, 3, 4, 7, 101):
+        a, b = rng.normal(size=f), rng.normal(size=f)
+        assert A._dot(a, b) == pytest.approx(naive_alma.dot(a, b), rel=1e-12, abs=1e-12)
+
+
 def test_update_steps_vs_naive():
     rng = np.random.default_rng(12)
     p = 4.2

@@ -104,3 +104,8 @@ def finish_update(theta, a, ap, w, p):
         w[i] = math.copysign(ap[i], theta[i]) / nrm ** (p - 1.0) if ap[i] != 0 else 0.0
         theta[i] = theta[i] / nrm
     return s
+
+
+def dot(a, b):
+    """Twin of genesel.alma._dot."""
+    return sum(float(u) * float(v) for u, v in zip(a, b))
