@@ -451,8 +451,9 @@ def _decision(X, w, p):
 def _elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1, first=None):
     """Run the repeat-until loop of Figure 2 (rule "fs") or the halving RFE variant (rule "halve").
 
-    Returns (F, w, stages, elim_stage) with F the surviving column indices (increasing), w ALMA's weights on F
-    from the last stage (the one that no longer shrank F), ``stages`` a list of per-stage dicts and
+    Returns (F, w, p, gamma, stages, elim_stage) with F the surviving column indices (increasing), w, p and gamma
+    ALMA's weights on F, norm and final margin from the last stage (the one that no longer shrank F), ``stages``
+    a list of per-stage dicts and
     ``elim_stage[i]`` the stage at which column i was removed (-1 if it survived). ``first`` optionally gives
     the first stage's weights (ALMA on all columns with the same order and p), computed elsewhere.
     """
