@@ -180,6 +180,8 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
     gaps = np.zeros(n_stages + 1)
     n_dots = 0
     pos = 0
+    alive = np.ones(d, dtype=np.bool_)
+    hint = -1
     for s in range(n_stages + 1):
         cur = rows[:n_rem]
         G = _gradient(K, y, alpha)
@@ -213,21 +215,20 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
         removed = np.empty(k, dtype=np.int64)
         if k == 1:
             slack = 1e-12 * np.sqrt(cn2)
-            # start from the gene with the smallest upper bound, evaluated exactly
-            best_t = 0
-            best_ub = np.inf
-            for t in range(n_rem):
-                g = cur[t]
-                ub = abs(wst[g]) + xnorm[g] * ((drift - dst[g]) * (1.0 + 1e-9) + slack)
-                if ub < best_ub:
-                    best_ub = ub
-                    best_t = t
-            g = cur[best_t]
-            if dst[g] != drift:
-                wst[g] = _dot_row(Xt, g, c)
-                dst[g] = drift
-                n_dots += 1
-            best = wst[g] * wst[g]
+            # one pass; start from the runner-up of the previous stage (evaluated exactly), whose weight is
+            # usually still among the smallest, so that most genes are skipped by their bound
+            best = np.inf
+            best_g = -1
+            if hint >= 0 and alive[hint]:
+                if dst[hint] != drift:
+                    wst[hint] = _dot_row(Xt, hint, c)
+                    dst[hint] = drift
+                    n_dots += 1
+                best = wst[hint] * wst[hint]
+                best_g = hint
+            second = np.inf
+            second_g = -1
+            best_t = -1
             for t in range(n_rem):
                 g = cur[t]
                 if dst[g] != drift:
@@ -238,11 +239,20 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
                     dst[g] = drift
                     n_dots += 1
                 v = wst[g] * wst[g]
-                if v < best or (v == best and t < best_t):
+                if v < best or (v == best and g <= best_g):
+                    if g != best_g:
+                        second = best
+                        second_g = best_g
                     best = v
+                    best_g = g
                     best_t = t
+                elif g != best_g and (v < second or (v == second and g < second_g)):
+                    second = v
+                    second_g = g
+            hint = second_g
             keep[best_t] = False
             removed[0] = cur[best_t]
+            alive[cur[best_t]] = False
         else:
             crit = np.empty(n_rem)
             for t in range(n_rem):
@@ -251,6 +261,8 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
             for q in range(k):
                 keep[order[q]] = False
                 removed[q] = cur[order[q]]
+                alive[cur[order[q]]] = False
+            hint = -1
         for q in range(k):
             eliminated[pos] = removed[q]
             pos += 1
