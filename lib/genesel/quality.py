@@ -205,12 +205,18 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
         g = sel.subset(size)
         q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g],
                           None if te is None else ds.y[te])
-        row = {"n_genes": int(size), **q}
+        row = {"n_genes": int(size), "n_train": int(tr.size), **q,
+               "V_errors": int(round((1.0 - q["V_suc"]) * tr.size))}
         if size <= n_top:
             best_first = [i for i in sel.feature_order_[:size]]
             row["genes"] = ";".join(str(ds.gene_ids[kept[i]]) for i in best_first)
         rows.append(row)
     return rows
+
+
+def guyon_n_train(dataset, split, seed=0):
+    """Number of training samples of a Guyon 2002 split (the number of leave-one-out folds)."""
+    return int(_guyon_data(dataset, split, seed)[1].size)
 
 
 def guyon2002_loo_fold(dataset, method, fold, C=100.0, step="halving", split="predefined", seed=0, max_size=None):
@@ -247,5 +253,6 @@ def loo_metrics_from_outputs(df, by=("dataset", "method", "n_genes")):
     rows = []
     for key, g in df.groupby(list(by), sort=True):
         m = quality_metrics(g["y"].to_numpy(), g["output"].to_numpy(), pos_label=1)
-        rows.append({**dict(zip(by, key)), **{f"V_{k}": m[k] for k in METRIC_NAMES}, "n_folds": len(g)})
+        rows.append({**dict(zip(by, key)), **{f"V_{k}": m[k] for k in METRIC_NAMES}, "n_folds": len(g),
+                     "V_errors": int(np.sum(g["y"].to_numpy() * g["output"].to_numpy() <= 0))})
     return pd.DataFrame(rows)
