@@ -18,8 +18,14 @@ Microarray data have far fewer samples than genes (n << d), so everything is don
 (any feasible point), which is what makes recursive feature elimination cheap (``genesel.rfe``): removing genes
 changes K but not the constraints, so the previous solution stays feasible and only a few SMO steps are needed.
 
+For warm starts ``_newton_step`` additionally solves the KKT system on the current free set exactly (a Cholesky
+of Q_FF, step clipped to the box, taken only if it lowers the objective); when the set of free vectors did not
+change - the usual case after removing one gene - this lands on the optimum and SMO only certifies it.
+
 ``C=np.inf`` gives the hard-margin SVM (only meaningful on separable data, which n << d microarray data nearly
-always are).
+always are; on non-separable data the dual is unbounded and SMO stops at ``max_iter`` with a warning). The Gram
+products are computed by a small numba kernel rather than BLAS: on these tiny matrices OpenBLAS threads only
+add overhead and stall badly when the machine is loaded.
 """
 
 from __future__ import annotations
