@@ -340,3 +340,18 @@ def test_clear_errors():
 )
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
+
+
+def test_genes_constant_in_training_get_zero_relevance():
+    """Their l_m is not identified by the evidence (it stays at its start value); ranking must not put them first."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(20, 6))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    X[:, 3] = 0.0  # e.g. a gene floored everywhere, then standardised
+    gp = GaussianProcessClassifier(ard=True, n_restarts=0, max_iter=30, random_state=0).fit(X, y)
+    assert gp.relevances_[3] == 0.0
+    assert np.argmax(gp.relevances_) == 0
+    # the training posterior does not depend on the constant gene, so the evidence is the same at any l_3
+    theta = gp.theta_.copy()
+    theta[1 + 3] += 5.0
+    assert gp.log_marginal_likelihood(theta) == pytest.approx(gp.log_marginal_likelihood_, rel=1e-9)

@@ -414,6 +414,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         when present).
     relevances_ : ndarray of shape (n_genes,)
         ARD value ``l_m`` of every gene (the shared ``l`` repeated when ``ard=False``); larger = more relevant.
+        Genes constant in the training data get 0 under ARD (the evidence says nothing about them).
     v0_, v1_, v2_ : float
         Fitted variances.
     restart_log_evidences_ : ndarray
@@ -625,7 +626,13 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         self.theta_ = theta
         self.log_marginal_likelihood_ = float(log_z)
         self.v0_, l_fit, self.v1_, self.v2_ = self._layout.unpack(theta)
-        self.relevances_ = l_fit if self.ard else np.full(X.shape[1], l_fit[0])
+        self.relevances_ = l_fit.copy() if self.ard else np.full(X.shape[1], l_fit[0])
+        if self.ard:
+            # A gene constant in the training data adds nothing to any distance, so the evidence does not depend on
+            # its l_m: the optimiser leaves it at its start value, which would tie such genes (and rank them above
+            # every gene whose l_m the data pushed down). No evidence of relevance: report 0 (and ignore it at
+            # prediction time).
+            self.relevances_[np.ptp(X, axis=0) == 0] = 0.0
         self._alpha = state["alpha"]
         self._sqrt_w = state["sqrt_w"]
         self._L = state["L"]
