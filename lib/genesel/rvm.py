@@ -41,10 +41,10 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve, solve_triangular
 from sklearn.base import BaseEstimator, ClassifierMixin
 from threadpoolctl import threadpool_limits
-from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
+from genesel.kernels import gram
 from genesel.validation import check_expression_data, to_pm1
 
 
@@ -154,14 +154,7 @@ class RVM(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ basis
     def _kernel(self, X, Z):
-        if self.kernel == "linear":
-            return X @ Z.T
-        if self.kernel == "precomputed":
-            return X
-        params = {"gamma": self.gamma}
-        if self.kernel == "poly":
-            params.update(degree=self.degree, coef0=self.coef0)
-        return pairwise_kernels(X, Z, metric=self.kernel, **params)
+        return gram(X, Z, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
 
     def _basis(self, X, fit):
         if self.kernel is None:

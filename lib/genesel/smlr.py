@@ -40,10 +40,10 @@ import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from threadpoolctl import threadpool_limits
-from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
+from genesel.kernels import gram
 from genesel.validation import check_expression_data
 
 _SINGLE_THREAD_MAX_N = 512
@@ -201,12 +201,7 @@ class SMLR(ClassifierMixin, BaseEstimator):
     def _basis(self, X):
         if self.kernel is None:
             return X
-        if self.kernel == "linear":
-            return X @ self.X_fit_.T
-        params = {"gamma": self.gamma}
-        if self.kernel == "poly":
-            params.update(degree=self.degree, coef0=self.coef0)
-        return pairwise_kernels(X, self.X_fit_, metric=self.kernel, **params)
+        return gram(X, self.X_fit_, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
 
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes) and class labels ``y`` (two or more classes)."""
