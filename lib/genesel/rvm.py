@@ -41,22 +41,11 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve, solve_triangular
 from sklearn.base import BaseEstimator, ClassifierMixin
 from threadpoolctl import threadpool_limits
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
 from genesel.kernels import gram
+from genesel.validation import check_binary_target as _check_binary_target
 from genesel.validation import check_expression_data, to_pm1
-
-
-def _check_binary_target(y, who):
-    """Reject regression and multiclass targets with scikit-learn's wording (clear, and what its checks expect)."""
-    check_classification_targets(y)
-    kind = type_of_target(y, input_name="y")
-    if kind not in ("binary",):
-        raise ValueError(
-            f"Only binary classification is supported. The type of the target is {kind}: {who} separates two "
-            f"classes; build a two-class task first (e.g. one class against the rest)"
-        )
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["RVM", "rvm_posterior_mode"]

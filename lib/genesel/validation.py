@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_labels", "constant_genes"]
+__all__ = ["check_expression_data", "to_pm1", "check_binary_labels", "check_binary_target", "constant_genes"]
 
 
 def to_pm1(y, *, name: str = "y"):
@@ -94,3 +94,17 @@ def check_expression_data(X, y=None, *, name: str = "X", allow_constant: bool = 
         raise ValueError(f"shape mismatch: {name} has {X.shape[0]} samples but y has {y.shape[0]} labels")
     y_pm1, _ = to_pm1(y)
     return X, y_pm1
+
+
+def check_binary_target(y, who: str) -> None:
+    """Reject regression and multi-class targets with scikit-learn's wording (what its estimator checks expect)
+    plus what to do; ``who`` names the estimator in the message."""
+    from sklearn.utils.multiclass import check_classification_targets, type_of_target
+
+    check_classification_targets(y)
+    kind = type_of_target(y, input_name="y")
+    if kind != "binary":
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target is {kind}: {who} separates two "
+            f"classes; build a two-class task first (e.g. one class against the rest)"
+        )
