@@ -22,10 +22,14 @@ def mirror_path() -> Path | None:
 
 @pytest.fixture(scope="session")
 def mirror() -> Path:
-    m = mirror_path()
-    if m is None:
+    """The raw-data mirror. Unset: the real-data tests are skipped. Set to a missing folder (a broken CI set-up):
+    they fail, so a run can never pass green without having touched the real data."""
+    m = os.environ.get("GENESEL_DATA_MIRROR")
+    if not m:
         pytest.skip("no data mirror: set GENESEL_DATA_MIRROR to a folder with the raw files")
-    return m
+    if not Path(m).is_dir():
+        pytest.fail(f"GENESEL_DATA_MIRROR={m} is not a folder; point it at the raw data files (CI: ../shared/data/raw)")
+    return Path(m)
 
 
 @pytest.fixture(scope="session")
