@@ -216,6 +216,26 @@ def test_update_blocks_equal_link_function(p):
     np.testing.assert_allclose(wr / nrm ** (p - 1.0), A.link_T_inv(expect / nrm, p), rtol=1e-13)
 
 
+@pytest.mark.parametrize("alpha,cycles", [(0.5, 40), (0.9, 200)])
+def test_alma2_dual_equals_primal(alpha, cycles):
+    """ALMA_2 through the Gram matrix (used when f > 2m) takes the same steps as the primal kernel and returns
+    the same w; a sample with an all-zero row is skipped by both."""
+    X, y = _heavy_tailed(25, 400, seed=7)
+    X[3] = 0.0
+    order = np.random.default_rng(2).permutation(25).astype(np.int64)
+    norms = A._row_pnorms(X, 2.0)
+    keep = order[norms[order] > 0]
+    got = A._alma2_dual(X, norms, y, keep, alpha, cycles)
+    Xn = X / np.where(norms > 0, norms, 1.0)[:, None]
+    ref = A._alma_kernel(Xn, y, keep, 2.0, alpha, cycles)
+    assert tuple(got[1:]) == tuple(ref[1:])
+    assert got[2] > 10
+    np.testing.assert_allclose(got[0], ref[0], rtol=1e-11, atol=1e-14)
+    clf = A.ALMA(p=2, alpha=alpha, n_cycles=cycles, shuffle=False).fit(X[order], y[order])  # goes through the dual
+    np.testing.assert_allclose(clf.coef_.ravel(), ref[0], rtol=1e-11, atol=1e-14)
+    assert clf.n_updates_ == ref[2]
+
+
 def test_p2_equals_classical_alma2():
     X, y = _separable(m=30, f=6, seed=4, margin=0.1)
     X = X + np.random.default_rng(0).normal(scale=0.5, size=X.shape)  # make it noisy too

@@ -44,6 +44,9 @@ Implementation notes
   private copy of the data and reports w in the caller's column order; the final w is computed on all columns.
   Trajectories (updates, cycles) equal the dense computation's and weights agree to ~1e-15 (tested).
   On Singh's prostate data (12600 genes, p = ln f = 9.4) the block ends at roughly half the genes.
+* ALMA_2 with more genes than twice the samples runs in the dual (``_alma2_dual_core``): with ``w = sum_t a_t
+  x^_t`` and the Gram matrix of the normalised rows, a check costs O(1) and an update O(m), so a fit costs about
+  one Gram matrix (one BLAS call). Same steps and weights as the primal kernel to rounding (tested).
 * Early stop: once a whole sweep over the training set makes no update, neither w_k nor k changes any more, so all
   remaining cycles would be no-ops; the kernel stops there (``converged_ = True``). This is exact, not a heuristic.
 * The order of the examples is drawn outside the kernel (``random_state``): one random permutation of the
@@ -266,6 +269,61 @@ def _alma_core(Xn, y, order, p, alpha, n_cycles, truncate):
     return w, k, n_updates, cycles_run, converged, n_act
 
 
+@njit(cache=True, error_model="numpy", fastmath={"contract"})
+def _alma2_dual_core(K, y, order, alpha, n_cycles):
+    """ALMA_2 (Figure 1 with p = 2) in the dual: ``w_k = sum_t a_t x^_t`` with K the Gram matrix of the
+    normalised rows ``x^_t``. Keeps ``g = K a`` (``g_s = w_k . x^_s``), so a check costs O(1) and an update
+    O(m): ``a_t += eta_k y_t``, ``g += eta_k y_t K[t]``, then both are divided by ``||w'||_2 = sqrt(a . g)``; g is
+    recomputed from a every 64 updates so rounding cannot drift. Same steps as :func:`_alma_core` with p = 2.
+
+    Returns ``(a, k, n_updates, cycles_run, converged)``.
+    """
+    m = K.shape[0]
+    a = np.zeros(m)
+    g = np.zeros(m)
+    k = 1
+    n_updates = 0
+    cycles_run = 0
+    converged = False
+    cg = math.sqrt(8.0) / alpha
+    ce = math.sqrt(2.0)
+    thr = 1.0 - alpha
+    for _c in range(n_cycles):
+        cycles_run += 1
+        updated = False
+        for j in range(order.shape[0]):
+            t = order[j]
+            sqk = math.sqrt(k)
+            if y[t] * g[t] > thr * (cg / sqk):
+                continue
+            c = y[t] * ce / sqk
+            a[t] += c
+            k += 1
+            n_updates += 1
+            updated = True
+            if n_updates % 64 == 0:
+                for s in range(m):
+                    g[s] = dot(K[s], a, m)
+            else:
+                Kt = K[t]
+                for s in range(m):
+                    g[s] += c * Kt[s]
+            n2 = dot(a, g, m)
+            if n2 <= 0.0:  # w' = 0 exactly: restart from w = 0
+                for s in range(m):
+                    a[s] = 0.0
+                    g[s] = 0.0
+                continue
+            inv = 1.0 / math.sqrt(n2)
+            for s in range(m):
+                a[s] *= inv
+                g[s] *= inv
+        if not updated:
+            converged = True
+            break
+    return a, k, n_updates, cycles_run, converged
+
+
 def _alma_kernel(Xn, y, order, p, alpha, n_cycles, truncate=True, inplace=False, with_active=False):
     """ALMA_p on p-normalised rows (see :func:`_alma_core`); ``Xn`` is copied unless ``inplace``.
 
@@ -402,13 +460,29 @@ def _training_order(n, shuffle, random_state):
     return np.arange(n, dtype=np.int64)
 
 
+def _alma2_dual(X, norms, y, order, alpha, n_cycles):
+    """ALMA_2 through the Gram matrix of the normalised rows (:func:`_alma2_dual_core`); returns the kernel tuple."""
+    inv = np.where(norms > 0, 1.0 / np.where(norms > 0, norms, 1.0), 0.0)
+    K = (X @ X.T) * inv[:, None] * inv[None, :]
+    a, k, n_upd, cyc, conv = _alma2_dual_core(np.ascontiguousarray(K), np.asarray(y, dtype=np.float64),
+                                              np.asarray(order, dtype=np.int64), float(alpha), int(n_cycles))
+    w = (a * inv) @ X  # w = sum_t a_t x_t / ||x_t||_2
+    return w, k, n_upd, cyc, conv
+
+
 def _alma_run(X, y, p, alpha, n_cycles, order):
-    """Normalise the rows of X by their p-norm and run the kernel. X: C-contiguous float64, y: float64 +-1."""
+    """Normalise the rows of X by their p-norm and run the kernel. X: C-contiguous float64, y: float64 +-1.
+
+    ALMA_2 with more genes than twice the samples runs in the dual (Gram matrix, O(m) per step instead of O(f)).
+    """
     norms = _row_pnorms(X, p)
     nz = norms > 0
-    Xn = X / np.where(nz, norms, 1.0)[:, None]
     order = order[nz[order]]
-    w, k, n_upd, cyc, conv = _alma_kernel(Xn, y, order, p, alpha, n_cycles, inplace=True)
+    if p == 2.0 and X.shape[1] > 2 * X.shape[0]:
+        w, k, n_upd, cyc, conv = _alma2_dual(X, norms, y, order, alpha, n_cycles)
+    else:
+        Xn = X / np.where(nz, norms, 1.0)[:, None]
+        w, k, n_upd, cyc, conv = _alma_kernel(Xn, y, order, p, alpha, n_cycles, inplace=True)
     gamma = math.sqrt(8.0 * (p - 1.0)) / (alpha * math.sqrt(k))
     return w, gamma, int(n_upd), int(cyc), bool(conv)
 
