@@ -355,3 +355,24 @@ def test_genes_constant_in_training_get_zero_relevance():
     theta = gp.theta_.copy()
     theta[1 + 3] += 5.0
     assert gp.log_marginal_likelihood(theta) == pytest.approx(gp.log_marginal_likelihood_, rel=1e-9)
+
+
+def test_convergence_is_reported_and_failures_warn(monkeypatch):
+    """A converged fit says so and stays silent; an EP cut short and an optimiser cut short each raise a
+    ConvergenceWarning (never a silently approximate number)."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = _toy(n=24, d=3, seed=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        m = GaussianProcessClassifier(approximation="ep", ard=False, max_iter=500).fit(X, y)
+    assert m.ep_converged_ and m.optimizer_converged_
+    with pytest.warns(ConvergenceWarning, match="L-BFGS-B stopped"):
+        m = GaussianProcessClassifier(approximation="laplace", ard=True, max_iter=1).fit(X, y)
+    assert not m.optimizer_converged_
+    monkeypatch.setattr(gp, "_EP_MAX_SWEEPS", 1)
+    with pytest.warns(ConvergenceWarning, match="EP did not reach its fixed point in 1 sweeps"):
+        m = GaussianProcessClassifier(approximation="ep", ard=False, optimizer=None).fit(X, y)
+    assert not m.ep_converged_

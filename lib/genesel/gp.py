@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 import numpy as np
 import scipy.linalg
@@ -42,6 +43,7 @@ import scipy.sparse
 import scipy.special
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -355,6 +357,8 @@ def _ep(K, y, need_grad, sites=None):
                 nu_t, tau_t, Sigma, mu, L = nu_w, tau_w, Sigma_w, mu_w, L_w
         except (np.linalg.LinAlgError, ValueError):
             pass
+    delta = np.inf
+    sweep = 0
     for sweep in range(1, _EP_MAX_SWEEPS + 1):
         delta = _ep_sweep(Sigma, mu, nu_t, tau_t, y)
         if delta < _EP_TOL:
@@ -365,7 +369,8 @@ def _ep(K, y, need_grad, sites=None):
     log_z = _ep_log_z(y, Sigma, mu, nu_t, tau_t, L)
     # b = (I − S½B⁻¹S½K)ν̃ is the predictive weight vector (Alg. 3.6) and enters the gradient Eq. 5.27
     b = nu_t - ss * scipy.linalg.cho_solve((L, True), ss * (K @ nu_t), check_finite=False)
-    state = {"f": mu, "alpha": b, "sqrt_w": ss, "L": L, "tau_tilde": tau_t, "nu_tilde": nu_t, "Sigma": Sigma}
+    state = {"f": mu, "alpha": b, "sqrt_w": ss, "L": L, "tau_tilde": tau_t, "nu_tilde": nu_t, "Sigma": Sigma,
+             "ep_converged": bool(delta < _EP_TOL), "ep_sweeps": sweep, "ep_delta": float(delta)}
     if not need_grad:
         return log_z, None, state
     R = ss[:, None] * scipy.linalg.cho_solve((L, True), np.diag(ss), check_finite=False)
@@ -421,6 +426,11 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         Final log evidence of every optimiser run (first entry: the run from the initial values).
     n_iter_ : int
         L-BFGS-B iterations of the winning run.
+    optimizer_converged_ : bool
+        Whether that run met L-BFGS-B's convergence test (otherwise a ``ConvergenceWarning`` was issued).
+    ep_converged_ : bool
+        (EP only) Whether EP reached its fixed point at ``theta_`` (no site changing by more than 1e-9 in a sweep,
+        within 200 sweeps); otherwise a ``ConvergenceWarning`` was issued.
     latent_mean_train_ : ndarray of shape (n_samples,)
         Posterior mode (Laplace) or EP posterior mean of the latent f at the training samples.
     X_mean_ : ndarray of shape (n_genes,)
@@ -561,7 +571,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             bounds=scipy.optimize.Bounds(bounds[:, 0], bounds[:, 1]),
             options={"maxiter": int(self.max_iter)},
         )
-        return res.x, -res.fun, res.nit
+        return res.x, -res.fun, res.nit, bool(res.success), str(res.message)
 
     # -- sklearn API ----------------------------------------------------------------------------------------------
     def fit(self, X, y):
@@ -605,6 +615,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         if self.optimizer is None:
             theta, self.n_iter_ = theta0, 0
             self.restart_log_evidences_ = np.array([])
+            self.optimizer_converged_ = True
         else:
             rng = check_random_state(self.random_state)
             bounds = np.array(self._layout.bounds())
@@ -621,8 +632,19 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             best = int(np.nanargmax(np.where(np.isfinite(evid), evid, -np.inf)))
             theta, self.n_iter_ = runs[best][0], runs[best][2]
             self.restart_log_evidences_ = evid
+            self.optimizer_converged_ = runs[best][3]
+            if not runs[best][3]:
+                warnings.warn(f"GaussianProcessClassifier: L-BFGS-B stopped before convergence after {runs[best][2]} "
+                              f"iterations ({runs[best][4]}); the hyper-parameters are not a maximum of the "
+                              "evidence. Raise max_iter.", ConvergenceWarning, stacklevel=3)
 
         log_z, _, state = self._evidence(theta, False)
+        if self.approximation == "ep":
+            self.ep_converged_ = state["ep_converged"]
+            if not state["ep_converged"]:
+                warnings.warn(f"GaussianProcessClassifier: EP did not reach its fixed point in {state['ep_sweeps']} "
+                              f"sweeps (largest relative site change {state['ep_delta']:.2g} > {_EP_TOL:g}); the "
+                              "evidence and the predictions are approximate.", ConvergenceWarning, stacklevel=3)
         self.theta_ = theta
         self.log_marginal_likelihood_ = float(log_z)
         self.v0_, l_fit, self.v1_, self.v2_ = self._layout.unpack(theta)
