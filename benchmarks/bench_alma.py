@@ -6,6 +6,10 @@
    to the paper's 1000 splits.
 2. Training time of ALMA_2 (``genesel.alma.ALMA(p=2)``, 100 cycles) against ``sklearn.svm.SVC(kernel="linear")``
    on the same training folds (first ``--n-svc-splits`` splits), one process, with the ratio.
+3. Where the time goes: one ALMA_ln run on all 12600 genes (alpha = 0.5, the slowest), its number of updates and
+   final active block, and the measured cost of the two things every update must do with exact arithmetic: one
+   pass over all genes (theta <- s theta + c x) and one power |theta_i|^(p-1) per active gene. Their product with
+   the protocol's number of updates is a floor for any exact implementation on this machine.
 
 Run: ``python benchmarks/bench_alma.py`` (full protocol) or ``python benchmarks/bench_alma.py --n-splits 20``.
 Needs the prostate data (set GENESEL_DATA_MIRROR to a local mirror of the raw files).
@@ -105,6 +109,54 @@ def main(argv=None):
     print(f"    sklearn SVC(kernel='linear', C=1): {t_svc:.2f} s ({1000 * t_svc / n:.1f} ms/fit), "
           f"test errors {e_svc}/{n}")
     print(f"    ratio SVC / ALMA_2 = {t_svc / t_alma:.2f}x")
+
+    # 3. where the time goes
+    _where_the_time_goes(ds, args, rows)
+
+
+def _where_the_time_goes(ds, args, rows):
+    import math
+
+    from genesel import alma as A
+    from genesel.experiments import random_splits
+
+    tr, _ = random_splits(ds.y, 101, 1, args.seed)[0]
+    X = np.ascontiguousarray(ds.X[tr])
+    y = np.where(ds.y[tr] == ds.y.max(), 1.0, -1.0)
+    f = X.shape[1]
+    p = A.resolve_p("ln", f)
+    Xn = X / A._row_pnorms(X, p)[:, None]
+    order = np.arange(X.shape[0], dtype=np.int64)
+    A._alma_kernel(Xn, y, order, p, 0.5, 1)
+    t0 = time.perf_counter()
+    _, k, n_upd, cyc, _, n_act = A._alma_kernel(Xn, y, order, p, 0.5, args.n_cycles, with_active=True)
+    t_run = time.perf_counter() - t0
+    theta, x, wr = np.random.default_rng(0).normal(size=(3, f)) * 0.01
+    reps = 2000
+    A._axpy_detect(theta, x, 1.0, 1e-3, n_act, f, 1.0)
+    A._active_update(theta, x, wr, 1.0, 1e-3, n_act, p - 1.0, False)
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        A._axpy_detect(theta, x, 1.0, 1e-3, n_act, f, 1.0)
+    t_pass = (time.perf_counter() - t0) / reps
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        A._active_update(theta, x, wr, 1.0, 1e-3, n_act, p - 1.0, False)
+    t_pow = (time.perf_counter() - t0) / reps
+    per_upd = t_pass + t_pow
+    print(f"\n[3] one ALMA_ln run on all {f} genes (p = {p:.2f}, alpha = 0.5, {args.n_cycles} cycles), one process")
+    print(f"    {n_upd} updates in {cyc} sweeps, final active block {n_act} genes: {t_run:.3f} s "
+          f"({1e6 * t_run / max(n_upd, 1):.1f} us per update, checks included)")
+    print(f"    per update: the pass over the {f - n_act} genes outside the block {1e6 * t_pass:.1f} us "
+          f"({24 * (f - n_act) / t_pass / 1e9:.0f} GB/s), the update with a power for each of the {n_act} in it "
+          f"{1e6 * t_pow:.1f} us ({1e9 * t_pow / max(n_act, 1):.2f} ns per gene)")
+    if len(rows):
+        # first-stage updates are not recorded per run: scale by this run's share of the alpha = 0.5 time
+        frac = per_upd * n_upd / max(t_run, 1e-12)
+        total = rows[:, 2].sum()
+        print(f"    these two steps are {100 * frac:.0f}% of this run (the rest: margin checks, bookkeeping); at "
+              f"their cost, section [1]'s runs alone need "
+              f"~{frac * total / 2 * 1000 / max(1, len(rows) // 5):.0f} s on 2 cores for 1000 splits")
 
 
 if __name__ == "__main__":
