@@ -834,6 +834,7 @@ def _warm_up():
     for p in (2.0, 3.0):
         Xn = X / _row_pnorms(X, p)[:, None]
         _alma_kernel(Xn, y, order, p, 0.5, 2)
+    _alma2_dual(X, _row_pnorms(X, 2.0), y, order, 0.5, 2)
     _WARM = True
 
 
