@@ -236,6 +236,19 @@ def test_alma2_dual_equals_primal(alpha, cycles):
     assert clf.n_updates_ == ref[2]
 
 
+def test_alma2_dual_vs_naive_figure1():
+    """The dual ALMA_2 kernel against the literal Figure 1 (plain Python) on a small f > 2m case."""
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(8, 23))
+    y = np.where(rng.random(8) < 0.5, -1.0, 1.0)
+    order = rng.permutation(8).astype(np.int64)
+    norms = A._row_pnorms(X, 2.0)
+    got = A._alma2_dual(X, norms, y, order, 0.6, 7)
+    ref = naive_alma.alma_kernel(X / norms[:, None], y, order, 2.0, 0.6, 7)
+    np.testing.assert_allclose(got[0], ref[0], rtol=1e-9, atol=1e-12)
+    assert tuple(got[1:]) == tuple(ref[1:])
+
+
 def test_p2_equals_classical_alma2():
     X, y = _separable(m=30, f=6, seed=4, margin=0.1)
     X = X + np.random.default_rng(0).normal(scale=0.5, size=X.shape)  # make it noisy too
