@@ -236,6 +236,18 @@ def test_alma2_dual_equals_primal(alpha, cycles):
     assert clf.n_updates_ == ref[2]
 
 
+def test_alma2_huge_values_fall_back_to_the_scaled_primal():
+    """Rows of 1e200: the Gram matrix overflows, so ALMA_2 falls back to the primal kernel with overflow-safe
+    norms; ALMA only sees normalised rows, so the weights equal those for the unscaled data."""
+    X, y = _heavy_tailed(10, 60, seed=3)
+    X = X / np.abs(X).max()
+    a = A.ALMA(p=2, alpha=0.7, n_cycles=20, shuffle=False).fit(X, y)
+    b = A.ALMA(p=2, alpha=0.7, n_cycles=20, shuffle=False).fit(X * 1e200, y)
+    assert np.all(np.isfinite(b.coef_))
+    assert b.n_updates_ == a.n_updates_
+    np.testing.assert_allclose(b.coef_, a.coef_, rtol=1e-10, atol=1e-14)
+
+
 def test_alma2_dual_vs_naive_figure1():
     """The dual ALMA_2 kernel against the literal Figure 1 (plain Python) on a small f > 2m case."""
     rng = np.random.default_rng(21)

@@ -460,10 +460,12 @@ def _training_order(n, shuffle, random_state):
     return np.arange(n, dtype=np.int64)
 
 
-def _alma2_dual(X, norms, y, order, alpha, n_cycles):
-    """ALMA_2 through the Gram matrix of the normalised rows (:func:`_alma2_dual_core`); returns the kernel tuple."""
+def _alma2_dual(X, norms, y, order, alpha, n_cycles, G=None):
+    """ALMA_2 through the Gram matrix of the normalised rows (:func:`_alma2_dual_core`); returns the kernel tuple.
+
+    ``G`` optionally passes the Gram matrix ``X X^T`` already computed."""
     inv = np.where(norms > 0, 1.0 / np.where(norms > 0, norms, 1.0), 0.0)
-    K = (X @ X.T) * inv[:, None] * inv[None, :]
+    K = (X @ X.T if G is None else G) * inv[:, None] * inv[None, :]
     a, k, n_upd, cyc, conv = _alma2_dual_core(np.ascontiguousarray(K), np.asarray(y, dtype=np.float64),
                                               np.asarray(order, dtype=np.int64), float(alpha), int(n_cycles))
     w = (a * inv) @ X  # w = sum_t a_t x_t / ||x_t||_2
@@ -475,11 +477,16 @@ def _alma_run(X, y, p, alpha, n_cycles, order):
 
     ALMA_2 with more genes than twice the samples runs in the dual (Gram matrix, O(m) per step instead of O(f)).
     """
-    norms = _row_pnorms(X, p)
+    dual = p == 2.0 and X.shape[1] > 2 * X.shape[0]
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflowing Gram matrix sends us to the primal below
+        G = X @ X.T if dual else None
+        norms = np.sqrt(np.diag(G)) if dual else None  # the row 2-norms come with the Gram matrix
+    if norms is None or not np.all(np.isfinite(norms)):
+        norms = _row_pnorms(X, p)  # scaled: no overflow whatever the magnitudes
     nz = norms > 0
     order = order[nz[order]]
-    if p == 2.0 and X.shape[1] > 2 * X.shape[0]:
-        w, k, n_upd, cyc, conv = _alma2_dual(X, norms, y, order, alpha, n_cycles)
+    if dual and np.all(np.isfinite(G)):
+        w, k, n_upd, cyc, conv = _alma2_dual(X, norms, y, order, alpha, n_cycles, G=G)
     else:
         Xn = X / np.where(nz, norms, 1.0)[:, None]
         w, k, n_upd, cyc, conv = _alma_kernel(Xn, y, order, p, alpha, n_cycles, inplace=True)
