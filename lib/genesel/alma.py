@@ -78,6 +78,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel.fastmath import dot, pow_pos
+from genesel.threads import single_blas_thread
 from genesel.validation import to_pm1
 
 __all__ = [
@@ -478,8 +479,8 @@ def _alma_run(X, y, p, alpha, n_cycles, order):
     ALMA_2 with more genes than twice the samples runs in the dual (Gram matrix, O(m) per step instead of O(f)).
     """
     dual = p == 2.0 and X.shape[1] > 2 * X.shape[0]
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflowing Gram matrix sends us to the primal below
-        G = X @ X.T if dual else None
+    with np.errstate(over="ignore", invalid="ignore"), single_blas_thread():
+        G = X @ X.T if dual else None  # an overflowing Gram matrix sends us to the primal below
         norms = np.sqrt(np.diag(G)) if dual else None  # the row 2-norms come with the Gram matrix
     if norms is None or not np.all(np.isfinite(norms)):
         norms = _row_pnorms(X, p)  # scaled: no overflow whatever the magnitudes
