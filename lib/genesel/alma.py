@@ -336,7 +336,6 @@ def _alma_kernel(Xn, y, order, p, alpha, n_cycles, truncate=True, inplace=False,
     return out if with_active else out[:5]
 
 
-
 # ----------------------------------------------------------------------------------------------------------------
 # Link functions, margins, bounds (public helpers; plain numpy)
 # ----------------------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Branch-free numba building blocks that LLVM can vectorise: a power function and a blocked dot product.
+"""Branch-free numba building blocks that LLVM can vectorise: a power function and a dot product.
 
 numba's ``math.pow`` / ``x ** e`` call the C library one element at a time, and the LLVM that ships with pip's
 llvmlite has no vector math library (SVML), so a loop over ``|theta_i| ** (p - 1)`` (ALMA_p's link function,
@@ -8,10 +8,10 @@ polynomial), with no calls and no branches, so loops over it vectorise (AVX2 / A
 
 Accuracy: relative error below ``4e-16 * (1 + |e ln a|)`` against a correctly rounded power (the unavoidable
 error of rounding ``e ln a`` once); checked against ``numpy.power`` in ``tests/test_fastmath.py``. Results
-below the smallest normal double are flushed to 0; ``pow_pos(0, e) = 0`` for ``e > 0``.
+below the smallest normal double are flushed to 0; ``pow_pos(0, e) = 0``.
 
-:func:`dot8` sums ``a . b`` in eight interleaved partial sums (a fixed order, so results are reproducible bit
-for bit on any machine), which LLVM turns into one vector accumulator.
+:func:`dot` lets LLVM reorder the sum into vector lanes: bit-for-bit reproducible on one machine; the last bits
+may differ between CPUs with different vector widths.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-__all__ = ["pow_pos", "dot8", "dot"]
+__all__ = ["pow_pos", "dot"]
 
 
 @intrinsic
@@ -101,28 +101,8 @@ def pow_pos(a, e):
     t = t * r + 1.0
     ni = int(n)
     ni = max(ni, -1023)  # 2^-1023 and below: flush to 0 (bits 0)
-    return t * _i2f((ni + 1023) << 52)
-
-
-@njit(cache=True, inline="always", error_model="numpy", fastmath={"contract"})
-def dot8(a, b, n):
-    """``sum(a[:n] * b[:n])`` with eight interleaved partial sums added pairwise (fixed order)."""
-    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
-    i = 0
-    while i + 8 <= n:
-        s0 += a[i] * b[i]
-        s1 += a[i + 1] * b[i + 1]
-        s2 += a[i + 2] * b[i + 2]
-        s3 += a[i + 3] * b[i + 3]
-        s4 += a[i + 4] * b[i + 4]
-        s5 += a[i + 5] * b[i + 5]
-        s6 += a[i + 6] * b[i + 6]
-        s7 += a[i + 7] * b[i + 7]
-        i += 8
-    while i < n:
-        s0 += a[i] * b[i]
-        i += 1
-    return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+    r = t * _i2f((ni + 1023) << 52)
+    return r if a > 0.0 else 0.0
 
 
 @njit(cache=True, error_model="numpy", fastmath={"reassoc", "contract"})
