@@ -8,7 +8,8 @@ polynomial), with no calls and no branches, so loops over it vectorise (AVX2 / A
 
 Accuracy: relative error below ``4e-16 * (1 + |e ln a|)`` against a correctly rounded power (the unavoidable
 error of rounding ``e ln a`` once); checked against ``numpy.power`` in ``tests/test_fastmath.py``. Results
-below the smallest normal double are flushed to 0; ``pow_pos(0, e) = 0``.
+below the smallest normal double are flushed to 0; ``pow_pos(0, e) = 0`` for ``e >= 1`` (ALMA's
+exponent p - 1 >= 1; below 1 it returns a tiny positive number instead).
 
 :func:`dot` lets LLVM reorder the sum into vector lanes: bit-for-bit reproducible on one machine; the last bits
 may differ between CPUs with different vector widths.
@@ -101,8 +102,7 @@ def pow_pos(a, e):
     t = t * r + 1.0
     ni = int(n)
     ni = max(ni, -1023)  # 2^-1023 and below: flush to 0 (bits 0)
-    r = t * _i2f((ni + 1023) << 52)
-    return r if a > 0.0 else 0.0
+    return t * _i2f((ni + 1023) << 52)
 
 
 @njit(cache=True, error_model="numpy", fastmath={"reassoc", "contract"})
