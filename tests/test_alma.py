@@ -236,6 +236,36 @@ def test_alma2_dual_equals_primal(alpha, cycles):
     assert clf.n_updates_ == ref[2]
 
 
+def test_block_kernels_vs_naive():
+    rng = np.random.default_rng(14)
+    f, e = 29, 4.3
+    theta, x = rng.normal(size=f), rng.normal(size=f)
+    t1, t2 = theta.copy(), list(theta)
+    assert A._axpy_detect(t1, x, 0.7, 0.2, 5, f, 0.6) == naive_alma.axpy_detect(t2, x, 0.7, 0.2, 5, f, 0.6)
+    np.testing.assert_allclose(t1, t2, rtol=1e-15)
+    w1, w2 = np.zeros(f), [0.0] * f
+    A._active_update(t1, x, w1, 0.9, -0.1, 5, e, False)
+    naive_alma.active_update(t2, x, w2, 0.9, -0.1, 5, e)
+    A._link_block(t1, w1, 5, f, e, False)
+    naive_alma.link_block(t2, w2, 5, f, e)
+    np.testing.assert_allclose(t1, t2, rtol=1e-15)
+    np.testing.assert_allclose(w1, w2, rtol=1e-13)
+
+
+def test_alma2_dual_core_vs_naive_twin():
+    rng = np.random.default_rng(22)
+    X = rng.normal(size=(9, 30))
+    Xn = X / np.linalg.norm(X, axis=1)[:, None]
+    K = Xn @ Xn.T
+    y = np.where(rng.random(9) < 0.5, -1.0, 1.0)
+    order = rng.permutation(9).astype(np.int64)
+    got = A._alma2_dual_core(K, y, order, 0.6, 8)
+    ref = naive_alma.alma2_dual(K.tolist(), y, order, 0.6, 8)
+    np.testing.assert_allclose(got[0], ref[0], rtol=1e-10, atol=1e-13)
+    assert tuple(got[1:]) == tuple(ref[1:])
+    assert got[2] > 5
+
+
 def test_alma2_huge_values_fall_back_to_the_scaled_primal():
     """Rows of 1e200: the Gram matrix overflows, so ALMA_2 falls back to the primal kernel with overflow-safe
     norms; ALMA only sees normalised rows, so the weights equal those for the unscaled data."""

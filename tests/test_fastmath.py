@@ -7,6 +7,7 @@ import pytest
 from numba import njit
 
 from genesel.fastmath import dot, pow_pos
+from naive import fastmath as naive_fastmath
 
 
 @njit(cache=True)
@@ -55,3 +56,12 @@ def test_dot_matches_numpy(n):
     ref = float(np.dot(a[:n], b[:n]))
     scale = float(np.dot(np.abs(a[:n]), np.abs(b[:n]))) + 1e-300
     assert abs(d - ref) <= 1e-14 * scale
+
+
+def test_against_plain_python_twins():
+    rng = np.random.default_rng(5)
+    a = np.exp(rng.uniform(-20, 2, 300))
+    for e in (1.0, 2.7, 9.4):
+        np.testing.assert_allclose(_pow_array(a, e), [naive_fastmath.pow_pos(v, e) for v in a], rtol=1e-13)
+    b = rng.normal(size=300)
+    assert _dot(a, b, 300) == pytest.approx(naive_fastmath.dot(a, b, 300), rel=1e-13)

@@ -66,3 +66,49 @@ def alma_kernel(Xn, y, order, p, alpha, n_cycles):
             converged = True
             break
     return w, k, n_updates, cycles_run, converged
+
+
+def axpy_detect(theta, x, sc, c, lo, hi, tha):
+    """Twin of genesel.alma._axpy_detect (in place): theta[lo:hi] = sc theta + c x; count of |theta_i| > tha."""
+    cnt = 0
+    for i in range(lo, hi):
+        theta[i] = theta[i] * sc + c * x[i]
+        cnt += abs(theta[i]) > tha
+    return cnt
+
+
+def active_update(theta, x, wr, sc, c, n, e):
+    """Twin of genesel.alma._active_update (p != 2, in place): theta[:n] = sc theta + c x, wr = sign |theta|^e."""
+    for i in range(n):
+        theta[i] = theta[i] * sc + c * x[i]
+        wr[i] = math.copysign(abs(theta[i]) ** e, theta[i]) if theta[i] != 0.0 else 0.0
+
+
+def link_block(theta, wr, lo, hi, e):
+    """Twin of genesel.alma._link_block (p != 2, in place): wr[lo:hi] = sign(theta) |theta|^e."""
+    for i in range(lo, hi):
+        wr[i] = math.copysign(abs(theta[i]) ** e, theta[i]) if theta[i] != 0.0 else 0.0
+
+
+def alma2_dual(K, y, order, alpha, n_cycles):
+    """Twin of genesel.alma._alma2_dual_core, the plainest way: w = sum_t a_t x^_t, and every margin and norm
+    recomputed from the Gram matrix K (no running g). Returns (a, k, n_updates, cycles_run, converged)."""
+    m = len(K)
+    a = [0.0] * m
+    k, n_updates, cycles_run, converged = 1, 0, 0, False
+    for _ in range(n_cycles):
+        cycles_run += 1
+        updated = False
+        for t in order:
+            margin = float(y[t]) * sum(a[s] * K[s][t] for s in range(m))
+            if margin <= (1.0 - alpha) * math.sqrt(8.0) / (alpha * math.sqrt(k)):
+                a[t] += float(y[t]) * math.sqrt(2.0) / math.sqrt(k)
+                n2 = sum(a[s] * K[s][r] * a[r] for s in range(m) for r in range(m))
+                a = [v / math.sqrt(n2) for v in a] if n2 > 0 else [0.0] * m
+                k += 1
+                n_updates += 1
+                updated = True
+        if not updated:
+            converged = True
+            break
+    return a, k, n_updates, cycles_run, converged
