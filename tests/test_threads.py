@@ -3,7 +3,7 @@
 import numpy as np  # noqa: F401  (loads the BLAS library threadpoolctl inspects)
 from threadpoolctl import threadpool_info
 
-from genesel.threads import single_blas_thread
+from genesel.threads import blas_threads_for, single_blas_thread
 
 
 def _blas_threads():
@@ -14,5 +14,16 @@ def test_single_blas_thread_limits_and_restores():
     before = _blas_threads()
     assert before, "no BLAS library found by threadpoolctl"
     with single_blas_thread():
+        assert all(n == 1 for n in _blas_threads())
+    assert _blas_threads() == before
+
+
+def test_blas_threads_for_limits_only_small_fits():
+    before = _blas_threads()
+    with blas_threads_for(100):
+        assert all(n == 1 for n in _blas_threads())
+    with blas_threads_for(5000):
+        assert _blas_threads() == before
+    with blas_threads_for(1500, max_single=2000):
         assert all(n == 1 for n in _blas_threads())
     assert _blas_threads() == before

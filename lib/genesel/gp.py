@@ -47,8 +47,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from threadpoolctl import threadpool_limits
 
+from genesel.threads import blas_threads_for
 from genesel.validation import check_expression_data, to_pm1
 
 __all__ = ["GaussianProcessClassifier"]
@@ -544,7 +544,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         theta = self.theta_ if theta is None else np.asarray(theta, dtype=float)
         if theta.shape != self.theta_.shape:
             raise ValueError(f"theta must have shape {self.theta_.shape} (the layout of theta_), got {theta.shape}")
-        with threadpool_limits(limits=1 if self._y.size <= _SINGLE_THREAD_MAX_N else None, user_api="blas"):
+        with blas_threads_for(self._y.size, _SINGLE_THREAD_MAX_N):
             log_z, grad, _ = self._evidence(theta, eval_gradient)
         return (log_z, grad) if eval_gradient else log_z
 
@@ -588,10 +588,8 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             )
         X, y_pm1 = check_expression_data(X, y, allow_constant=True)
         _, self.classes_ = to_pm1(y)
-        if X.shape[0] <= _SINGLE_THREAD_MAX_N:
-            with threadpool_limits(limits=1, user_api="blas"):
-                return self._fit(X, y_pm1)
-        return self._fit(X, y_pm1)
+        with blas_threads_for(X.shape[0], _SINGLE_THREAD_MAX_N):
+            return self._fit(X, y_pm1)
 
     def _fit(self, X, y_pm1):
         link, n_l, l0 = self._check_params(X.shape[1])
@@ -668,7 +666,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             raise TypeError("GaussianProcessClassifier does not support sparse input X; pass a dense array")
         X = validate_data(self, X, reset=False, ensure_all_finite=False, dtype=np.float64)
         X = check_expression_data(X, allow_constant=True, min_samples=1)
-        with threadpool_limits(limits=1 if self._y.size <= _SINGLE_THREAD_MAX_N else None, user_api="blas"):
+        with blas_threads_for(self._y.size, _SINGLE_THREAD_MAX_N):
             return self._latent_checked(X)
 
     def _latent_checked(self, X):

@@ -40,10 +40,10 @@ import numbers
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve, solve_triangular
 from sklearn.base import BaseEstimator, ClassifierMixin
-from threadpoolctl import threadpool_limits
 from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
 from genesel.kernels import gram
+from genesel.threads import blas_threads_for
 from genesel.validation import check_binary_target as _check_binary_target
 from genesel.validation import check_expression_data, to_pm1
 
@@ -160,7 +160,7 @@ class RVM(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes; n × n Gram matrix if kernel="precomputed"), binary y."""
         # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
-        with threadpool_limits(limits=1 if _num_samples(X) <= _SINGLE_THREAD_MAX_N else None):
+        with blas_threads_for(_num_samples(X), _SINGLE_THREAD_MAX_N):
             return self._fit(X, y)
 
     def _fit(self, X, y):

@@ -39,11 +39,11 @@ import numbers
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
-from threadpoolctl import threadpool_limits
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
 from genesel.kernels import gram
+from genesel.threads import blas_threads_for
 from genesel.validation import check_expression_data
 
 _SINGLE_THREAD_MAX_N = 512
@@ -206,7 +206,7 @@ class SMLR(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes) and class labels ``y`` (two or more classes)."""
         # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
-        with threadpool_limits(limits=1 if _num_samples(X) <= _SINGLE_THREAD_MAX_N else None):
+        with blas_threads_for(_num_samples(X), _SINGLE_THREAD_MAX_N):
             return self._fit(X, y)
 
     def _fit(self, X, y):
