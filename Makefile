@@ -8,13 +8,19 @@ GENESEL_DATA_MIRROR ?= $(abspath $(wildcard ../shared/data/raw))
 export GENESEL_DATA_MIRROR
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
+# One notebook, or notebook parameters (papermill -p / -y syntax), e.g.
+#   make run NB=02                          make run NB=05a ARGS="-p datasets '[\"singh\"]'"
+#   make full NB=01 ARGS="-y 'n_jobs: 2'"
+NB   ?=
+ARGS ?=
+
 .PHONY: run full test lab data install clean-cache bench
 
-run: data          ## execute every notebook in quick mode into runs/quick/, figures into figures/
-	$(BIN)/python -m genesel.notebooks --mode quick
+run: data          ## notebooks in quick mode -> runs/quick/ (figures: runs/quick/figures/); NB=02 for one
+	$(BIN)/python -m genesel.notebooks --mode quick $(ARGS) $(NB)
 
-full: data         ## the papers' full protocols (hours): runs/full/
-	$(BIN)/python -m genesel.notebooks --mode full
+full: data         ## the papers' full protocols (hours) -> runs/full/, figures/ (the committed figures)
+	$(BIN)/python -m genesel.notebooks --mode full $(ARGS) $(NB)
 
 test: install      ## the test suite (includes every notebook in quick mode)
 	$(BIN)/python -m pytest

@@ -12,7 +12,7 @@
    the protocol's number of updates is a floor for any exact implementation on this machine.
 
 Run: ``python benchmarks/bench_alma.py`` (full protocol) or ``python benchmarks/bench_alma.py --n-splits 20``.
-Needs the prostate data (set GENESEL_DATA_MIRROR to a local mirror of the raw files).
+Needs the prostate data (``--mirror DIR`` or GENESEL_DATA_MIRROR: a local mirror of the raw files).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import os
 import time
 
 import numpy as np
+from _common import add_data_arguments, use_mirror
 
 ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
@@ -52,7 +53,8 @@ def main(argv=None):
     ap.add_argument("--n-jobs", type=int, default=2)
     ap.add_argument("--n-cycles", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
+    args = add_data_arguments(ap).parse_args(argv)
+    use_mirror(args)
 
     from joblib import Parallel, delayed
     from sklearn.svm import SVC

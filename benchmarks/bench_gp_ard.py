@@ -1,7 +1,7 @@
 """ARD evidence maximisation on the Leukemia training data: genesel vs scikit-learn vs GPy.
 
 Data: ``load_dataset("golub")``, the 38 training samples × 7129 genes, preprocessed with
-``genesel.preprocessing.recommended_preprocessing("golub")`` fit on those samples (log10 of the intensities
+``genesel.datasets.recommended_preprocessing("golub")`` fit on those samples (log10 of the intensities
 clipped to [20, ∞), then per-gene z-scores).  Model: the same for every tool — a zero-mean GP with the ARD
 squared-exponential covariance v0·exp(−½ Σ_m l_m (x_i^m − x_j^m)²) (one length scale per gene, 7130
 hyper-parameters; thesis Eq. 3.8 without the bias and noise terms, which sklearn's and GPy's models do not have),
@@ -29,7 +29,6 @@ Run: ``python benchmarks/bench_gp_ard.py [--max-iter 200] [--sklearn-seconds 300
 from __future__ import annotations
 
 import argparse
-import os
 import time
 import tracemalloc
 import warnings
@@ -37,7 +36,7 @@ import warnings
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-os.environ.setdefault("GENESEL_DATA_MIRROR", "/work/shared/data/raw")
+from _common import add_data_arguments, load_split, use_mirror
 
 
 def _measure(func, memory=False):
@@ -57,12 +56,7 @@ def _measure(func, memory=False):
 
 
 def load_leukemia_train():
-    from genesel.datasets import load_dataset
-    from genesel.preprocessing import recommended_preprocessing
-
-    ds = load_dataset("golub")
-    X = recommended_preprocessing("golub").fit_transform(ds.X[ds.train_idx])
-    y = ds.y[ds.train_idx]
+    X, y, _, _ = load_split("golub", split="predefined", preprocess="recommended")
     return X, y
 
 
@@ -211,7 +205,8 @@ def main(argv=None):
     ap.add_argument("--no-gpy", action="store_true")
     ap.add_argument("--no-sklearn", action="store_true")
     ap.add_argument("--repeats", type=int, default=3, help="timed runs of genesel and GPy (best is reported)")
-    args = ap.parse_args(argv)
+    args = add_data_arguments(ap).parse_args(argv)
+    use_mirror(args)
     warnings.filterwarnings("ignore")
 
     X, y = load_leukemia_train()

@@ -20,36 +20,20 @@ runs; the machine may be shared, so read ratios rather than absolute numbers.
 from __future__ import annotations
 
 import argparse
-import os
-import time
 import warnings
 
 import numpy as np
 
-os.environ.setdefault("GENESEL_DATA_MIRROR", "/work/shared/data/raw")
+from _common import add_data_arguments, best_of, load_split, use_mirror
 
 
 def best_time(fn, repeats):
-    out, best = None, np.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
+    out, wall, _ = best_of(fn, repeats)
+    return wall, out
 
 
 def load(name, seed=0):
-    from genesel.datasets import load_dataset
-    from genesel.experiments import random_splits
-    from genesel.preprocessing import recommended_preprocessing
-
-    ds = load_dataset(name)
-    if ds.train_idx is not None:
-        tr, te = np.asarray(ds.train_idx), np.asarray(ds.test_idx)
-    else:
-        (tr, te), = random_splits(ds.y, ds.y.size // 2, 1, seed, stratified=True)
-    pp = recommended_preprocessing(name).fit(ds.X[tr])
-    return pp.transform(ds.X[tr]), ds.y[tr], pp.transform(ds.X[te]), ds.y[te]
+    return load_split(name, split="predefined", preprocess="recommended", seed=seed)
 
 
 def row(name, secs, ref, extra=""):
@@ -122,7 +106,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="golub")
     ap.add_argument("--repeats", type=int, default=3)
-    args = ap.parse_args(argv)
+    args = add_data_arguments(ap).parse_args(argv)
+    use_mirror(args)
     Xtr, ytr, Xte, yte = load(args.data)
     print(f"data: {args.data}, {Xtr.shape[0]} training / {Xte.shape[0]} test samples, {Xtr.shape[1]} genes")
     # warm-up (imports, numba caches) outside the timings

@@ -91,10 +91,15 @@ def _check(path: Path, name: str, entry: RemoteFile, origin: str) -> None:
 
 
 def _atomic_copy(src: Path, dst: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", dir=dst.parent)
+    """Copy to a temporary file beside ``dst``, give it open()'s default permissions (mkstemp makes 0600; data files
+    should be as readable as any other file), then rename it into place."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
     os.close(fd)
     try:
         shutil.copyfile(src, tmp)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, dst)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -1,8 +1,8 @@
 """The public files behind every data set: name -> (sha256, size in bytes, pinned public URL).
 
 Each URL points at a fixed commit of a public GitHub repository, so the bytes (and the sha256) never change.
-The same table is in ``shared/data/MANIFEST.csv`` of the project's workspace; ``tests/test_datasets.py`` checks
-that the two agree.
+The data mirror ships the same table as ``MANIFEST.csv`` beside its ``raw/`` folder; ``tests/test_datasets.py``
+checks that the two agree.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Parsers: raw public files -> one common record (values, string labels, gene and sample IDs, split).
 
 Every parser takes ``get(file_name) -> Path`` (which fetches and checks the file) and returns a :class:`Raw`
-record. The recipes follow ``shared/data/README.md`` (the data mirror's parsing notes): ``.RData`` through the
+record. The recipes follow the data mirror's parsing notes (one per data set, with its source): ``.RData`` through the
 ``rdata`` package, Bioconductor ExpressionSets through rdata's parse tree, ``.mat`` through scipy, Orange ``.tab``
 and gz CSV through pandas, MNIST through its IDX header.
 """

@@ -1,5 +1,5 @@
-"""Shared fixtures. The real data come from the mirror named by GENESEL_DATA_MIRROR (CI: ../shared/data/raw);
-when it is unset and the workspace mirror exists, that one is used."""
+"""Shared fixtures. The real data come from the mirror named by GENESEL_DATA_MIRROR (``make test`` and CI set it;
+the Makefile's default is ../shared/data/raw beside the checkout). Without it the real-data tests are skipped."""
 
 from __future__ import annotations
 
@@ -9,9 +9,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-_WORKSPACE_MIRROR = ROOT.parent / "shared" / "data" / "raw"
-if not os.environ.get("GENESEL_DATA_MIRROR") and _WORKSPACE_MIRROR.is_dir():
-    os.environ["GENESEL_DATA_MIRROR"] = str(_WORKSPACE_MIRROR)
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 

@@ -5,10 +5,13 @@ import math
 import numpy as np
 import pytest
 from scipy.optimize import minimize
+from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel import alma as A
+from problems import sparse_problem as _sparse_problem
+from genesel.filters import SignalToNoiseSelector
 from naive import alma as naive_alma
 
 
@@ -342,14 +345,6 @@ def test_pnorm_margin_against_numerical_optimum(p):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def _sparse_problem(m=60, f=300, n_rel=5, seed=7):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(m, f))
-    y = np.where(X[:, :n_rel].sum(axis=1) > 0, 1, -1)
-    X[:, :n_rel] += 0.5 * y[:, None]
-    return X, y
-
-
 @pytest.mark.parametrize("alpha", [0.5, 0.9])
 def test_almafs_shrinks_to_fixed_point(alpha):
     X, y = _sparse_problem()
@@ -362,10 +357,10 @@ def test_almafs_shrinks_to_fixed_point(alpha):
     assert fs.support_.sum() == fs.n_features_ == sizes[-1] < X.shape[1]
     assert np.all(fs.coef_.ravel()[~fs.support_] == 0)
     # fixed point, recomputed independently: ALMA_p on the kept genes with the same order and rule keeps them all
-    order = A._training_order(X.shape[0], True, 0)
+    order = A.training_order(X.shape[0], True, 0)
     Xs = np.ascontiguousarray(X[:, fs.support_])
     p = A.resolve_p("ln", Xs.shape[1])
-    w, gamma, *_ = A._alma_run(Xs, y.astype(float), p, alpha, 20, order)
+    w, gamma, *_ = A.run_alma(Xs, y.astype(float), p, alpha, 20, order)
     np.testing.assert_array_equal(w, fs.coef_.ravel()[fs.support_])
     assert A.fs_cut(w, p, A.c_alpha(alpha) * gamma).size == Xs.shape[1]
     # ranking_: selected = 1, earlier eliminations get larger ranks
@@ -412,21 +407,15 @@ def test_table_all_column_equals_first_stage():
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def test_correlation_selector_balanced():
-    pytest.importorskip("genesel.filters")
+def test_corr_pipeline_uses_the_golub_selector():
     rng = np.random.default_rng(8)
     X = rng.normal(size=(30, 40))
     y = np.repeat([0, 1], 15)
     X[:, :3] += 1.5 * np.where(y == 1, 1, -1)[:, None]
     X[:, 3:6] -= 1.5 * np.where(y == 1, 1, -1)[:, None]
-    mu1, mu0 = X[y == 1].mean(0), X[y == 0].mean(0)
-    s2n = (mu1 - mu0) / (X[y == 1].std(0) + X[y == 0].std(0))
-    sel = A.CorrelationSelector(n_features_to_select=6).fit(X, y)
-    expect = sorted(np.argsort(-s2n)[:3].tolist() + np.argsort(s2n)[:3].tolist())
-    assert np.flatnonzero(sel.support_).tolist() == expect
-    sel_abs = A.CorrelationSelector(n_features_to_select=6, balanced=False).fit(X, y)
-    assert np.flatnonzero(sel_abs.support_).tolist() == sorted(np.argsort(-np.abs(s2n))[:6].tolist())
     pipe = A.make_corr_pipeline(6, p="ln", alpha=0.7, n_cycles=10, random_state=0).fit(X, y)
+    assert isinstance(pipe.named_steps["corr"], SignalToNoiseSelector)
+    assert np.flatnonzero(pipe.named_steps["corr"].support_).tolist() == [0, 1, 2, 3, 4, 5]
     assert pipe.named_steps["alma"].p_ == 2.0  # ln 6 < 2
     assert pipe.score(X, y) > 0.9
 
@@ -495,13 +484,6 @@ def test_bad_input(est, X, y, match):
 
 
 
-_BINARY_FILTER = "Golub's signal-to-noise needs exactly two classes; this check fits a multiclass target"
-_CORR_EXPECTED = {c: _BINARY_FILTER for c in (
-    "check_fit_score_takes_y", "check_estimators_overwrite_params", "check_dont_overwrite_parameters",
-    "check_estimators_fit_returns_self", "check_readonly_memmap_input", "check_n_features_in_after_fitting",
-    "check_positive_only_tag_during_fit", "check_dtype_object", "check_f_contiguous_array_estimator",
-    "check_methods_sample_order_invariance", "check_methods_subset_invariance", "check_dict_unchanged",
-    "check_fit2d_predict1d")}
 _PIPE_EXPECTED = {
     "check_estimators_overwrite_params": "a Pipeline fits its step objects in place (standard scikit-learn behaviour)",
     "check_dont_overwrite_parameters": "a Pipeline fits its step objects in place (standard scikit-learn behaviour)",
@@ -509,9 +491,7 @@ _PIPE_EXPECTED = {
 
 
 def _expected(est):
-    if isinstance(est, A.CorrelationSelector):
-        return _CORR_EXPECTED
-    if isinstance(est, A.Pipeline):
+    if isinstance(est, Pipeline):
         return _PIPE_EXPECTED
     return {}
 
@@ -522,60 +502,9 @@ def _expected(est):
         A.ALMA(p="ln", random_state=0),
         A.ALMAFS(random_state=0),
         A.ALMARFE(n_features_to_select=2, random_state=0),
-        A.CorrelationSelector(n_features_to_select=2),
         A.make_corr_pipeline(2, random_state=0),
     ],
     expected_failed_checks=_expected,
 )
 def test_sklearn_contract(estimator, check):
     check(estimator)
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# Table 1 cell: the shared computation equals the public estimators run one by one
-# ----------------------------------------------------------------------------------------------------------------
-
-
-def test_table1_split_matches_estimators():
-    pytest.importorskip("genesel.filters")
-    X, y = _sparse_problem(m=70, f=150, seed=9)
-    Xtr, ytr, Xte, yte = X[:50], y[:50], X[50:], y[50:]
-    kw = dict(alpha=0.7, n_cycles=8, shuffle=False)
-    rows = A.table1_split(Xtr, ytr, Xte, yte, alpha=0.7, n_cycles=8, gene_counts=(10, 40, 100))
-    got = {(r["algorithm"], r["genes"]): r for r in rows}
-    fs = A.ALMAFS(**kw).fit(Xtr, ytr)
-    assert got["FS", "FS"]["selected"] == np.flatnonzero(fs.support_).tolist()
-    assert got["FS", "FS"]["n_errors"] == np.sum(fs.predict(Xte) != yte)
-    n_fs = fs.n_features_
-    for genes, n in (("10", 10), ("40", 40), ("100", 100), ("FS", n_fs), ("all", 150)):
-        ests = {
-            "ln-RFE": A.ALMARFE(n, p="ln", **kw), "2-RFE": A.ALMARFE(n, p=2, **kw),
-            "2-CORR": A.make_corr_pipeline(n, p=2, **kw), "ln-CORR": A.make_corr_pipeline(n, p="ln", **kw),
-        }
-        if genes == "all":
-            ests = {"ln-RFE": A.ALMA(p="ln", **kw), "2-RFE": A.ALMA(p=2, **kw), "2-CORR": A.ALMA(p=2, **kw),
-                    "ln-CORR": A.ALMA(p="ln", **kw)}
-        for alg, est in ests.items():
-            r = got[alg, genes]
-            assert r["n_genes"] == n, (alg, genes)
-            assert r["n_errors"] == np.sum(est.fit(Xtr, ytr).predict(Xte) != yte), (alg, genes)
-
-
-def test_paper_table1_parse():
-    t = A.paper_table1()
-    assert len(t) == 5 * 7 * 5
-    assert set(t["status"]) == {"clean", "identity", "reading", "garbled"}
-    # the "all" row: ln-RFE equals ln-CORR (the same ALMA_ln run on all genes), as the identity requires
-    allrow = t[t["genes"] == "all"].pivot(index="dataset", columns="algorithm", values="paper_error")
-    np.testing.assert_array_equal(allrow["ln-RFE"], allrow["ln-CORR"])
-    np.testing.assert_array_equal(allrow["2-RFE"], allrow["2-CORR"])
-    # only ALMA-FS has an entry in its own row; it has none elsewhere
-    assert t[(t["genes"] == "FS") & (t["algorithm"] != "FS")]["paper_error"].isna().all()
-    assert t[(t["genes"] != "FS") & (t["algorithm"] == "FS")]["paper_error"].isna().all()
-    # the embedded copy is verbatim from the paper's text, when the paper is around
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "shared" / "papers" / "000_14d0507d51981c4d.fulltext.txt"
-    if path.exists():
-        lines = [ln for ln in path.read_text().splitlines() if ln.strip()]
-        assert "|".join(lines).find(A._PAPER_TABLE1_TEXT.rstrip("|")) >= 0

@@ -1,4 +1,4 @@
-"""Tests for genesel.fastmath: the branch-free power and the dot products, against numpy."""
+"""Tests for genesel._core.fastmath: the branch-free power and the dot products, against numpy."""
 
 import math
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from genesel.fastmath import dot, pow_pos
+from genesel._core.fastmath import dot, pow_pos
 from naive import fastmath as naive_fastmath
 
 

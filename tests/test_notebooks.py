@@ -31,7 +31,7 @@ def test_notebook_structure(path):
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_quick(path, tmp_path, monkeypatch, mirror):
-    from genesel.notebooks import execute_notebook
+    from genesel.experiments.runner import execute_notebook
 
     figs = tmp_path / "figures"
     monkeypatch.setenv("GENESEL_FIGURES_DIR", str(figs))

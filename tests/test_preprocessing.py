@@ -14,9 +14,9 @@ from genesel.preprocessing import (
     LogTransform,
     MissingValueImputer,
     SampleStandardizer,
-    recommended_preprocessing,
 )
-from genesel.validation import check_expression_data
+from genesel._core.validation import check_expression_data
+from genesel.datasets import recommended_preprocessing
 
 
 @parametrize_with_checks([LogTransform(floor=1e-3), GeneStandardizer(on_constant="zero"), SampleStandardizer(),

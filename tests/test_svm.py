@@ -1,6 +1,5 @@
-"""genesel.svm: the numba SMO dual solver against its naive twin, sklearn's SVC, a primal QP, and the KKT conditions."""
-
-import os
+"""genesel.svm and its solver genesel._core.smo: the numba SMO kernels against their naive twins, sklearn's SVC, a
+primal QP, and the KKT conditions."""
 
 import numpy as np
 import pytest
@@ -8,7 +7,7 @@ from scipy.optimize import minimize
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from genesel import svm as gsvm
+from genesel._core import smo
 from genesel.svm import KernelSVM, LinearSVM, dual_objective, kkt_violation, solve_svm_dual
 from naive import svm as naive_svm
 
@@ -29,15 +28,8 @@ def _sk_alpha(model, n):
 
 
 @pytest.fixture(scope="module")
-def golub_subset():
-    mirror = os.environ.get("GENESEL_DATA_MIRROR", "/work/shared/data/raw")
-    try:
-        os.environ.setdefault("GENESEL_DATA_MIRROR", mirror)
-        from genesel.datasets import load_dataset
-
-        ds = load_dataset("golub")
-    except Exception as exc:  # pragma: no cover - data missing in this environment
-        pytest.skip(f"golub data not available: {exc}")
+def golub_subset(golub):
+    ds = golub
     X = ds.X[ds.train_idx]
     X = np.log10(np.clip(X, 100, 16000))
     keep = np.ptp(X, axis=0) > 0
@@ -56,17 +48,17 @@ def test_smo_kernel_matches_naive_twin(C):
     y = y.astype(float)
     K = X @ X.T
     alpha0 = np.zeros(len(y))
-    G0 = gsvm._gradient(K, y, alpha0)
+    G0 = smo.gradient(K, y, alpha0)
     np.testing.assert_allclose(G0, naive_svm.gradient(K, y, alpha0))
     a_fast = alpha0.copy()
     G_fast = G0.copy()
-    it, gap = gsvm._smo(K, y, C, a_fast, G_fast, 1e-10, 100_000)
+    it, gap = smo.smo(K, y, C, a_fast, G_fast, 1e-10, 100_000)
     a_slow, G_slow, it_slow, gap_slow = naive_svm.smo(K, y, C, alpha0, 1e-10, 100_000)
     assert gap < 1e-10 and gap_slow < 1e-10
     assert abs(it - it_slow) <= 0.5 * it_slow  # same algorithm; near-ties may resolve differently by rounding
     np.testing.assert_allclose(a_fast, a_slow, atol=1e-7)
     np.testing.assert_allclose(G_fast, G_slow, atol=1e-7)
-    assert gsvm._rho(y, C, a_fast, G_fast) == pytest.approx(naive_svm.rho(y, C, a_slow, G_slow), abs=1e-7)
+    assert smo.rho(y, C, a_fast, G_fast) == pytest.approx(naive_svm.rho(y, C, a_slow, G_slow), abs=1e-7)
 
 
 @pytest.mark.parametrize("C,gene", [(3e-4, -1), (np.inf, -1), (0.05, 0), (np.inf, 0)])
@@ -78,27 +70,18 @@ def test_newton_step_matches_naive_twin_and_lands_on_optimum(C, gene):
     # remove one gene (a noise gene: same active set; the informative gene 0: the active set may change) and
     # start from the old optimum, as RFE does
     K2 = K - np.outer(X[:, gene], X[:, gene])
-    G = gsvm._gradient(K2, y, opt)
+    G = smo.gradient(K2, y, opt)
     a_fast = opt.copy()
-    taken = gsvm._newton_step(K2, y, C, a_fast, G)
-    a_slow, taken_slow = naive_svm.newton_step(K2, y, C, opt, gsvm._gradient(K2, y, opt))
+    taken = smo.newton_step(K2, y, C, a_fast, G)
+    a_slow, taken_slow = naive_svm.newton_step(K2, y, C, opt, smo.gradient(K2, y, opt))
     assert taken == taken_slow
     np.testing.assert_allclose(a_fast, a_slow, atol=1e-9)
-    np.testing.assert_allclose(G, gsvm._gradient(K2, y, a_fast), atol=1e-8)  # incremental gradient is right
+    np.testing.assert_allclose(G, smo.gradient(K2, y, a_fast), atol=1e-8)  # incremental gradient is right
     ref = solve_svm_dual(K2, y, C, tol=1e-12)
     assert dual_objective(K2, y, a_fast) <= dual_objective(K2, y, opt) + 1e-12
     if gene == -1:  # same active set: the step lands on the optimum
         assert kkt_violation(K2, y, a_fast, C)[0] < 1e-10
         assert dual_objective(K2, y, a_fast) == pytest.approx(ref["objective"], rel=1e-10)
-
-
-def test_blas_free_products_match_numpy():
-    rng = np.random.default_rng(3)
-    A, B = rng.normal(size=(7, 30)), rng.normal(size=(5, 30))
-    np.testing.assert_allclose(gsvm._dot_matrix(A, B, False), A @ B.T, atol=1e-12)
-    np.testing.assert_allclose(gsvm._dot_matrix(A, A, True), A @ A.T, atol=1e-12)
-    np.testing.assert_allclose(gsvm.kernel_matrix(A, B, "rbf", gamma=0.1),
-                               np.exp(-0.1 * ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)), atol=1e-12)
 
 
 def test_gradient_kernel_nonzero_alpha():
@@ -107,7 +90,7 @@ def test_gradient_kernel_nonzero_alpha():
     y = y.astype(float)
     K = X @ X.T
     alpha = rng.uniform(0, 1, size=15)
-    np.testing.assert_allclose(gsvm._gradient(K, y, alpha), naive_svm.gradient(K, y, alpha))
+    np.testing.assert_allclose(smo.gradient(K, y, alpha), naive_svm.gradient(K, y, alpha))
 
 
 # ---------------------------------------------------------------- agreement with sklearn.svm.SVC

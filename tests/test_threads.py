@@ -1,9 +1,9 @@
-"""genesel.threads: BLAS is limited to one thread inside the block and restored after it."""
+"""genesel._core.threads: BLAS is limited to one thread inside the block and restored after it."""
 
 import numpy as np  # noqa: F401  (loads the BLAS library threadpoolctl inspects)
 from threadpoolctl import threadpool_info
 
-from genesel.threads import blas_threads_for, single_blas_thread
+from genesel._core.threads import blas_threads_for, single_blas_thread
 
 
 def _blas_threads():

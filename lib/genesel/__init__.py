@@ -1,7 +1,46 @@
 """genesel: reproducible gene selection on DNA-microarray data.
 
-Five papers re-run end to end on the real public data (see README.md). Each algorithm family lives in its own
-module whose docstring names the paper, section and equations it implements.
+Five papers re-run end to end on the real public data. Every public estimator is importable from here
+(``from genesel import SVMRFE``); each algorithm family lives in its own module whose docstring names the paper,
+section and equations it implements. Where each paper lives:
+
+=========================================  ==========================================  ==============================
+paper                                      algorithms                                  notebook code (``papers/``)
+=========================================  ==========================================  ==============================
+Guyon, Weston, Barnhill & Vapnik 2002      ``svm`` (LinearSVM, KernelSVM), ``rfe``     ``papers.guyon2002``
+(SVM-RFE)                                  (SVMRFE), ``voting`` (GolubVoting),
+                                           ``filters`` (SignalToNoiseSelector,
+                                           FisherSelector), ``metrics`` (quality)
+Gentile 2003 (ALMA)                        ``alma`` (ALMA, ALMAFS, ALMARFE,            ``papers.gentile2003``
+                                           make_corr_pipeline)
+Helleputte & Dupont 2009 (transfer)        ``arom`` (planned), ``stability``           ``papers.helleputte2009``
+Shah, Marchand & Corbeil 2012 (stumps)     ``stumps``, ``bounds`` (planned)            ``papers.shah2012``
+Tan 2006, ch. 3 and 4.3 (kernel            ``gp`` (GaussianProcessClassifier),         ``papers.tan2006_ch3``
+classifiers)                               ``rvm``, ``smlr``, ``dwd``, ``svm``
+Tan 2006, ch. 4-5 (rankings, stability)    wrappers (planned), ``stability``           ``papers.tan2006_ch45``
+the data sets of all five                  ``datasets``, ``preprocessing``             ``papers.datasets_overview``
+=========================================  ==========================================  ==============================
+
+Layers (a test enforces them): algorithm modules and ``_core`` (private: the SMO solver, the Gram function, input
+checks, fast math, BLAS threads) import nothing from ``datasets``, ``experiments`` or ``papers``;
+``experiments`` holds protocols, the cached grid runner, tables and the notebook runner; ``papers`` is the only
+layer that loads data and runs grids. Package ``__init__`` files hold re-exports and constants only.
 """
 
 __version__ = "0.1.0"
+
+from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline
+from genesel.dwd import DWD
+from genesel.filters import FisherSelector, SignalToNoiseSelector
+from genesel.gp import GaussianProcessClassifier
+from genesel.preprocessing import GeneStandardizer, LogTransform, MissingValueImputer, SampleStandardizer
+from genesel.rfe import SVMRFE
+from genesel.rvm import RVM
+from genesel.smlr import SMLR
+from genesel.svm import KernelSVM, LinearSVM
+from genesel.voting import GolubVoting
+
+__all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DWD", "FisherSelector",
+           "SignalToNoiseSelector", "GaussianProcessClassifier", "GeneStandardizer", "LogTransform",
+           "MissingValueImputer", "SampleStandardizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
+           "GolubVoting"]

@@ -35,7 +35,7 @@ Implementation notes
   update). The literal Figure 1 (T, add, T^-1, q-normalise) is the plain-Python twin in ``tests/naive/alma.py``
   and the tests check the two agree.
 * The division by ``||theta'||_p`` is applied lazily (as a scale factor in the next update's pass), and
-  ``|theta_i|^(p-1)`` uses :func:`genesel.fastmath.pow_pos`, a branch-free power that vectorises (relative
+  ``|theta_i|^(p-1)`` uses :func:`genesel._core.fastmath.pow_pos`, a branch-free power that vectorises (relative
   error ~1e-14 against the C library's pow).
 * Active block (p != 2): a column whose ``|theta_i|^p`` is below ``2^-53 / f`` of ``||theta||_p^p`` changes the
   p-norm by less than one rounding unit and ``w . x`` by less than ~1e-15 (Hoelder), so it is left out of w (set
@@ -52,7 +52,7 @@ Implementation notes
 * The order of the examples is drawn outside the kernel (``random_state``): one random permutation of the
   training set, swept ``n_cycles`` times (the paper's "random permutations of the training set"). With
   ``shuffle=False`` the order of the rows as given is used (e.g. a permuted training order from
-  :func:`genesel.experiments.permuted_training_orders`).
+  :func:`genesel.experiments.permutedtraining_orders`).
 * If an update cancels w exactly (``w'_k = 0``, possible with one feature), ``w_{k+1} = 0`` (Figure 1 leaves
   0/0 undefined).
 * A sample whose (restricted) expression vector is all zero has no p-normalised instance; it is skipped during
@@ -74,18 +74,17 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.feature_selection import SelectorMixin
 from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel.fastmath import dot, pow_pos
-from genesel.threads import single_blas_thread
-from genesel.validation import to_pm1
+from genesel._core.fastmath import dot, pow_pos
+from genesel._core.threads import single_blas_thread
+from genesel._core.validation import check_binary_fit
+from genesel.filters import SignalToNoiseSelector
 
 __all__ = [
     "ALMA",
     "ALMAFS",
     "ALMARFE",
-    "CorrelationSelector",
     "make_corr_pipeline",
     "link_T",
     "link_T_inv",
@@ -94,14 +93,14 @@ __all__ = [
     "theorem1_update_bound",
     "fs_cut",
     "c_alpha",
-    "table1_split",
-    "TABLE1_ALGORITHMS",
-    "TABLE1_PROTOCOL",
-    "table1_cell",
-    "paper_table1",
-    "table1_best_alpha",
-    "table1_wilcoxon",
-    "gene_selection_frequency",
+    "run_alma",
+    "decision_values",
+    "elimination_path",
+    "rfe_multi",
+    "training_order",
+    "check_alpha",
+    "check_cycles",
+    "warm_up",
 ]
 
 
@@ -433,28 +432,19 @@ def fs_cut(w, p, c_gamma):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def _check_alpha(alpha):
+def check_alpha(alpha):
     if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or not (0.0 < alpha <= 1.0):
         raise ValueError(f"alpha must be a number in (0, 1] (approximation parameter of ALMA_p), got {alpha!r}")
     return float(alpha)
 
 
-def _check_cycles(n_cycles):
+def check_cycles(n_cycles):
     if not isinstance(n_cycles, numbers.Integral) or isinstance(n_cycles, bool) or n_cycles < 1:
         raise ValueError(f"n_cycles must be a positive integer (sweeps over the training set), got {n_cycles!r}")
     return int(n_cycles)
 
 
-def _check_binary_target(y):
-    check_classification_targets(y)
-    y_type = type_of_target(y, input_name="y")
-    if y_type != "binary":
-        raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}. "
-                         "The methods of Gentile (2003) are binary: build a two-class task first (e.g. one class "
-                         "against the rest)")
-
-
-def _training_order(n, shuffle, random_state):
+def training_order(n, shuffle, random_state):
     if shuffle:
         return check_random_state(random_state).permutation(n).astype(np.int64)
     return np.arange(n, dtype=np.int64)
@@ -472,7 +462,7 @@ def _alma2_dual(X, norms, y, order, alpha, n_cycles, G=None):
     return w, k, n_upd, cyc, conv
 
 
-def _alma_run(X, y, p, alpha, n_cycles, order):
+def run_alma(X, y, p, alpha, n_cycles, order):
     """Normalise the rows of X by their p-norm and run the kernel. X: C-contiguous float64, y: float64 +-1.
 
     ALMA_2 with more genes than twice the samples runs in the dual (Gram matrix, O(m) per step instead of O(f)).
@@ -494,14 +484,14 @@ def _alma_run(X, y, p, alpha, n_cycles, order):
     return w, gamma, int(n_upd), int(cyc), bool(conv)
 
 
-def _decision(X, w, p):
+def decision_values(X, w, p):
     X = np.ascontiguousarray(X, dtype=np.float64)
     norms = _row_pnorms(X, p)
     raw = X @ w
     return np.where(norms > 0, raw / np.where(norms > 0, norms, 1.0), 0.0)
 
 
-def _elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1, first=None):
+def elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1, first=None):
     """Run the repeat-until loop of Figure 2 (rule "fs") or the halving RFE variant (rule "halve").
 
     Returns (F, w, p, gamma, stages, elim_stage) with F the surviving column indices (increasing), w, p and gamma
@@ -521,7 +511,7 @@ def _elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1,
         if first is not None and f == n:
             w, gamma, n_upd, cyc, conv = first
         else:
-            w, gamma, n_upd, cyc, conv = _alma_run(Xc, y, p, alpha, n_cycles, order)
+            w, gamma, n_upd, cyc, conv = run_alma(Xc, y, p, alpha, n_cycles, order)
         if rule == "fs":
             keep = fs_cut(w, p, c_alpha(alpha) * gamma)
         else:
@@ -548,13 +538,10 @@ def _elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1,
 
 class _ALMABase(ClassifierMixin, BaseEstimator):
     def _validate_common(self, X, y):
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_min_samples=2)
-        _check_binary_target(y)
-        y_pm1, classes = to_pm1(y)
-        self.classes_ = classes
-        self._alpha = _check_alpha(self.alpha)
-        self._cycles = _check_cycles(self.n_cycles)
-        order = _training_order(X.shape[0], self.shuffle, self.random_state)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        self._alpha = check_alpha(self.alpha)
+        self._cycles = check_cycles(self.n_cycles)
+        order = training_order(X.shape[0], self.shuffle, self.random_state)
         return X, y_pm1.astype(np.float64), order
 
     def decision_function(self, X):
@@ -562,7 +549,7 @@ class _ALMABase(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
         sup = self._support_idx
-        return _decision(X[:, sup], self.coef_[0, sup], self.p_)
+        return decision_values(X[:, sup], self.coef_[0, sup], self.p_)
 
     def predict(self, X):
         d = self.decision_function(X)
@@ -616,7 +603,7 @@ class ALMA(_ALMABase):
         _check_p(self.p)
         X, y, order = self._validate_common(X, y)
         p = resolve_p(self.p, X.shape[1])
-        w, gamma, n_upd, cyc, conv = _alma_run(X, y, p, self._alpha, self._cycles, order)
+        w, gamma, n_upd, cyc, conv = run_alma(X, y, p, self._alpha, self._cycles, order)
         self.coef_ = w[None, :]
         self.intercept_ = np.zeros(1)
         self.gamma_ = gamma
@@ -631,7 +618,7 @@ class ALMA(_ALMABase):
 class _ALMASelectorBase(SelectorMixin, _ALMABase):
     def _fit_path(self, X, y, order, *, rule, p_mode, n_target=1):
         t0 = time.perf_counter()
-        F, w, p, gamma, stages, elim = _elimination_path(X, y, alpha=self._alpha, n_cycles=self._cycles,
+        F, w, p, gamma, stages, elim = elimination_path(X, y, alpha=self._alpha, n_cycles=self._cycles,
                                                         order=order, rule=rule, p_mode=p_mode, n_target=n_target)
         n = X.shape[1]
         coef = np.zeros(n)
@@ -707,97 +694,22 @@ class ALMARFE(_ALMASelectorBase):
         return self._fit_path(X, y, order, rule="halve", p_mode=self.p, n_target=min(int(nf), X.shape[1]))
 
 
-def _golub_scores(X, y_pm1):
-    """Golub's correlation P(g) = (mu+ - mu-)/(sd+ + sd-) via genesel.filters.signal_to_noise (class +1 positive)."""
-    from genesel.filters import signal_to_noise
-
-    return np.asarray(signal_to_noise(X, y_pm1), dtype=float)
-
-
-def _corr_top(scores, n, balanced):
-    """Top-n genes by Golub's correlation. ``balanced``: n/2 most positive and n/2 most negative (Golub 1999)."""
-    f = scores.size
-    n = min(n, f)
-    s = np.where(np.isnan(scores), 0.0, scores)
-    if not balanced:
-        return np.sort(np.argsort(-np.abs(s), kind="stable")[:n])
-    n_pos = (n + 1) // 2
-    pos = np.argsort(-s, kind="stable")[:n_pos]
-    rest = np.setdiff1d(np.arange(f), pos)
-    neg = rest[np.argsort(s[rest], kind="stable")[: n - n_pos]]
-    return np.sort(np.concatenate([pos, neg]))
-
-
-class CorrelationSelector(SelectorMixin, BaseEstimator):
-    """Golub et al. (1999) correlation filter, the "CORR" gene selection of Gentile (2003) section 5.
-
-    Scores ``P(g) = (mu_+ - mu_-)/(sigma_+ + sigma_-)`` (``genesel.filters.signal_to_noise``) and keeps
-    ``n_features_to_select`` genes: half with the largest and half with the most negative P (``balanced=True``,
-    Golub's choice) or the largest |P| (``balanced=False``). Attributes ``scores_``, ``support_``, ``ranking_``
-    (1 = best).
-    """
-
-    def __init__(self, n_features_to_select=20, balanced=True):
-        self.n_features_to_select = n_features_to_select
-        self.balanced = balanced
-
-    def fit(self, X, y):
-        nf = self.n_features_to_select
-        if not isinstance(nf, numbers.Integral) or isinstance(nf, bool) or nf < 1:
-            raise ValueError(f"n_features_to_select must be a positive integer, got {nf!r}")
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_min_samples=2)
-        _check_binary_target(y)
-        y_pm1, self.classes_ = to_pm1(y)
-        self.scores_ = _golub_scores(X, y_pm1)
-        sel = _corr_top(self.scores_, int(nf), self.balanced)
-        self.support_ = np.zeros(X.shape[1], dtype=bool)
-        self.support_[sel] = True
-        key = np.abs(np.where(np.isnan(self.scores_), 0.0, self.scores_))
-        rank = np.empty(X.shape[1], dtype=np.int64)
-        rank[np.argsort(-key, kind="stable")] = np.arange(1, X.shape[1] + 1)
-        self.ranking_ = rank
-        return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
-
 def make_corr_pipeline(n_features_to_select=20, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None,
                        balanced=True):
     """ALMA_2-CORR (``p=2``) or ALMA_ln-CORR (``p="ln"``: ALMA_{ln f} on the f selected genes) as a Pipeline."""
     return Pipeline([
-        ("corr", CorrelationSelector(n_features_to_select=n_features_to_select, balanced=balanced)),
+        ("corr", SignalToNoiseSelector(n_features_to_select=n_features_to_select, balanced=balanced)),
         ("alma", ALMA(p=p, alpha=alpha, n_cycles=n_cycles, shuffle=shuffle, random_state=random_state)),
     ])
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Table 1 of the paper: one (data set, split, alpha) cell, all five algorithms, all gene counts
+# Functional API: the runs shared between the algorithms of one split (used to build Gentile's Table 1 without
+# repeating identical ALMA runs; see genesel.papers.gentile2003)
 # ----------------------------------------------------------------------------------------------------------------
 
-#: The five algorithms of Table 1 (column names as printed in the paper).
-TABLE1_ALGORITHMS = ("2-RFE", "2-CORR", "ln-RFE", "FS", "ln-CORR")
 
-#: Table 1 protocol per data set: (genesel data set, n_train or None for the predefined split, cycles).
-TABLE1_PROTOCOL = {
-    "Leukemia": ("golub", None, 100),
-    "Colon": ("alon", 50, 50),
-    "Breast": ("west", 40, 50),
-    "Prostate": ("singh", 101, 100),
-    "Lymphoma": ("alizadeh", 60, 50),
-}
-
-
-def _test_errors(X_te, y_te, F, w, p):
-    if y_te.size == 0:
-        return 0
-    d = _decision(X_te[:, F], w, p)
-    pred = np.where(d >= 0, 1, -1)
-    return int(np.sum(pred != y_te))
-
-
-def _rfe_multi(X, y, targets, *, p_mode, alpha, n_cycles, order, first=None):
+def rfe_multi(X, y, targets, *, p_mode, alpha, n_cycles, order, first=None):
     """ALMA_x-RFE for several n_f at once (the halving paths coincide until they branch).
 
     Returns ``{n_f: (F, w, p)}``. ``first`` optionally gives the (w, gamma) of ALMA on all columns (shared with
@@ -809,7 +721,7 @@ def _rfe_multi(X, y, targets, *, p_mode, alpha, n_cycles, order, first=None):
         f = F.size
         p = resolve_p(p_mode, f)
         if pre is None:
-            w = _alma_run(np.ascontiguousarray(X[:, F]), y, p, alpha, n_cycles, order)[0]
+            w = run_alma(np.ascontiguousarray(X[:, F]), y, p, alpha, n_cycles, order)[0]
         else:
             w = pre
         deep = [t for t in tg if t <= f // 2]
@@ -830,7 +742,7 @@ def _rfe_multi(X, y, targets, *, p_mode, alpha, n_cycles, order, first=None):
 _WARM = False
 
 
-def _warm_up():
+def warm_up():
     """Compile (or load from numba's cache) every kernel once per process, so timings exclude the JIT."""
     global _WARM
     if _WARM:
@@ -843,288 +755,3 @@ def _warm_up():
         _alma_kernel(Xn, y, order, p, 0.5, 2)
     _alma2_dual(X, _row_pnorms(X, 2.0), y, order, 0.5, 2)
     _WARM = True
-
-
-def table1_split(X_train, y_train, X_test, y_test, *, alpha, n_cycles, gene_counts=(20, 40, 60, 100, 200),
-                 shuffle_seed=None, balanced=True):
-    """All Table 1 entries for one training/test split and one alpha (Gentile 2003, section 5).
-
-    Runs ALMA-FS; ALMA_ln-RFE and ALMA_2-RFE to each count in ``gene_counts`` and to ALMA-FS's own count;
-    ALMA_2-CORR and ALMA_ln-CORR on the same counts; and ALMA_2 / ALMA_ln on all genes. Shares the identical
-    runs (ALMA_ln on all genes is ALMA-FS's and ALMA_ln-RFE's first stage, ALMA_2 on all genes is ALMA_2-RFE's;
-    the halving paths of different n_f coincide until they branch). The training order is the row order of
-    ``X_train`` (``shuffle_seed=None``) or a permutation drawn from ``shuffle_seed``.
-
-    Returns a list of dicts: ``algorithm``, ``genes`` (the row label: a count, ``"FS"`` or ``"all"``),
-    ``n_genes`` (genes actually used), ``n_errors``, ``n_test``, ``error``; ALMA-FS's dict also has
-    ``selected`` (column indices), ``fs_seconds`` (wall time of the ALMA-FS run) and ``fs_stages``.
-    """
-    _warm_up()
-    Xtr = np.ascontiguousarray(X_train, dtype=np.float64)
-    Xte = np.ascontiguousarray(X_test, dtype=np.float64)
-    ytr = check_binary_labels_pm1(y_train)
-    yte = np.asarray(y_test).astype(np.int64)
-    a = _check_alpha(alpha)
-    cyc = _check_cycles(n_cycles)
-    n = Xtr.shape[1]
-    order = _training_order(Xtr.shape[0], shuffle_seed is not None, shuffle_seed)
-    yf = ytr.astype(np.float64)
-    rows = []
-
-    def add(alg, genes, F, w, p, **extra):
-        ne = _test_errors(Xte, yte, F, w, p)
-        rows.append(dict(algorithm=alg, genes=str(genes), n_genes=int(F.size), n_errors=ne, n_test=int(yte.size),
-                         error=ne / max(yte.size, 1), **extra))
-
-    # ALMA_ln and ALMA_2 on all genes (shared first stages)
-    p_ln = resolve_p("ln", n)
-    allF = np.arange(n)
-    t0 = time.perf_counter()
-    first_ln = _alma_run(Xtr, yf, p_ln, a, cyc, order)
-    w_ln = first_ln[0]
-    t_first = time.perf_counter() - t0
-    w_2 = _alma_run(Xtr, yf, 2.0, a, cyc, order)[0]
-
-    # ALMA-FS (its first stage is w_ln: rerun cheaply through the shared path)
-    t0 = time.perf_counter()
-    F_fs, w_fs, p_fs, _, stages, _ = _elimination_path(Xtr, yf, alpha=a, n_cycles=cyc, order=order, rule="fs",
-                                                        p_mode="ln", first=first_ln)
-    fs_seconds = time.perf_counter() - t0 + t_first
-    n_fs = int(F_fs.size)
-    add("FS", "FS", F_fs, w_fs, p_fs, selected=F_fs.tolist(), fs_seconds=fs_seconds, fs_stages=len(stages))
-
-    counts = sorted(set(int(c) for c in gene_counts if c < n))
-    targets = sorted(set(counts) | ({n_fs} if n_fs < n else set()))
-    tag = {c: ([str(c)] if c in counts else []) + (["FS"] if c == n_fs and n_fs < n else []) for c in targets}
-
-    for alg, p_mode, first in (("ln-RFE", "ln", w_ln), ("2-RFE", 2.0, w_2)):
-        res = _rfe_multi(Xtr, yf, targets, p_mode=p_mode, alpha=a, n_cycles=cyc, order=order, first=first)
-        for c in targets:
-            F, w, p = res[c]
-            for g in tag[c]:
-                add(alg, g, F, w, p)
-    scores = _golub_scores(Xtr, ytr)
-    for c in targets:
-        F = _corr_top(scores, c, balanced)
-        Xc = np.ascontiguousarray(Xtr[:, F])
-        for alg, p_mode in (("2-CORR", 2.0), ("ln-CORR", "ln")):
-            p = resolve_p(p_mode, c)
-            w = _alma_run(Xc, yf, p, a, cyc, order)[0]
-            for g in tag[c]:
-                add(alg, g, F, w, p)
-    for alg, w, p in (("2-RFE", w_2, 2.0), ("2-CORR", w_2, 2.0), ("ln-RFE", w_ln, p_ln), ("ln-CORR", w_ln, p_ln)):
-        add(alg, "all", allF, w, p)
-    return rows
-
-
-def check_binary_labels_pm1(y):
-    """Labels as int64 in {-1, +1} (the larger label is +1); a clear error otherwise."""
-    return to_pm1(np.asarray(y))[0]
-
-
-def table1_cell(dataset, split, alpha, n_cycles, seed=0, n_train=None, gene_counts=(20, 40, 60, 100, 200)):
-    """Grid cell for :func:`genesel.experiments.run_grid`: split number ``split`` of the Table 1 protocol.
-
-    ``n_train=None`` uses the data set's predefined split with a random permutation of the training order
-    (Leukemia); otherwise ``random_splits(y, n_train, ., seed)`` (training order random as well). Returns the
-    rows of :func:`table1_split`.
-    """
-    from genesel.datasets import load_dataset
-    from genesel.experiments import permuted_training_orders, random_splits
-
-    ds = load_dataset(dataset)
-    if n_train is None:
-        tr, te = permuted_training_orders(ds.train_idx, ds.test_idx, split + 1, seed)[split]
-    else:
-        tr, te = random_splits(ds.y, n_train, split + 1, seed)[split]
-    return table1_split(ds.X[tr], ds.y[tr], ds.X[te], ds.y[te], alpha=alpha, n_cycles=n_cycles,
-                        gene_counts=tuple(gene_counts))
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# The paper's Table 1, as far as the garbled text allows
-# ----------------------------------------------------------------------------------------------------------------
-
-#: Table 1 as extracted from the paper's PDF (lines joined by "|"), verbatim from
-#: papers/000_14d0507d51981c4d.fulltext.txt between "# GENES" and the following paragraph.
-_PAPER_TABLE1_TEXT = (
-    '# GENES|12.7%|—|LEUKEMIA|COLON|CANCER|BREAST|PROSTATE|LYMPHOMA|20|26.5|40|60|100|200|ALL|20|22.6|40|'
-    '60|100|200|ALL|20|38.5|40|60|100|200|ALL|20|30.8|40|60|100|200|ALL|20|30.8|40|60|100|200|ALL|9.5%|2-'
-    'RFE|5.8%|—|6.7%|8.9%|9.0%|7.2%|3.5%|2-CORR|ln-RFE|FS|5.9%|3.3%|—|—|—|3.0%|5.0%|3.0%|—|4.3%|3.2%|—|2.'
-    '5%|4.0%|—|3.0%|3.1%|—|3.5%|—|3.3%|15.4%|— 17.0% 13.1%|—|—|— 15.4% 12.1%|14.4%|— 14.8% 12.0% '
-    '14.2%|13.7%|— 14.3% 12.6%|13.9%|— 13.2% 12.4%|— 13.0% 13.3%|13.0%|6.1%|— 11.5% '
-    '10.3%|—|—|—|6.5%|9.9%|— 10.7%|7.5%|9.9%|— 10.1%|9.8%|13.1%|— 10.4%|14.6%|— 11.9%|9.6%|15.8%|— 15.8% '
-    '10.0%|8.4%|11.5%|7.8%|—|—|—|—|9.5%|8.1%|—|9.4%|10.2%|8.5%|8.1% 10.3%|—|6.9%|9.3% '
-    '10.2%|—|8.4%|—|9.8%|9.9%|10.0%|— 10.0% 10.4%|— 10.1%|9.9%|12.6%|—|—|—|10.5%|7.4%|7.9%|9.5%|6.8%|7.4%'
-    '|8.2%|6.0%|6.6%|6.3%|5.6%|7.4%|5.5%|7.2%|7.2%|8.1%|—|—|—|—|—|ln-CORR|3.7%|—|3.6%|2.9%|2.9%|4.5%|3.3%'
-    '|14.8%|—|14.0%|13.6%|13.1%|13.2%|13.3%|5.5%|—|6.5%|8.5%|10.4%|14.5%|10.0%|10.4%|—|8.0%|7.7%|6.5%|7.2'
-    '%|10.4%|12.3%|—|10.2%|9.2%|8.3%|7.7%|5.5%|'
-)
-
-_T1_DATASETS = ("Leukemia", "Colon", "Breast", "Prostate", "Lymphoma")
-_T1_ROWS = ("20", "FS", "40", "60", "100", "200", "all")
-
-
-#: Values of the four garbled blocks that can still be read with confidence (see paper_table1's docstring).
-_T1_READINGS = {
-    # "all" row: ALMA_2 on all genes appears twice (2-RFE = 2-CORR), next to ln-RFE = ln-CORR's "all" value
-    ("Colon", "all", "2-RFE"): 13.0, ("Colon", "all", "2-CORR"): 13.0,
-    ("Breast", "all", "2-RFE"): 15.8, ("Breast", "all", "2-CORR"): 15.8,
-    ("Prostate", "all", "2-RFE"): 10.0, ("Prostate", "all", "2-CORR"): 10.0,
-    ("Lymphoma", "all", "2-RFE"): 7.2, ("Lymphoma", "all", "2-CORR"): 7.2,
-    # ALMA-FS at its own gene count: the value next to the row's three dashes
-    ("Colon", "FS", "FS"): 12.7, ("Breast", "FS", "FS"): 6.5, ("Lymphoma", "FS", "FS"): 8.1,
-}
-
-
-def _pct(tok):
-    tok = tok.strip()
-    return None if tok in ("—", "") else float(tok.rstrip("%"))
-
-
-def paper_table1(text=None):
-    """Gentile (2003) Table 1 parsed from the extracted text (default: the verbatim copy in this module).
-
-    Returns a DataFrame with ``dataset``, ``genes`` (row label), ``algorithm``, ``paper_error`` (percent; NaN if
-    not recoverable or "—" in the paper), ``paper_fs_genes`` (ALMA-FS's average gene count of that data set) and
-    ``status``: ``"clean"`` (a column printed in one piece: ln-CORR everywhere, 2-RFE on Leukemia),
-    ``"identity"`` (the "all" row of ln-RFE / 2-CORR equals ln-CORR / 2-RFE: the same ALMA run on all genes),
-    ``"reading"`` (Leukemia's 2-CORR/ln-RFE/FS block, whose three values per row are in a consistent order except
-    for the place of "—"), or ``"garbled"`` (Colon, Breast, Prostate and Lymphoma's 2-RFE, 2-CORR, ln-RFE and FS
-    columns: their values are interleaved across rows and columns in the text, and only the set of printed
-    numbers is known; it is given in ``garbled_values``, pooled over the four data sets).
-
-    Readings beyond the clean columns (status ``"reading"``): the "all" row of every data set (ALMA_2 on all genes
-    is printed twice, as 2-RFE and 2-CORR, next to ln-RFE's value, which equals ln-CORR's), and ALMA-FS's own
-    entry for Colon (12.7%, printed at the top of the table), Breast (6.5%) and Lymphoma (8.1%), the single value
-    beside the row's dashes. Prostate's ALMA-FS value cannot be told apart.
-    """
-    import pandas as pd
-
-    raw = (text if text is not None else _PAPER_TABLE1_TEXT).split("|")
-    toks = [t.strip() for t in raw if t.strip()]
-    i_rows = toks.index("20")
-    row_labels = toks[i_rows:i_rows + 35]
-    fs_genes = {d: float(row_labels[7 * j + 1]) for j, d in enumerate(_T1_DATASETS)}
-    i_lncorr = toks.index("ln-CORR")
-    lncorr = [_pct(t) for t in toks[i_lncorr + 1:i_lncorr + 36]]
-    i_rfe = toks.index("2-RFE")
-    leuk_rfe = [_pct(t) for t in toks[i_rfe + 1:i_rfe + 8]]
-    i_fs = toks.index("FS", i_rfe)
-    block = toks[i_fs + 1:i_fs + 22]
-    leuk = {}
-    for r, lab in enumerate(_T1_ROWS):
-        vals = [_pct(t) for t in block[3 * r:3 * r + 3]]
-        nums = [v for v in vals if v is not None]
-        leuk[lab] = ({"FS": nums[0]} if lab == "FS" else {"2-CORR": nums[0], "ln-RFE": nums[1] if len(nums) > 1 else None})
-    # everything else between Leukemia's block and the ln-CORR header: the four garbled blocks
-    rest = []
-    for t in toks[i_fs + 22:i_lncorr] + toks[1:toks.index("LEUKEMIA")]:
-        rest.extend(t.split())
-    garbled = " ".join(t for t in rest if t.endswith("%"))
-    rows = []
-    for j, d in enumerate(_T1_DATASETS):
-        for r, lab in enumerate(_T1_ROWS):
-            for alg in TABLE1_ALGORITHMS:
-                val, status = None, "garbled"
-                if alg == "ln-CORR":
-                    val, status = lncorr[7 * j + r], "clean"
-                elif alg == "ln-RFE" and lab == "all":
-                    val, status = lncorr[7 * j + 6], "identity"
-                elif d == "Leukemia":
-                    if alg == "2-RFE":
-                        val, status = leuk_rfe[r], "clean"
-                    elif alg == "2-CORR" and lab == "all":
-                        val, status = leuk_rfe[6], "identity"
-                    elif alg == "FS":
-                        val, status = (leuk["FS"]["FS"], "reading") if lab == "FS" else (None, "clean")
-                    elif lab != "FS":
-                        val, status = leuk[lab].get(alg), "reading"
-                    else:
-                        status = "clean"
-                if (d, lab, alg) in _T1_READINGS:
-                    val, status = _T1_READINGS[d, lab, alg], "reading"
-                if lab == "FS" and alg != "FS" and status != "garbled":
-                    val = None  # printed as "—": only ALMA-FS has a row at its own gene count
-                if lab != "FS" and alg == "FS":
-                    val, status = None, ("clean" if d == "Leukemia" else status)
-                rows.append(dict(dataset=d, genes=lab, algorithm=alg,
-                                 paper_error=np.nan if val is None else val,
-                                 paper_fs_genes=fs_genes[d], status=status,
-                                 garbled_values=garbled if status == "garbled" else ""))
-    return pd.DataFrame(rows)
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# Summaries of a Table 1 grid (used by notebooks/02_gentile2003_alma.ipynb)
-# ----------------------------------------------------------------------------------------------------------------
-
-
-def table1_best_alpha(res):
-    """Best alpha per (dataset, genes, algorithm), as in the paper: the alpha with the lowest mean test error.
-
-    ``res``: the tidy frame of :func:`table1_cell` rows (columns dataset, split, alpha, algorithm, genes, error,
-    n_genes, ...). Returns one row per (dataset, genes, algorithm) with ``alpha`` (best), ``error`` (mean, in
-    percent), ``sd`` (percent), ``n_genes`` (mean) and ``n_splits``. Ties go to the smaller alpha.
-    """
-    import pandas as pd
-
-    g = res.groupby(["dataset", "genes", "algorithm", "alpha"], sort=True)
-    agg = g.agg(error=("error", "mean"), sd=("error", "std"), n_genes=("n_genes", "mean"),
-                n_splits=("error", "size")).reset_index()
-    agg["error"] *= 100.0
-    agg["sd"] *= 100.0
-    best = agg.sort_values(["dataset", "genes", "algorithm", "error", "alpha"]).groupby(
-        ["dataset", "genes", "algorithm"], sort=False).head(1)
-    return pd.DataFrame(best).reset_index(drop=True)
-
-
-def table1_wilcoxon(res, best, pairs=(("ln-RFE", "2-RFE"), ("ln-CORR", "2-CORR"), ("FS", "ln-RFE"),
-                                      ("FS", "2-RFE"), ("ln-RFE", "ln-CORR"))):
-    """Wilcoxon signed-rank tests between algorithms on the same splits (each at its best alpha, from ``best``).
-
-    For FS the comparison row is its own gene count ("FS"), where the others were run with FS's count on the same
-    split. Returns dataset, genes, a, b, mean error difference a - b (percent), n_splits, and the two-sided p-value
-    of ``scipy.stats.wilcoxon`` (``zero_method="zsplit"``; p = 1 when all differences are zero).
-    """
-    import pandas as pd
-    from scipy.stats import wilcoxon
-
-    key = best.set_index(["dataset", "genes", "algorithm"])["alpha"]
-    idx = res.set_index(["dataset", "genes", "algorithm", "alpha"]).sort_index()
-    out = []
-    for (d, genes), _ in best.groupby(["dataset", "genes"]):
-        for a, b in pairs:
-            if (d, genes, a) not in key.index or (d, genes, b) not in key.index:
-                continue
-            ra = idx.loc[(d, genes, a, key[d, genes, a])].set_index("split")["error"]
-            rb = idx.loc[(d, genes, b, key[d, genes, b])].set_index("split")["error"]
-            common = ra.index.intersection(rb.index)
-            diff = (ra[common] - rb[common]).to_numpy()
-            if diff.size == 0:
-                continue
-            if np.all(diff == 0):
-                pval = 1.0
-            else:
-                pval = float(wilcoxon(diff, zero_method="zsplit").pvalue)
-            out.append(dict(dataset=d, genes=genes, a=a, b=b, diff=100.0 * diff.mean(), n_splits=int(diff.size),
-                            p_value=pval))
-    return pd.DataFrame(out)
-
-
-def gene_selection_frequency(res, dataset, gene_ids=None, top=10):
-    """How often each gene is selected by ALMA-FS over the runs of ``dataset`` (the paper's footnote 5).
-
-    Returns the ``top`` genes: column index, gene id (if given), count and fraction of the ALMA-FS runs.
-    """
-    import pandas as pd
-
-    fs = res[(res["dataset"] == dataset) & (res["algorithm"] == "FS")]
-    counts: dict[int, int] = {}
-    for sel in fs["selected"]:
-        for j in sel:
-            counts[int(j)] = counts.get(int(j), 0) + 1
-    n = max(len(fs), 1)
-    items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-    return pd.DataFrame([dict(gene=j, gene_id=(str(gene_ids[j]) if gene_ids is not None else str(j)), count=c,
-                              fraction=c / n) for j, c in items])

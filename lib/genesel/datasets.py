@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -21,8 +20,9 @@ import pandas as pd
 
 from data_fetch import DATASETS, FAMILIES, FILES, cache_dir, fetch_file, resolve
 from data_fetch.parsers import Raw
+from genesel._core.io import atomic_write
 
-__all__ = ["Dataset", "load_dataset", "list_datasets"]
+__all__ = ["Dataset", "load_dataset", "list_datasets", "recommended_preprocessing"]
 
 _PARSE_VERSION = "1"  # bump when a parser changes what it returns
 
@@ -96,15 +96,12 @@ def _parsed_path(spec, cdir: Path) -> Path:
 
 
 def _atomic_savez(path: Path, **arrays) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".npz", dir=path.parent)
-    os.close(fd)
-    try:
-        np.savez(tmp, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, lambda tmp: _savez_to(tmp, arrays))
+
+
+def _savez_to(tmp, arrays) -> None:
+    with open(tmp, "wb") as fh:  # a file object: np.savez would append ".npz" to a bare name
+        np.savez(fh, **arrays)
 
 
 def _raw(spec, mirror, cache) -> Raw:
@@ -194,3 +191,35 @@ def list_datasets() -> pd.DataFrame:
         rows.append(dict(name=fam, aliases="", n_samples=None, n_genes=None, classes="family",
                          counts=None, papers="", files=", ".join(members)))
     return pd.DataFrame(rows)
+
+
+# Per data set, the customary transformation of its raw values before standardisation:
+# raw Affymetrix MAS intensities (with zeros and negatives) are floored, capped and logged (Dudoit, Fridlyand &
+# Speed 2002, JASA 97:77 — floor 20 / ceiling 16000 for Golub's Hu6800; the Kent Ridge prostate copies hold much
+# smaller values, median 6, so floor 10); Alon's positive intensities are logged; sets already on a log or
+# standardised scale (West, Pomeroy, Alizadeh, RMA sets) are left as they are.
+_LOG = {
+    "golub": dict(floor=20.0, ceiling=16000.0), "shipp": dict(floor=20.0, ceiling=16000.0),
+    "singh": dict(floor=10.0, ceiling=16000.0), "welsh": dict(floor=10.0, ceiling=16000.0),
+    "gordon": dict(floor=10.0, ceiling=16000.0), "chandran_primary": dict(floor=10.0),
+    "chandran_metastasis": dict(floor=10.0), "alon": dict(floor=1.0),
+}
+
+
+def recommended_preprocessing(name: str, standardize: bool = True):
+    """The usual preprocessing of a registered data set as an (unfitted) ``Pipeline``: log transform where the
+    values are raw intensities, then per-gene standardisation fit on the training data (``standardize``)."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    from genesel.preprocessing import GeneStandardizer, LogTransform
+
+    key = resolve(name).name
+    steps = []
+    if key in _LOG:
+        steps.append(("log", LogTransform(**_LOG[key])))
+    if standardize:
+        steps.append(("standardize", GeneStandardizer(on_constant="zero")))
+    if not steps:
+        steps.append(("identity", FunctionTransformer()))
+    return Pipeline(steps)

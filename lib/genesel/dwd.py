@@ -36,10 +36,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
-from genesel.kernels import gram
-from genesel.threads import blas_threads_for
-from genesel.validation import check_binary_target as _check_binary_target
-from genesel.validation import check_expression_data, to_pm1
+from genesel._core.gram import gram
+from genesel._core.threads import blas_threads_for
+from genesel._core.validation import check_binary_fit, check_expression_data
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]
@@ -213,7 +212,8 @@ class DWD(ClassifierMixin, BaseEstimator):
         self.tol = tol
 
     def _kernel(self, X, Z):
-        return gram(X, Z, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
+        return gram(X, Z, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0,
+                    blas=True)
 
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes, or a precomputed n × n Gram matrix) and binary ``y``."""
@@ -227,11 +227,7 @@ class DWD(ClassifierMixin, BaseEstimator):
         if not (isinstance(self.C, str) and self.C == "auto"):
             if not isinstance(self.C, numbers.Real) or not np.isfinite(self.C) or self.C <= 0:
                 raise ValueError(f"DWD: C must be 'auto' or a positive finite number, got {self.C!r}")
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
-        X = check_expression_data(X, name="X", allow_constant=True)
-        _check_binary_target(y, type(self).__name__)
-        X, _ = check_expression_data(X, y, name="X", allow_constant=True)
-        y_pm, self.classes_ = to_pm1(y)
+        X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         y_pm = y_pm.astype(float)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"DWD: kernel='precomputed' needs a square Gram matrix, got shape {X.shape}")

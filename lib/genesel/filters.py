@@ -1,4 +1,4 @@
-"""Univariate gene-ranking filters, vectorised over genes.
+"""Univariate gene-ranking filters (scores vectorised over genes) and the selectors built on them.
 
 - :func:`signal_to_noise`: Golub et al. 1999 (Science 286:531), P(g, c) = (μ₊ − μ₋) / (σ₊ + σ₋), the
   "correlation" criterion of Guyon et al. 2002 (§2.2, Eq. 2) and of Gentile 2003 (x-CORR).
@@ -11,16 +11,37 @@ Class +1 (the larger label, as in scikit-learn's ``classes_``) is the positive c
 gene is higher in class +1. Every function has the signature ``f(X, y) -> scores`` so it plugs into
 ``sklearn.feature_selection.SelectKBest(score_func=...)``; use :func:`abs_score` for ranking by magnitude.
 σ is the population standard deviation (ddof=0) by default, as in Golub's formula; pass ``ddof=1`` for sample sd.
+
+Selectors (scikit-learn, usable in ``Pipeline``): :class:`SignalToNoiseSelector` is *the* Golub selector of
+genesel, used as Guyon 2002's baseline ranking and as Gentile 2003's "CORR" filter; :class:`FisherSelector`
+ranks by the Fisher criterion. Both expose ``scores_``, ``feature_order_`` (best first), ``ranking_`` (1 = best,
+all distinct), ``support_`` and ``subset(size)``.
+
+Golub's balanced rule and odd k (:func:`balanced_order`). Golub et al. take "n/2 genes" most correlated with
+each class, which leaves odd n undefined. genesel pairs the i-th best positive gene with the i-th best negative
+gene and puts the one with the larger |P| first, so the k best genes are a prefix of one ranking (nested subsets,
+as RFE-style curves need) and the choice does not depend on which class is called +1: swapping the labels
+negates every score and selects the same genes (tested). For odd k the extra gene is the stronger of the next
+pair (exact ties in |P|: the gene of class +1).
+
+Asking for more genes than there are selects all of them (the same rule as ``SelectKBest`` and ``RFE``).
 """
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy import special, stats
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import ClassifierTags
+from sklearn.utils.validation import check_is_fitted
 
-from .validation import check_expression_data
+from genesel._core.validation import check_binary_fit, check_expression_data
 
-__all__ = ["signal_to_noise", "fisher_ratio", "t_statistic", "wilcoxon_pvalues", "abs_score", "class_moments"]
+__all__ = ["signal_to_noise", "fisher_ratio", "t_statistic", "wilcoxon_pvalues", "abs_score", "class_moments",
+           "balanced_order", "check_n_genes", "SignalToNoiseSelector", "FisherSelector"]
 
 
 def class_moments(X, y, ddof: int = 0):
@@ -92,3 +113,117 @@ def abs_score(score_func):
 
     f.__name__ = f"abs_{getattr(score_func, '__name__', 'score')}"
     return f
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Selectors
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def balanced_order(scores):
+    """Genes best first with positive and negative scores alternating (Golub's equal split).
+
+    The i-th best positive gene and the i-th best negative gene form a pair (the larger |score| first); pairs are
+    concatenated, so the first k genes hold ceil/floor(k/2) of each sign. When one sign runs out, the rest of the
+    other follows by decreasing |score|; genes with a zero score come last.
+    """
+    scores = np.asarray(scores, dtype=float)
+    idx = np.arange(scores.size)
+    pos = idx[scores > 0]
+    neg = idx[scores < 0]
+    zero = idx[scores == 0]
+    pos = pos[np.argsort(-scores[pos], kind="stable")]
+    neg = neg[np.argsort(scores[neg], kind="stable")]
+    m = min(pos.size, neg.size)
+    out = []
+    for i in range(m):
+        a, b = pos[i], neg[i]
+        out.extend((a, b) if abs(scores[a]) >= abs(scores[b]) else (b, a))
+    out.extend(pos[m:].tolist())
+    out.extend(neg[m:].tolist())
+    out.extend(zero.tolist())
+    return np.asarray(out, dtype=np.int64)
+
+
+
+def check_n_genes(n, d, name):
+    """A requested number of genes: a positive int (more than ``d`` means all ``d``) or None (all genes)."""
+    if n is None:
+        return d
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+        raise ValueError(f"{name} must be a positive int or None (all genes), got {n!r}")
+    return min(int(n), d)
+
+
+
+class _ScoreSelector(SelectorMixin, BaseEstimator):
+    _score = None
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags
+
+    def _order(self, scores):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def fit(self, X, y):
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        d = X.shape[1]
+        k = check_n_genes(self.n_features_to_select, d, "n_features_to_select")
+        s = type(self)._score(X, y_pm1)
+        s = np.nan_to_num(s, nan=0.0)
+        order = self._order(s)
+        self.scores_ = s
+        self.feature_order_ = order
+        ranking = np.empty(d, dtype=np.int64)
+        ranking[order] = np.arange(1, d + 1)
+        self.ranking_ = ranking
+        self.support_ = ranking <= k
+        self.n_features_ = k
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def subset(self, size):
+        """The ``size`` best genes (ascending indices); nested in ``size``."""
+        check_is_fitted(self, "feature_order_")
+        return np.sort(self.feature_order_[: int(size)])
+
+
+class SignalToNoiseSelector(_ScoreSelector):
+    """Select genes by Golub's signal-to-noise ratio P(g, c) = (mu_+ - mu_-)/(sigma_+ + sigma_-).
+
+    Golub et al. 1999; the baseline ranking of Guyon et al. 2002 (section 2.2) and the "CORR" filter of Gentile
+    2003 (section 5). ``balanced=True`` (Golub's choice): equal numbers of positively and negatively correlated
+    genes, the odd one out by :func:`balanced_order`'s documented rule; ``False``: the largest |P| (Furey 2000).
+    A gene constant in the training data scores 0 (ranked last); one constant within each class but different
+    between them scores +-inf (a perfect separator, ranked first).
+    ``ranking_`` is the full ranking (1 = best, all distinct), ``support_`` its top ``n_features_to_select``.
+    """
+
+    _score = staticmethod(signal_to_noise)
+
+    def __init__(self, n_features_to_select=50, balanced=True):
+        self.n_features_to_select = n_features_to_select
+        self.balanced = balanced
+
+    def _order(self, s):
+        return balanced_order(s) if self.balanced else np.argsort(-np.abs(s), kind="stable")
+
+
+class FisherSelector(_ScoreSelector):
+    """Select genes by the Fisher criterion (mu_+ - mu_-)^2/(sigma_+^2 + sigma_-^2) (``genesel.filters.fisher_ratio``;
+    Guyon 2002 section 2.2 after Pavlidis 2001). ``ranking_`` 1 = best; ``support_`` the top
+    ``n_features_to_select`` (all genes if that is more than there are)."""
+
+    _score = staticmethod(fisher_ratio)
+
+    def __init__(self, n_features_to_select=50):
+        self.n_features_to_select = n_features_to_select
+
+    def _order(self, s):
+        return np.argsort(-s, kind="stable")

@@ -45,11 +45,10 @@ from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel.threads import blas_threads_for
-from genesel.validation import check_expression_data, to_pm1
+from genesel._core.threads import blas_threads_for
+from genesel._core.validation import check_binary_fit, check_expression_data
 
 __all__ = ["GaussianProcessClassifier"]
 
@@ -444,7 +443,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
     very close to zero but not zero").  During the optimisation each evaluation warm-starts Newton / EP from the
     previous posterior; :meth:`log_marginal_likelihood` always starts cold.  With at most 2000 training samples the
     fit runs with one BLAS thread (threads do not pay at these sizes).
-    Input is validated with :func:`genesel.validation.check_expression_data` (NaN/inf, shape mismatch, one class
+    Input is validated with :func:`genesel._core.validation.check_binary_fit` (NaN/inf, shape mismatch, one class
     or more than two classes raise ``ValueError``); constant genes are accepted, they add nothing to the distances.
     Other methods: :meth:`predict_latent` (predictive mean and variance of f), :meth:`log_marginal_likelihood`
     (evidence and gradient at any θ).
@@ -578,16 +577,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         """Fit the hyper-parameters (unless ``optimizer=None``) and the approximate posterior."""
         if scipy.sparse.issparse(X):
             raise TypeError("GaussianProcessClassifier does not support sparse input X; pass a dense array")
-        X, y = validate_data(self, X, y, ensure_all_finite=False, dtype=np.float64, ensure_min_samples=1)
-        check_classification_targets(y)
-        n_classes = np.unique(y).size
-        if n_classes > 2:
-            raise ValueError(
-                f"Only binary classification is supported: y holds {n_classes} classes; build a two-class task "
-                "first (e.g. one class against the rest)"
-            )
-        X, y_pm1 = check_expression_data(X, y, allow_constant=True)
-        _, self.classes_ = to_pm1(y)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         with blas_threads_for(X.shape[0], _SINGLE_THREAD_MAX_N):
             return self._fit(X, y_pm1)
 

@@ -1,18 +1,25 @@
-"""House style for figures and one way to save them: ``figures/<paper>_<figure>.png``.
+"""House style for figures and one way to save them: ``<figures dir>/<paper>_<figure>.png``.
 
 Figures are meant to be projected in a lecture room: large fonts, thick lines, a title, axis labels with units,
-and a legend. :func:`savefig` writes atomically into ``$GENESEL_FIGURES_DIR`` (default: the repository's
-``figures/``) and returns the path.
+and a legend. :func:`savefig` writes atomically and returns the path. Where figures go:
+
+- ``$GENESEL_FIGURES_DIR`` when set;
+- otherwise the repository's ``figures/`` for a full-protocol run and ``runs/quick/figures/`` for a quick one.
+  A notebook says which by calling :func:`setup` with its ``quick`` parameter; until then the quick folder is
+  used, so a first look never overwrites the committed full-run figures.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import tempfile
 from pathlib import Path
 
-__all__ = ["set_style", "figures_dir", "savefig"]
+from genesel._core.io import atomic_write
+
+__all__ = ["setup", "set_style", "figures_dir", "savefig"]
+
+_STATE = {"quick": True}
 
 
 def set_style(context: str = "talk") -> None:
@@ -25,13 +32,22 @@ def set_style(context: str = "talk") -> None:
                          "lines.linewidth": 2.5, "figure.figsize": (9, 6)})
 
 
-def figures_dir() -> Path:
+def setup(quick: bool = True, context: str = "talk") -> None:
+    """Notebook set-up: the house style, and figures to ``figures/`` (``quick=False``) or ``runs/quick/figures/``."""
+    set_style(context)
+    _STATE["quick"] = bool(quick)
+
+
+def figures_dir(quick: bool | None = None) -> Path:
+    """The folder figures are saved to (see the module doc); ``quick`` overrides the mode set by :func:`setup`."""
     env = os.environ.get("GENESEL_FIGURES_DIR")
     if env:
         p = Path(env)
     else:
         here = Path(__file__).resolve().parents[2]
-        p = here / "figures" if (here / "pyproject.toml").exists() else Path.cwd() / "figures"
+        root = here if (here / "pyproject.toml").exists() else Path.cwd()
+        quick = _STATE["quick"] if quick is None else quick
+        p = root / "runs" / "quick" / "figures" if quick else root / "figures"
     p.mkdir(parents=True, exist_ok=True)
     return p
 
@@ -48,78 +64,5 @@ def savefig(fig, name: str, formats=("png",)) -> Path:
         raise ValueError(f"figure {name!r} has no title: give the first axes a title or the figure a suptitle")
     out = []
     for fmt in formats:
-        path = figures_dir() / f"{name}.{fmt}"
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=f".{fmt}", dir=path.parent)
-        os.close(fd)
-        try:
-            fig.savefig(tmp, format=fmt)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        out.append(path)
+        out.append(atomic_write(figures_dir() / f"{name}.{fmt}", lambda tmp, fmt=fmt: fig.savefig(tmp, format=fmt)))
     return out[0]
-
-
-def class_balance(datasets, ax=None):
-    """Bar chart of the class sizes of several :class:`~genesel.datasets.Dataset` objects."""
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(max(8, 1.6 * len(datasets)), 5.5))
-    names = [d.name for d in datasets]
-    neg = [d.class_counts[d.classes[0]] for d in datasets]
-    pos = [d.class_counts[d.classes[1]] for d in datasets]
-    x = np.arange(len(names))
-    ax.bar(x - 0.2, neg, 0.4, label="class −1")
-    ax.bar(x + 0.2, pos, 0.4, label="class +1")
-    for i, d in enumerate(datasets):
-        ax.text(x[i] - 0.2, neg[i], d.classes[0], ha="center", va="bottom", fontsize=10, rotation=90)
-        ax.text(x[i] + 0.2, pos[i], d.classes[1], ha="center", va="bottom", fontsize=10, rotation=90)
-    ax.set_xticks(x, names)
-    ax.set_ylabel("samples (count)")
-    ax.set_xlabel("data set")
-    ax.set_title("Class balance of the data sets")
-    ax.legend()
-    ax.margins(y=0.25)
-    return ax.figure
-
-
-def value_distributions(before, after, name: str, before_label="raw values", after_label="after preprocessing"):
-    """Two histograms (all matrix entries) of a data set before and after preprocessing."""
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
-    for ax, M, lab in zip(axes, (before, after), (before_label, after_label)):
-        v = np.asarray(M, float).ravel()
-        lo, hi = np.percentile(v, [0.5, 99.5])
-        ax.hist(np.clip(v, lo, hi), bins=80, color="C0" if ax is axes[0] else "C2")
-        ax.set_xlabel(f"{lab} (clipped to 0.5–99.5 percentile)")
-        ax.set_ylabel("matrix entries (count)")
-        ax.set_title(lab)
-    fig.suptitle(f"{name}: distribution of expression values")
-    fig.tight_layout()
-    return fig
-
-
-def top_genes_heatmap(Z, y, gene_labels, classes, title: str, scores=None):
-    """Heatmap of a (samples x genes) block, samples grouped by class, genes in the given order."""
-    import matplotlib.pyplot as plt
-    import numpy as np
-    import seaborn as sns
-
-    order = np.argsort(y, kind="stable")
-    Z = np.asarray(Z)[order]
-    fig, ax = plt.subplots(figsize=(max(10, 0.22 * Z.shape[1] + 3), 7))
-    sns.heatmap(Z, cmap="vlag", center=0, vmin=-3, vmax=3, ax=ax,
-                cbar_kws={"label": "standardised expression (z-score)"})
-    n_neg = int(np.sum(np.asarray(y) == np.min(y)))
-    ax.axhline(n_neg, color="k", lw=2)
-    ax.set_yticks([n_neg / 2, n_neg + (len(y) - n_neg) / 2], [classes[0], classes[1]], rotation=0)
-    ax.set_xticks(np.arange(Z.shape[1]) + 0.5, gene_labels, rotation=90, fontsize=7)
-    ax.set_xlabel("gene (ranked by signal-to-noise)")
-    ax.set_ylabel("samples, grouped by class")
-    ax.set_title(title)
-    return fig

@@ -8,6 +8,9 @@
 - :class:`SampleStandardizer`: each sample (row) to mean 0, sd 1 over its genes. Stateless.
 - :class:`MissingValueImputer`: NaNs replaced from training statistics (gene mean/median) or by k nearest
   training samples.
+
+Which of them a registered data set needs (its values' scale) is data-set knowledge:
+:func:`genesel.datasets.recommended_preprocessing`.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-__all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer", "recommended_preprocessing"]
+__all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"]
 
 
 def _stateless_input(est, X, **kw):
@@ -151,35 +154,3 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         return tags
-
-
-# Per data set, the customary transformation of its raw values before standardisation:
-# raw Affymetrix MAS intensities (with zeros and negatives) are floored, capped and logged (Dudoit, Fridlyand &
-# Speed 2002, JASA 97:77 — floor 20 / ceiling 16000 for Golub's Hu6800; the Kent Ridge prostate copies hold much
-# smaller values, median 6, so floor 10); Alon's positive intensities are logged; sets already on a log or
-# standardised scale (West, Pomeroy, Alizadeh, RMA sets) are left as they are.
-_LOG = {
-    "golub": dict(floor=20.0, ceiling=16000.0), "shipp": dict(floor=20.0, ceiling=16000.0),
-    "singh": dict(floor=10.0, ceiling=16000.0), "welsh": dict(floor=10.0, ceiling=16000.0),
-    "gordon": dict(floor=10.0, ceiling=16000.0), "chandran_primary": dict(floor=10.0),
-    "chandran_metastasis": dict(floor=10.0), "alon": dict(floor=1.0),
-}
-
-
-def recommended_preprocessing(name: str, standardize: bool = True):
-    """The usual preprocessing of a registered data set as an (unfitted) ``Pipeline``: log transform where the
-    values are raw intensities, then per-gene standardisation fit on the training data (``standardize``)."""
-    from sklearn.pipeline import Pipeline
-    from sklearn.preprocessing import FunctionTransformer
-
-    from data_fetch import resolve
-
-    key = resolve(name).name
-    steps = []
-    if key in _LOG:
-        steps.append(("log", LogTransform(**_LOG[key])))
-    if standardize:
-        steps.append(("standardize", GeneStandardizer(on_constant="zero")))
-    if not steps:
-        steps.append(("identity", FunctionTransformer()))
-    return Pipeline(steps)

@@ -38,8 +38,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel.svm import LinearSVM, _gradient, _gram, _newton_step, _rho, _smo
-from genesel.validation import check_expression_data, to_pm1
+from genesel._core.gram import linear_gram
+from genesel._core.smo import gradient, newton_step, rho, smo
+from genesel._core.validation import check_binary_fit
+from genesel.svm import LinearSVM
 
 __all__ = ["SVMRFE", "elimination_schedule"]
 
@@ -184,13 +186,13 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
     hint = -1
     for s in range(n_stages + 1):
         cur = rows[:n_rem]
-        G = _gradient(K, y, alpha)
+        G = gradient(K, y, alpha)
         if s > 0 and polish:
-            if _newton_step(K, y, C, alpha, G):
-                G = _gradient(K, y, alpha)  # exact gradient again (the step's update is incremental)
-        it, gap = _smo(K, y, C, alpha, G, tol, max_iter)
+            if newton_step(K, y, C, alpha, G):
+                G = gradient(K, y, alpha)  # exact gradient again (the step's update is incremental)
+        it, gap = smo(K, y, C, alpha, G, tol, max_iter)
         alphas[s, :] = alpha
-        rhos[s] = _rho(y, C, alpha, G)
+        rhos[s] = rho(y, C, alpha, G)
         n_iters[s] = it
         gaps[s] = gap
         step2 = 0.0
@@ -363,9 +365,7 @@ class SVMRFE(SelectorMixin, BaseEstimator):
             raise ValueError(f"C must be a positive number (np.inf for a hard margin), got {self.C!r}")
         if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
             raise ValueError(f"tol must be a positive number, got {self.tol!r}")
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-        X, _ = check_expression_data(X, y)
-        y_pm1, self.classes_ = to_pm1(y)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=False, min_samples=2)
         n, d = X.shape
         k = self._n_select(d)
         schedule = elimination_schedule(d, k, self.step)
@@ -443,6 +443,6 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         for s, size in enumerate(self.subset_sizes_):
             g = self.subset(int(size))
             c = self.stage_alpha_[s] * self._y_fit
-            w = _gram(c[None, :], self._X_fit[:, g].T)  # (1, n) @ (n, |g|), BLAS-free
-            out[s] = _gram(X[:, g], w)[:, 0] + self.stage_intercept_[s]
+            w = linear_gram(c[None, :], self._X_fit[:, g].T)  # (1, n) @ (n, |g|), BLAS-free
+            out[s] = linear_gram(X[:, g], w)[:, 0] + self.stage_intercept_[s]
         return out

@@ -42,10 +42,9 @@ from scipy.linalg import cho_factor, cho_solve, solve_triangular
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
-from genesel.kernels import gram
-from genesel.threads import blas_threads_for
-from genesel.validation import check_binary_target as _check_binary_target
-from genesel.validation import check_expression_data, to_pm1
+from genesel._core.gram import gram
+from genesel._core.threads import blas_threads_for
+from genesel._core.validation import check_binary_fit, check_expression_data
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["RVM", "rvm_posterior_mode"]
@@ -143,7 +142,8 @@ class RVM(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ basis
     def _kernel(self, X, Z):
-        return gram(X, Z, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
+        return gram(X, Z, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0,
+                    blas=True)
 
     def _basis(self, X, fit):
         if self.kernel is None:
@@ -170,11 +170,7 @@ class RVM(ClassifierMixin, BaseEstimator):
             raise ValueError(f"RVM: max_iter must be a positive integer, got {self.max_iter!r}")
         if not isinstance(self.tol, numbers.Real) or self.tol <= 0:
             raise ValueError(f"RVM: tol must be a positive number, got {self.tol!r}")
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
-        X = check_expression_data(X, name="X", allow_constant=True)
-        _check_binary_target(y, type(self).__name__)
-        X, _ = check_expression_data(X, y, name="X", allow_constant=True)
-        y_pm, self.classes_ = to_pm1(y)
+        X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"RVM: kernel='precomputed' needs a square Gram matrix, got shape {X.shape}")
         t = (y_pm > 0).astype(float)

@@ -42,9 +42,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
 
-from genesel.kernels import gram
-from genesel.threads import blas_threads_for
-from genesel.validation import check_expression_data
+from genesel._core.gram import gram
+from genesel._core.threads import blas_threads_for
+from genesel._core.validation import check_expression_data
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["SMLR", "smlr_objective"]
@@ -201,7 +201,8 @@ class SMLR(ClassifierMixin, BaseEstimator):
     def _basis(self, X):
         if self.kernel is None:
             return X
-        return gram(X, self.X_fit_, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
+        return gram(X, self.X_fit_, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0,
+                    blas=True)
 
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes) and class labels ``y`` (two or more classes)."""

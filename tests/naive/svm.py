@@ -1,4 +1,4 @@
-"""Plain-Python twins of the numba kernels in genesel.svm and genesel.rfe (slow, obvious, for tests only)."""
+"""Plain-Python twins of the numba kernels in genesel._core.smo and genesel.rfe (slow, obvious, for tests only)."""
 
 from __future__ import annotations
 

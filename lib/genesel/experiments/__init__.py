@@ -1,11 +1,14 @@
-"""Experiment protocols (seeded train/test splits), the cached parallel grid runner, and paper-style tables.
+"""Experiment protocols (seeded train/test splits), the cached parallel grid runner, paper-style tables, and the
+notebook runner.
 
 A notebook describes an experiment as a grid of cells (data set, protocol, split index, method, parameters,
-seed); each cell is a pure function call whose result is cached on disk; the tidy results become the paper's
-tables with :mod:`genesel.experiments.tables`.
+seed); each cell is a pure function call whose result is cached on disk (:mod:`~genesel.experiments.grid`, keys
+from :mod:`~genesel.experiments.codekey`); the tidy results become the paper's tables with
+:mod:`~genesel.experiments.tables`. :mod:`~genesel.experiments.runner` executes the notebooks with papermill
+(``python -m genesel.notebooks``).
 """
 
-from .grid import cell_key, clear_cache, default_cache_dir, run_grid
+from .grid import CacheIntegrityWarning, cell_key, clear_cache, default_cache_dir, run_grid
 from .protocols import (
     leave_one_out,
     make_splits,
@@ -21,4 +24,4 @@ from .tables import format_mean_sd, paper_vs_genesel, summarise
 
 __all__ = ["predefined_split", "random_splits", "permuted_training_orders", "leave_one_out", "stratified_kfold",
            "repeated_stratified_kfold", "nested_cv", "repeated_nested_cv", "make_splits", "run_grid", "cell_key",
-           "clear_cache", "default_cache_dir", "summarise", "format_mean_sd", "paper_vs_genesel"]
+           "clear_cache", "default_cache_dir", "CacheIntegrityWarning", "summarise", "format_mean_sd", "paper_vs_genesel"]

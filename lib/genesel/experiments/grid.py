@@ -4,32 +4,53 @@
 protocol, split index, method, hyper-parameters, seed) and returns one tidy ``pandas.DataFrame``: one row per
 dict that ``func`` returns (it may return a dict or a list of dicts), with the cell's parameters as columns.
 
-Each cell's result is written to ``<cache_dir>/<func>/<key>.pkl`` the moment it is computed, atomically (temp file
-+ rename). The key hashes the function's name and source, the cell, the genesel version and a digest of the
-genesel source code, so a code change never serves stale numbers. An interrupted grid restarted with the same
-cells recomputes only what is missing; a finished grid rerun is read back from disk.
+Cache. Each cell's result is written to ``<cache_dir>/<func>/<key>.pkl`` the moment it comes back, atomically
+(temp file + rename), by the process that called ``run_grid`` (workers never write, so a worker orphaned by a
+killed parent cannot add files, and a remote cluster needs no access to the cache). The key hashes the function's
+qualified name, the cell, the genesel version and the code the cell can run: the function's module and the
+first-party modules it imports, transitively (:mod:`genesel.experiments.codekey`). A change to that code never
+serves stale numbers; a change elsewhere (another paper's module) keeps the cache. An interrupted grid restarted
+with the same cells recomputes only what is missing; a finished grid reruns from disk.
 
-Cells run in parallel with joblib (``backend="loky"`` by default; any joblib backend, e.g. ``"dask"`` inside a
-``joblib.parallel_config``, can be named), with a tqdm progress bar.
+Integrity. Every cache file carries a sha256 of its content and the key it was stored under; on reading, a file
+that fails either check (bit rot, a truncated or hand-edited file, a file copied under the wrong name) is deleted,
+reported once with its path, and recomputed. Temporary files of interrupted writes are removed by
+:func:`clear_cache` and, once older than an hour, by the next ``run_grid`` on the same folder.
+
+Parallelism. ``n_jobs > 1`` with a joblib backend (``"loky"``, default: worker processes on this machine), or
+``backend="dask"`` to run the cells on a ``dask.distributed`` cluster: ``scheduler="tcp://host:8786"`` (a running
+scheduler, e.g. started by ``dask-jobqueue`` on SLURM), a ``distributed.Client``, or ``None`` (the current client
+if there is one, else a ``LocalCluster`` with ``n_jobs`` single-threaded worker processes). Install it with
+``pip install genesel[distributed]``. The workers need the package and the data (``GENESEL_DATA_MIRROR`` or a
+shared ``GENESEL_DATA_DIR``); results travel back to this process, which writes the cache.
 """
 
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import os
 import pickle
-import tempfile
-from functools import lru_cache
+import sys
+import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "code_digest"]
+from genesel._core.io import atomic_write
+from genesel.experiments.codekey import function_digest
+
+__all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheIntegrityWarning"]
 
 ENV_CACHE = "GENESEL_CACHE_DIR"
+_MAGIC = b"GENESEL-CELL-1\n"
+_STALE_TMP_SECONDS = 3600.0
+
+
+class CacheIntegrityWarning(UserWarning):
+    """A cached cell result failed its checksum or key check; it was deleted and is recomputed."""
 
 
 def default_cache_dir() -> Path:
@@ -40,17 +61,6 @@ def default_cache_dir() -> Path:
     if (root / "pyproject.toml").exists():
         return root / "runs" / "cache"
     return Path.cwd() / "runs" / "cache"
-
-
-@lru_cache(maxsize=1)
-def code_digest() -> str:
-    """sha256 over the genesel package's source files (names and contents)."""
-    pkg = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256()
-    for p in sorted(pkg.rglob("*.py")):
-        h.update(str(p.relative_to(pkg)).encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()
 
 
 def _jsonable(v):
@@ -65,57 +75,60 @@ def _jsonable(v):
     raise TypeError(f"grid cell values must be JSON-able (numbers, strings, lists, dicts), got {type(v).__name__}")
 
 
-def _func_id(func) -> tuple[str, str]:
-    name = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', repr(func))}"
-    try:
-        src = inspect.getsource(func)
-    except (OSError, TypeError):
-        src = ""
-    return name, hashlib.sha256(src.encode()).hexdigest()
+def _func_name(func) -> str:
+    return f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', repr(func))}"
 
 
-def cell_key(func, cell: dict) -> str:
+def cell_key(func, cell: dict, *, code: str | None = None) -> str:
+    """The cache key of one cell: function name, cell, genesel version and the digest of the code it can run."""
     from genesel import __version__
 
-    name, src = _func_id(func)
-    payload = json.dumps({"func": name, "src": src, "cell": cell, "version": __version__, "code": code_digest()},
+    code = function_digest(func) if code is None else code
+    payload = json.dumps({"func": _func_name(func), "cell": cell, "version": __version__, "code": code},
                          sort_keys=True, default=_jsonable)
     return hashlib.sha256(payload.encode()).hexdigest()[:32]
 
 
-def _path(cache_dir: Path, func, key: str) -> Path:
+def _folder(cache_dir: Path, func) -> Path:
     safe = getattr(func, "__qualname__", "func").replace("<", "").replace(">", "").replace(".", "_")
-    return cache_dir / safe / f"{key}.pkl"
+    return cache_dir / safe
 
 
-def _write_atomic(path: Path, obj) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+def _encode(key: str, func, cell: dict, result) -> bytes:
+    payload = pickle.dumps({"key": key, "func": _func_name(func), "cell": cell, "result": result},
+                           protocol=pickle.HIGHEST_PROTOCOL)
+    return _MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+
+
+def _write(path: Path, data: bytes) -> None:
+    atomic_write(path, lambda tmp: Path(tmp).write_bytes(data))
+
+
+def _read(path: Path, key: str):
+    """(hit, result). A file that fails its integrity checks is deleted and reported; the cell is recomputed."""
     try:
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _read(path: Path):
-    try:
-        with open(path, "rb") as fh:
-            return True, pickle.load(fh)
+        data = path.read_bytes()
     except FileNotFoundError:
         return False, None
-    except Exception:  # a damaged cache file is recomputed, never trusted
-        path.unlink(missing_ok=True)
-        return False, None
-
-
-def _run_cell(func, cell: dict, path: Path | None):
-    result = func(**cell)
-    if path is not None:
-        _write_atomic(path, result)
-    return result
+    problem = None
+    if not data.startswith(_MAGIC):
+        problem = "not a genesel cell file (unknown header)"
+    else:
+        head, _, payload = data[len(_MAGIC):].partition(b"\n")
+        if hashlib.sha256(payload).hexdigest().encode() != head:
+            problem = "checksum mismatch (the file was changed or damaged after it was written)"
+        else:
+            try:
+                rec = pickle.loads(payload)
+            except Exception as exc:  # noqa: BLE001 - any unpickling failure means a damaged file
+                rec, problem = None, f"cannot be read ({type(exc).__name__})"
+            if rec is not None and (not isinstance(rec, dict) or rec.get("key") != key):
+                problem = "stored under another key (copied or renamed)"
+    if problem is None:
+        return True, rec["result"]
+    path.unlink(missing_ok=True)
+    warnings.warn(f"cached cell {path} was {problem}; deleted, recomputing it", CacheIntegrityWarning, stacklevel=3)
+    return False, None
 
 
 def _rows(cell: dict, result) -> list[dict]:
@@ -133,8 +146,67 @@ def _rows(cell: dict, result) -> list[dict]:
     return rows
 
 
-def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str = "loky", desc: str | None = None,
-             progress: bool = True, use_cache: bool = True) -> pd.DataFrame:
+def _sweep_tmp(folder: Path, older_than: float) -> int:
+    if not folder.exists():
+        return 0
+    now = time.time()
+    n = 0
+    for p in folder.glob("**/.*.tmp"):
+        try:
+            if now - p.stat().st_mtime >= older_than:
+                p.unlink()
+                n += 1
+        except FileNotFoundError:
+            pass
+    return n
+
+
+def _call(func, cell):
+    return func(**cell)
+
+
+def _progress(total: int, initial: int, desc: str, enabled: bool):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, desc=desc, unit="cell", disable=not enabled, mininterval=1.0,
+                file=sys.stdout)
+
+
+def _dask_results(func, todo: dict, n_jobs: int, scheduler):
+    """Yield (key, result) as the cells finish on a dask.distributed cluster."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+        raise ImportError("backend='dask' needs dask.distributed: pip install 'genesel[distributed]'") from exc
+    own = None
+    if isinstance(scheduler, Client):
+        client = scheduler
+    elif scheduler is not None:
+        client = own = Client(scheduler)
+    else:
+        try:
+            client = Client.current()
+        except ValueError:
+            cluster = LocalCluster(n_workers=max(1, n_jobs), threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = own = Client(cluster)
+    try:
+        futures = {client.submit(_call, func, c, pure=False, key=f"genesel-cell-{k}"): k for k, c in todo.items()}
+        try:
+            for fut in as_completed(futures):
+                yield futures[fut], fut.result()
+        finally:
+            client.cancel(list(futures))
+    finally:
+        if own is not None:
+            cluster = getattr(own, "cluster", None)
+            own.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str = "loky", scheduler=None,
+             desc: str | None = None, progress: bool = True, use_cache: bool = True) -> pd.DataFrame:
     """Run ``func(**cell)`` for each cell, reusing cached results; return the tidy results frame.
 
     Parameters
@@ -142,47 +214,54 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str = "lo
     cells : list of dicts of JSON-able values. Duplicate cells are computed once.
     func : a module-level function (picklable for parallel backends) returning a dict or a list of dicts.
     cache_dir : where cell results live (default ``$GENESEL_CACHE_DIR`` or ``runs/cache`` in the repository).
-    n_jobs, backend : joblib parallelism; ``n_jobs=1`` runs in this process.
+    n_jobs : parallel workers (``1``: in this process).
+    backend : a joblib backend (``"loky"``, ``"threading"``, ...) or ``"dask"`` (see the module doc).
+    scheduler : for ``backend="dask"``: a scheduler address, a ``distributed.Client`` or None.
     use_cache : ``False`` computes everything and writes nothing.
 
     If a cell raises, the exception propagates after the results already computed have been cached, so the
     same call after a fix resumes where it stopped.
     """
-    from joblib import Parallel, delayed
-    from tqdm.auto import tqdm
-
     cells = [dict(c) for c in cells]
     for c in cells:
         json.dumps(c, default=_jsonable)  # fail early, naming the offending value's type
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    keys = [cell_key(func, c) for c in cells]
+    folder = _folder(cache_dir, func)
+    if use_cache:
+        _sweep_tmp(folder, _STALE_TMP_SECONDS)
+    code = function_digest(func)
+    keys = [cell_key(func, c, code=code) for c in cells]
     results: dict[str, object] = {}
     todo: dict[str, dict] = {}
     for k, c in zip(keys, cells):
         if k in results or k in todo:
             continue
-        hit, val = _read(_path(cache_dir, func, k)) if use_cache else (False, None)
+        hit, val = _read(folder / f"{k}.pkl", k) if use_cache else (False, None)
         if hit:
             results[k] = val
         else:
             todo[k] = c
-    label = desc or getattr(func, "__name__", "cells")
-    bar = tqdm(total=len(set(keys)), initial=len(results), desc=label, unit="cell", disable=not progress,
-               mininterval=1.0)
+
+    def store(k, val):
+        results[k] = val
+        if use_cache:
+            _write(folder / f"{k}.pkl", _encode(k, func, todo[k], val))
+
+    bar = _progress(len(set(keys)), len(results), desc or getattr(func, "__name__", "cells"), progress)
     try:
         if todo:
-            paths = {k: _path(cache_dir, func, k) if use_cache else None for k in todo}
-            if n_jobs == 1:
-                for k, c in todo.items():
-                    results[k] = _run_cell(func, c, paths[k])
-                    bar.update()
+            if backend == "dask":
+                it = _dask_results(func, todo, n_jobs, scheduler)
+            elif n_jobs == 1:
+                it = ((k, _call(func, c)) for k, c in todo.items())
             else:
+                from joblib import Parallel, delayed
+
                 par = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")
-                it = par(delayed(lambda k, c, p: (k, _run_cell(func, c, p)))(k, c, paths[k])
-                         for k, c in todo.items())
-                for k, val in it:
-                    results[k] = val
-                    bar.update()
+                it = par(delayed(lambda k, c: (k, _call(func, c)))(k, c) for k, c in todo.items())
+            for k, val in it:
+                store(k, val)
+                bar.update()
     finally:
         bar.close()
     rows = []
@@ -192,13 +271,14 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str = "lo
 
 
 def clear_cache(func=None, cache_dir=None) -> int:
-    """Delete cached cell results (of one function, or all); returns how many files were removed."""
+    """Delete cached cell results (of one function, or all) and any temporary files of interrupted writes;
+    returns how many files were removed."""
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     if not cache_dir.exists():
         return 0
-    pattern = "*/*.pkl" if func is None else f"{_path(cache_dir, func, 'x').parent.name}/*.pkl"
-    n = 0
-    for p in cache_dir.glob(pattern):
+    folder = cache_dir if func is None else _folder(cache_dir, func)
+    n = _sweep_tmp(folder, 0.0)
+    for p in folder.glob("*/*.pkl" if func is None else "*.pkl"):
         p.unlink()
         n += 1
     return n

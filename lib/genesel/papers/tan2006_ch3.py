@@ -1,4 +1,4 @@
-"""Grid cells for the classifier comparison of Tan (2006), chapter 3 and §4.3 (notebook 05a).
+"""Tan (2006), chapter 3 and §4.3: the grid cells of notebook 05a (classifier comparison, ARD values).
 
 M. Tan, *Comparative Study of Kernel Based Classification and Feature Selection Methods With Gene Expression Data*,
 MSc thesis, UBC 2006. §3.4: 10-fold stratified cross-validation of SVM, DWD, GP-Laplace, GP-EP, RVM and SMLR
@@ -7,7 +7,7 @@ best parameters were used for all methods. Regularization parameters are method-
 cross-validation for each method". §4.3: ARD values of GP-Laplace and GP-EP on the training data.
 
 Each function here is one cell of a :func:`genesel.experiments.run_grid` grid (plain JSON-able arguments, a dict
-returned, cached on disk). Preprocessing (the data set's :func:`genesel.preprocessing.recommended_preprocessing`:
+returned, cached on disk). Preprocessing (the data set's :func:`genesel.datasets.recommended_preprocessing`:
 log transform where needed, then per-gene standardisation) is fitted on the training part of every split, inside
 the pipeline. Splits come from :mod:`genesel.experiments.protocols`; inner model selection is scikit-learn's
 ``GridSearchCV`` on inner stratified folds of the outer training part only.
@@ -21,6 +21,16 @@ import warnings
 from functools import lru_cache
 
 import numpy as np
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import Pipeline
+
+from genesel.datasets import load_dataset, recommended_preprocessing
+from genesel.dwd import DWD
+from genesel.experiments import random_splits, stratified_kfold
+from genesel.gp import GaussianProcessClassifier
+from genesel.rvm import RVM
+from genesel.smlr import SMLR
+from genesel.svm import KernelSVM
 
 __all__ = ["CLASSIFIERS", "KERNEL_CANDIDATES", "load_task", "select_kernel_cell", "cv_cell", "ard_cell",
            "ard_split"]
@@ -48,9 +58,6 @@ _GRIDS = {
 def load_task(dataset: str, max_genes: int | None = None):
     """(X, y, gene_ids, classes) of a data set; ``max_genes`` keeps the genes of largest variance (after the log
     transform, over all samples — unsupervised, used only to make quick mode quick)."""
-    from genesel.datasets import load_dataset
-    from genesel.preprocessing import recommended_preprocessing
-
     ds = load_dataset(dataset)
     X, genes = ds.X, np.asarray(ds.gene_ids)
     if max_genes is not None and max_genes < X.shape[1]:
@@ -71,21 +78,11 @@ def _kernel_params(kernel: dict, n_genes: int) -> dict:
 
 
 def _pipeline(dataset: str, clf):
-    from sklearn.pipeline import Pipeline
-
-    from genesel.preprocessing import recommended_preprocessing
-
     return Pipeline([("prep", recommended_preprocessing(dataset)), ("clf", clf)])
 
 
 def _estimator(method: str, kernel: dict, n_genes: int, seed: int, quick: bool):
     """(unfitted estimator, its inner-CV grid or None) for one of :data:`CLASSIFIERS`."""
-    from genesel.dwd import DWD
-    from genesel.gp import GaussianProcessClassifier
-    from genesel.rvm import RVM
-    from genesel.smlr import SMLR
-    from genesel.svm import KernelSVM
-
     kp = _kernel_params(kernel, n_genes)
     grids = _GRIDS["quick" if quick else "full"]
     if method == "SVM":
@@ -107,14 +104,10 @@ def _estimator(method: str, kernel: dict, n_genes: int, seed: int, quick: bool):
 
 
 def _outer_split(y, n_folds: int, seed: int, fold: int):
-    from genesel.experiments import stratified_kfold
-
     return stratified_kfold(y, n_folds, seed)[fold]
 
 
 def _inner_cv(y_train, inner_k: int, seed: int, fold: int):
-    from genesel.experiments import stratified_kfold
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         return stratified_kfold(y_train, inner_k, seed + 7919 * (fold + 1))
@@ -123,10 +116,6 @@ def _inner_cv(y_train, inner_k: int, seed: int, fold: int):
 def select_kernel_cell(dataset: str, fold: int, n_folds: int, seed: int, inner_k: int, quick: bool,
                        max_genes: int | None = None) -> dict:
     """Choose the kernel (and its parameters) on one outer training part by inner CV of the SVM (thesis §3.4)."""
-    from sklearn.model_selection import GridSearchCV
-
-    from genesel.svm import KernelSVM
-
     X, y, _, _ = load_task(dataset, max_genes)
     tr, _ = _outer_split(y, n_folds, seed, fold)
     d = X.shape[1]
@@ -158,8 +147,6 @@ def cv_cell(dataset: str, fold: int, n_folds: int, seed: int, method: str, kerne
     indices, true labels, scores (decision values for SVM/DWD, P(class +1) for the probabilistic models),
     predictions, the chosen hyper-parameters and the CPU seconds (inner CV + final fit + prediction).
     """
-    from sklearn.model_selection import GridSearchCV
-
     X, y, _, _ = load_task(dataset, max_genes)
     tr, te = _outer_split(y, n_folds, seed, fold)
     est, grid = _estimator(method, json.loads(kernel), X.shape[1], seed, quick)
@@ -190,9 +177,6 @@ def cv_cell(dataset: str, fold: int, n_folds: int, seed: int, method: str, kerne
 def ard_split(dataset: str, seed: int):
     """Training part used for the ARD values (thesis §4.1, Table 4.1): the predefined 38 Leukemia training samples,
     a random 32 of the 62 Colon samples; for data sets without a predefined split (Singh prostate) half of them."""
-    from genesel.datasets import load_dataset
-    from genesel.experiments import random_splits
-
     ds = load_dataset(dataset)
     if ds.train_idx is not None:
         return np.asarray(ds.train_idx)
@@ -203,9 +187,6 @@ def ard_split(dataset: str, seed: int):
 
 def ard_cell(dataset: str, approximation: str, seed: int, quick: bool, max_genes: int | None = None) -> dict:
     """GP with one ARD value per gene (thesis Eq. 3.8, §4.3) fitted on the training part; the ARD values."""
-    from genesel.gp import GaussianProcessClassifier
-    from genesel.preprocessing import recommended_preprocessing
-
     X, y, genes, _ = load_task(dataset, max_genes)
     tr = ard_split(dataset, seed)
     Xtr = recommended_preprocessing(dataset).fit_transform(X[tr])

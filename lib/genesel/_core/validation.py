@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_labels", "check_binary_target", "constant_genes"]
+__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes"]
 
 
 def to_pm1(y, *, name: str = "y"):
@@ -36,11 +36,6 @@ def to_pm1(y, *, name: str = "y"):
         )
     y_pm1 = np.where(y == classes[1], 1, -1).astype(np.int64)
     return y_pm1, classes
-
-
-def check_binary_labels(y, *, name: str = "y"):
-    """Return ``y`` as an int64 array in {-1, +1}, raising clear errors otherwise (see :func:`to_pm1`)."""
-    return to_pm1(y, name=name)[0]
 
 
 def constant_genes(X, *, atol: float = 0.0) -> np.ndarray:
@@ -96,15 +91,37 @@ def check_expression_data(X, y=None, *, name: str = "X", allow_constant: bool = 
     return X, y_pm1
 
 
-def check_binary_target(y, who: str) -> None:
-    """Reject regression and multi-class targets with scikit-learn's wording (what its estimator checks expect)
-    plus what to do; ``who`` names the estimator in the message."""
-    from sklearn.utils.multiclass import check_classification_targets, type_of_target
+def check_binary_fit(est, X, y, *, allow_constant: bool = True, min_samples: int = 1):
+    """The one input check of every binary estimator's ``fit`` in genesel.
 
+    Validates ``X`` against the estimator (scikit-learn's ``validate_data``: sets ``n_features_in_``, refuses
+    sparse, complex and non-numeric input), then with :func:`check_expression_data` (NaN/inf, too few samples,
+    constant genes unless ``allow_constant``), and ``y`` as a classification target with exactly two classes.
+    Messages name the estimator and what to do; the multi-class one keeps scikit-learn's wording ("Only binary
+    classification is supported. The type of the target is ...").
+
+    Returns ``(X, y_pm1, classes)``: ``X`` C-contiguous float64, ``y_pm1`` int64 in {-1, +1}
+    (the larger label, ``classes[1]``, is +1, as in scikit-learn's ``classes_``) and ``classes``.
+    """
+    from sklearn.utils.multiclass import check_classification_targets, type_of_target
+    from sklearn.utils.validation import validate_data
+
+    who = type(est).__name__
+    X, y = validate_data(est, X, y, dtype=np.float64, ensure_all_finite=False,
+                         ensure_min_samples=max(1, int(min_samples)))
+    X = check_expression_data(X, name="X", allow_constant=allow_constant, min_samples=min_samples)
     check_classification_targets(y)
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise ValueError(
+            f"{who}: y holds a single class ({classes.tolist()}); one class is not enough, a binary classifier needs "
+            "both classes in its training data (with very small folds use stratified splits)"
+        )
     kind = type_of_target(y, input_name="y")
     if kind != "binary":
         raise ValueError(
             f"Only binary classification is supported. The type of the target is {kind}: {who} separates two "
-            f"classes; build a two-class task first (e.g. one class against the rest)"
+            "classes; build a two-class task first (e.g. one class against the rest)"
         )
+    y_pm1 = np.where(y == classes[1], 1, -1).astype(np.int64)
+    return X, y_pm1, classes

@@ -1,0 +1,158 @@
+"""genesel.experiments.grid and .codekey: per-module cache keys, cache integrity, file modes, the dask backend."""
+
+import hashlib
+import os
+import shutil
+import stat
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from genesel.experiments import CacheIntegrityWarning, cell_key, clear_cache, run_grid
+from genesel.experiments.codekey import closure_digest, code_closure
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def poly_cell(a, b):
+    """A module-level cell (picklable for every backend)."""
+    return {"value": a * a + b, "half": (a * a + b) / 2.0}
+
+
+def list_cell(a):
+    return [{"i": i, "x": a + i / 3.0} for i in range(3)]
+
+
+# ---------------------------------------------------------------------------------------------- per-module keys
+
+
+@pytest.fixture()
+def tree(tmp_path):
+    """A private copy of the package sources, to edit without touching the checkout."""
+    lib = tmp_path / "lib"
+    shutil.copytree(ROOT / "lib" / "genesel", lib / "genesel", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "data_fetch", tmp_path / "data_fetch", ignore=shutil.ignore_patterns("__pycache__"))
+    return {"genesel": lib, "data_fetch": tmp_path}
+
+
+def test_gentile_key_ignores_other_papers_and_follows_alma(tree):
+    cell = "genesel.papers.gentile2003"
+    before = closure_digest(cell, tree)
+    closure = code_closure(cell, tree)
+    assert "genesel.alma" in closure and "genesel.filters" in closure and "genesel.datasets" in closure
+    assert "genesel.gp" not in closure and "genesel.rfe" not in closure and "genesel.experiments.grid" not in closure
+    # a new or edited module of another paper (Shah 2012's stumps) leaves the key alone
+    stumps = tree["genesel"] / "genesel" / "stumps.py"
+    stumps.write_text("def conjunction():\n    return 1\n")
+    assert closure_digest(cell, tree) == before
+    stumps.write_text("def conjunction():\n    return 2\n")
+    assert closure_digest(cell, tree) == before
+    # so does a docstring or comment edit of a module the cell runs
+    alma = tree["genesel"] / "genesel" / "alma.py"
+    src = alma.read_text()
+    alma.write_text(src.replace('"""ALMA_p and the ALMA-based', '"""(edited docstring) ALMA_p and the ALMA-based', 1)
+                    + "\n# a trailing comment\n")
+    assert closure_digest(cell, tree) == before
+    # a code change in alma.py changes it
+    alma.write_text(src.replace("return alpha * (1.0 - alpha)", "return alpha * (1.0 - alpha) * 1.0"))
+    assert closure_digest(cell, tree) != before
+
+
+def test_key_follows_re_exports_to_the_defining_module(tree):
+    """``from genesel.experiments import random_splits`` depends on protocols.py, not on the grid runner."""
+    closure = code_closure("genesel.papers.gentile2003", tree)
+    assert "genesel.experiments.protocols" in closure
+    assert "genesel.experiments" not in closure
+    before = closure_digest("genesel.papers.gentile2003", tree)
+    grid = tree["genesel"] / "genesel" / "experiments" / "grid.py"
+    grid.write_text(grid.read_text() + "\nX_EDIT = 1\n")
+    assert closure_digest("genesel.papers.gentile2003", tree) == before
+
+
+def test_cell_key_depends_on_cell_function_and_code():
+    k1 = cell_key(poly_cell, {"a": 1, "b": 0})
+    assert k1 == cell_key(poly_cell, {"a": 1, "b": 0})
+    assert k1 != cell_key(poly_cell, {"a": 2, "b": 0})
+    assert k1 != cell_key(list_cell, {"a": 1, "b": 0})
+    assert k1 != cell_key(poly_cell, {"a": 1, "b": 0}, code="another digest")
+
+
+# ---------------------------------------------------------------------------------------------- integrity
+
+
+def _files(cache):
+    return sorted(Path(cache).glob("*/*.pkl"))
+
+
+def test_results_round_trip_exactly_and_files_are_world_readable(tmp_path):
+    cells = [{"a": a} for a in range(4)]
+    first = run_grid(cells, list_cell, cache_dir=tmp_path, progress=False)
+    again = run_grid(cells, list_cell, cache_dir=tmp_path, progress=False)
+    pd.testing.assert_frame_equal(first, again, check_exact=True)
+    for p in _files(tmp_path):
+        mode = stat.S_IMODE(p.stat().st_mode)
+        assert mode & stat.S_IROTH, oct(mode)
+
+
+@pytest.mark.parametrize("damage", ["bitflip", "truncate", "swap", "garbage"])
+def test_damaged_cache_file_is_reported_deleted_and_recomputed(tmp_path, damage):
+    cells = [{"a": 1.5, "b": 0.1}, {"a": 2.5, "b": 0.2}]
+    ref = run_grid(cells, poly_cell, cache_dir=tmp_path, progress=False)
+    f1, f2 = _files(tmp_path)
+    data = bytearray(f1.read_bytes())
+    if damage == "bitflip":
+        data[-20] ^= 0x01
+        f1.write_bytes(bytes(data))
+    elif damage == "truncate":
+        f1.write_bytes(bytes(data[: len(data) // 2]))
+    elif damage == "swap":  # a valid file stored under another cell's name
+        f1.write_bytes(f2.read_bytes())
+    else:
+        f1.write_bytes(b"None")
+    with pytest.warns(CacheIntegrityWarning, match=str(f1.name)):
+        got = run_grid(cells, poly_cell, cache_dir=tmp_path, progress=False)
+    pd.testing.assert_frame_equal(ref, got, check_exact=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CacheIntegrityWarning)
+        run_grid(cells, poly_cell, cache_dir=tmp_path, progress=False)  # repaired: no warning any more
+
+
+def test_clear_cache_removes_interrupted_writes(tmp_path):
+    run_grid([{"a": 1, "b": 2}], poly_cell, cache_dir=tmp_path, progress=False)
+    folder = _files(tmp_path)[0].parent
+    stale = folder / ".deadbeef.pkl.abc.tmp"
+    stale.write_bytes(b"half a pick")
+    old = stale.stat().st_mtime - 7200
+    os.utime(stale, (old, old))
+    fresh = folder / ".cafe.pkl.def.tmp"
+    fresh.write_bytes(b"being written by another run")
+    run_grid([{"a": 1, "b": 2}], poly_cell, cache_dir=tmp_path, progress=False)
+    assert not stale.exists() and fresh.exists()  # only stale temp files are swept by a run
+    assert clear_cache(poly_cell, cache_dir=tmp_path) == 2  # the result and the other temp file
+    assert not any(folder.iterdir())
+
+
+# ---------------------------------------------------------------------------------------------- dask
+
+
+def test_dask_local_cluster_gives_the_serial_table(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    cells = [{"a": a, "b": b} for a in range(5) for b in (0.5, 1.5)]
+    serial = run_grid(cells, poly_cell, use_cache=False, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        par = run_grid(cells, poly_cell, cache_dir=tmp_path, backend="dask", scheduler=client, progress=False)
+        pd.testing.assert_frame_equal(serial, par, check_exact=True)
+        assert len(_files(tmp_path)) == len(cells)  # written by this process as results came back
+        # by address, as a user would point it at a running scheduler; everything now comes from the cache
+        again = run_grid(cells, poly_cell, cache_dir=tmp_path, backend="dask", scheduler=cluster.scheduler_address,
+                         progress=False)
+    pd.testing.assert_frame_equal(serial, again, check_exact=True)
+
+
+def test_digest_is_stable_across_calls():
+    a = closure_digest("genesel.papers.guyon2002")
+    assert a == closure_digest("genesel.papers.guyon2002")
+    assert len(a) == len(hashlib.sha256().hexdigest())
