@@ -198,3 +198,19 @@ def test_parse_cache_is_used_and_damage_is_repaired(mirror, tmp_path):
     D._load.cache_clear()
     b = load_dataset("alon", cache=tmp_path)
     np.testing.assert_array_equal(a.X, b.X)
+
+
+def test_gene_symbols_from_the_mirror_annotation(mirror):
+    from genesel.datasets import annotation_note, gene_labels, gene_symbols
+
+    golub, singh, alon = load_dataset("golub"), load_dataset("singh"), load_dataset("alon")
+    g = gene_symbols(golub)
+    ids = list(golub.gene_ids)
+    # Golub's AML markers, named by the GenBank accession in their Hu6800 probe IDs
+    assert g[ids.index("M23197_at")] == "CD33" and g[ids.index("X95735_at")] == "ZYX"
+    assert all(s == "" for s in g[:10])  # AFFX control probes have no gene
+    s = gene_symbols(singh)
+    assert 0.9 < np.mean(s != "") < 1.0  # HG-U95Av2 probe IDs looked up directly
+    assert "symbols for" in annotation_note(singh, s)
+    assert not np.any(gene_symbols(alon) != "") and "no gene symbols" in annotation_note(alon)
+    assert gene_labels(golub, [ids.index("M23197_at"), 0]) == ["CD33 (M23197_at)", "AFFX-BioB-5_at"]

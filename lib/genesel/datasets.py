@@ -22,7 +22,8 @@ from data_fetch import DATASETS, FAMILIES, FILES, cache_dir, fetch_file, resolve
 from data_fetch.parsers import Raw
 from genesel._core.io import atomic_write
 
-__all__ = ["Dataset", "load_dataset", "list_datasets", "recommended_preprocessing"]
+__all__ = ["Dataset", "load_dataset", "list_datasets", "recommended_preprocessing", "gene_symbols", "gene_labels",
+           "annotation_note"]
 
 _PARSE_VERSION = "1"  # bump when a parser changes what it returns
 
@@ -223,3 +224,71 @@ def recommended_preprocessing(name: str, standardize: bool = True):
     if not steps:
         steps.append(("identity", FunctionTransformer()))
     return Pipeline(steps)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Gene symbols: the HG-U95Av2 annotation (GEO platform GPL8300) that ships with the data mirror
+# ----------------------------------------------------------------------------------------------------------------
+
+_ANNOTATION_FILE = "GPL8300_limpo.txt.gz"
+_AFFY_SUFFIX = ("_at", "-at")
+
+
+@lru_cache(maxsize=2)
+def _gpl8300(mirror, cache):
+    """(probe ID -> symbol, GenBank accession -> symbol) from GPL8300; symbols with '///' keep the first one."""
+    path = fetch_file(_ANNOTATION_FILE, mirror=mirror, cache=cache_dir(cache))
+    tab = pd.read_csv(path, sep="\t", dtype=str, usecols=["ID", "GB_ACC", "Gene Symbol"]).fillna("")
+    sym = tab["Gene Symbol"].str.split("///").str[0].str.strip()
+    by_probe = dict(zip(tab["ID"], sym))
+    by_acc: dict[str, str] = {}
+    for acc, s_ in zip(tab["GB_ACC"], sym):
+        if acc and s_:
+            by_acc.setdefault(acc.split(".")[0], s_)
+    return by_probe, by_acc
+
+
+def _accession(probe: str) -> str:
+    """GenBank accession of an Hu6800 / Hum6000 probe ID: 'M27891_at' -> 'M27891', 'X03934_cds1_at' -> 'X03934'."""
+    p = probe.replace("-", "_")
+    for suf in ("_s_at", "_f_at", "_i_at", "_r_at", "_g_at", "_at"):
+        if p.endswith(suf):
+            p = p[: -len(suf)]
+            break
+    return p.split("_")[0]
+
+
+def gene_symbols(ds: Dataset, *, mirror=None, cache=None) -> np.ndarray:
+    """Gene symbols for the genes of ``ds`` ('' where none is known), from GEO's GPL8300 table (the Affymetrix
+    HG-U95Av2 annotation in the data mirror): HG-U95A(v2) probe IDs (Singh, Welsh, Chandran, Gordon) are looked up
+    directly; Hu6800 / Hum6000 probe IDs (Golub, Pomeroy) through the GenBank accession they are named after, which
+    covers most but not all of them. Data sets whose genes are unnamed in the public files (Alon, West, Shipp,
+    Alizadeh, ...) get no symbols; :func:`annotation_note` says which case applies."""
+    mirror = str(mirror) if mirror is not None else os.environ.get("GENESEL_DATA_MIRROR") or None
+    by_probe, by_acc = _gpl8300(mirror, None if cache is None else str(cache))
+    out = []
+    for g in np.asarray(ds.gene_ids).astype(str):
+        s_ = by_probe.get(g, "")
+        if not s_ and g.endswith(_AFFY_SUFFIX) and not g.startswith("AFFX"):
+            s_ = by_acc.get(_accession(g), "")
+        out.append(s_)
+    return np.asarray(out, dtype=object)
+
+
+def gene_labels(ds: Dataset, idx=None, symbols=None) -> list[str]:
+    """Readable labels for genes ``idx`` of ``ds``: "SYMBOL (probe)" where a symbol is known, else the probe ID."""
+    idx = np.arange(ds.n_genes) if idx is None else np.asarray(idx)
+    symbols = gene_symbols(ds) if symbols is None else symbols
+    ids = np.asarray(ds.gene_ids).astype(str)
+    return [f"{symbols[i]} ({ids[i]})" if symbols[i] else ids[i] for i in idx]
+
+
+def annotation_note(ds: Dataset, symbols=None) -> str:
+    """One sentence: where the gene symbols of ``ds`` come from and how many genes have one."""
+    symbols = gene_symbols(ds) if symbols is None else symbols
+    n = int(np.sum(symbols != ""))
+    if n == 0:
+        return (f"{ds.name}: the public files name its genes only by position ({ds.gene_ids[0]}, ...); no gene "
+                "symbols are available.")
+    return (f"{ds.name}: gene symbols for {n} of {ds.n_genes} genes from GEO's HG-U95Av2 annotation (GPL8300), "
+            "matched by probe ID or, for the older Hu6800 chip, by the GenBank accession in the probe ID.")

@@ -165,11 +165,51 @@ def _call(func, cell):
     return func(**cell)
 
 
-def _progress(total: int, initial: int, desc: str, enabled: bool):
-    from tqdm.auto import tqdm
+class _TextProgress:
+    """Plain-text progress for notebooks and logs (no widgets, nothing on stderr): a line when the work starts,
+    one at most every ``interval`` seconds, and one at the end."""
 
-    return tqdm(total=total, initial=initial, desc=desc, unit="cell", disable=not enabled, mininterval=1.0,
-                file=sys.stdout)
+    def __init__(self, total, initial, desc, interval=30.0):
+        self.total, self.done, self.desc, self.interval = total, initial, desc, interval
+        self.start = self.last = time.perf_counter()
+        self.todo = total - initial
+        if self.todo:
+            cached = f", {initial} from the cache" if initial else ""
+            print(f"{desc}: {total} cells{cached}; computing {self.todo} ...", flush=True)
+
+    def update(self, n=1):
+        self.done += n
+        now = time.perf_counter()
+        if now - self.last >= self.interval and self.done < self.total:
+            self.last = now
+            ran = self.done - (self.total - self.todo)
+            eta = (now - self.start) / max(ran, 1) * (self.total - self.done)
+            print(f"{self.desc}: {self.done}/{self.total} cells ({100 * self.done / self.total:.0f} %), "
+                  f"{now - self.start:.0f} s so far, about {eta:.0f} s to go", flush=True)
+
+    def close(self):
+        if self.todo:
+            print(f"{self.desc}: {self.done}/{self.total} cells done ({time.perf_counter() - self.start:.1f} s)",
+                  flush=True)
+
+
+class _NoProgress:
+    def update(self, n=1):
+        pass
+
+    def close(self):
+        pass
+
+
+def _progress(total: int, initial: int, desc: str, enabled: bool):
+    """A tqdm bar in a terminal, plain text lines elsewhere (notebooks, papermill, logs), nothing if disabled."""
+    if not enabled:
+        return _NoProgress()
+    if sys.stdout.isatty():
+        from tqdm import tqdm
+
+        return tqdm(total=total, initial=initial, desc=desc, unit="cell", mininterval=1.0, file=sys.stdout)
+    return _TextProgress(total, initial, desc)
 
 
 def _dask_results(func, todo: dict, n_jobs: int, scheduler):
