@@ -1,0 +1,943 @@
+"""Conjunctions (and disjunctions) of decision stumps learned by Occam's razor, sample compression and PAC-Bayes.
+
+M. Shah, M. Marchand, J. Corbeil, *Feature Selection with Conjunctions of Decision Stumps and Learning from
+Microarray Data*, IEEE TPAMI 34(1), 2012.
+
+A decision stump on gene k with threshold t and direction d ∈ {−1, +1} outputs r(x) = 1[(x_k − t) d > 0] (§2);
+a conjunction outputs the *positive* class when every stump outputs 1, the negative class otherwise. A stump
+"covers" the examples it sends to 0. A disjunction is learned as the conjunction for the swapped labels (§2), so
+``model="disjunction"`` simply makes the other class the positive one (``positive_class_``).
+
+Learners (scikit-learn classifiers, each a greedy set-covering heuristic of §6; ``stumps_``, ``n_stumps_``,
+``bound_`` after ``fit``; one stump per gene, footnote 2):
+
+- :class:`SampleCompressionStumps` (§4 and §6, the set covering machine): utility U = |Q| − p|R| (Eq. 7), Q the
+  negatives and R the positives a stump covers among the examples not yet covered; thresholds at training values
+  (the compression set); bound: Theorem 3 with Eq. 4 (:func:`genesel.bounds.sample_compression_bound`).
+- :class:`OccamStumps` (§3 and §6.1): U = |Q|/|N'| − p|R|/|P| − η l, l the number of bits of the shortest dyadic code
+  (Λ_l of §3) of a threshold in the stump's interval of equally good thresholds (the gap between the covered and
+  the next uncovered remaining value); the threshold used *is* that code; bound: Theorem 2.
+- :class:`PACBayesStumps` (§5 and §6.2): the "soft greedy": each stump has a margin interval [a, b] over which
+  its threshold is uniform (posterior Q); σ^d_{a,b} is the probability that the stump outputs 1 (§5), the Gibbs
+  risk of one example is (1−2y)(Π σ − y) (Eq. 5) and the Bayes classifier predicts 1 when Π σ > 1/2 (Eq. 6).
+  Utility U = C/N − p E/|P| − η ln((B−A)/(b−a)) with the covering contribution C, the positive-side error E and
+  the remaining negative amount N of §6.2, over all intervals with both ends at distinct values of the remaining
+  examples; examples totally covered (Π σ = 0) leave S. ``margin="fixed"`` is the fixed-margin heuristic of
+  §6.2.2 (every interval has width 2γ(B−A), threshold in its middle, the deterministic conjunction at the
+  middles is the classifier). Bound: Theorem 5 (:func:`genesel.bounds.pac_bayes_bound`).
+- :class:`AdaBoostStumps`: discrete AdaBoost (SAMME for two classes, as scikit-learn's ``AdaBoostClassifier``)
+  with depth-1 Gini trees (scikit-learn's ``DecisionTreeClassifier(max_depth=1)``): the paper's AdaBoost
+  baseline (Table 1), the same ensemble as scikit-learn's, fitted about a thousand times faster (genes sorted
+  once per fit, one numba pass per round) — needed for thousands of 2000-round fits in nested CV.
+
+Speed. Every gene is sorted once per fit. Each greedy step scores every (gene, threshold, direction) candidate in
+one numba pass that walks each gene's sorted order with cumulative counts (linear in genes × samples). The soft
+greedy has O(J²) intervals per gene (J distinct remaining values); it scores them exactly but only for the genes
+that can still win: since σ^d_{a,b} is the average of the hard stumps with thresholds in [a, b], C − (pN/|P|)E of
+an interval is at most that of the best hard stump of the same gene, so the best hard utility minus η times the
+smallest possible margin term bounds every interval of a gene; genes are visited in decreasing bound order and
+the search stops when the bound falls below the best utility found (an exact pruning: same result as scanning
+all). Plain-Python twins of the kernels are in ``tests/naive/stumps.py``.
+
+Ties (exact float equality) go to the larger training-error decrease |Q| − |R| (SC and Occam, as ``pyscm``), then
+to the first candidate in (gene, threshold, direction +1 before −1) order. The prior ranges [A_i, B_i] of §3/§5
+are ``feature_range`` (a priori bounds such as (0, 255) for 8-bit images) or, by default, each gene's range on
+the training set — the paper's "obtained from the definition of data" when no such definition exists; strictly, a
+data-dependent range makes the bounds slightly optimistic.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from numba import njit
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import ClassifierTags
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from genesel import bounds as _bounds
+from genesel._core.validation import check_binary_fit
+
+__all__ = ["SampleCompressionStumps", "OccamStumps", "PACBayesStumps", "AdaBoostStumps", "presort",
+           "stump_outputs", "soft_outputs", "scm_path", "occam_path", "pac_bayes_path", "adaboost_path"]
+
+_MAX_BITS = 60
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# numba kernels (plain-Python twins in tests/naive/stumps.py)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def presort(X):
+    """(vals, order): every gene's training values sorted ascending (genes x samples) and the sample order."""
+    Xt = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
+    order = np.argsort(Xt, axis=1, kind="stable").astype(np.int64)
+    vals = np.ascontiguousarray(np.take_along_axis(Xt, order, axis=1))
+    return vals, np.ascontiguousarray(order)
+
+
+@njit(cache=True)
+def _dyadic_bits(a, b, A, B):
+    """Shortest dyadic code (bits, threshold) of a point of Λ_l strictly inside (a, b); (-1, nan) if none."""
+    if not (B > A and b > a):
+        return -1, np.nan
+    span = B - A
+    scale = 1.0
+    for k in range(1, _MAX_BITS + 2):
+        scale *= 2.0
+        lo = np.floor((a - A) / span * scale) + 1.0
+        if lo >= scale:
+            continue
+        t = A + span * (lo / scale)
+        if t > a and t < b:
+            return k - 1, t
+    return -1, np.nan
+
+
+@njit(cache=True)
+def _cover_step(vals, order, active, pos, used, p, eta, n_pos_total, A, B, occam):
+    """One greedy step of the hard set-covering machine (SC: occam=False, U = |Q| - p|R|; Occam: occam=True,
+    U = |Q|/|N'| - p|R|/|P| - eta * bits).
+
+    Candidates per unused gene, in canonical order: for each gap between consecutive distinct values w_j < w_{j+1}
+    of the active (not yet covered) examples, d=+1 covering x <= w_j, then d=-1 covering x >= w_{j+1}; after the
+    last value, d=+1 covering every active example (the gap up to B). Returns
+    (gene, direction, lo, hi, n_neg_covered, n_pos_covered, utility, bits, threshold); gene = -1 if none.
+    """
+    n, m = vals.shape
+    n_neg = 0
+    n_pos = 0
+    for i in range(m):
+        if active[i]:
+            if pos[i]:
+                n_pos += 1
+            else:
+                n_neg += 1
+    best_u = -np.inf
+    best_gain = -np.inf
+    bg = -1
+    bd = 0
+    blo = np.nan
+    bhi = np.nan
+    bq = 0
+    br = 0
+    bbits = -1
+    bthr = np.nan
+    fneg = float(max(n_neg, 1))
+    fpos = float(max(n_pos_total, 1))
+    for g in range(n):
+        if used[g]:
+            continue
+        cn = 0
+        cp = 0
+        prev = 0.0
+        have = False
+        idx = 0
+        for s in range(m + 1):
+            last = s == m
+            if not last:
+                idx = order[g, s]
+                if not active[idx]:
+                    continue
+                v = vals[g, s]
+                boundary = have and v != prev
+            else:
+                v = B[g]
+                boundary = have
+            if boundary:
+                for side in range(2):
+                    if side == 0:
+                        q, r, d = cn, cp, 1
+                    else:
+                        if last:
+                            break
+                        q, r, d = n_neg - cn, n_pos - cp, -1
+                    if q + r == 0:
+                        continue
+                    if occam:
+                        u0 = q / fneg - p * r / fpos
+                        if u0 < best_u:
+                            continue
+                        bits, thr = _dyadic_bits(prev, v, A[g], B[g])
+                        if bits < 0:
+                            continue
+                        u = u0 - eta * bits
+                    else:
+                        u = q - p * r
+                        bits = 0
+                        thr = prev if d == 1 else v
+                    gain = float(q - r)
+                    if u > best_u or (u == best_u and gain > best_gain):
+                        best_u = u
+                        best_gain = gain
+                        bg = g
+                        bd = d
+                        blo = prev
+                        bhi = v
+                        bq = q
+                        br = r
+                        bbits = bits
+                        bthr = thr
+            if last:
+                break
+            if pos[idx]:
+                cp += 1
+            else:
+                cn += 1
+            prev = v
+            have = True
+    return bg, bd, blo, bhi, bq, br, best_u, bbits, bthr
+
+
+@njit(cache=True)
+def _compact(vals, order, g, pi, pos, u, wn, wp):
+    """Distinct values (ascending) of gene g among examples with pi > 0, with their summed negative and positive
+    weights; returns their number J (written into u, wn, wp)."""
+    m = vals.shape[1]
+    J = 0
+    for s in range(m):
+        idx = order[g, s]
+        w = pi[idx]
+        if w <= 0.0:
+            continue
+        v = vals[g, s]
+        if J == 0 or v != u[J - 1]:
+            u[J] = v
+            wn[J] = 0.0
+            wp[J] = 0.0
+            J += 1
+        if pos[idx]:
+            wp[J - 1] += w
+        else:
+            wn[J - 1] += w
+    return J
+
+
+@njit(cache=True)
+def _soft_cover(W, WX, J, i, k, xa, xb, d):
+    """Sum over the values u_i..u_k (shifted by A) of the covered amount 1 - sigma for the interval
+    [xa, xb] (shifted), plus every value fully covered: below the interval (d=+1) or above it (d=-1).
+    W, WX: prefix sums (entries 0..J) of the weights and of weight * shifted value over the J distinct values."""
+    w = xb - xa
+    if i <= k:
+        s0 = W[k + 1] - W[i]
+        s1 = WX[k + 1] - WX[i]
+    else:
+        s0 = 0.0
+        s1 = 0.0
+    if d == 1:
+        return W[i] + (xb * s0 - s1) / w
+    return (W[J] - W[k + 1]) + (s1 - xa * s0) / w
+
+
+@njit(cache=True)
+def _soft_step(vals, order, pi, pos, used, p, eta, n_pos_total, A, B, width_frac, slack):
+    """One step of the PAC-Bayes soft greedy (§6.2). width_frac <= 0: variable margin, intervals [u_i, u_k] with
+    i < k over the distinct remaining values; width_frac > 0: fixed margin, intervals of width
+    2 * width_frac * (B - A) with one end at a remaining value, inside [A, B].
+
+    Returns (gene, direction, a, b, utility, n_genes_searched); gene = -1 if no candidate.
+    """
+    n, m = vals.shape
+    n_neg_amt = 0.0
+    for i in range(m):
+        if not pos[i]:
+            n_neg_amt += pi[i]
+    fneg = n_neg_amt if n_neg_amt > 0 else 1.0
+    fpos = float(max(n_pos_total, 1))
+    u = np.empty(m)
+    wn = np.empty(m)
+    wp = np.empty(m)
+    Wn = np.empty(m + 1)
+    Wp = np.empty(m + 1)
+    WnX = np.empty(m + 1)
+    WpX = np.empty(m + 1)
+    ub = np.full(n, -np.inf)
+    fixed = width_frac > 0.0
+    # pass 1: an upper bound per gene from its best hard stump (linear in genes x samples)
+    for g in range(n):
+        if used[g] or not (B[g] > A[g]):
+            continue
+        J = _compact(vals, order, g, pi, pos, u, wn, wp)
+        if J < 1 or (J < 2 and not fixed):
+            continue
+        totn = 0.0
+        totp = 0.0
+        for j in range(J):
+            totn += wn[j]
+            totp += wp[j]
+        best_h = 0.0  # the empty cover
+        full = totn / fneg - p * totp / fpos
+        if full > best_h:
+            best_h = full
+        cn = 0.0
+        cp = 0.0
+        for j in range(J - 1):
+            cn += wn[j]
+            cp += wp[j]
+            h1 = cn / fneg - p * cp / fpos
+            h2 = (totn - cn) / fneg - p * (totp - cp) / fpos
+            if h1 > best_h:
+                best_h = h1
+            if h2 > best_h:
+                best_h = h2
+        if fixed:
+            lmin = -np.log(2.0 * width_frac)
+        else:
+            lmin = np.log(B[g] - A[g]) - np.log(u[J - 1] - u[0])
+        ub[g] = best_h - eta * lmin
+    # pass 2: exact search over the genes whose bound can still beat the best utility found
+    cand = np.argsort(-ub, kind="mergesort")
+    best_u = -np.inf
+    bg = -1
+    bd = 0
+    ba = np.nan
+    bb = np.nan
+    searched = 0
+    for r in range(n):
+        g = cand[r]
+        if ub[g] == -np.inf:
+            break
+        if ub[g] < best_u - slack * (1.0 + abs(best_u)):
+            break
+        searched += 1
+        J = _compact(vals, order, g, pi, pos, u, wn, wp)
+        Ag = A[g]
+        R = B[g] - Ag
+        logR = np.log(R)
+        Wn[0] = 0.0
+        Wp[0] = 0.0
+        WnX[0] = 0.0
+        WpX[0] = 0.0
+        for j in range(J):
+            x = u[j] - Ag
+            Wn[j + 1] = Wn[j] + wn[j]
+            Wp[j + 1] = Wp[j] + wp[j]
+            WnX[j + 1] = WnX[j] + wn[j] * x
+            WpX[j + 1] = WpX[j] + wp[j] * x
+        for di in range(2):
+            d = 1 if di == 0 else -1
+            if not fixed:
+                for i in range(J - 1):
+                    xa = u[i] - Ag
+                    for k in range(i + 1, J):
+                        xb = u[k] - Ag
+                        C = _soft_cover(Wn, WnX, J, i, k, xa, xb, d)
+                        E = _soft_cover(Wp, WpX, J, i, k, xa, xb, d)
+                        U = C / fneg - p * E / fpos - eta * (logR - np.log(xb - xa))
+                        if U > best_u or (U == best_u and (g < bg or (g == bg and (d > bd or (
+                                d == bd and (u[i] < ba or (u[i] == ba and u[k] < bb))))))):
+                            best_u = U
+                            bg = g
+                            bd = d
+                            ba = u[i]
+                            bb = u[k]
+            else:
+                w = 2.0 * width_frac * R
+                lpen = eta * (-np.log(2.0 * width_frac))
+                for j in range(J):
+                    for side in range(2):
+                        a = u[j] - w if side == 0 else u[j]
+                        b = u[j] if side == 0 else u[j] + w
+                        if a < Ag or b > B[g]:
+                            continue
+                        xa = a - Ag
+                        xb = b - Ag
+                        i = np.searchsorted(u[:J], a, side="left")
+                        k = np.searchsorted(u[:J], b, side="right") - 1
+                        C = _soft_cover(Wn, WnX, J, i, k, xa, xb, d)
+                        E = _soft_cover(Wp, WpX, J, i, k, xa, xb, d)
+                        U = C / fneg - p * E / fpos - lpen
+                        if U > best_u or (U == best_u and (g < bg or (g == bg and (d > bd or (
+                                d == bd and a < ba))))):
+                            best_u = U
+                            bg = g
+                            bd = d
+                            ba = a
+                            bb = b
+    return bg, bd, ba, bb, best_u, searched
+
+
+@njit(cache=True)
+def _gini_stump(vals, order, valid, w, pos, skip):
+    """The depth-1 Gini tree of scikit-learn on weights w: the split (gene, position) maximising
+    sum_children (w+^2 + w-^2) / w_child, over positions between values more than 1e-7 apart; the first best in
+    gene order, then position order. Returns (gene, position, proxy)."""
+    n, m = vals.shape
+    W = 0.0
+    Wp = 0.0
+    for i in range(m):
+        W += w[i]
+        if pos[i]:
+            Wp += w[i]
+    Wn = W - Wp
+    best = -np.inf
+    bg = -1
+    bs = -1
+    for g in range(n):
+        if skip[g]:
+            continue
+        lp = 0.0
+        ln = 0.0
+        for s in range(m - 1):
+            idx = order[g, s]
+            if pos[idx]:
+                lp += w[idx]
+            else:
+                ln += w[idx]
+            if not valid[g, s]:
+                continue
+            wl = lp + ln
+            wr = W - wl
+            if not (wl > 0.0 and wr > 0.0):  # an empty-weight child: scikit-learn's proxy is NaN, never chosen
+                continue
+            rp = Wp - lp
+            rn = Wn - ln
+            proxy = -wr * (1.0 - (rp * rp + rn * rn) / (wr * wr)) - wl * (1.0 - (lp * lp + ln * ln) / (wl * wl))
+            if proxy > best:
+                best = proxy
+                bg = g
+                bs = s
+    return bg, bs, best
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# functional API: the greedy paths
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _as_pm(y_pos):
+    return np.asarray(y_pos, dtype=np.bool_)
+
+
+def stump_outputs(X, genes, thresholds, directions):
+    """r(x) = 1[(x_k − t) d > 0] for each stump: a bool array (n_samples, n_stumps)."""
+    X = np.asarray(X, dtype=float)
+    g = np.asarray(genes, dtype=np.int64)
+    t = np.asarray(thresholds, dtype=float)
+    d = np.asarray(directions, dtype=float)
+    return (X[:, g] - t) * d > 0
+
+
+def soft_outputs(X, genes, a, b, directions):
+    """σ^d_{a,b}(x_k) of §5 for each stump (n_samples, n_stumps): the probability that a stump with threshold
+    uniform on [a, b] outputs 1."""
+    X = np.asarray(X, dtype=float)
+    g = np.asarray(genes, dtype=np.int64)
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    d = np.asarray(directions)
+    x = X[:, g]
+    up = np.clip((x - a) / (b - a), 0.0, 1.0)
+    return np.where(d > 0, up, 1.0 - up)
+
+
+def scm_path(X, pos, p, max_stumps, *, presorted=None, reuse_genes=False):
+    """The sample-compression set-covering greedy (Eq. 7) on binary targets ``pos`` (True = the positive class).
+
+    Returns a dict of lists, one entry per stump in order: ``gene``, ``direction``, ``threshold`` (a training
+    value), ``example`` (the compression example defining it), ``n_neg`` and ``n_pos`` covered, ``utility``.
+    ``reuse_genes=True`` lets a gene carry a second stump (as ``pyscm`` does; the paper's bounds assume not).
+    """
+    X = np.asarray(X, dtype=float)
+    pos = _as_pm(pos)
+    m, n = X.shape
+    vals, order = presort(X) if presorted is None else presorted
+    active = np.ones(m, dtype=np.bool_)
+    used = np.zeros(n, dtype=np.bool_)
+    A = vals[:, 0].copy()
+    B = vals[:, -1].copy()
+    out = {k: [] for k in ("gene", "direction", "threshold", "example", "n_neg", "n_pos", "utility")}
+    for _ in range(int(max_stumps)):
+        if not np.any(active & ~pos):
+            break
+        g, d, lo, hi, q, r, u, _, thr = _cover_step(vals, order, active, pos, used, float(p), 0.0, int(pos.sum()),
+                                                    A, B, False)
+        if g < 0:
+            break
+        x = X[:, g]
+        covered = (x <= lo) if d == 1 else (x >= hi)
+        ex = np.flatnonzero(active & (x == thr))[0]
+        active &= ~covered
+        if not reuse_genes:
+            used[g] = True
+        for k, v in (("gene", int(g)), ("direction", int(d)), ("threshold", float(thr)), ("example", int(ex)),
+                     ("n_neg", int(q)), ("n_pos", int(r)), ("utility", float(u))):
+            out[k].append(v)
+    return out
+
+
+def occam_path(X, pos, p, eta, max_stumps, A, B, *, presorted=None):
+    """The Occam's razor greedy of §6.1: returns a dict of lists (``gene``, ``direction``, ``threshold`` = the
+    dyadic code, ``bits``, ``interval`` = the gap (lo, hi) of equally good thresholds, ``n_neg``, ``n_pos``,
+    ``utility``), one entry per stump."""
+    X = np.asarray(X, dtype=float)
+    pos = _as_pm(pos)
+    m, n = X.shape
+    vals, order = presort(X) if presorted is None else presorted
+    active = np.ones(m, dtype=np.bool_)
+    used = np.zeros(n, dtype=np.bool_)
+    out = {k: [] for k in ("gene", "direction", "threshold", "bits", "interval", "n_neg", "n_pos", "utility")}
+    for _ in range(int(max_stumps)):
+        if not np.any(active & ~pos):
+            break
+        g, d, lo, hi, q, r, u, bits, thr = _cover_step(vals, order, active, pos, used, float(p), float(eta),
+                                                       int(pos.sum()), A, B, True)
+        if g < 0:
+            break
+        x = X[:, g]
+        covered = (x <= lo) if d == 1 else (x >= hi)
+        active &= ~covered
+        used[g] = True
+        for k, v in (("gene", int(g)), ("direction", int(d)), ("threshold", float(thr)), ("bits", int(bits)),
+                     ("interval", (float(lo), float(hi))), ("n_neg", int(q)), ("n_pos", int(r)),
+                     ("utility", float(u))):
+            out[k].append(v)
+    return out
+
+
+def pac_bayes_path(X, pos, p, eta, max_stumps, A, B, *, width_frac=0.0, presorted=None, slack=1e-9):
+    """The PAC-Bayes soft greedy of §6.2 (``width_frac`` > 0: the fixed-margin heuristic of §6.2.2 with intervals
+    of width 2·width_frac·(B−A)). Returns a dict of lists (``gene``, ``direction``, ``a``, ``b``, ``utility``,
+    ``searched`` = genes scored exactly at that step), one entry per stump."""
+    X = np.asarray(X, dtype=float)
+    pos = _as_pm(pos)
+    m, n = X.shape
+    vals, order = presort(X) if presorted is None else presorted
+    pi = np.ones(m)
+    used = np.zeros(n, dtype=np.bool_)
+    out = {k: [] for k in ("gene", "direction", "a", "b", "utility", "searched")}
+    for _ in range(int(max_stumps)):
+        if not np.any((pi > 0) & ~pos):
+            break
+        g, d, a, b, u, searched = _soft_step(vals, order, pi, pos, used, float(p), float(eta), int(pos.sum()),
+                                             A, B, float(width_frac), float(slack))
+        if g < 0:
+            break
+        pi = pi * soft_outputs(X, [g], [a], [b], [d])[:, 0]
+        used[g] = True
+        for k, v in (("gene", int(g)), ("direction", int(d)), ("a", float(a)), ("b", float(b)),
+                     ("utility", float(u)), ("searched", int(searched))):
+            out[k].append(v)
+    return out
+
+
+def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
+    """Discrete AdaBoost (two-class SAMME) with depth-1 Gini trees, as scikit-learn's ``AdaBoostClassifier`` with
+    ``DecisionTreeClassifier(max_depth=1)`` (learning rate 1). Returns a dict of arrays over the rounds fitted:
+    ``gene``, ``threshold``, ``left``, ``right`` (the ±1 label of x <= threshold and of x > threshold),
+    ``alpha`` (the round's weight log((1−ε)/ε)), ``error`` (its weighted error ε). Stops early, as scikit-learn,
+    after a round with zero weighted error (kept with weight 1)."""
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y_pm1)
+    pos = y > 0
+    m, n = X.shape
+    vals, order = presort(X) if presorted is None else presorted
+    valid = vals[:, 1:] > vals[:, :-1] + 1e-7
+    skip = ~valid.any(axis=1)
+    w = np.full(m, 1.0 / m)
+    rec = {k: [] for k in ("gene", "threshold", "left", "right", "alpha", "error")}
+    for t in range(int(n_rounds)):
+        g, s, _ = _gini_stump(vals, order, valid, w, pos, skip)
+        if g < 0:  # every gene constant: a one-leaf tree
+            thr, left = np.inf, (1 if w[pos].sum() > w[~pos].sum() else -1)
+            right = left
+        else:
+            lo, hi = vals[g, s], vals[g, s + 1]
+            thr = lo / 2.0 + hi / 2.0
+            if thr == hi or not np.isfinite(thr):
+                thr = lo
+            left_idx = order[g, : s + 1]
+            right_idx = order[g, s + 1:]
+            left = 1 if w[left_idx][pos[left_idx]].sum() > w[left_idx][~pos[left_idx]].sum() else -1
+            right = 1 if w[right_idx][pos[right_idx]].sum() > w[right_idx][~pos[right_idx]].sum() else -1
+        h = np.where(X[:, g] <= thr, left, right) if g >= 0 else np.full(m, left)
+        incorrect = h != y
+        err = float(np.average(incorrect, weights=w))
+        if err <= 0:
+            for k, v in (("gene", g), ("threshold", thr), ("left", left), ("right", right), ("alpha", 1.0),
+                         ("error", 0.0)):
+                rec[k].append(v)
+            break
+        if err >= 0.5:
+            if t == 0:
+                raise ValueError("AdaBoostStumps: the first stump is no better than chance (weighted error >= 0.5); "
+                                 "the data hold no signal a stump can use")
+            break
+        alpha = float(np.log((1.0 - err) / err))
+        for k, v in (("gene", g), ("threshold", thr), ("left", left), ("right", right), ("alpha", alpha),
+                     ("error", err)):
+            rec[k].append(v)
+        if t < n_rounds - 1:
+            w = np.exp(np.log(w) + alpha * incorrect)
+            w = w / w.sum()
+    return {k: np.asarray(v) for k, v in rec.items()}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# estimators
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _check_real(v, name, lo=None, lo_open=False, allow_zero=True):
+    if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {v!r}")
+    if lo is not None and (v < lo or (lo_open and v == lo)):
+        raise ValueError(f"{name} must be {'>' if lo_open else '>='} {lo}, got {v!r}")
+    return float(v)
+
+
+def _check_int(v, name, lo=1):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
+        raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
+    return int(v)
+
+
+class _StumpConjunction(ClassifierMixin, BaseEstimator):
+    """Shared fit/predict of the conjunction learners (binary; see the module doc)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags
+
+    def _check_common(self):
+        if self.model not in ("conjunction", "disjunction"):
+            raise ValueError(f"model must be 'conjunction' or 'disjunction', got {self.model!r}")
+        _check_real(self.p, "p", 0.0)
+        _check_int(self.max_stumps, "max_stumps")
+        delta = _check_real(self.delta, "delta", 0.0, lo_open=True)
+        if delta > 1:
+            raise ValueError(f"delta must lie in (0, 1], got {delta!r}")
+
+    def _prepare(self, X, y):
+        self._check_common()
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=1)
+        self.positive_class_ = self.classes_[1] if self.model == "conjunction" else self.classes_[0]
+        pos = (y_pm1 > 0) if self.model == "conjunction" else (y_pm1 < 0)
+        return X, pos
+
+    def _ranges(self, X):
+        fr = getattr(self, "feature_range", None)
+        if fr is None:
+            return X.min(axis=0), X.max(axis=0)
+        try:
+            lo, hi = (float(v) for v in fr)
+        except (TypeError, ValueError):
+            raise ValueError(f"feature_range must be None or a pair (low, high), got {fr!r}") from None
+        if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
+            raise ValueError(f"feature_range must be a finite pair with low < high, got {fr!r}")
+        if X.min() < lo or X.max() > hi:
+            raise ValueError(f"{type(self).__name__}: the training values span [{X.min():g}, {X.max():g}], outside "
+                             f"feature_range={fr!r}; widen it or use feature_range=None (the training range)")
+        n = X.shape[1]
+        return np.full(n, lo), np.full(n, hi)
+
+    def _label(self, is_pos):
+        neg = self.classes_[0] if self.positive_class_ == self.classes_[1] else self.classes_[1]
+        return np.where(is_pos, self.positive_class_, neg)
+
+    def _conj(self, X, k):
+        """Hard conjunction output (bool) of the first k stumps."""
+        g = [s[0] for s in self.stumps_[:k]]
+        t = [s[1] for s in self.stumps_[:k]]
+        d = [s[2] for s in self.stumps_[:k]]
+        if k == 0:
+            return np.ones(X.shape[0], dtype=bool)
+        return stump_outputs(X, g, t, d).all(axis=1)
+
+    def _validate_X(self, X):
+        check_is_fitted(self, "stumps_")
+        return validate_data(self, X, dtype=np.float64, reset=False)
+
+    def predict(self, X):
+        X = self._validate_X(X)
+        return self._label(self._conj(X, self.n_stumps_))
+
+    def staged_predict(self, X):
+        """Predictions of the conjunctions of the first 1, 2, ..., n_stumps_ stumps (the greedy is the same for any
+        smaller ``max_stumps``, so this is what a refit with ``max_stumps=k`` predicts)."""
+        X = self._validate_X(X)
+        for k in range(1, self.n_stumps_ + 1):
+            yield self._label(self._conj(X, k))
+
+
+class SampleCompressionStumps(_StumpConjunction):
+    """Conjunction (or disjunction) of decision stumps by the set-covering greedy of §6 with U = |Q| − p|R| (Eq. 7):
+    the sample-compression learner "SC" of Shah, Marchand & Corbeil (2012), i.e. the set covering machine with
+    decision stumps whose thresholds are training values (the compression set, one example per stump).
+
+    Parameters
+    ----------
+    p : float, default 1.0
+        Penalty for each positive example a stump covers (misclassifies).
+    max_stumps : int, default 10
+        Stump budget s; the greedy also stops when every negative example is covered.
+    model : "conjunction" or "disjunction"
+        Conjunction: ``classes_[1]`` is the positive class (predicted when every stump outputs 1); disjunction:
+        the conjunction learned with the roles of the classes exchanged.
+    delta : float, default 0.05
+        Confidence of ``bound_``.
+
+    Attributes
+    ----------
+    stumps_ : list of (gene index, threshold, direction); r(x) = 1[(x_gene − threshold)·direction > 0].
+    n_stumps_, positive_class_, classes_, compression_set_ (training indices of the threshold examples),
+    utilities_ (utility of each step), n_errors_ (training errors), bound_ (Theorem 3 with Eq. 4; ``bounds_``:
+    the bound of each prefix conjunction).
+    """
+
+    def __init__(self, p=1.0, max_stumps=10, model="conjunction", delta=0.05):
+        self.p = p
+        self.max_stumps = max_stumps
+        self.model = model
+        self.delta = delta
+
+    def fit(self, X, y):
+        X, pos = self._prepare(X, y)
+        path = scm_path(X, pos, self.p, self.max_stumps)
+        self.stumps_ = list(zip(path["gene"], path["threshold"], path["direction"]))
+        self.n_stumps_ = len(self.stumps_)
+        self.compression_set_ = np.asarray(path["example"], dtype=np.int64)
+        self.utilities_ = np.asarray(path["utility"])
+        m, n = X.shape
+        bnds = []
+        for k in range(self.n_stumps_ + 1):
+            conj = self._conj(X, k)
+            wrong = conj != pos
+            outside = np.ones(m, dtype=bool)
+            outside[self.compression_set_[:k]] = False
+            bnds.append(float(_bounds.sample_compression_bound(k, int(np.sum(wrong & outside)), m, n, self.delta)))
+        self.n_errors_ = int(np.sum(self._conj(X, self.n_stumps_) != pos))
+        self.bounds_ = np.asarray(bnds)
+        self.bound_ = float(self.bounds_[self.n_stumps_])
+        return self
+
+
+class OccamStumps(_StumpConjunction):
+    """Conjunction (or disjunction) of decision stumps by the Occam's razor greedy of §6.1:
+    U = |Q|/|N'| − p|R|/|P| − η·l with l the bits of the stump's threshold code (§3, Λ_l).
+
+    Parameters: ``p`` (penalty per covered positive), ``eta`` (cost per bit), ``max_stumps``, ``model``,
+    ``feature_range`` (None: each gene's training range; or a pair (A, B) valid for every gene), ``delta``.
+    Attributes: ``stumps_`` (gene, threshold = the dyadic code value, direction), ``bits_``, ``intervals_`` (the gap
+    of equally good thresholds each code lies in), ``utilities_``, ``n_errors_``, ``bound_`` (Theorem 2) and
+    ``bounds_`` (of each prefix).
+    """
+
+    def __init__(self, p=1.0, eta=0.01, max_stumps=10, model="conjunction", feature_range=None, delta=0.05):
+        self.p = p
+        self.eta = eta
+        self.max_stumps = max_stumps
+        self.model = model
+        self.feature_range = feature_range
+        self.delta = delta
+
+    def fit(self, X, y):
+        X, pos = self._prepare(X, y)
+        _check_real(self.eta, "eta", 0.0)
+        A, B = self._ranges(X)
+        path = occam_path(X, pos, self.p, self.eta, self.max_stumps, A, B)
+        self.stumps_ = list(zip(path["gene"], path["threshold"], path["direction"]))
+        self.n_stumps_ = len(self.stumps_)
+        self.bits_ = np.asarray(path["bits"], dtype=np.int64)
+        self.intervals_ = list(path["interval"])
+        self.utilities_ = np.asarray(path["utility"])
+        m, n = X.shape
+        bnds = []
+        for k in range(self.n_stumps_ + 1):
+            err = int(np.sum(self._conj(X, k) != pos))
+            bnds.append(_bounds.occam_bound(err, m, n, self.bits_[:k], self.delta))
+        self.n_errors_ = int(np.sum(self._conj(X, self.n_stumps_) != pos))
+        self.bounds_ = np.asarray(bnds)
+        self.bound_ = float(self.bounds_[self.n_stumps_])
+        return self
+
+
+class PACBayesStumps(_StumpConjunction):
+    """PAC-Bayes conjunction (or disjunction) of decision stumps with margin intervals (§5, §6.2).
+
+    Each stump k has an interval [a_k, b_k] on which its threshold is uniform (the posterior Q). ``predict`` is
+    the Bayes classifier of Eq. 6 (positive class when Π_k σ_k > 1/2), ``predict_proba`` gives Π_k σ_k (the
+    probability that the Gibbs classifier outputs the positive class), :meth:`gibbs_risk` the expected Gibbs error
+    of Eq. 5. With ``margin="fixed"`` (§6.2.2) every interval has width 2·gamma·(B−A) and ``predict`` is the
+    deterministic conjunction of stumps at the interval middles.
+
+    Parameters
+    ----------
+    p : float, default 1.0
+        Penalty for the positive-side error.
+    eta : float, default 0.01
+        Weight of the margin term ln((B−A)/(b−a)) in the utility.
+    max_stumps : int, default 10
+    model : "conjunction" or "disjunction"
+    margin : "variable" (default) or "fixed"
+    gamma : float in (0, 0.5], default 0.05
+        Half-width of the fixed margin as a fraction of the gene's range (only with ``margin="fixed"``).
+    feature_range : None or (A, B)
+        Prior ranges of the thresholds (None: each gene's training range).
+    delta : float, default 0.05
+
+    Attributes
+    ----------
+    stumps_ : list of (gene, (a, b), direction).  thresholds_ : the interval middles.
+    utilities_, genes_searched_ (genes scored exactly per step: the pruning at work), gibbs_risk_ (training
+    Gibbs risk), bound_ (Theorem 5 on the Gibbs risk; the Bayes classifier's risk is at most twice it),
+    bounds_ (each prefix), kl_ (KL(Q‖P)).
+    """
+
+    def __init__(self, p=1.0, eta=0.01, max_stumps=10, model="conjunction", margin="variable", gamma=0.05,
+                 feature_range=None, delta=0.05):
+        self.p = p
+        self.eta = eta
+        self.max_stumps = max_stumps
+        self.model = model
+        self.margin = margin
+        self.gamma = gamma
+        self.feature_range = feature_range
+        self.delta = delta
+
+    def fit(self, X, y):
+        X, pos = self._prepare(X, y)
+        _check_real(self.eta, "eta", 0.0)
+        if self.margin not in ("variable", "fixed"):
+            raise ValueError(f"margin must be 'variable' or 'fixed', got {self.margin!r}")
+        width = 0.0
+        if self.margin == "fixed":
+            width = _check_real(self.gamma, "gamma", 0.0, lo_open=True)
+            if width > 0.5:
+                raise ValueError(f"gamma must lie in (0, 0.5] (half-width as a fraction of the range), got {width!r}")
+        A, B = self._ranges(X)
+        path = pac_bayes_path(X, pos, self.p, self.eta, self.max_stumps, A, B, width_frac=width)
+        self.intervals_ = list(zip(path["a"], path["b"]))
+        self.stumps_ = list(zip(path["gene"], self.intervals_, path["direction"]))
+        self.n_stumps_ = len(self.stumps_)
+        self.thresholds_ = np.array([(a + b) / 2.0 for a, b in self.intervals_])
+        self.utilities_ = np.asarray(path["utility"])
+        self.genes_searched_ = np.asarray(path["searched"], dtype=np.int64)
+        m, n = X.shape
+        genes = np.asarray(path["gene"], dtype=np.int64)
+        lr = np.log(B[genes] - A[genes]) - np.log(np.asarray(path["b"]) - np.asarray(path["a"]))
+        bnds = []
+        for k in range(self.n_stumps_ + 1):
+            r = float(np.mean(self._gibbs_losses(X, pos, k)))
+            bnds.append(_bounds.pac_bayes_bound(r, m, n, lr[:k], self.delta))
+        self.log_ratios_ = lr
+        self.kl_ = _bounds.pac_bayes_kl(n, lr)
+        self.gibbs_risk_ = float(np.mean(self._gibbs_losses(X, pos, self.n_stumps_)))
+        self.bounds_ = np.asarray(bnds)
+        self.bound_ = float(self.bounds_[self.n_stumps_])
+        return self
+
+    def _prod(self, X, k):
+        if k == 0:
+            return np.ones(X.shape[0])
+        g = [s[0] for s in self.stumps_[:k]]
+        a = [s[1][0] for s in self.stumps_[:k]]
+        b = [s[1][1] for s in self.stumps_[:k]]
+        d = [s[2] for s in self.stumps_[:k]]
+        return soft_outputs(X, g, a, b, d).prod(axis=1)
+
+    def _gibbs_losses(self, X, pos, k):
+        pr = self._prod(X, k)
+        return np.where(pos, 1.0 - pr, pr)  # Eq. 5: (1 - 2y)(prod - y)
+
+    def _conj(self, X, k):
+        if self.margin == "fixed":
+            if k == 0:
+                return np.ones(X.shape[0], dtype=bool)
+            g = [s[0] for s in self.stumps_[:k]]
+            d = [s[2] for s in self.stumps_[:k]]
+            return stump_outputs(X, g, self.thresholds_[:k], d).all(axis=1)
+        return self._prod(X, k) > 0.5
+
+    def predict_proba(self, X):
+        """Columns follow ``classes_``: the Gibbs classifier's probability of each class (Π σ for the positive)."""
+        X = self._validate_X(X)
+        pr = self._prod(X, self.n_stumps_)
+        return np.column_stack([1.0 - pr, pr] if self.positive_class_ == self.classes_[1] else [pr, 1.0 - pr])
+
+    def staged_proba(self, X):
+        """Π σ of the first 1, 2, ... stumps (probability of ``positive_class_`` under the Gibbs classifier)."""
+        X = self._validate_X(X)
+        for k in range(1, self.n_stumps_ + 1):
+            yield self._prod(X, k)
+
+    def gibbs_risk(self, X, y):
+        """Expected error rate of the Gibbs classifier on (X, y) (Eq. 5, averaged)."""
+        X = self._validate_X(X)
+        y = np.asarray(y)
+        return float(np.mean(np.where(y == self.positive_class_, 1.0 - self._prod(X, self.n_stumps_),
+                                      self._prod(X, self.n_stumps_))))
+
+
+class AdaBoostStumps(ClassifierMixin, BaseEstimator):
+    """AdaBoost with decision stumps, the ensemble of scikit-learn's
+    ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=n_estimators)`` (SAMME, learning rate 1)
+    for two classes, computed with every gene sorted once per fit and one numba pass per round.
+
+    Differences from scikit-learn: genes are scanned in index order (scikit-learn visits them in a random order,
+    so among exactly tied splits it may pick another gene); the ensemble is otherwise the same, stump for stump.
+    Attributes: ``genes_``, ``thresholds_``, ``left_``, ``right_`` (±1 labels of x <= threshold / x > threshold),
+    ``alphas_``, ``errors_``, ``n_rounds_`` (fewer than ``n_estimators`` when a round fits the data perfectly).
+    :meth:`staged_predict` yields the prediction after every round (one fit for every number of rounds).
+    """
+
+    def __init__(self, n_estimators=50):
+        self.n_estimators = n_estimators
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags
+
+    def fit(self, X, y):
+        _check_int(self.n_estimators, "n_estimators")
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=1)
+        rec = adaboost_path(X, y_pm1, self.n_estimators)
+        self.genes_ = rec["gene"].astype(np.int64)
+        self.thresholds_ = rec["threshold"].astype(float)
+        self.left_ = rec["left"].astype(np.int64)
+        self.right_ = rec["right"].astype(np.int64)
+        self.alphas_ = rec["alpha"].astype(float)
+        self.errors_ = rec["error"].astype(float)
+        self.n_rounds_ = int(self.genes_.size)
+        return self
+
+    def _votes(self, X):
+        g = np.where(self.genes_ >= 0, self.genes_, 0)
+        x = X[:, g]
+        return np.where(x <= self.thresholds_, self.left_, self.right_) * self.alphas_  # (n, rounds)
+
+    def decision_function(self, X):
+        check_is_fitted(self, "alphas_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._votes(X).sum(axis=1) / self.alphas_.sum()
+
+    def predict(self, X):
+        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
+
+    def staged_predict(self, X):
+        """Predictions after 1, 2, ..., n_rounds_ rounds."""
+        check_is_fitted(self, "alphas_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        cum = np.cumsum(self._votes(X), axis=1)
+        for t in range(self.n_rounds_):
+            yield np.where(cum[:, t] > 0, self.classes_[1], self.classes_[0])
+
+
+def _warm_up():
+    """Compile the kernels once (numba caches them on disk)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(8, 3))
+    pos = np.array([True, False] * 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scm_path(X, pos, 1.0, 2)
+        occam_path(X, pos, 1.0, 0.01, 2, X.min(0), X.max(0))
+        pac_bayes_path(X, pos, 1.0, 0.01, 2, X.min(0), X.max(0))
+        pac_bayes_path(X, pos, 1.0, 0.01, 2, X.min(0), X.max(0), width_frac=0.1)
+        adaboost_path(X, np.where(pos, 1, -1), 3)
