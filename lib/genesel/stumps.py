@@ -60,23 +60,69 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel import bounds as _bounds
 from genesel._core.validation import check_binary_fit
 
-__all__ = ["SampleCompressionStumps", "OccamStumps", "PACBayesStumps", "AdaBoostStumps", "presort",
-           "stump_outputs", "soft_outputs", "scm_path", "occam_path", "pac_bayes_path", "adaboost_path"]
+__all__ = ["SampleCompressionStumps", "OccamStumps", "PACBayesStumps", "AdaBoostStumps", "presort", "presort_rows",
+           "stump_outputs", "soft_outputs", "scm_paths", "occam_paths", "pac_bayes_paths", "adaboost_path"]
 
 _MAX_BITS = 60
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# numba kernels (plain-Python twins in tests/naive/stumps.py)
+# sorting once: per fit, or once per data set and then restricted to each training set
 # ----------------------------------------------------------------------------------------------------------------
 
 
 def presort(X):
-    """(vals, order): every gene's training values sorted ascending (genes x samples) and the sample order."""
+    """(vals, order): every gene's values sorted ascending (genes x samples, float64) and the sample order
+    (int64). Compute it once per data set and pass :func:`presort_rows` of it to every fit on a subset."""
     Xt = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
     order = np.argsort(Xt, axis=1, kind="stable").astype(np.int64)
     vals = np.ascontiguousarray(np.take_along_axis(Xt, order, axis=1))
     return vals, np.ascontiguousarray(order)
+
+
+@njit(cache=True)
+def _restrict(vals, order, new_index):
+    """Keep, in every gene's sorted order, the samples i with new_index[i] >= 0, renumbered to new_index[i]
+    (linear in genes x samples: no sorting)."""
+    n, m = vals.shape
+    k = 0
+    for s in range(m):
+        if new_index[order[0, s]] >= 0:
+            k += 1
+    v2 = np.empty((n, k))
+    o2 = np.empty((n, k), dtype=np.int64)
+    for g in range(n):
+        t = 0
+        for s in range(m):
+            j = new_index[order[g, s]]
+            if j >= 0:
+                v2[g, t] = vals[g, s]
+                o2[g, t] = j
+                t += 1
+    return v2, o2
+
+
+def presort_rows(presorted, rows):
+    """The :func:`presort` of ``X[rows]`` from the presort of ``X`` (rows: indices without repeats)."""
+    vals, order = presorted
+    rows = np.asarray(rows, dtype=np.int64)
+    new_index = np.full(vals.shape[1], -1, dtype=np.int64)
+    if np.unique(rows).size != rows.size:
+        raise ValueError("presort_rows: rows must not repeat")
+    new_index[rows] = np.arange(rows.size)
+    return _restrict(vals, order, new_index)
+
+
+def _keep_only(presorted, keep):
+    """The presort restricted to the samples with keep[i] (same sample numbering)."""
+    vals, order = presorted
+    new_index = np.where(keep, np.arange(keep.size), -1).astype(np.int64)
+    return _restrict(vals, order, new_index)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# numba kernels (plain-Python twins in tests/naive/stumps.py)
+# ----------------------------------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
@@ -98,34 +144,36 @@ def _dyadic_bits(a, b, A, B):
 
 
 @njit(cache=True)
-def _cover_step(vals, order, active, pos, used, p, eta, n_pos_total, A, B, occam):
-    """One greedy step of the hard set-covering machine (SC: occam=False, U = |Q| - p|R|; Occam: occam=True,
-    U = |Q|/|N'| - p|R|/|P| - eta * bits).
+def _cover_node(vals, order, active, pos, used, ps, etas, n_pos_total, A, B, occam):
+    """One greedy step of the hard set-covering machine for several parameter pairs at once (SC: occam=False,
+    U = |Q| - p|R|; Occam: occam=True, U = |Q|/|N'| - p|R|/|P| - eta * bits).
 
     Candidates per unused gene, in canonical order: for each gap between consecutive distinct values w_j < w_{j+1}
     of the active (not yet covered) examples, d=+1 covering x <= w_j, then d=-1 covering x >= w_{j+1}; after the
-    last value, d=+1 covering every active example (the gap up to B). Returns
-    (gene, direction, lo, hi, n_neg_covered, n_pos_covered, utility, bits, threshold); gene = -1 if none.
+    last value, d=+1 covering every active example (the gap up to B). Ties: larger |Q| - |R|, then the first.
+    Returns per parameter pair: gene (-1: none), direction, lo, hi (the gap), n_neg, n_pos covered, utility,
+    bits, threshold.
     """
     n, m = vals.shape
+    C = ps.shape[0]
     n_neg = 0
     n_pos = 0
-    for i in range(m):
+    for i in range(active.shape[0]):
         if active[i]:
             if pos[i]:
                 n_pos += 1
             else:
                 n_neg += 1
-    best_u = -np.inf
-    best_gain = -np.inf
-    bg = -1
-    bd = 0
-    blo = np.nan
-    bhi = np.nan
-    bq = 0
-    br = 0
-    bbits = -1
-    bthr = np.nan
+    best_u = np.full(C, -np.inf)
+    best_gain = np.full(C, -np.inf)
+    bg = np.full(C, -1, dtype=np.int64)
+    bd = np.zeros(C, dtype=np.int64)
+    blo = np.full(C, np.nan)
+    bhi = np.full(C, np.nan)
+    bq = np.zeros(C, dtype=np.int64)
+    br = np.zeros(C, dtype=np.int64)
+    bbits = np.full(C, -1, dtype=np.int64)
+    bthr = np.full(C, np.nan)
     fneg = float(max(n_neg, 1))
     fpos = float(max(n_pos_total, 1))
     for g in range(n):
@@ -150,37 +198,55 @@ def _cover_step(vals, order, active, pos, used, p, eta, n_pos_total, A, B, occam
             if boundary:
                 for side in range(2):
                     if side == 0:
-                        q, r, d = cn, cp, 1
+                        q = cn
+                        r = cp
+                        d = 1
                     else:
                         if last:
                             break
-                        q, r, d = n_neg - cn, n_pos - cp, -1
+                        q = n_neg - cn
+                        r = n_pos - cp
+                        d = -1
                     if q + r == 0:
                         continue
-                    if occam:
-                        u0 = q / fneg - p * r / fpos
-                        if u0 < best_u:
-                            continue
-                        bits, thr = _dyadic_bits(prev, v, A[g], B[g])
-                        if bits < 0:
-                            continue
-                        u = u0 - eta * bits
-                    else:
-                        u = q - p * r
-                        bits = 0
-                        thr = prev if d == 1 else v
                     gain = float(q - r)
-                    if u > best_u or (u == best_u and gain > best_gain):
-                        best_u = u
-                        best_gain = gain
-                        bg = g
-                        bd = d
-                        blo = prev
-                        bhi = v
-                        bq = q
-                        br = r
-                        bbits = bits
-                        bthr = thr
+                    if occam:
+                        bits = -2
+                        thr = np.nan
+                        for c in range(C):
+                            u0 = q / fneg - ps[c] * r / fpos
+                            if u0 < best_u[c]:
+                                continue
+                            if bits == -2:
+                                bits, thr = _dyadic_bits(prev, v, A[g], B[g])
+                            if bits < 0:
+                                break
+                            u = u0 - etas[c] * bits
+                            if u > best_u[c] or (u == best_u[c] and gain > best_gain[c]):
+                                best_u[c] = u
+                                best_gain[c] = gain
+                                bg[c] = g
+                                bd[c] = d
+                                blo[c] = prev
+                                bhi[c] = v
+                                bq[c] = q
+                                br[c] = r
+                                bbits[c] = bits
+                                bthr[c] = thr
+                    else:
+                        for c in range(C):
+                            u = q - ps[c] * r
+                            if u > best_u[c] or (u == best_u[c] and gain > best_gain[c]):
+                                best_u[c] = u
+                                best_gain[c] = gain
+                                bg[c] = g
+                                bd[c] = d
+                                blo[c] = prev
+                                bhi[c] = v
+                                bq[c] = q
+                                br[c] = r
+                                bbits[c] = 0
+                                bthr[c] = prev if d == 1 else v
             if last:
                 break
             if pos[idx]:
@@ -218,9 +284,9 @@ def _compact(vals, order, g, pi, pos, u, wn, wp):
 
 @njit(cache=True)
 def _soft_cover(W, WX, J, i, k, xa, xb, d):
-    """Sum over the values u_i..u_k (shifted by A) of the covered amount 1 - sigma for the interval
-    [xa, xb] (shifted), plus every value fully covered: below the interval (d=+1) or above it (d=-1).
-    W, WX: prefix sums (entries 0..J) of the weights and of weight * shifted value over the J distinct values."""
+    """The covered amount sum(weight * (1 - sigma)) of an interval [xa, xb] (values shifted by A) that holds the
+    distinct values u_i..u_k (i > k: none), plus every value fully covered: below the interval (d=+1) or above
+    it (d=-1). W, WX: prefix sums (entries 0..J) of the weights and of weight * shifted value."""
     w = xb - xa
     if i <= k:
         s0 = W[k + 1] - W[i]
@@ -234,16 +300,37 @@ def _soft_cover(W, WX, J, i, k, xa, xb, d):
 
 
 @njit(cache=True)
-def _soft_step(vals, order, pi, pos, used, p, eta, n_pos_total, A, B, width_frac, slack):
-    """One step of the PAC-Bayes soft greedy (§6.2). width_frac <= 0: variable margin, intervals [u_i, u_k] with
-    i < k over the distinct remaining values; width_frac > 0: fixed margin, intervals of width
-    2 * width_frac * (B - A) with one end at a remaining value, inside [A, B].
+def _better(U, g, d, a, b, best_u, bg, bd, ba, bb):
+    """Larger utility; exact ties: smaller gene, then d=+1, then smaller a, then smaller b."""
+    if U > best_u:
+        return True
+    if U < best_u or bg < 0:
+        return U == best_u and bg < 0
+    if g != bg:
+        return g < bg
+    if d != bd:
+        return d > bd
+    if a != ba:
+        return a < ba
+    return b < bb
 
-    Returns (gene, direction, a, b, utility, n_genes_searched); gene = -1 if no candidate.
+
+@njit(cache=True)
+def _soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, width_frac, slack):
+    """One step of the PAC-Bayes soft greedy (§6.2) for several (p, eta) pairs at once: pair c uses
+    p = ps[pidx[c]] (ps: the distinct p values) and eta = etas[c]. width_frac <= 0: variable margin, intervals
+    [u_i, u_k], i < k, over the distinct values of the examples still in S (pi > 0); width_frac > 0: fixed
+    margin, intervals of width 2 * width_frac * (B - A) with one end at such a value, inside [A, B].
+
+    Exact pruning: the best hard stump of a gene bounds the first two utility terms of all its intervals; a gene is
+    scored exactly only for the pairs whose best utility it can still reach. Returns per pair:
+    gene (-1: none), direction, a, b, utility; and the number of genes scored exactly.
     """
     n, m = vals.shape
+    C = etas.shape[0]
+    P = ps.shape[0]
     n_neg_amt = 0.0
-    for i in range(m):
+    for i in range(pi.shape[0]):
         if not pos[i]:
             n_neg_amt += pi[i]
     fneg = n_neg_amt if n_neg_amt > 0 else 1.0
@@ -255,9 +342,11 @@ def _soft_step(vals, order, pi, pos, used, p, eta, n_pos_total, A, B, width_frac
     Wp = np.empty(m + 1)
     WnX = np.empty(m + 1)
     WpX = np.empty(m + 1)
-    ub = np.full(n, -np.inf)
+    ub = np.full((n, C), -np.inf)
+    ubmax = np.full(n, -np.inf)
+    besth = np.empty(P)
     fixed = width_frac > 0.0
-    # pass 1: an upper bound per gene from its best hard stump (linear in genes x samples)
+    # pass 1: an upper bound per gene and pair from the gene's best hard stump (linear in genes x samples)
     for g in range(n):
         if used[g] or not (B[g] > A[g]):
             continue
@@ -269,40 +358,57 @@ def _soft_step(vals, order, pi, pos, used, p, eta, n_pos_total, A, B, width_frac
         for j in range(J):
             totn += wn[j]
             totp += wp[j]
-        best_h = 0.0  # the empty cover
-        full = totn / fneg - p * totp / fpos
-        if full > best_h:
-            best_h = full
+        for t in range(P):
+            besth[t] = 0.0  # the empty cover
+            h = totn / fneg - ps[t] * totp / fpos  # the full cover
+            if h > besth[t]:
+                besth[t] = h
         cn = 0.0
         cp = 0.0
         for j in range(J - 1):
             cn += wn[j]
             cp += wp[j]
-            h1 = cn / fneg - p * cp / fpos
-            h2 = (totn - cn) / fneg - p * (totp - cp) / fpos
-            if h1 > best_h:
-                best_h = h1
-            if h2 > best_h:
-                best_h = h2
+            for t in range(P):
+                h1 = cn / fneg - ps[t] * cp / fpos
+                h2 = (totn - cn) / fneg - ps[t] * (totp - cp) / fpos
+                if h1 > besth[t]:
+                    besth[t] = h1
+                if h2 > besth[t]:
+                    besth[t] = h2
         if fixed:
             lmin = -np.log(2.0 * width_frac)
         else:
             lmin = np.log(B[g] - A[g]) - np.log(u[J - 1] - u[0])
-        ub[g] = best_h - eta * lmin
-    # pass 2: exact search over the genes whose bound can still beat the best utility found
-    cand = np.argsort(-ub, kind="mergesort")
-    best_u = -np.inf
-    bg = -1
-    bd = 0
-    ba = np.nan
-    bb = np.nan
+        for c in range(C):
+            ub[g, c] = besth[pidx[c]] - etas[c] * lmin
+            if ub[g, c] > ubmax[g]:
+                ubmax[g] = ub[g, c]
+    # pass 2: exact search, genes in decreasing bound order, only for the pairs they can still win
+    cand = np.argsort(-ubmax, kind="mergesort")
+    best_u = np.full(C, -np.inf)
+    bg = np.full(C, -1, dtype=np.int64)
+    bd = np.zeros(C, dtype=np.int64)
+    ba = np.full(C, np.nan)
+    bb = np.full(C, np.nan)
+    need = np.zeros(C, dtype=np.bool_)
     searched = 0
     for r in range(n):
         g = cand[r]
-        if ub[g] == -np.inf:
+        if ubmax[g] == -np.inf:
             break
-        if ub[g] < best_u - slack * (1.0 + abs(best_u)):
+        worst = np.inf
+        any_need = False
+        for c in range(C):
+            lim = best_u[c] - slack * (1.0 + abs(best_u[c])) if best_u[c] > -np.inf else -np.inf
+            if lim < worst:
+                worst = lim
+            need[c] = ub[g, c] >= lim
+            if need[c]:
+                any_need = True
+        if ubmax[g] < worst:
             break
+        if not any_need:
+            continue
         searched += 1
         J = _compact(vals, order, g, pi, pos, u, wn, wp)
         Ag = A[g]
@@ -325,19 +431,22 @@ def _soft_step(vals, order, pi, pos, used, p, eta, n_pos_total, A, B, width_frac
                     xa = u[i] - Ag
                     for k in range(i + 1, J):
                         xb = u[k] - Ag
-                        C = _soft_cover(Wn, WnX, J, i, k, xa, xb, d)
-                        E = _soft_cover(Wp, WpX, J, i, k, xa, xb, d)
-                        U = C / fneg - p * E / fpos - eta * (logR - np.log(xb - xa))
-                        if U > best_u or (U == best_u and (g < bg or (g == bg and (d > bd or (
-                                d == bd and (u[i] < ba or (u[i] == ba and u[k] < bb))))))):
-                            best_u = U
-                            bg = g
-                            bd = d
-                            ba = u[i]
-                            bb = u[k]
+                        cov = _soft_cover(Wn, WnX, J, i, k, xa, xb, d) / fneg
+                        err = _soft_cover(Wp, WpX, J, i, k, xa, xb, d) / fpos
+                        L = logR - np.log(xb - xa)
+                        for c in range(C):
+                            if not need[c]:
+                                continue
+                            U = cov - ps[pidx[c]] * err - etas[c] * L
+                            if _better(U, g, d, u[i], u[k], best_u[c], bg[c], bd[c], ba[c], bb[c]):
+                                best_u[c] = U
+                                bg[c] = g
+                                bd[c] = d
+                                ba[c] = u[i]
+                                bb[c] = u[k]
             else:
                 w = 2.0 * width_frac * R
-                lpen = eta * (-np.log(2.0 * width_frac))
+                L = -np.log(2.0 * width_frac)
                 for j in range(J):
                     for side in range(2):
                         a = u[j] - w if side == 0 else u[j]
@@ -348,24 +457,31 @@ def _soft_step(vals, order, pi, pos, used, p, eta, n_pos_total, A, B, width_frac
                         xb = b - Ag
                         i = np.searchsorted(u[:J], a, side="left")
                         k = np.searchsorted(u[:J], b, side="right") - 1
-                        C = _soft_cover(Wn, WnX, J, i, k, xa, xb, d)
-                        E = _soft_cover(Wp, WpX, J, i, k, xa, xb, d)
-                        U = C / fneg - p * E / fpos - lpen
-                        if U > best_u or (U == best_u and (g < bg or (g == bg and (d > bd or (
-                                d == bd and a < ba))))):
-                            best_u = U
-                            bg = g
-                            bd = d
-                            ba = a
-                            bb = b
+                        cov = _soft_cover(Wn, WnX, J, i, k, xa, xb, d) / fneg
+                        err = _soft_cover(Wp, WpX, J, i, k, xa, xb, d) / fpos
+                        for c in range(C):
+                            if not need[c]:
+                                continue
+                            U = cov - ps[pidx[c]] * err - etas[c] * L
+                            if _better(U, g, d, a, b, best_u[c], bg[c], bd[c], ba[c], bb[c]):
+                                best_u[c] = U
+                                bg[c] = g
+                                bd[c] = d
+                                ba[c] = a
+                                bb[c] = b
     return bg, bd, ba, bb, best_u, searched
 
 
 @njit(cache=True)
-def _gini_stump(vals, order, valid, w, pos, skip):
-    """The depth-1 Gini tree of scikit-learn on weights w: the split (gene, position) maximising
-    sum_children (w+^2 + w-^2) / w_child, over positions between values more than 1e-7 apart; the first best in
-    gene order, then position order. Returns (gene, position, proxy)."""
+def _gini_round(vals, order, valid, w, pos, skip, lb, slack):
+    """The depth-1 Gini tree of scikit-learn on sample weights w (one AdaBoost round).
+
+    Minimises the weighted Gini impurity G = lp*ln/wl + rp*rn/wr (scikit-learn maximises the equivalent proxy
+    -2G) over the split positions between values more than 1e-7 apart; ties: first gene, then first position.
+    Pruning (exact): G >= err/2 for every split (err = its weighted misclassification), so lb[g], a lower bound
+    on half the gene's smallest error, lets genes whose bound exceeds the best G found be skipped. lb is updated
+    in place for the genes scored. Returns (gene, position, G, genes scored).
+    """
     n, m = vals.shape
     W = 0.0
     Wp = 0.0
@@ -374,43 +490,58 @@ def _gini_stump(vals, order, valid, w, pos, skip):
         if pos[i]:
             Wp += w[i]
     Wn = W - Wp
-    best = -np.inf
+    best = np.inf
     bg = -1
     bs = -1
-    for g in range(n):
-        if skip[g]:
-            continue
-        lp = 0.0
-        ln = 0.0
-        for s in range(m - 1):
-            idx = order[g, s]
-            if pos[idx]:
-                lp += w[idx]
-            else:
-                ln += w[idx]
-            if not valid[g, s]:
+    scored = 0
+    # visit the genes with the smallest bounds first (a good incumbent early), then every other gene
+    k0 = min(n, 64)
+    cut = np.partition(lb, k0 - 1)[k0 - 1]
+    early = lb <= cut
+    for phase in range(2):
+        for g in range(n):
+            if early[g] != (phase == 0) or skip[g]:
                 continue
-            wl = lp + ln
-            wr = W - wl
-            if not (wl > 0.0 and wr > 0.0):  # an empty-weight child: scikit-learn's proxy is NaN, never chosen
+            if lb[g] > best * (1.0 + slack) + 1e-300:
                 continue
-            rp = Wp - lp
-            rn = Wn - ln
-            proxy = -wr * (1.0 - (rp * rp + rn * rn) / (wr * wr)) - wl * (1.0 - (lp * lp + ln * ln) / (wl * wl))
-            if proxy > best:
-                best = proxy
+            scored += 1
+            lp = 0.0
+            ln = 0.0
+            gbest = np.inf
+            gs = -1
+            emin = np.inf
+            for s in range(m - 1):
+                idx = order[g, s]
+                if pos[idx]:
+                    lp += w[idx]
+                else:
+                    ln += w[idx]
+                if not valid[g, s]:
+                    continue
+                wl = lp + ln
+                wr = W - wl
+                if not (wl > 0.0 and wr > 0.0):  # an empty-weight child: scikit-learn's proxy is NaN, never chosen
+                    continue
+                rp = Wp - lp
+                rn = Wn - ln
+                G = lp * ln / wl + rp * rn / wr
+                if G < gbest:
+                    gbest = G
+                    gs = s
+                e = (lp if lp < ln else ln) + (rp if rp < rn else rn)
+                if e < emin:
+                    emin = e
+            if gs >= 0 and (gbest < best or (gbest == best and g < bg)):
+                best = gbest
                 bg = g
-                bs = s
-    return bg, bs, best
+                bs = gs
+            lb[g] = 0.5 * emin
+    return bg, bs, best, scored
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# functional API: the greedy paths
+# functional API: the greedy paths, for one or many parameter pairs at once
 # ----------------------------------------------------------------------------------------------------------------
-
-
-def _as_pm(y_pos):
-    return np.asarray(y_pos, dtype=np.bool_)
 
 
 def stump_outputs(X, genes, thresholds, directions):
@@ -435,102 +566,132 @@ def soft_outputs(X, genes, a, b, directions):
     return np.where(d > 0, up, 1.0 - up)
 
 
-def scm_path(X, pos, p, max_stumps, *, presorted=None, reuse_genes=False):
-    """The sample-compression set-covering greedy (Eq. 7) on binary targets ``pos`` (True = the positive class).
+def _pairs(ps, etas):
+    ps = np.atleast_1d(np.asarray(ps, dtype=float))
+    etas = np.atleast_1d(np.asarray(etas, dtype=float))
+    ps, etas = np.broadcast_arrays(ps, etas)
+    if ps.ndim != 1 or ps.size == 0:
+        raise ValueError("p and eta must be numbers or equal-length 1-d lists")
+    if np.any(~np.isfinite(ps)) or np.any(ps < 0) or np.any(~np.isfinite(etas)) or np.any(etas < 0):
+        raise ValueError(f"p and eta must be finite and >= 0, got p={ps.tolist()}, eta={etas.tolist()}")
+    return np.ascontiguousarray(ps), np.ascontiguousarray(etas)
 
-    Returns a dict of lists, one entry per stump in order: ``gene``, ``direction``, ``threshold`` (a training
-    value), ``example`` (the compression example defining it), ``n_neg`` and ``n_pos`` covered, ``utility``.
-    ``reuse_genes=True`` lets a gene carry a second stump (as ``pyscm`` does; the paper's bounds assume not).
+
+def _cover_paths(X, pos, ps, etas, max_stumps, A, B, occam, presorted, reuse_genes=False):
+    X = np.asarray(X, dtype=float)
+    pos = np.asarray(pos, dtype=np.bool_)
+    m, n = X.shape
+    ps, etas = _pairs(ps, etas)
+    presorted = presort(X) if presorted is None else presorted
+    npos = int(pos.sum())
+    keys = ("gene", "direction", "threshold", "bits", "interval", "example", "n_neg", "n_pos", "utility")
+    paths = [{k: [] for k in keys} for _ in range(ps.size)]
+    stack = [(presorted, np.ones(m, dtype=np.bool_), np.zeros(n, dtype=np.bool_), np.arange(ps.size), 0)]
+    while stack:
+        (vals, order), active, used, members, depth = stack.pop()
+        if depth >= max_stumps or not np.any(active & ~pos):
+            continue
+        res = _cover_node(vals, order, active, pos, used, ps[members], etas[members], npos, A, B, occam)
+        groups = {}
+        for j, c in enumerate(members):
+            g = int(res[0][j])
+            if g < 0:
+                continue
+            key = (g, int(res[1][j]), float(res[2][j]), float(res[3][j]), float(res[8][j]))
+            groups.setdefault(key, []).append((j, c))
+        for (g, d, lo, hi, thr), jc in groups.items():
+            x = X[:, g]
+            covered = (x <= lo) if d == 1 else (x >= hi)
+            hit = np.flatnonzero(active & (x == thr))
+            ex = int(hit[0]) if hit.size else -1
+            for j, c in jc:
+                rec = paths[c]
+                for k, v in (("gene", g), ("direction", d), ("threshold", thr), ("bits", int(res[7][j])),
+                             ("interval", (lo, hi)), ("example", ex), ("n_neg", int(res[4][j])),
+                             ("n_pos", int(res[5][j])), ("utility", float(res[6][j]))):
+                    rec[k].append(v)
+            new_active = active & ~covered
+            new_used = used.copy()
+            if not reuse_genes:
+                new_used[g] = True
+            child = _keep_only((vals, order), new_active) if depth + 1 < max_stumps else (vals, order)
+            stack.append((child, new_active, new_used, np.array([c for _, c in jc]), depth + 1))
+    return paths
+
+
+def scm_paths(X, pos, p, max_stumps, *, presorted=None, reuse_genes=False):
+    """The sample-compression set-covering greedy (Eq. 7) on binary targets ``pos`` (True = positive class) for
+    one p or a list of p values at once (shared steps are computed once).
+
+    Returns one dict of lists per p, one entry per stump in order: ``gene``, ``direction``, ``threshold`` (a
+    training value), ``example`` (the compression example defining it), ``n_neg`` and ``n_pos`` covered,
+    ``utility``. ``reuse_genes=True`` lets a gene carry a second stump (as ``pyscm`` does; the paper's bounds
+    assume not).
     """
+    ps = np.atleast_1d(np.asarray(p, dtype=float))
     X = np.asarray(X, dtype=float)
-    pos = _as_pm(pos)
-    m, n = X.shape
-    vals, order = presort(X) if presorted is None else presorted
-    active = np.ones(m, dtype=np.bool_)
-    used = np.zeros(n, dtype=np.bool_)
-    A = vals[:, 0].copy()
-    B = vals[:, -1].copy()
-    out = {k: [] for k in ("gene", "direction", "threshold", "example", "n_neg", "n_pos", "utility")}
-    for _ in range(int(max_stumps)):
-        if not np.any(active & ~pos):
-            break
-        g, d, lo, hi, q, r, u, _, thr = _cover_step(vals, order, active, pos, used, float(p), 0.0, int(pos.sum()),
-                                                    A, B, False)
-        if g < 0:
-            break
-        x = X[:, g]
-        covered = (x <= lo) if d == 1 else (x >= hi)
-        ex = np.flatnonzero(active & (x == thr))[0]
-        active &= ~covered
-        if not reuse_genes:
-            used[g] = True
-        for k, v in (("gene", int(g)), ("direction", int(d)), ("threshold", float(thr)), ("example", int(ex)),
-                     ("n_neg", int(q)), ("n_pos", int(r)), ("utility", float(u))):
-            out[k].append(v)
-    return out
+    dummy = np.zeros(X.shape[1])
+    return _cover_paths(X, pos, ps, np.zeros(ps.size), int(max_stumps), dummy, dummy, False, presorted, reuse_genes)
 
 
-def occam_path(X, pos, p, eta, max_stumps, A, B, *, presorted=None):
-    """The Occam's razor greedy of §6.1: returns a dict of lists (``gene``, ``direction``, ``threshold`` = the
-    dyadic code, ``bits``, ``interval`` = the gap (lo, hi) of equally good thresholds, ``n_neg``, ``n_pos``,
-    ``utility``), one entry per stump."""
+def occam_paths(X, pos, p, eta, max_stumps, A, B, *, presorted=None):
+    """The Occam's razor greedy of §6.1 for one (p, eta) or equal-length lists of them. One dict of lists per
+    pair: ``gene``, ``direction``, ``threshold`` (the dyadic code), ``bits``, ``interval`` (the gap of equally
+    good thresholds), ``n_neg``, ``n_pos``, ``utility``."""
+    ps, etas = _pairs(p, eta)
+    A = np.ascontiguousarray(A, dtype=float)
+    B = np.ascontiguousarray(B, dtype=float)
+    return _cover_paths(X, pos, ps, etas, int(max_stumps), A, B, True, presorted)
+
+
+def pac_bayes_paths(X, pos, p, eta, max_stumps, A, B, *, width_frac=0.0, presorted=None, slack=1e-9):
+    """The PAC-Bayes soft greedy of §6.2 for one (p, eta) or equal-length lists of them (``width_frac`` > 0:
+    the fixed-margin heuristic of §6.2.2, intervals of width 2·width_frac·(B−A)). One dict of lists per pair:
+    ``gene``, ``direction``, ``a``, ``b``, ``utility``, ``searched`` (genes scored exactly at that step)."""
     X = np.asarray(X, dtype=float)
-    pos = _as_pm(pos)
+    pos = np.asarray(pos, dtype=np.bool_)
     m, n = X.shape
-    vals, order = presort(X) if presorted is None else presorted
-    active = np.ones(m, dtype=np.bool_)
-    used = np.zeros(n, dtype=np.bool_)
-    out = {k: [] for k in ("gene", "direction", "threshold", "bits", "interval", "n_neg", "n_pos", "utility")}
-    for _ in range(int(max_stumps)):
-        if not np.any(active & ~pos):
-            break
-        g, d, lo, hi, q, r, u, bits, thr = _cover_step(vals, order, active, pos, used, float(p), float(eta),
-                                                       int(pos.sum()), A, B, True)
-        if g < 0:
-            break
-        x = X[:, g]
-        covered = (x <= lo) if d == 1 else (x >= hi)
-        active &= ~covered
-        used[g] = True
-        for k, v in (("gene", int(g)), ("direction", int(d)), ("threshold", float(thr)), ("bits", int(bits)),
-                     ("interval", (float(lo), float(hi))), ("n_neg", int(q)), ("n_pos", int(r)),
-                     ("utility", float(u))):
-            out[k].append(v)
-    return out
-
-
-def pac_bayes_path(X, pos, p, eta, max_stumps, A, B, *, width_frac=0.0, presorted=None, slack=1e-9):
-    """The PAC-Bayes soft greedy of §6.2 (``width_frac`` > 0: the fixed-margin heuristic of §6.2.2 with intervals
-    of width 2·width_frac·(B−A)). Returns a dict of lists (``gene``, ``direction``, ``a``, ``b``, ``utility``,
-    ``searched`` = genes scored exactly at that step), one entry per stump."""
-    X = np.asarray(X, dtype=float)
-    pos = _as_pm(pos)
-    m, n = X.shape
-    vals, order = presort(X) if presorted is None else presorted
-    pi = np.ones(m)
-    used = np.zeros(n, dtype=np.bool_)
-    out = {k: [] for k in ("gene", "direction", "a", "b", "utility", "searched")}
-    for _ in range(int(max_stumps)):
-        if not np.any((pi > 0) & ~pos):
-            break
-        g, d, a, b, u, searched = _soft_step(vals, order, pi, pos, used, float(p), float(eta), int(pos.sum()),
-                                             A, B, float(width_frac), float(slack))
-        if g < 0:
-            break
-        pi = pi * soft_outputs(X, [g], [a], [b], [d])[:, 0]
-        used[g] = True
-        for k, v in (("gene", int(g)), ("direction", int(d)), ("a", float(a)), ("b", float(b)),
-                     ("utility", float(u)), ("searched", int(searched))):
-            out[k].append(v)
-    return out
+    ps, etas = _pairs(p, eta)
+    A = np.ascontiguousarray(A, dtype=float)
+    B = np.ascontiguousarray(B, dtype=float)
+    presorted = presort(X) if presorted is None else presorted
+    npos = int(pos.sum())
+    keys = ("gene", "direction", "a", "b", "utility", "searched")
+    paths = [{k: [] for k in keys} for _ in range(ps.size)]
+    stack = [(presorted, np.ones(m), np.zeros(n, dtype=np.bool_), np.arange(ps.size), 0)]
+    while stack:
+        (vals, order), pi, used, members, depth = stack.pop()
+        if depth >= max_stumps or not np.any((pi > 0) & ~pos):
+            continue
+        up, pidx = np.unique(ps[members], return_inverse=True)
+        res = _soft_node(vals, order, pi, pos, used, up, etas[members], pidx.astype(np.int64), npos, A, B,
+                         float(width_frac), float(slack))
+        groups = {}
+        for j, c in enumerate(members):
+            g = int(res[0][j])
+            if g < 0:
+                continue
+            groups.setdefault((g, int(res[1][j]), float(res[2][j]), float(res[3][j])), []).append((j, c))
+        for (g, d, a, b), jc in groups.items():
+            for j, c in jc:
+                rec = paths[c]
+                for k, v in (("gene", g), ("direction", d), ("a", a), ("b", b), ("utility", float(res[4][j])),
+                             ("searched", int(res[5]))):
+                    rec[k].append(v)
+            new_pi = pi * soft_outputs(X, [g], [a], [b], [d])[:, 0]
+            new_used = used.copy()
+            new_used[g] = True
+            child = _keep_only((vals, order), new_pi > 0) if depth + 1 < max_stumps else (vals, order)
+            stack.append((child, new_pi, new_used, np.array([c for _, c in jc]), depth + 1))
+    return paths
 
 
 def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     """Discrete AdaBoost (two-class SAMME) with depth-1 Gini trees, as scikit-learn's ``AdaBoostClassifier`` with
     ``DecisionTreeClassifier(max_depth=1)`` (learning rate 1). Returns a dict of arrays over the rounds fitted:
     ``gene``, ``threshold``, ``left``, ``right`` (the ±1 label of x <= threshold and of x > threshold),
-    ``alpha`` (the round's weight log((1−ε)/ε)), ``error`` (its weighted error ε). Stops early, as scikit-learn,
-    after a round with zero weighted error (kept with weight 1)."""
+    ``alpha`` (the round's weight log((1−ε)/ε)), ``error`` (its weighted error ε), ``scored`` (genes scored
+    exactly). Stops early, as scikit-learn, after a round with zero weighted error (kept with weight 1)."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y_pm1)
     pos = y > 0
@@ -539,27 +700,28 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     valid = vals[:, 1:] > vals[:, :-1] + 1e-7
     skip = ~valid.any(axis=1)
     w = np.full(m, 1.0 / m)
-    rec = {k: [] for k in ("gene", "threshold", "left", "right", "alpha", "error")}
+    lb = np.zeros(n)
+    rec = {k: [] for k in ("gene", "threshold", "left", "right", "alpha", "error", "scored")}
     for t in range(int(n_rounds)):
-        g, s, _ = _gini_stump(vals, order, valid, w, pos, skip)
+        g, s, _, scored = _gini_round(vals, order, valid, w, pos, skip, lb, 1e-9)
         if g < 0:  # every gene constant: a one-leaf tree
             thr, left = np.inf, (1 if w[pos].sum() > w[~pos].sum() else -1)
             right = left
+            h = np.full(m, left)
         else:
             lo, hi = vals[g, s], vals[g, s + 1]
             thr = lo / 2.0 + hi / 2.0
             if thr == hi or not np.isfinite(thr):
                 thr = lo
-            left_idx = order[g, : s + 1]
-            right_idx = order[g, s + 1:]
-            left = 1 if w[left_idx][pos[left_idx]].sum() > w[left_idx][~pos[left_idx]].sum() else -1
-            right = 1 if w[right_idx][pos[right_idx]].sum() > w[right_idx][~pos[right_idx]].sum() else -1
-        h = np.where(X[:, g] <= thr, left, right) if g >= 0 else np.full(m, left)
+            li, ri = order[g, : s + 1], order[g, s + 1:]
+            left = 1 if w[li][pos[li]].sum() > w[li][~pos[li]].sum() else -1
+            right = 1 if w[ri][pos[ri]].sum() > w[ri][~pos[ri]].sum() else -1
+            h = np.where(X[:, g] <= thr, left, right)
         incorrect = h != y
         err = float(np.average(incorrect, weights=w))
         if err <= 0:
             for k, v in (("gene", g), ("threshold", thr), ("left", left), ("right", right), ("alpha", 1.0),
-                         ("error", 0.0)):
+                         ("error", 0.0), ("scored", scored)):
                 rec[k].append(v)
             break
         if err >= 0.5:
@@ -569,11 +731,15 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
             break
         alpha = float(np.log((1.0 - err) / err))
         for k, v in (("gene", g), ("threshold", thr), ("left", left), ("right", right), ("alpha", alpha),
-                     ("error", err)):
+                     ("error", err), ("scored", scored)):
             rec[k].append(v)
         if t < n_rounds - 1:
-            w = np.exp(np.log(w) + alpha * incorrect)
-            w = w / w.sum()
+            w_new = np.exp(np.log(w) + alpha * incorrect)
+            Z = w_new.sum()
+            # every weight shrinks by at most the factor (w_new / w) / Z >= (1 - 1e-12) / Z for the correct ones
+            ratio = np.min(np.where(w > 0, w_new / np.where(w > 0, w, 1.0), np.inf)) / Z
+            lb *= ratio * (1.0 - 1e-12)
+            w = w_new / Z
     return {k: np.asarray(v) for k, v in rec.items()}
 
 
@@ -696,9 +862,10 @@ class SampleCompressionStumps(_StumpConjunction):
         self.model = model
         self.delta = delta
 
-    def fit(self, X, y):
+    def fit(self, X, y, presorted=None):
+        """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
-        path = scm_path(X, pos, self.p, self.max_stumps)
+        path = scm_paths(X, pos, self.p, self.max_stumps, presorted=presorted)[0]
         self.stumps_ = list(zip(path["gene"], path["threshold"], path["direction"]))
         self.n_stumps_ = len(self.stumps_)
         self.compression_set_ = np.asarray(path["example"], dtype=np.int64)
@@ -736,11 +903,12 @@ class OccamStumps(_StumpConjunction):
         self.feature_range = feature_range
         self.delta = delta
 
-    def fit(self, X, y):
+    def fit(self, X, y, presorted=None):
+        """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
         _check_real(self.eta, "eta", 0.0)
         A, B = self._ranges(X)
-        path = occam_path(X, pos, self.p, self.eta, self.max_stumps, A, B)
+        path = occam_paths(X, pos, self.p, self.eta, self.max_stumps, A, B, presorted=presorted)[0]
         self.stumps_ = list(zip(path["gene"], path["threshold"], path["direction"]))
         self.n_stumps_ = len(self.stumps_)
         self.bits_ = np.asarray(path["bits"], dtype=np.int64)
@@ -800,7 +968,8 @@ class PACBayesStumps(_StumpConjunction):
         self.feature_range = feature_range
         self.delta = delta
 
-    def fit(self, X, y):
+    def fit(self, X, y, presorted=None):
+        """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
         _check_real(self.eta, "eta", 0.0)
         if self.margin not in ("variable", "fixed"):
@@ -811,7 +980,8 @@ class PACBayesStumps(_StumpConjunction):
             if width > 0.5:
                 raise ValueError(f"gamma must lie in (0, 0.5] (half-width as a fraction of the range), got {width!r}")
         A, B = self._ranges(X)
-        path = pac_bayes_path(X, pos, self.p, self.eta, self.max_stumps, A, B, width_frac=width)
+        path = pac_bayes_paths(X, pos, self.p, self.eta, self.max_stumps, A, B, width_frac=width,
+                               presorted=presorted)[0]
         self.intervals_ = list(zip(path["a"], path["b"]))
         self.stumps_ = list(zip(path["gene"], self.intervals_, path["direction"]))
         self.n_stumps_ = len(self.stumps_)
@@ -894,10 +1064,11 @@ class AdaBoostStumps(ClassifierMixin, BaseEstimator):
         tags.classifier_tags = ClassifierTags(multi_class=False)
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X, y, presorted=None):
+        """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         _check_int(self.n_estimators, "n_estimators")
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=1)
-        rec = adaboost_path(X, y_pm1, self.n_estimators)
+        rec = adaboost_path(X, y_pm1, self.n_estimators, presorted=presorted)
         self.genes_ = rec["gene"].astype(np.int64)
         self.thresholds_ = rec["threshold"].astype(float)
         self.left_ = rec["left"].astype(np.int64)
@@ -936,8 +1107,9 @@ def _warm_up():
     pos = np.array([True, False] * 4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        scm_path(X, pos, 1.0, 2)
-        occam_path(X, pos, 1.0, 0.01, 2, X.min(0), X.max(0))
-        pac_bayes_path(X, pos, 1.0, 0.01, 2, X.min(0), X.max(0))
-        pac_bayes_path(X, pos, 1.0, 0.01, 2, X.min(0), X.max(0), width_frac=0.1)
+        scm_paths(X, pos, [1.0, 2.0], 2)
+        occam_paths(X, pos, [1.0, 2.0], 0.01, 2, X.min(0), X.max(0))
+        pac_bayes_paths(X, pos, [1.0, 2.0], 0.01, 2, X.min(0), X.max(0))
+        pac_bayes_paths(X, pos, 1.0, 0.01, 2, X.min(0), X.max(0), width_frac=0.1)
+        presort_rows(presort(X), np.arange(4))
         adaboost_path(X, np.where(pos, 1, -1), 3)
