@@ -473,14 +473,15 @@ def _soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, wi
 
 
 @njit(cache=True)
-def _gini_round(vals, order, valid, w, pos, skip, lb, slack):
+def _gini_round(vals, order, valid, lab, w, pos, skip, lb, slack):
     """The depth-1 Gini tree of scikit-learn on sample weights w (one AdaBoost round).
 
     Minimises the weighted Gini impurity G = lp*ln/wl + rp*rn/wr (scikit-learn maximises the equivalent proxy
     -2G) over the split positions between values more than 1e-7 apart; ties: first gene, then first position.
-    Pruning (exact): G >= err/2 for every split (err = its weighted misclassification), so lb[g], a lower bound
-    on half the gene's smallest error, lets genes whose bound exceeds the best G found be skipped. lb is updated
-    in place for the genes scored. Returns (gene, position, G, genes scored).
+    Pruning (exact): G of a split is increasing and positively homogeneous in the weights, so if every weight has
+    shrunk at most by a factor rho since a gene was scored, its smallest G is at least rho times what it was.
+    lb[g] holds that lower bound (the caller multiplies it by rho after each round); genes whose bound exceeds the
+    best G found are skipped, and lb is refreshed for the genes scored. Returns (gene, position, G, genes scored).
     """
     n, m = vals.shape
     W = 0.0
@@ -509,13 +510,11 @@ def _gini_round(vals, order, valid, w, pos, skip, lb, slack):
             ln = 0.0
             gbest = np.inf
             gs = -1
-            emin = np.inf
             for s in range(m - 1):
-                idx = order[g, s]
-                if pos[idx]:
-                    lp += w[idx]
-                else:
-                    ln += w[idx]
+                wi = w[order[g, s]]
+                li = lab[g, s]
+                lp += wi * li
+                ln += wi - wi * li
                 if not valid[g, s]:
                     continue
                 wl = lp + ln
@@ -524,18 +523,15 @@ def _gini_round(vals, order, valid, w, pos, skip, lb, slack):
                     continue
                 rp = Wp - lp
                 rn = Wn - ln
-                G = lp * ln / wl + rp * rn / wr
+                G = lp * ln / wl + rp * rn / wr  # (one common denominator underflows for tiny children)
                 if G < gbest:
                     gbest = G
                     gs = s
-                e = (lp if lp < ln else ln) + (rp if rp < rn else rn)
-                if e < emin:
-                    emin = e
             if gs >= 0 and (gbest < best or (gbest == best and g < bg)):
                 best = gbest
                 bg = g
                 bs = gs
-            lb[g] = 0.5 * emin
+            lb[g] = gbest
     return bg, bs, best, scored
 
 
@@ -699,11 +695,12 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     vals, order = presort(X) if presorted is None else presorted
     valid = vals[:, 1:] > vals[:, :-1] + 1e-7
     skip = ~valid.any(axis=1)
+    lab = np.ascontiguousarray(pos[order], dtype=np.float64)  # label (1 = positive) at each sorted position
     w = np.full(m, 1.0 / m)
     lb = np.zeros(n)
     rec = {k: [] for k in ("gene", "threshold", "left", "right", "alpha", "error", "scored")}
     for t in range(int(n_rounds)):
-        g, s, _, scored = _gini_round(vals, order, valid, w, pos, skip, lb, 1e-9)
+        g, s, _, scored = _gini_round(vals, order, valid, lab, w, pos, skip, lb, 1e-9)
         if g < 0:  # every gene constant: a one-leaf tree
             thr, left = np.inf, (1 if w[pos].sum() > w[~pos].sum() else -1)
             right = left
@@ -734,9 +731,10 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
                      ("error", err), ("scored", scored)):
             rec[k].append(v)
         if t < n_rounds - 1:
-            w_new = np.exp(np.log(w) + alpha * incorrect)
+            with np.errstate(divide="ignore"):  # weights that underflowed to 0 stay 0 (as in scikit-learn)
+                w_new = np.exp(np.log(w) + alpha * incorrect)
             Z = w_new.sum()
-            # every weight shrinks by at most the factor (w_new / w) / Z >= (1 - 1e-12) / Z for the correct ones
+            # every weight shrinks at most by the factor min(w_new / w) / Z (the correct ones, about 1 / Z)
             ratio = np.min(np.where(w > 0, w_new / np.where(w > 0, w, 1.0), np.inf)) / Z
             lb *= ratio * (1.0 - 1e-12)
             w = w_new / Z

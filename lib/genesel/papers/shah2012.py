@@ -29,6 +29,7 @@ import pandas as pd
 
 from genesel import stumps as ST
 from genesel._core.smo import solve_dual
+from genesel._core.threads import single_blas_thread
 from genesel.datasets import gene_labels, gene_symbols, load_dataset, recommended_preprocessing
 from genesel.experiments import nested_cv, stratified_kfold
 from genesel.filters import SignalToNoiseSelector
@@ -390,7 +391,8 @@ def _svm_errors(K, ytr, Kva, yva, Cs):
 
 def _gs_errors(Xa, ya, Xb, yb, sizes, Cs):
     """(len(sizes), len(Cs)) validation errors of SVMs on the top-l genes of Golub's ranking (balanced)."""
-    order = SignalToNoiseSelector(n_features_to_select=1, balanced=True).fit(Xa, ya).feature_order_
+    with np.errstate(invalid="ignore"):  # genes constant in the training part score 0 (filters._safe_divide)
+        order = SignalToNoiseSelector(n_features_to_select=1, balanced=True).fit(Xa, ya).feature_order_
     K = np.zeros((Xa.shape[0], Xa.shape[0]))
     Kv = np.zeros((Xb.shape[0], Xa.shape[0]))
     done = 0
@@ -538,7 +540,7 @@ def cv_cell(dataset: str, method: str, perm: int, fold: int, seed: int = 0, quic
     tr, te, inner = _fold(dataset, perm, fold, seed, g["inner_k"], max_samples)
     t0 = time.process_time()
     w0 = time.perf_counter()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), single_blas_thread():
         warnings.simplefilter("ignore", UserWarning)
         if method in STUMP_METHODS or method == "PAC-Bayes-fixed":
             row = _stumps_fold(method, dataset, tr, te, inner, g)
