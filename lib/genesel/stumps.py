@@ -1084,7 +1084,8 @@ class AdaBoostStumps(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         check_is_fitted(self, "alphas_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self._votes(X).sum(axis=1) / self.alphas_.sum()
+        # scikit-learn's two-class SAMME decision: 2 sum_t alpha_t h_t(x) / sum_t alpha_t
+        return 2.0 * self._votes(X).sum(axis=1) / self.alphas_.sum()
 
     def predict(self, X):
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
