@@ -39,7 +39,8 @@ __all__ = ["PAPER_DATASETS", "MISSING_DATASETS", "MNIST_PAIRS", "METHODS", "STUM
            "paper_table1", "paper_table2", "paper_table3", "paper_table4", "paper_table5", "dataset_note",
            "cv_cell", "table3_fixed_cell", "mnist_cell", "final_cell", "summarise_cv", "table1", "table2",
            "table3", "table4", "table5", "protocol_cells", "plot_bound_vs_error", "plot_sparsity_vs_error",
-           "plot_two_stumps"]
+           "plot_two_stumps", "datasets_table", "missing_table", "two_stump_classifier", "cost_table",
+           "paper_vs_rows"]
 
 # ----------------------------------------------------------------------------------------------------------------
 # data sets
@@ -328,8 +329,8 @@ def _ranges(X, frange):
     return np.full(n, float(frange[0])), np.full(n, float(frange[1]))
 
 
-def _stumps_fold(method, dataset, tr, te, inner, g):
-    """Inner CV over (model, p, eta or gamma, number of stumps), final fit, test scores of one outer fold."""
+def _select_stumps(method, dataset, inner, g):
+    """Inner CV over (model, p, eta or gamma, number of stumps): (model, p, second parameter, stumps, loss)."""
     X, y, full, classes, _ = _task(dataset)
     frange = _feature_range(dataset)
     grid = _stump_grid(method, g)
@@ -346,8 +347,15 @@ def _stumps_fold(method, dataset, tr, te, inner, g):
     # smallest inner loss; ties: fewer stumps, then model and grid order
     flat = [(loss[mi, c, s], s, mi, c) for mi in range(len(models)) for c in range(len(grid)) for s in range(S)]
     best_loss, s, mi, c = min(flat)
-    model = models[mi]
-    p, e = grid[c]
+    return models[mi], grid[c][0], grid[c][1], s + 1, float(best_loss)
+
+
+def _stumps_fold(method, dataset, tr, te, inner, g):
+    """Inner CV over (model, p, eta or gamma, number of stumps), final fit, test scores of one outer fold."""
+    X, y, full, classes, _ = _task(dataset)
+    frange = _feature_range(dataset)
+    model, p, e, s1, best_loss = _select_stumps(method, dataset, inner, g)
+    s = s1 - 1
     est = _estimator(method, model, p, e, s + 1, frange)
     est.fit(X[tr], y[tr], presorted=ST.presort_rows(full, tr))
     pos_te = _pos(y[te], model)
@@ -589,18 +597,18 @@ def final_cell(dataset: str, seed: int = 0, quick: bool = False) -> dict:
     all of it. Returns its stumps (gene index, probe ID, symbol, interval, direction), bound and training risk."""
     g = GRIDS["quick" if quick else "full"]
     X, y, full, classes, ids = _task(dataset)
-    allidx = np.arange(y.size)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         inner = [(a, b) for a, b in stratified_kfold(y, g["inner_k"], seed, repeat=999)]
-    row = _stumps_fold("PAC-Bayes", dataset, allidx, allidx[:0], inner, g)
-    est = _estimator("PAC-Bayes", row["model"], row["p"], row["param2"], row["max_stumps"], _feature_range(dataset))
+    model, p, e, s, _ = _select_stumps("PAC-Bayes", dataset, inner, g)
+    row = dict(model=model, p=p, param2=e, max_stumps=s)
+    est = _estimator("PAC-Bayes", model, p, e, s, _feature_range(dataset))
     est.fit(X, y, presorted=full)
     ds = load_dataset(dataset)
     syms = gene_symbols(ds)
     genes = [int(q[0]) for q in est.stumps_]
     labels = gene_labels(ds, genes, symbols=syms)
-    pc = est.positive_class_
+    pc = classes[1] if est.positive_class_ > 0 else classes[0]  # y is coded -1/+1: report the class name
     return dict(model=row["model"], p=row["p"], eta=row["param2"], n_stumps=int(est.n_stumps_),
                 bound=float(est.bound_), train_gibbs_risk=float(est.gibbs_risk_), positive_class=str(pc),
                 genes=genes, probe_ids=[str(ids[i]) for i in genes], symbols=[str(syms[i]) for i in genes],
@@ -836,8 +844,9 @@ def plot_sparsity_vs_error(summary: pd.DataFrame, title_extra: str = ""):
     dsets = list(dict.fromkeys(summary["dataset"]))
     ncol = min(3, len(dsets))
     nrow = int(np.ceil(len(dsets) / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(6.2 * ncol, 4.9 * nrow), squeeze=False)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(max(6.2 * ncol, 9.0), max(4.9 * nrow, 6.0)), squeeze=False)
     handles = {}
+    has_paper = False
     for ax, d in zip(axes.flat, dsets):
         g = summary[summary["dataset"] == d]
         n = g["n_samples"].iloc[0]
@@ -866,14 +875,17 @@ def plot_sparsity_vs_error(summary: pd.DataFrame, title_extra: str = ""):
                 ps = np.nan
             pex = {"Leuk": 72, "Colon": 62, "C_MD": 60, "BreastER": 49, "Lung": 52}.get(name, n)
             if np.isfinite(pe) and np.isfinite(ps):
-                hp = ax.plot(ps, 100 * pe / pex, "o", ms=13, mfc="none", mew=2, color=_COLORS.get(m, "k"))[0]
-                handles["paper (hollow)"] = ax.plot([], [], "o", ms=13, mfc="none", mew=2, color="k")[0]
+                ax.plot(ps, 100 * pe / pex, "o", ms=13, mfc="none", mew=2, color=_COLORS.get(m, "k"))
+                has_paper = True
         ax.set_xscale("log")
         ax.set_xlabel("genes used (stumps; mean or most frequent)")
         ax.set_ylabel("CV error (% of samples)")
         ax.set_title(name)
     for ax in list(axes.flat)[len(dsets):]:
         ax.axis("off")
+    if has_paper:
+        handles["the paper's value (hollow)"] = axes.flat[0].plot([], [], "o", ms=13, mfc="none", mew=2,
+                                                                  color="k")[0]
     fig.legend(list(handles.values()), list(handles.keys()), loc="center left", bbox_to_anchor=(1.0, 0.5),
                frameon=False, fontsize=13)
     fig.suptitle("Sparsity vs error: every method on every data set" + title_extra)
@@ -892,12 +904,22 @@ def plot_two_stumps(dataset: str, final: dict, title_extra: str = ""):
     (a1, b1), (a2, b2) = final["intervals"][:2]
     d1, d2 = final["directions"][:2]
     x1, x2 = X[:, g1], X[:, g2]
-    fig, ax = plt.subplots(figsize=(9.5, 7))
-    pad1 = 0.05 * np.ptp(x1)
-    pad2 = 0.05 * np.ptp(x2)
-    lo1, hi1 = x1.min() - pad1, x1.max() + pad1
-    lo2, hi2 = x2.min() - pad2, x2.max() + pad2
-    gx, gy = np.meshgrid(np.linspace(lo1, hi1, 300), np.linspace(lo2, hi2, 300))
+    fig, ax = plt.subplots(figsize=(10, 8.5))
+    logs = []
+    lims = []
+    for x, (a, b) in ((x1, (a1, b1)), (x2, (a2, b2))):
+        lg = bool(x.min() > 0 and x.max() / x.min() > 100)  # raw intensities: a log axis shows them
+        logs.append(lg)
+        if lg:
+            lo, hi = min(x.min(), a) / 1.2, max(x.max(), b) * 1.2
+        else:
+            pad = 0.05 * (max(x.max(), b) - min(x.min(), a))
+            lo, hi = min(x.min(), a) - pad, max(x.max(), b) + pad
+        lims.append((lo, hi))
+    (lo1, hi1), (lo2, hi2) = lims
+    axis1 = np.geomspace(lo1, hi1, 400) if logs[0] else np.linspace(lo1, hi1, 400)
+    axis2 = np.geomspace(lo2, hi2, 400) if logs[1] else np.linspace(lo2, hi2, 400)
+    gx, gy = np.meshgrid(axis1, axis2)
     s1 = np.clip((gx - a1) / (b1 - a1), 0, 1)
     s1 = s1 if d1 > 0 else 1 - s1
     s2 = np.clip((gy - a2) / (b2 - a2), 0, 1)
@@ -915,11 +937,122 @@ def plot_two_stumps(dataset: str, final: dict, title_extra: str = ""):
     ax.plot([], [], color="#2ca02c", lw=2, label="Bayes boundary (product of sigmas = 1/2)")
     ax.fill_between([], [], color="#ffbf80", alpha=0.35, label="margin intervals [a, b]")
     labs = final["labels"][:2]
-    ax.set_xlabel(f"{labs[0]} (expression)")
-    ax.set_ylabel(f"{labs[1]} (expression)")
+    unit = "pixel intensity" if dataset.startswith("mnist_") else "expression"
+    ax.set_xlabel(f"{labs[0]}: {unit}" + (" (log scale)" if logs[0] else ""))
+    ax.set_ylabel(f"{labs[1]}: {unit}" + (" (log scale)" if logs[1] else ""))
+    if logs[0]:
+        ax.set_xscale("log")
+    if logs[1]:
+        ax.set_yscale("log")
     ax.set_xlim(lo1, hi1)
     ax.set_ylim(lo2, hi2)
-    ax.set_title(f"{_paper_name(dataset)}: a two-stump PAC-Bayes conjunction" + title_extra)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=12)
+    model = "conjunction" if final.get("model", "conjunction") == "conjunction" else "disjunction"
+    ax.set_title(f"{_paper_name(dataset)}: a two-stump PAC-Bayes {model}" + title_extra)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False, fontsize=12)
     fig.tight_layout()
     return fig
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# notebook helpers: data set table, the two-stump classifier, cost, paper vs genesel
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def datasets_table(datasets) -> pd.DataFrame:
+    """The data sets that will run: paper name, genesel name, samples, genes, classes (negative / positive in
+    a conjunction), and how the copy differs from the paper's."""
+    rows = []
+    for d in datasets:
+        X, y, _, classes, _ = _task(d)
+        rows.append({"paper name": _paper_name(d), "genesel data set": d, "samples": int(X.shape[0]),
+                     "genes": int(X.shape[1]), "classes (-1 / +1)": f"{classes[0]} ({int(np.sum(y < 0))}) / "
+                     f"{classes[1]} ({int(np.sum(y > 0))})", "difference from the paper": dataset_note(d)})
+    return pd.DataFrame(rows)
+
+
+def missing_table() -> pd.DataFrame:
+    return pd.DataFrame([{"paper data set": k, "why it is missing": v} for k, v in MISSING_DATASETS.items()])
+
+
+def two_stump_classifier(dataset: str, final: dict) -> dict:
+    """A two-stump PAC-Bayes conjunction on ``dataset`` for the figure: the final classifier itself when it has two
+    stumps or more (its first two are the greedy's two-stump classifier), otherwise the greedy with the final
+    parameters stopped at two stumps."""
+    if final["n_stumps"] >= 2:
+        return final
+    X, y, full, classes, ids = _task(dataset)
+    est = _estimator("PAC-Bayes", final["model"], final["p"], final["eta"], 2, _feature_range(dataset))
+    est.fit(X, y, presorted=full)
+    ds = load_dataset(dataset)
+    genes = [int(q[0]) for q in est.stumps_]
+    out = dict(final)
+    out.update(n_stumps=int(est.n_stumps_), genes=genes, labels=gene_labels(ds, genes),
+               intervals=[[float(q[1][0]), float(q[1][1])] for q in est.stumps_],
+               directions=[int(q[2]) for q in est.stumps_],
+               positive_class=str(classes[1] if est.positive_class_ > 0 else classes[0]))
+    return out
+
+
+def cost_table(res: pd.DataFrame) -> pd.DataFrame:
+    """CPU seconds per method and data set (sum over the outer folds) and per outer fold."""
+    g = res.groupby(["method", "dataset"])["cpu_seconds"]
+    out = pd.DataFrame({"CPU seconds (all folds)": g.sum(), "CPU seconds per outer fold": g.mean()}).reset_index()
+    out["dataset"] = out["dataset"].map(_paper_name)
+    return out.pivot(index="method", columns="dataset", values="CPU seconds (all folds)").round(1)
+
+
+def paper_vs_rows(summary: pd.DataFrame, t3: pd.DataFrame | None, t4: pd.DataFrame | None, n_perm: int) -> list:
+    """Rows for :func:`genesel.experiments.paper_vs_genesel`: every number of Tables 1-4 with a counterpart here."""
+    p1 = paper_table1().set_index("dataset")
+    p2 = paper_table2().set_index("dataset")
+    rows = []
+    proto = f"{n_perm} permutation(s) x 5-fold CV, nested 5-fold CV"
+    for d, g in summary.groupby("dataset", sort=False):
+        name = _paper_name(d)
+        s = g.set_index("method")
+        note = "" if d != "garber" else "substitute data set (47 x 3171, not 52 x 918)"
+        for m in METHODS:
+            if m not in s.index:
+                continue
+            r = s.loc[m]
+            ours = _fmt(r["errors"], r["errors_sd"])
+            if m in ("SVM", "SVM+gs", "SVM+rfe", "AdaBoost", "L0") and name in p1.index:
+                paper = p1.loc[name, m]
+                extra = {"SVM+gs": "SVM+gs S", "SVM+rfe": "SVM+rfe S", "L0": "L0 S", "AdaBoost": "AdaBoost itrs"}
+                if m in extra:
+                    size = r["rounds_mode"] if m == "AdaBoost" else r["size_mode"]
+                    paper += f" ({'rounds' if m == 'AdaBoost' else 'genes'} {p1.loc[name, extra[m]]})"
+                    ours += f" ({'rounds' if m == 'AdaBoost' else 'genes'} {int(size)})"
+                rows.append(dict(quantity=f"{name}: {m} errors", protocol=proto, paper=paper, genesel=ours, note=note))
+            if m in STUMP_METHODS and name in p2.index:
+                key = {"Occam": ("Occam", "Occam S"), "SC": ("SC", "SC S"),
+                       "PAC-Bayes": ("PAC-Bayes B-errs", "PAC-Bayes S")}[m]
+                paper = f"{p2.loc[name, key[0]]} ({p2.loc[name, key[1]]} stumps)"
+                ours += f" ({r['size_mean']:.2f} ± {r['size_sd']:.2f} stumps)" if np.isfinite(r["size_sd"]) else ""
+                label = "Bayes errors" if m == "PAC-Bayes" else "errors"
+                rows.append(dict(quantity=f"{name}: {m} {label}", protocol=proto, paper=paper, genesel=ours,
+                                 note=note))
+                if m == "PAC-Bayes":
+                    rows.append(dict(quantity=f"{name}: PAC-Bayes Gibbs errors", protocol=proto,
+                                     paper=p2.loc[name, "PAC-Bayes G-errs"],
+                                     genesel=_fmt(r.get("gibbs_errors", np.nan), r.get("gibbs_errors_sd", np.nan)),
+                                     note=note))
+    if t3 is not None:
+        for _, r in t3.iterrows():
+            if "variable bound (paper)" in r and pd.notna(r.get("variable bound (paper)")):
+                rows.append(dict(quantity=f"{r['data set']}: Table 3 bound, variable / fixed margin (x samples)",
+                                 protocol="one permutation", paper=f"{r['variable bound (paper)']} / "
+                                 f"{r['fixed bound (paper)']}", genesel=f"{r['variable bound']} / {r['fixed bound']}",
+                                 note="bound of the final classifier of each outer fold, mean x samples"))
+    if t4 is not None:
+        for _, r in t4.iterrows():
+            if "PAC-Bayes bound (paper)" in r and pd.notna(r.get("PAC-Bayes bound (paper)")):
+                rows.append(dict(quantity=f"{r['pair']}: PAC-Bayes error / bound", protocol="one nested 5-fold CV",
+                                 paper=f"{r['PAC-Bayes error (paper)']} / {r['PAC-Bayes bound (paper)']}",
+                                 genesel=f"{r['PAC-Bayes error']} / {r['PAC-Bayes bound']}",
+                                 note=f"{r['samples']} images here vs {r['paper samples']}"))
+                for m in ("SVM+rfe", "L0"):
+                    if f"{m} error" in r:
+                        rows.append(dict(quantity=f"{r['pair']}: {m} error", protocol="one nested 5-fold CV",
+                                         paper=r[f"{m} error (paper)"], genesel=r[f"{m} error"], note=""))
+    return rows
