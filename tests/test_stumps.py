@@ -64,6 +64,27 @@ def test_cover_node_matches_twin(seed, occam):
         assert res[6][c] == u and res[2][c] == lo and res[3][c] == hi and res[8][c] == thr
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_vectorised_scm_step_matches_twin(seed):
+    X, y = _problem(25, 15, seed, integer=(seed % 2 == 0))
+    pos = y > 0
+    rng = np.random.default_rng(seed)
+    active = rng.random(25) < 0.7
+    active[np.flatnonzero(~pos)[0]] = True
+    used = np.zeros(15, bool)
+    used[rng.integers(0, 15)] = True
+    vals, order = S._keep_only(S.presort(X), active)
+    ps = np.array([0.5, 1.0, 2.0, 10.0])
+    res = S._scm_node(vals, order, active, pos, used, ps)
+    full_vals, full_order = S.presort(X)
+    twin = NV.cover_node(full_vals, full_order, active, pos, used, ps, np.zeros(4), int(pos.sum()), X.min(0),
+                         X.max(0), False)
+    for c in range(len(ps)):
+        u, gain, g, d, lo, hi, q, r, bits, thr = twin[c]
+        assert (res[0][c], res[1][c], res[4][c], res[5][c]) == (g, d, q, r)
+        assert res[6][c] == u and res[2][c] == lo and res[8][c] == thr
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("width", [0.0, 0.07])
 def test_soft_node_matches_exhaustive_twin(seed, width):

@@ -75,15 +75,14 @@ def presort(X):
     """(vals, order): every gene's values sorted ascending (genes x samples, float64) and the sample order
     (int64). Compute it once per data set and pass :func:`presort_rows` of it to every fit on a subset."""
     Xt = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
-    order = np.argsort(Xt, axis=1, kind="stable").astype(np.int64)
-    vals = np.ascontiguousarray(np.take_along_axis(Xt, order, axis=1))
-    return vals, np.ascontiguousarray(order)
+    order = np.ascontiguousarray(np.argsort(Xt, axis=1), dtype=np.int64)  # ties: their order never matters
+    return _gather_rows(Xt, order), order
 
 
 @njit(cache=True)
 def _restrict(vals, order, new_index):
     """Keep, in every gene's sorted order, the samples i with new_index[i] >= 0, renumbered to new_index[i]
-    (linear in genes x samples: no sorting)."""
+    (linear in genes x samples, no sorting; branch-free: which samples stay is in random order along a gene)."""
     n, m = vals.shape
     k = 0
     for s in range(m):
@@ -91,15 +90,57 @@ def _restrict(vals, order, new_index):
             k += 1
     v2 = np.empty((n, k))
     o2 = np.empty((n, k), dtype=np.int64)
+    vb = np.empty(m + 1)
+    ob = np.empty(m + 1, dtype=np.int64)
     for g in range(n):
         t = 0
         for s in range(m):
             j = new_index[order[g, s]]
-            if j >= 0:
-                v2[g, t] = vals[g, s]
-                o2[g, t] = j
-                t += 1
+            vb[t] = vals[g, s]
+            ob[t] = j
+            t += j >= 0
+        for s in range(k):
+            v2[g, s] = vb[s]
+            o2[g, s] = ob[s]
     return v2, o2
+
+
+@njit(cache=True)
+def _position_major(vals, order, pos, with_idx):
+    """Position-major (samples x genes) copies of a presort for the vectorised scans: lab[s, g] = 1 when the sample
+    at sorted position s of gene g is positive, new[s, g] = a boundary after position s (the next value differs,
+    or s is the last position), idx[s, g] = that sample. Blocked over genes so reads and writes stay in cache."""
+    n, k = vals.shape
+    posf = np.zeros(pos.shape[0])
+    for i in range(pos.shape[0]):
+        if pos[i]:
+            posf[i] = 1.0
+    lab = np.empty((k, n))
+    new = np.empty((k, n), dtype=np.bool_)
+    idx = np.empty((k if with_idx else 0, n), dtype=np.int64)
+    blk = 64
+    for g0 in range(0, n, blk):
+        g1 = min(n, g0 + blk)
+        for s in range(k):  # rows of the output in order: few pages touched at a time
+            last = s == k - 1
+            for g in range(g0, g1):
+                i = order[g, s]
+                if with_idx:
+                    idx[s, g] = i
+                lab[s, g] = posf[i]
+                new[s, g] = last or vals[g, min(s + 1, k - 1)] != vals[g, s]
+    return lab, new, idx
+
+
+@njit(cache=True)
+def _gather_rows(Xt, order):
+    """vals[g, s] = Xt[g, order[g, s]]."""
+    n, m = Xt.shape
+    vals = np.empty((n, m))
+    for g in range(n):
+        for s in range(m):
+            vals[g, s] = Xt[g, order[g, s]]
+    return vals
 
 
 def presort_rows(presorted, rows):
@@ -156,9 +197,12 @@ def _cover_node(vals, order, active, pos, used, ps, etas, n_pos_total, A, B, occ
     """
     n, m = vals.shape
     C = ps.shape[0]
+    posi = np.zeros(pos.shape[0], dtype=np.int64)
     n_neg = 0
     n_pos = 0
     for i in range(active.shape[0]):
+        if pos[i]:
+            posi[i] = 1
         if active[i]:
             if pos[i]:
                 n_pos += 1
@@ -249,17 +293,91 @@ def _cover_node(vals, order, active, pos, used, ps, etas, n_pos_total, A, B, occ
                                 bthr[c] = prev if d == 1 else v
             if last:
                 break
-            if pos[idx]:
-                cp += 1
-            else:
-                cn += 1
+            pv = posi[idx]  # branch-free counting: the labels are in random order along a gene
+            cp += pv
+            cn += 1 - pv
             prev = v
             have = True
     return bg, bd, blo, bhi, bq, br, best_u, bbits, bthr
 
 
+@njit(cache=True, error_model="numpy")
+def _scm_scan(lab, new, vals, order, pos, used, ps, n_neg, n_pos):
+    """The sample-compression step (U = |Q| - p|R|) for several p at once over the remaining examples (the presort
+    holds exactly them). Candidates and tie rules as :func:`_cover_node`: after each boundary, the prefix with
+    d=+1 then the suffix with d=-1; ties: larger |Q| - |R|, then first in gene, position, direction order.
+
+    Pass 1, vectorised over genes on the position-major layout (:func:`_position_major`): every gene's best
+    utility from running counts. Pass 2, only for the genes reaching the overall maximum (usually one): the tie
+    rules, walking the gene's sorted order. Returns per p: gene (-1: none), position s of the gap's lower value,
+    side (0: d=+1, 1: d=-1), utility."""
+    k, n = lab.shape
+    C = ps.shape[0]
+    cp = np.empty(n)
+    bu = np.empty(n)
+    og = np.full(C, -1, dtype=np.int64)
+    os_ = np.zeros(C, dtype=np.int64)
+    oside = np.zeros(C, dtype=np.int64)
+    ou = np.full(C, -np.inf)
+    fneg = float(n_neg)
+    fpos = float(n_pos)
+    for c in range(C):
+        p = ps[c]
+        cp[:] = 0.0
+        bu[:] = -np.inf
+        for s in range(k):
+            fs = s + 1.0
+            notlast = s < k - 1
+            for g in range(n):
+                cpg = cp[g] + lab[s, g]
+                cp[g] = cpg
+                cng = fs - cpg
+                u0 = cng - p * cpg
+                u1 = (fneg - cng) - p * (fpos - cpg)
+                ok = new[s, g]
+                u0 = u0 if ok else -np.inf
+                u1 = u1 if (ok & notlast) else -np.inf
+                u = u0 if u0 > u1 else u1
+                bu[g] = u if u > bu[g] else bu[g]
+        best = -np.inf
+        for g in range(n):
+            if not used[g] and bu[g] > best:
+                best = bu[g]
+        if best == -np.inf:
+            continue
+        bestgain = -np.inf
+        for g in range(n):
+            if used[g] or bu[g] != best:
+                continue
+            cn = 0.0
+            cpp = 0.0
+            for s in range(k):
+                if pos[order[g, s]]:
+                    cpp += 1.0
+                else:
+                    cn += 1.0
+                if not (s == k - 1 or vals[g, s + 1] != vals[g, s]):
+                    continue
+                for side in range(2):
+                    if side == 0:
+                        u = cn - p * cpp
+                        gain = cn - cpp
+                    else:
+                        if s == k - 1:
+                            break
+                        u = (fneg - cn) - p * (fpos - cpp)
+                        gain = (fneg - cn) - (fpos - cpp)
+                    if u == best and gain > bestgain:
+                        bestgain = gain
+                        og[c] = g
+                        os_[c] = s
+                        oside[c] = side
+                        ou[c] = u
+    return og, os_, oside, ou
+
+
 @njit(cache=True)
-def _compact(vals, order, g, pi, pos, u, wn, wp):
+def _compact(vals, order, g, pi, posf, u, wn, wp):
     """Distinct values (ascending) of gene g among examples with pi > 0, with their summed negative and positive
     weights; returns their number J (written into u, wn, wp)."""
     m = vals.shape[1]
@@ -275,10 +393,9 @@ def _compact(vals, order, g, pi, pos, u, wn, wp):
             wn[J] = 0.0
             wp[J] = 0.0
             J += 1
-        if pos[idx]:
-            wp[J - 1] += w
-        else:
-            wn[J - 1] += w
+        wpos = w * posf[idx]  # branch-free: the labels are in random order along a gene
+        wp[J - 1] += wpos
+        wn[J - 1] += w - wpos
     return J
 
 
@@ -329,6 +446,10 @@ def _soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, wi
     n, m = vals.shape
     C = etas.shape[0]
     P = ps.shape[0]
+    posf = np.zeros(pos.shape[0])
+    for i in range(pos.shape[0]):
+        if pos[i]:
+            posf[i] = 1.0
     n_neg_amt = 0.0
     for i in range(pi.shape[0]):
         if not pos[i]:
@@ -350,7 +471,7 @@ def _soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, wi
     for g in range(n):
         if used[g] or not (B[g] > A[g]):
             continue
-        J = _compact(vals, order, g, pi, pos, u, wn, wp)
+        J = _compact(vals, order, g, pi, posf, u, wn, wp)
         if J < 1 or (J < 2 and not fixed):
             continue
         totn = 0.0
@@ -410,7 +531,7 @@ def _soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, wi
         if not any_need:
             continue
         searched += 1
-        J = _compact(vals, order, g, pi, pos, u, wn, wp)
+        J = _compact(vals, order, g, pi, posf, u, wn, wp)
         Ag = A[g]
         R = B[g] - Ag
         logR = np.log(R)
@@ -472,67 +593,49 @@ def _soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, wi
     return bg, bd, ba, bb, best_u, searched
 
 
-@njit(cache=True)
-def _gini_round(vals, order, valid, lab, w, pos, skip, lb, slack):
-    """The depth-1 Gini tree of scikit-learn on sample weights w (one AdaBoost round).
+@njit(cache=True, error_model="numpy")
+def _gini_scan(idx, lab, valid, w, pos):
+    """The depth-1 Gini tree of scikit-learn on sample weights w (one AdaBoost round), vectorised over genes
+    (position-major layout of :func:`_position_major`, built once per fit).
 
     Minimises the weighted Gini impurity G = lp*ln/wl + rp*rn/wr (scikit-learn maximises the equivalent proxy
-    -2G) over the split positions between values more than 1e-7 apart; ties: first gene, then first position.
-    Pruning (exact): G of a split is increasing and positively homogeneous in the weights, so if every weight has
-    shrunk at most by a factor rho since a gene was scored, its smallest G is at least rho times what it was.
-    lb[g] holds that lower bound (the caller multiplies it by rho after each round); genes whose bound exceeds the
-    best G found are skipped, and lb is refreshed for the genes scored. Returns (gene, position, G, genes scored).
-    """
-    n, m = vals.shape
+    -2G) over the split positions s between values more than 1e-7 apart (valid[s, g]) whose children both carry
+    weight; ties: first gene, then first position. Returns (gene, position, G); gene = -1 if none."""
+    k, n = lab.shape
     W = 0.0
     Wp = 0.0
-    for i in range(m):
+    for i in range(w.shape[0]):
         W += w[i]
         if pos[i]:
             Wp += w[i]
     Wn = W - Wp
+    lp = np.zeros(n)
+    ln = np.zeros(n)
+    gb = np.full(n, np.inf)
+    gs = np.full(n, -1, dtype=np.int64)
+    for s in range(k - 1):
+        for g in range(n):
+            wi = w[idx[s, g]]
+            li = lab[s, g]
+            a = lp[g] + wi * li
+            b = ln[g] + (wi - wi * li)
+            lp[g] = a
+            ln[g] = b
+            wl = a + b
+            wr = W - wl
+            rp = Wp - a
+            rn = Wn - b
+            G = a * b / wl + rp * rn / wr
+            better = valid[s, g] & (wl > 0.0) & (wr > 0.0) & (G < gb[g])
+            gb[g] = G if better else gb[g]
+            gs[g] = s if better else gs[g]
     best = np.inf
     bg = -1
-    bs = -1
-    scored = 0
-    # visit the genes with the smallest bounds first (a good incumbent early), then every other gene
-    k0 = min(n, 64)
-    cut = np.partition(lb, k0 - 1)[k0 - 1]
-    early = lb <= cut
-    for phase in range(2):
-        for g in range(n):
-            if early[g] != (phase == 0) or skip[g]:
-                continue
-            if lb[g] > best * (1.0 + slack) + 1e-300:
-                continue
-            scored += 1
-            lp = 0.0
-            ln = 0.0
-            gbest = np.inf
-            gs = -1
-            for s in range(m - 1):
-                wi = w[order[g, s]]
-                li = lab[g, s]
-                lp += wi * li
-                ln += wi - wi * li
-                if not valid[g, s]:
-                    continue
-                wl = lp + ln
-                wr = W - wl
-                if not (wl > 0.0 and wr > 0.0):  # an empty-weight child: scikit-learn's proxy is NaN, never chosen
-                    continue
-                rp = Wp - lp
-                rn = Wn - ln
-                G = lp * ln / wl + rp * rn / wr  # (one common denominator underflows for tiny children)
-                if G < gbest:
-                    gbest = G
-                    gs = s
-            if gs >= 0 and (gbest < best or (gbest == best and g < bg)):
-                best = gbest
-                bg = g
-                bs = gs
-            lb[g] = gbest
-    return bg, bs, best, scored
+    for g in range(n):
+        if gs[g] >= 0 and gb[g] < best:
+            best = gb[g]
+            bg = g
+    return bg, (gs[bg] if bg >= 0 else -1), best
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -587,7 +690,10 @@ def _cover_paths(X, pos, ps, etas, max_stumps, A, B, occam, presorted, reuse_gen
         (vals, order), active, used, members, depth = stack.pop()
         if depth >= max_stumps or not np.any(active & ~pos):
             continue
-        res = _cover_node(vals, order, active, pos, used, ps[members], etas[members], npos, A, B, occam)
+        if occam:
+            res = _cover_node(vals, order, active, pos, used, ps[members], etas[members], npos, A, B, True)
+        else:
+            res = _scm_node(vals, order, active, pos, used, ps[members])
         groups = {}
         for j, c in enumerate(members):
             g = int(res[0][j])
@@ -610,9 +716,44 @@ def _cover_paths(X, pos, ps, etas, max_stumps, A, B, occam, presorted, reuse_gen
             new_used = used.copy()
             if not reuse_genes:
                 new_used[g] = True
-            child = _keep_only((vals, order), new_active) if depth + 1 < max_stumps else (vals, order)
+            if depth + 1 >= max_stumps or not np.any(new_active & ~pos):
+                continue
+            # compact the sorted arrays to the remaining examples (always for SC's vectorised scan; for Occam when
+            # that at least halves them)
+            shrink = not occam or 2 * new_active.sum() <= vals.shape[1]
+            child = _keep_only((vals, order), new_active) if shrink else (vals, order)
             stack.append((child, new_active, new_used, np.array([c for _, c in jc]), depth + 1))
     return paths
+
+
+def _scm_node(vals, order, active, pos, used, ps):
+    """The SC step through the vectorised scan, in :func:`_cover_node`'s output format. ``vals``/``order`` must
+    hold exactly the active examples."""
+    lab, new, _ = _position_major(vals, order, pos, False)
+    n_pos = int(np.sum(pos & active))
+    n_neg = int(np.sum(~pos & active))
+    g, s, side, u = _scm_scan(lab, new, vals, order, pos, used, ps, n_neg, n_pos)
+    C = ps.size
+    lo = np.full(C, np.nan)
+    hi = np.full(C, np.nan)
+    thr = np.full(C, np.nan)
+    q = np.zeros(C, dtype=np.int64)
+    r = np.zeros(C, dtype=np.int64)
+    d = np.where(side == 0, 1, -1)
+    k = vals.shape[1]
+    for c in range(C):
+        if g[c] < 0:
+            continue
+        lo[c] = vals[g[c], s[c]]
+        hi[c] = vals[g[c], s[c] + 1] if s[c] + 1 < k else np.inf
+        thr[c] = lo[c] if side[c] == 0 else hi[c]
+        prefix = order[g[c], : s[c] + 1]
+        npos_pre = int(np.sum(pos[prefix]))
+        if side[c] == 0:
+            q[c], r[c] = s[c] + 1 - npos_pre, npos_pre
+        else:
+            q[c], r[c] = n_neg - (s[c] + 1 - npos_pre), n_pos - npos_pre
+    return g, d, lo, hi, q, r, u, np.zeros(C, dtype=np.int64), thr
 
 
 def scm_paths(X, pos, p, max_stumps, *, presorted=None, reuse_genes=False):
@@ -677,7 +818,10 @@ def pac_bayes_paths(X, pos, p, eta, max_stumps, A, B, *, width_frac=0.0, presort
             new_pi = pi * soft_outputs(X, [g], [a], [b], [d])[:, 0]
             new_used = used.copy()
             new_used[g] = True
-            child = _keep_only((vals, order), new_pi > 0) if depth + 1 < max_stumps else (vals, order)
+            if depth + 1 >= max_stumps or not np.any((new_pi > 0) & ~pos):
+                continue
+            live = new_pi > 0
+            child = _keep_only((vals, order), live) if 2 * live.sum() <= vals.shape[1] else (vals, order)
             stack.append((child, new_pi, new_used, np.array([c for _, c in jc]), depth + 1))
     return paths
 
@@ -686,21 +830,19 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     """Discrete AdaBoost (two-class SAMME) with depth-1 Gini trees, as scikit-learn's ``AdaBoostClassifier`` with
     ``DecisionTreeClassifier(max_depth=1)`` (learning rate 1). Returns a dict of arrays over the rounds fitted:
     ``gene``, ``threshold``, ``left``, ``right`` (the ±1 label of x <= threshold and of x > threshold),
-    ``alpha`` (the round's weight log((1−ε)/ε)), ``error`` (its weighted error ε), ``scored`` (genes scored
-    exactly). Stops early, as scikit-learn, after a round with zero weighted error (kept with weight 1)."""
+    ``alpha`` (the round's weight log((1−ε)/ε)), ``error`` (its weighted error ε). Stops early, as scikit-learn,
+    after a round with zero weighted error (kept with weight 1)."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y_pm1)
     pos = y > 0
     m, n = X.shape
     vals, order = presort(X) if presorted is None else presorted
-    valid = vals[:, 1:] > vals[:, :-1] + 1e-7
-    skip = ~valid.any(axis=1)
-    lab = np.ascontiguousarray(pos[order], dtype=np.float64)  # label (1 = positive) at each sorted position
+    lab, _, idx = _position_major(vals, order, pos, True)
+    valid = np.ascontiguousarray((vals[:, 1:] > vals[:, :-1] + 1e-7).T)  # scikit-learn's FEATURE_THRESHOLD
     w = np.full(m, 1.0 / m)
-    lb = np.zeros(n)
-    rec = {k: [] for k in ("gene", "threshold", "left", "right", "alpha", "error", "scored")}
+    rec = {k: [] for k in ("gene", "threshold", "left", "right", "alpha", "error")}
     for t in range(int(n_rounds)):
-        g, s, _, scored = _gini_round(vals, order, valid, lab, w, pos, skip, lb, 1e-9)
+        g, s, _ = _gini_scan(idx, lab, valid, w, pos)
         if g < 0:  # every gene constant: a one-leaf tree
             thr, left = np.inf, (1 if w[pos].sum() > w[~pos].sum() else -1)
             right = left
@@ -718,7 +860,7 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
         err = float(np.average(incorrect, weights=w))
         if err <= 0:
             for k, v in (("gene", g), ("threshold", thr), ("left", left), ("right", right), ("alpha", 1.0),
-                         ("error", 0.0), ("scored", scored)):
+                         ("error", 0.0)):
                 rec[k].append(v)
             break
         if err >= 0.5:
@@ -728,16 +870,12 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
             break
         alpha = float(np.log((1.0 - err) / err))
         for k, v in (("gene", g), ("threshold", thr), ("left", left), ("right", right), ("alpha", alpha),
-                     ("error", err), ("scored", scored)):
+                     ("error", err)):
             rec[k].append(v)
         if t < n_rounds - 1:
             with np.errstate(divide="ignore"):  # weights that underflowed to 0 stay 0 (as in scikit-learn)
-                w_new = np.exp(np.log(w) + alpha * incorrect)
-            Z = w_new.sum()
-            # every weight shrinks at most by the factor min(w_new / w) / Z (the correct ones, about 1 / Z)
-            ratio = np.min(np.where(w > 0, w_new / np.where(w > 0, w, 1.0), np.inf)) / Z
-            lb *= ratio * (1.0 - 1e-12)
-            w = w_new / Z
+                w = np.exp(np.log(w) + alpha * incorrect)
+            w = w / w.sum()
     return {k: np.asarray(v) for k, v in rec.items()}
 
 
