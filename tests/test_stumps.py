@@ -100,7 +100,9 @@ def test_soft_node_matches_exhaustive_twin(seed, width):
     ps = np.array([0.5, 2.0])
     etas = np.array([0.0, 0.01, 0.05, 0.3])
     pidx = np.array([0, 1, 0, 1])
-    res = S._soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width, 1e-9)
+    rv, ro = S._keep_only((vals, order), pi > 0)  # the kernel works on the examples still in S
+    lab, new, idx = S._position_major(rv, ro, pos, True)
+    res = S._soft_node(rv, ro, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width, 1e-9)
     twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width)
     for c in range(len(etas)):
         U, _, g, d, a, b = twin[c]
