@@ -94,6 +94,8 @@ def _ms(text):
         a, b = t, ""
     def num(s):
         s = s.strip("-")
+        if s in ("", "."):
+            return np.nan
         try:
             return float(s if not s.startswith(".") else "0" + s)
         except ValueError:
