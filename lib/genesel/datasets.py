@@ -191,7 +191,8 @@ def list_datasets() -> pd.DataFrame:
     for fam, members in FAMILIES.items():
         rows.append(dict(name=fam, aliases="", n_samples=None, n_genes=None, classes="family",
                          counts=None, papers="", files=", ".join(members)))
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    return out.astype({"n_samples": "Int64", "n_genes": "Int64"})
 
 
 # Per data set, the customary transformation of its raw values before standardisation:

@@ -60,7 +60,7 @@ def _safe_divide(num, den, what):
     bad = den == 0
     if bad.any():
         # a gene constant within both classes: infinite separation if the means differ, 0 if not
-        out[bad] = np.where(num[bad] == 0, 0.0, np.sign(num[bad]) * np.inf)
+        out[bad] = np.where(num[bad] > 0, np.inf, np.where(num[bad] < 0, -np.inf, 0.0))
     return out
 
 
