@@ -81,7 +81,8 @@ def value_distributions(before, after, name: str, raw_scale: str = "auto"):
         axes[0].hist(np.log10(pos), bins=80, color="C0")
         axes[0].set_xlabel("published value (log10 of intensity)")
         n_bad = v.size - pos.size
-        axes[0].set_title(f"As published ({100 * n_bad / v.size:.1f} % of entries <= 0, not shown)")
+        axes[0].set_title(f"As published ({100 * n_bad / v.size:.1f} % of entries <= 0, not shown)" if n_bad
+                          else "As published (all entries positive)")
     else:
         lo, hi = np.percentile(v, [0.5, 99.5])
         axes[0].hist(np.clip(v, lo, hi), bins=80, color="C0")
