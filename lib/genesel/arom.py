@@ -65,6 +65,7 @@ import numbers
 import warnings
 
 import numpy as np
+from numba import njit
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
@@ -112,6 +113,57 @@ def check_prior(prior, n_features, *, name="prior"):
     return beta
 
 
+@njit(cache=True)
+def _rescale(wbar, z, beta, xnorm, alive, v, exit_weight, underflow):
+    """One PS-l2-AROM update, in place, over the active entries of the compacted arrays.
+
+    v = z * wbar (the SVM's weights in the original space); m = max |wbar beta|; z <- z * wbar * beta / min(1, m);
+    genes with |z| xnorm < underflow * max |z| xnorm leave (``alive`` cleared, ``z`` set to 0, |z| kept in
+    ``exit_weight``). Returns (m, change, n_left) with change = max |wbar beta / min(1, m) - 1| over the genes that
+    stay. Plain-Python twin: ``tests/naive/arom.py::_update``.
+    """
+    c = z.shape[0]
+    m = 0.0
+    for t in range(c):
+        if alive[t]:
+            r = abs(wbar[t] * beta[t])
+            if r > m:
+                m = r
+    if not m > 0.0:
+        return m, np.inf, 0
+    top = 0.0
+    for t in range(c):
+        if alive[t]:
+            v[t] = z[t] * wbar[t]
+            r = wbar[t] * beta[t]
+            if m < 1.0:
+                r = r / m
+            z[t] = z[t] * r
+            a = abs(z[t]) * xnorm[t]
+            if a > top:
+                top = a
+        else:
+            v[t] = 0.0
+    thr = underflow * top
+    change = 0.0
+    n_left = 0
+    for t in range(c):
+        if alive[t]:
+            if abs(z[t]) * xnorm[t] < thr:
+                alive[t] = False
+                exit_weight[t] = abs(z[t])
+                z[t] = 0.0
+                n_left += 1
+            else:
+                r = wbar[t] * beta[t]
+                if m < 1.0:
+                    r = r / m
+                dev = abs(r - 1.0)
+                if dev > change:
+                    change = dev
+    return m, change, n_left
+
+
 def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_TOL, smo_max_iter=None):
     """Run (PS-)l2-AROM on ``X`` (samples x genes, float64) and ``y`` in {-1, +1} until convergence or ``max_iter``.
 
@@ -121,6 +173,10 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     the end), ``exit_weight`` (d,) |w| in the iterate in which it underflowed, ``order`` (d,) all genes best first
     (see the module doc), ``n_active`` (list) active genes before each iteration, ``n_iter``, ``converged``,
     ``change`` (the last max |w_bar beta / min(1, m) - 1|), ``smo_gaps`` (KKT gap of each SVM solve).
+
+    The genes are kept in compacted arrays (genes x samples); genes that left stay in them with weight 0 until
+    fewer than 3/4 of the rows are active, when the arrays are compacted again (one gather instead of one per
+    iteration).
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     yf = np.ascontiguousarray(y, dtype=np.float64)
@@ -128,11 +184,18 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     beta = check_prior(prior, d)
     if smo_max_iter is None:
         smo_max_iter = max(10_000_000, 100 * n)
-    Xt = np.ascontiguousarray(X.T)
-    xnorm = np.sqrt(np.einsum("ij,ij->i", Xt, Xt))
-    z = beta.copy()
-    rows = np.arange(d)
+    Xc = np.ascontiguousarray(X.T)  # compacted data, genes x samples
+    idx = np.arange(d)  # global column of each compacted row
+    xc = np.sqrt(np.einsum("ij,ij->i", Xc, Xc))
+    zc = beta.copy()
+    bc = beta.copy()
+    alive = np.ones(d, dtype=np.bool_)
+    vc = np.zeros(d)
+    ewc = np.zeros(d)
+    buf = np.empty_like(Xc)
+    n_alive = d
     alpha = np.zeros(n)
+    z = np.zeros(d)
     coef = np.zeros(d)
     exit_it = np.full(d, -1, dtype=np.int64)
     exit_w = np.zeros(d)
@@ -143,8 +206,8 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     k = 0
     with single_blas_thread():
         while k < max_iter:
-            n_active.append(int(rows.size))
-            Xs = Xt[rows] * z[rows, None]  # rescaled data, genes x samples
+            n_active.append(int(n_alive))
+            Xs = np.multiply(Xc, zc[:, None], out=buf[: idx.size])  # rescaled data, genes x samples
             K = Xs.T @ Xs
             G = gradient(K, yf, alpha)
             if k > 0 and newton_step(K, yf, C, alpha, G):
@@ -153,35 +216,29 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
             gaps.append(float(gap))
             b = -rho(yf, C, alpha, G)
             wbar = Xs @ (alpha * yf)
-            v = z[rows] * wbar
-            ratio = wbar * beta[rows]  # w_{k+1} / w_k before normalisation
-            m = np.max(np.abs(ratio))
+            was = alive.copy()
+            m, change, n_left = _rescale(wbar, zc, bc, xc, alive, vc, ewc, UNDERFLOW)
             k += 1
             if not m > 0:
                 raise ValueError(
                     "l2-AROM: every gene's weight is zero after the SVM step (the genes carry no information that "
                     "separates the classes, e.g. all columns constant); check the data"
                 )
-            if m < 1.0:  # only ever divide by m < 1: the dual variables never grow past the literal iteration's
-                ratio /= m
-            znew = z[rows] * ratio
-            mag = np.abs(znew) * xnorm[rows]
-            out = mag < UNDERFLOW * mag.max()
-            keep = ~out
-            change = float(np.max(np.abs(ratio[keep] - 1.0)))
-            coef[:] = 0.0
-            coef[rows] = v
-            gone = rows[out]
-            if gone.size:
-                exit_it[gone] = k
-                exit_w[gone] = np.abs(znew[out])
-            z[rows] = znew
-            z[gone] = 0.0
-            rows = rows[keep]
-            if not gone.size and change < tol:
+            if n_left:
+                left = was & ~alive
+                exit_it[idx[left]] = k
+                exit_w[idx[left]] = ewc[left]
+                n_alive -= n_left
+                if n_alive < 0.75 * idx.size:
+                    Xc, idx, zc, bc, xc, vc, ewc = (a[alive] for a in (Xc, idx, zc, bc, xc, vc, ewc))
+                    alive = np.ones(idx.size, dtype=np.bool_)
+            elif change < tol:
                 converged = True
                 break
+    z[idx] = zc
+    coef[idx] = vc
     coef[exit_it >= 0] = 0.0
+    z[exit_it >= 0] = 0.0
     order = _feature_order(z, exit_it, exit_w)
     return dict(scaling=z, coef=coef, intercept=float(b), alpha=alpha, exit_iteration=exit_it, exit_weight=exit_w,
                 order=order, n_active=n_active, n_iter=k, converged=converged, change=change, smo_gaps=gaps)
