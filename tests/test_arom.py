@@ -9,7 +9,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from genesel.arom import UNDERFLOW, L2AROM, arom_path, check_prior
+from genesel.arom import UNDERFLOW, L2AROM, _rescale, arom_path, check_prior
 from genesel.svm import LinearSVM
 from naive import arom as naive_arom
 from problems import sparse_problem
@@ -21,6 +21,32 @@ def _problem(n=24, d=40, seed=0, n_rel=4):
     X = rng.normal(size=(n, d))
     y = np.where(X[:, :n_rel] @ np.linspace(1.0, 0.5, n_rel) + 0.3 * rng.normal(size=n) > 0, 1, -1)
     return X, y
+
+
+# ---------------------------------------------------------------- the numba update kernel against its twin
+
+
+@pytest.mark.parametrize("scale", [1e-3, 1.0, 50.0])
+def test_rescale_kernel_matches_plain_python_update(scale):
+    rng = np.random.default_rng(int(scale * 1000))
+    d = 300
+    wbar = scale * rng.normal(size=d) * np.exp(rng.normal(scale=6, size=d))  # weights over many orders of magnitude
+    z = rng.normal(size=d)
+    beta = rng.uniform(0.5, 3.0, size=d)
+    xnorm = rng.uniform(0.5, 2.0, size=d)
+    alive = rng.uniform(size=d) > 0.2
+    z[~alive] = 0.0
+    znew, v, gone, change = naive_arom._update(z, wbar, beta, xnorm, alive, UNDERFLOW)
+    zk, ak, vk, ew = z.copy(), alive.copy(), np.zeros(d), np.zeros(d)
+    m, change_k, n_left = _rescale(wbar, zk, beta, xnorm, ak, vk, ew, UNDERFLOW)
+    assert n_left == len(gone) > 0
+    np.testing.assert_array_equal(ak, alive & ~np.isin(np.arange(d), gone))
+    np.testing.assert_array_equal(ew[gone], np.abs(znew[gone]))
+    znew[gone] = 0.0
+    np.testing.assert_array_equal(zk, znew)
+    np.testing.assert_array_equal(vk[alive], v[alive])
+    assert change_k == change
+    assert m == np.max(np.abs(wbar[alive] * beta[alive]))
 
 
 # ---------------------------------------------------------------- the iteration against its twins
