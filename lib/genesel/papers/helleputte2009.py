@@ -34,6 +34,7 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from scipy.stats import wilcoxon
 
 from genesel._core.threads import single_blas_thread
@@ -320,17 +321,16 @@ def kuncheva_pairs(signatures, n_features: int) -> np.ndarray:
         raise ValueError("the Kuncheva index compares signatures of equal size")
     if not 0 < s < n_features:
         raise ValueError(f"signature size must be in 1..{n_features - 1}, got {s}")
-    M = np.zeros((len(sigs), n_features))
-    for i, x in enumerate(sigs):
-        M[i, x] = 1.0
-    r = M @ M.T
+    rows = np.repeat(np.arange(len(sigs)), s)
+    M = sparse.csr_matrix((np.ones(rows.size), (rows, np.concatenate(sigs))), shape=(len(sigs), n_features))
+    r = (M @ M.T).toarray()  # shared genes of every pair
     return (r * n_features - s * s) / (s * (n_features - s))
 
 
 def _boot_means(P, counts):
     """Mean pairwise index of bootstrap samples given as multiplicities ``counts`` (n_boot x R): over the pairs of
     drawn positions that hold different resamplings (a resampling drawn twice is not a pair of signatures)."""
-    quad = np.einsum("bi,ij,bj->b", counts, P, counts) - (counts**2) @ np.diag(P)
+    quad = ((counts @ P) * counts).sum(1) - (counts**2) @ np.diag(P)
     pairs = counts.sum(1) ** 2 - (counts**2).sum(1)
     out = np.full(quad.shape, np.nan)
     np.divide(quad, pairs, out=out, where=pairs > 0)  # NaN for a draw of one resampling only (no pair)
@@ -573,7 +573,8 @@ def sparsification_paths(studies) -> pd.DataFrame:
 
 def selection_frequency_table(res, target, size, methods, prior_genes, labels, top=10) -> pd.DataFrame:
     """The genes most often in the size-``size`` signatures of ``target``: one column per method (the fraction of
-    resamplings selecting the gene), whether the gene is in ``prior_genes``, its label (symbol and probe)."""
+    resamplings selecting the gene), whether the gene is in ``prior_genes``, its label (symbol and probe); indexed
+    by a 1-based rank (most often selected by either method first)."""
     r = _keys(res)
     r = r[(r["target"] == target) & (r["size"] == size)]
     cols = {}
@@ -588,7 +589,8 @@ def selection_frequency_table(res, target, size, methods, prior_genes, labels, t
     tab = tab.loc[tab.max(axis=1).sort_values(ascending=False, kind="stable").index[:top]]
     prior = set(int(j) for j in prior_genes)
     out = pd.DataFrame({"gene": [labels[j] for j in tab.index],
-                        "in the transferred top B": ["yes" if j in prior else "no" for j in tab.index]})
+                        "in the transferred top B": ["yes" if j in prior else "no" for j in tab.index]},
+                       index=pd.RangeIndex(1, len(tab) + 1, name="rank"))
     for c in tab.columns:
         out[c] = tab[c].to_numpy()
     return out
