@@ -293,3 +293,45 @@ def annotation_note(ds: Dataset, symbols=None) -> str:
                 "symbols are available.")
     return (f"{ds.name}: gene symbols for {n} of {ds.n_genes} genes from GEO's HG-U95Av2 annotation (GPL8300), "
             "matched by probe ID or, for the older Hu6800 chip, by the GenBank accession in the probe ID.")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Several studies of one platform on their shared probe IDs (transfer between studies, Helleputte & Dupont 2009)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def align_studies(datasets, *, min_shared: int = 1) -> list[Dataset]:
+    """The given studies restricted to the gene (probe) IDs they all share, in one column order.
+
+    Matching is by ID, never by position: columns are reordered to the order of the first study. Each study keeps
+    its own values and labels; nothing is normalised here (normalise each study on its own training part, later,
+    inside the protocol). Refuses studies with duplicated IDs (ambiguous) and fewer than ``min_shared`` shared
+    IDs, naming the studies and what they hold.
+    """
+    datasets = list(datasets)
+    if not datasets:
+        raise ValueError("align_studies needs at least one data set")
+    for ds in datasets:
+        ids = np.asarray(ds.gene_ids).astype(str)
+        uniq, counts = np.unique(ids, return_counts=True)
+        if uniq.size != ids.size:
+            raise ValueError(f"data set {ds.name!r} has {ids.size - uniq.size} duplicated gene IDs (e.g. "
+                             f"{uniq[counts > 1][:3].tolist()}); they cannot be matched across studies")
+    shared = set(np.asarray(datasets[0].gene_ids).astype(str))
+    for ds in datasets[1:]:
+        shared &= set(np.asarray(ds.gene_ids).astype(str))
+    if len(shared) < max(1, int(min_shared)):
+        sizes = ", ".join(f"{ds.name} ({ds.n_genes} genes, e.g. {ds.gene_ids[0]})" for ds in datasets)
+        raise ValueError(f"the studies {sizes} share {len(shared)} gene IDs (at least {min_shared} needed): studies "
+                         "can only be aligned when they were measured on the same platform and name their probes the "
+                         "same way")
+    first = np.asarray(datasets[0].gene_ids).astype(str)
+    order = [g for g in first if g in shared]
+    out = []
+    for ds in datasets:
+        pos = {g: i for i, g in enumerate(np.asarray(ds.gene_ids).astype(str))}
+        out.append(ds.subset(genes=np.array([pos[g] for g in order], dtype=np.int64)))
+    return out
+
+
+__all__.append("align_studies")
