@@ -337,6 +337,27 @@ def test_leukemia_fold_that_cycled_converges(golub):
     assert m.log_marginal_likelihood_ > -8.0
 
 
+def test_four_model_cycle_on_prostate(mirror):
+    """Before: on this training part (Singh prostate, fold 3 of a seeded stratified 5-fold split) the loop went round
+    delete 67, add 62, delete 62, add 67 until max_iter (evidence -18.52, converged_=False, no warning). The cycle
+    guard stops in the best model of the cycle (-18.04) and goes on from there."""
+    from genesel.datasets import load_dataset, recommended_preprocessing
+    from genesel.experiments import stratified_kfold
+
+    ds = load_dataset("singh")
+    tr, _ = stratified_kfold(ds.y, 5, 0)[2]
+    X = recommended_preprocessing("singh").fit_transform(ds.X[tr])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = RVM().fit(X, ds.y[tr])
+    assert m.converged_ and m.n_iter_ < 500
+    assert m.log_marginal_likelihood_ > -18.04
+    PhiT, usable, t = _internal(m, X, ds.y[tr])
+    slow = naive_rvm.fast_marginal(PhiT, t, usable, 2000, 1e-3, rvm_mod._DAMP_RATIO, rvm_mod._DAMP_AFTER)
+    np.testing.assert_array_equal(slow[0], m.active_)
+    assert slow[5] == pytest.approx(m.log_marginal_likelihood_, abs=1e-8)
+
+
 def test_constant_and_duplicated_genes():
     X, y = _data(30, 10, 1.5, seed=5)
     X = np.column_stack([X, np.full(30, 7.0), X[:, 0]])

@@ -139,8 +139,8 @@ def fast_marginal(PhiT, t, usable, max_iter=2000, tol=1e-3, damp_ratio=0.9, damp
     alpha = np.zeros(0)
     w = np.zeros(0)
     last_dlog, damp, nflip = np.zeros(M), np.ones(M), np.zeros(M, dtype=np.int64)
-    no_add, no_del = np.zeros(M, dtype=bool), np.zeros(M, dtype=bool)
-    history = []  # (type, basis index, log evidence before the step) of the steps taken
+    history = []  # (basis set, log evidence) before each addition / deletion
+    blocked = []  # (basis set, kind, basis index): steps blocked in that model
     status, it = 1, 0
     for it in range(1, max_iter + 1):
         PA = Phi[:, active]
@@ -170,6 +170,12 @@ def fast_marginal(PhiT, t, usable, max_iter=2000, tol=1e-3, damp_ratio=0.9, damp
         q_[active] = alpha * Q[active] / den
         theta = q_**2 - s_
         gain = np.full(M, -np.inf)
+        here = frozenset(active.tolist())
+        no_add = np.zeros(M, dtype=bool)
+        no_del = np.zeros(M, dtype=bool)
+        for state, kind, j in blocked:
+            if state == here:
+                (no_add if kind == "add" else no_del)[j] = True
         add = (~in_model) & (theta > 0) & usable & ~no_add
         gain[add] = 0.5 * ((Q[add] ** 2 - S[add]) / S[add] + np.log(S[add] / Q[add] ** 2))
         re = in_model & (theta > 0)
@@ -190,18 +196,21 @@ def fast_marginal(PhiT, t, usable, max_iter=2000, tol=1e-3, damp_ratio=0.9, damp
             status = 0
             break
         kind = "add" if add[m] else "re" if re[m] else "delete"
-        undo = {"add": "delete", "delete": "add"}.get(kind)
-        cycle = (undo is not None and len(history) >= 2 and history[-1][:2] == (undo, m)
-                 and history[-2][:2] == (kind, m))
-        if cycle and ev >= history[-1][2]:  # stay in the better model, block the move back
-            (no_add if kind == "add" else no_del)[m] = True
-            continue
-        if kind != "re" and not cycle:
-            no_add[:] = False
-            no_del[:] = False
-        if cycle:  # go back to the better model and stay there
-            (no_del if kind == "add" else no_add)[m] = True
-        history.append((kind, m, ev))
+        if kind != "re":
+            # back in a model visited before (same basis set, same evidence): stay in the best model of the cycle
+            tol_ev = 1e-9 * (1.0 + abs(ev))
+            recent = history[-64:]
+            for back in range(1, len(recent) + 1):
+                state, ev_then = recent[-back]
+                if state == here and abs(ev_then - ev) <= tol_ev:
+                    if ev >= max([ev] + [e for _, e in recent[-back:]]) - tol_ev:
+                        blocked.append((here, kind, m))
+                        blocked = blocked[-64:]
+                        m = -1
+                    break
+            if m < 0:
+                continue
+            history.append((here, ev))
         if trace is not None:
             trace.append((kind, m, float(gain[m]), float(ev)))
         if add[m]:
