@@ -186,9 +186,9 @@ def rvm_agreement(name, folds):
         t = (ds.y[tr] == m.classes_[1]).astype(float)
         keep, alpha, _ = naive_rvm.rvm_tipping2001(Phi[:, idx], t)
         ev = naive_rvm.laplace_evidence(Phi[:, idx[keep]], t, alpha)
-        lines.append(f"    fold {k + 1}: genesel {m.active_.size} basis functions, evidence {m.log_marginal_likelihood_:.3f}"
-                     f" ({m.n_iter_} steps); fastrvm {idx.size}, evidence {ev:.3f} ({r['n_iter']} steps"
-                     f"{', stopped at its iteration limit' if r['status'] else ''})")
+        lines.append(f"    fold {k + 1}: genesel {m.active_.size} basis functions, evidence "
+                     f"{m.log_marginal_likelihood_:.3f} ({m.n_iter_} steps); fastrvm {idx.size}, evidence {ev:.3f} "
+                     f"({r['n_iter']} steps{', stopped at its iteration limit' if r['status'] else ''})")
     print(f"\n{name}: genesel and fastrvm (same basis) keep the same basis functions in {same} of {folds} "
           "training parts of a stratified split; elsewhere (local optima of a non-concave evidence):")
     print("\n".join(lines) if lines else "    none")

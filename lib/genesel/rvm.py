@@ -619,8 +619,8 @@ def _fast_rvm(PhiT, t, usable, max_iter, tol, max_newton, damp_ratio, damp_after
 def _scale_centre(X, centre, transpose):
     """X / s − μ (μ the column means of X / s; μ = 0 if not ``centre``), with s = 2^e the power of two just above
     max |X|, so the division is exact and nothing overflows. Also: the per-column max |X| / s and whether each
-    column is exactly constant (its entries are then set to 0). Output n × d, or d × n if ``transpose``. Returns
-    (out, μ, s, colmax, constant)."""
+    column is exactly constant (centred, its entries are then exactly 0). Output n × d, or d × n if ``transpose``.
+    Returns (out, μ, s, colmax, constant)."""
     n, d = X.shape
     colmax = np.zeros(d)
     sums = np.zeros(d)
@@ -663,7 +663,7 @@ def _scale_centre(X, centre, transpose):
     for i in range(n):
         xi = X[i]
         for g in range(d):
-            v = 0.0 if const[g] else xi[g] * inv - mu[g]
+            v = 0.0 if (centre and const[g]) else xi[g] * inv - mu[g]
             if transpose:
                 out[g, i] = v
             else:
@@ -825,12 +825,11 @@ class RVM(ClassifierMixin, BaseEstimator):
             K, Xs, s, mu, gamma_s = X, None, 1.0, None, None
         else:
             centre = self.kernel == "rbf" or (self.bias and self.kernel in ("linear", "poly", None))
-            Xs, mu, s, _, const = _scale_centre(X, centre, self.kernel is None)
+            Xs, mu, s, _, _ = _scale_centre(X, centre, self.kernel is None)
             mu = mu if centre else None
-            if self.kernel is None:
+            if self.kernel is None:  # genes that are zero (constant, when centred) get norm 0: never usable
                 PhiT = np.vstack([Xs, np.ones((1, n))]) if self.bias else Xs
-                usable = np.concatenate([~const, [True]]) if self.bias else ~const
-                return PhiT, usable, None, s, mu, None
+                return PhiT, np.ones(PhiT.shape[0], dtype=bool), None, s, mu, None
             gamma_s = self._gamma_scaled(Xs, s) if self.kernel in ("rbf", "poly") else None
             K = self._kernel_scaled(Xs, None, gamma_s)
         self._check_kernel_matrix(K)
