@@ -43,9 +43,9 @@ step) three times in a row has its log-α step halved, and halved again at each 
 before (the same basis set with the same evidence to 1e-9) it would go round the same cycle of models for ever (e.g.
 add φ_m, delete φ_m, ...; or delete φ_a, add φ_b, delete φ_b, add φ_a, ...): the Laplace evidences of the models on
 the cycle are known, so it goes on to the best of them and there blocks the step that leaves it.
-Every other step is the plain Tipping–Faul step, so fits that converged without them are unchanged (checked on 60
-fits of 10-fold training sets of Colon, Leukemia and prostate: identical where the previous implementation
-converged). (3) A fit that ends as a constant predictor (no basis function but the bias, or one class predicted for
+Every other step is the plain Tipping–Faul step, so fits that converged without them are unchanged (checked on the
+training parts of 5-fold splits of 20 binary expression data sets, linear kernel and genes: 193 of 200 fits
+identical; the other 7 had run into max_iter before and now converge, 6 of them at a higher evidence). (3) A fit that ends as a constant predictor (no basis function but the bias, or one class predicted for
 every training sample) warns, naming the cause and the remedy, and reports ``converged_=False``; one that reaches
 ``max_iter`` warns with a ``ConvergenceWarning``.
 
