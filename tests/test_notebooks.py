@@ -18,6 +18,7 @@ OTHER_DATA = {
     "00_datasets": {"datasets": '["singh", "west"]'},
     "01_guyon2002_svm_rfe": {"datasets": '["singh"]'},
     "02_gentile2003_alma": {"datasets": '["colon"]'},
+    "03_helleputte2009_transfer": {"datasets": '["gordon"]'},
     "05a_tan2006_classifiers": {"datasets": '["prostate"]'},
 }
 

@@ -147,7 +147,9 @@ def cv_cell(dataset: str, fold: int, n_folds: int, seed: int, method: str, kerne
 
     ``kernel`` is the JSON of the kernel chosen by :func:`select_kernel_cell` for this fold. Returns the test
     indices, true labels, scores (decision values for SVM/DWD, P(class +1) for the probabilistic models),
-    predictions, the chosen hyper-parameters and the CPU seconds (inner CV + final fit + prediction).
+    predictions, the chosen hyper-parameters, the CPU seconds (inner CV + final fit + prediction) and the warnings
+    the final fit raised (``warnings``: e.g. a fit that ended as a constant predictor), for the notebook to report
+    in a table rather than on stderr.
     """
     X, y, _, _ = load_task(dataset, max_genes)
     tr, te = _outer_split(y, n_folds, seed, fold)
@@ -155,25 +157,29 @@ def cv_cell(dataset: str, fold: int, n_folds: int, seed: int, method: str, kerne
     pipe = _pipeline(dataset, est)
     t0 = time.process_time()
     w0 = time.perf_counter()
-    if grid:
-        model = GridSearchCV(pipe, {f"clf__{k}": v for k, v in grid.items()},
-                             cv=_inner_cv(y[tr], inner_k, seed, fold), scoring="accuracy", error_score="raise")
-        model.fit(X[tr], y[tr])
-        best = {k.removeprefix("clf__"): v for k, v in model.best_params_.items()}
-        final = model.best_estimator_
-    else:
-        final = pipe.fit(X[tr], y[tr])
-        best = {}
-    if method in ("SVM", "DWD"):
-        score = final.decision_function(X[te])
-    else:
-        score = final.predict_proba(X[te])[:, 1]
-    pred = final.predict(X[te])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if grid:
+            model = GridSearchCV(pipe, {f"clf__{k}": v for k, v in grid.items()},
+                                 cv=_inner_cv(y[tr], inner_k, seed, fold), scoring="accuracy", error_score="raise")
+            model.fit(X[tr], y[tr])
+            best = {k.removeprefix("clf__"): v for k, v in model.best_params_.items()}
+            final = model.best_estimator_
+        else:
+            final = pipe.fit(X[tr], y[tr])
+            best = {}
+        if method in ("SVM", "DWD"):
+            score = final.decision_function(X[te])
+        else:
+            score = final.predict_proba(X[te])[:, 1]
+        pred = final.predict(X[te])
     cpu = time.process_time() - t0
     wall = time.perf_counter() - w0
+    messages = sorted({f"{w.category.__name__}: {w.message}" for w in caught})
     return {"test_idx": te.tolist(), "y_true": y[te].tolist(), "score": np.asarray(score, float).tolist(),
             "pred": np.asarray(pred).tolist(), "accuracy": float(np.mean(pred == y[te])),
-            "best_params": json.dumps(best), "cpu_seconds": cpu, "wall_seconds": wall}
+            "best_params": json.dumps(best), "cpu_seconds": cpu, "wall_seconds": wall,
+            "warnings": " | ".join(messages)}
 
 
 def ard_split(dataset: str, seed: int):
