@@ -13,7 +13,8 @@ Guyon, Weston, Barnhill & Vapnik 2002      ``svm`` (LinearSVM, KernelSVM), ``rfe
                                            FisherSelector), ``metrics`` (quality)
 Gentile 2003 (ALMA)                        ``alma`` (ALMA, ALMAFS, ALMARFE,            ``papers.gentile2003``
                                            make_corr_pipeline)
-Helleputte & Dupont 2009 (transfer)        ``arom`` (planned), ``stability``           ``papers.helleputte2009``
+Helleputte & Dupont 2009 (transfer)        ``arom`` (L2AROM; PS-l2-AROM via            ``papers.helleputte2009``
+                                           ``prior=``), ``stability``
 Shah, Marchand & Corbeil 2012 (stumps)     ``stumps``, ``bounds`` (planned)            ``papers.shah2012``
 Tan 2006, ch. 3 and 4.3 (kernel            ``gp`` (GaussianProcessClassifier),         ``papers.tan2006_ch3``
 classifiers)                               ``rvm``, ``smlr``, ``dwd``, ``svm``
@@ -30,6 +31,7 @@ layer that loads data and runs grids. Package ``__init__`` files hold re-exports
 __version__ = "0.1.0"
 
 from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline
+from genesel.arom import L2AROM
 from genesel.dwd import DWD
 from genesel.filters import FisherSelector, SignalToNoiseSelector
 from genesel.gp import GaussianProcessClassifier
@@ -43,4 +45,4 @@ from genesel.voting import GolubVoting
 __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DWD", "FisherSelector",
            "SignalToNoiseSelector", "GaussianProcessClassifier", "GeneStandardizer", "LogTransform",
            "MissingValueImputer", "SampleStandardizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
-           "GolubVoting"]
+           "GolubVoting", "L2AROM"]
