@@ -1,15 +1,78 @@
-"""Input validation shared by every estimator and measure in genesel.
+"""Input validation shared by every estimator and measure in genesel, and the two guards of the fitted result.
 
 Bad input must fail loudly with a message that names the problem and what to do, never give a silent wrong
 number: NaN or infinite values, shape mismatches, a single class (e.g. inside a fold), more than two classes for a
 binary method, and genes that are constant across the samples.
+
+Units. Expression values come in any units (raw intensities near 1e4, log ratios near 1, or a user's data scaled
+by 1e-300 or 1e200). Estimators compute in *data-relative* units: they multiply X by a power of two
+(:func:`pow2_exponent`, :func:`unit_row_exponent`) and express their internal constants (starting values, boxes,
+penalties) in those units. Multiplying by a power of two is exact in floating point (no rounding, only the
+exponent changes), so on data of ordinary scale every number is bit for bit what the unscaled computation gives,
+while squares and Gram matrices of extreme data no longer overflow or underflow.
+
+Degenerate end states. A fit that ends in a model predicting one class for every training sample, with every
+weight zero or every relevance at a bound, is reported by :func:`warn_degenerate` (a
+:class:`DegenerateModelWarning` naming the cause and the remedy) or refused with a ``ValueError`` when the
+result is numerically meaningless.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes"]
+__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "pow2_exponent",
+           "unit_row_exponent", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
+
+
+class DegenerateModelWarning(UserWarning):
+    """A fit ended in a (nearly) useless state: one class predicted for every training sample, every weight zero,
+    every relevance at a bound of its box. The message names the cause and the remedy."""
+
+
+def pow2_exponent(X, axis=None):
+    """Exponent(s) k such that ``np.ldexp(X, k)`` has its largest absolute value in [0.5, 1).
+
+    ``axis=None``: one int for the whole array; ``axis=0``: one per column (gene), ``axis=1`` one per row. An
+    all-zero array (or column) gets 0. Scaling by ``2**k`` is exact (see the module docstring).
+    """
+    m = np.max(np.abs(np.asarray(X, dtype=np.float64)), axis=axis)
+    _, e = np.frexp(m)  # m = f * 2**e with f in [0.5, 1); frexp(0) = (0, 0)
+    k = -np.asarray(e, dtype=np.int64)
+    return int(k) if np.ndim(k) == 0 else k
+
+
+def unit_row_exponent(X) -> int:
+    """One exponent k such that the longest row of ``np.ldexp(X, k)`` has Euclidean norm in [0.5, 1): the
+    largest diagonal entry of its Gram matrix is then in [0.25, 1). Computed without squaring the raw values,
+    so it works at any scale."""
+    k1 = pow2_exponent(X)
+    X1 = np.ldexp(np.asarray(X, dtype=np.float64), k1)
+    rn = float(np.sqrt(np.max(np.einsum("ij,ij->i", X1, X1)))) if X1.size else 0.0
+    return k1 + pow2_exponent(rn)
+
+
+def warn_degenerate(who: str, what: str, cause: str, remedy: str, stacklevel: int = 3) -> None:
+    """Issue a :class:`DegenerateModelWarning`: ``"<who>: <what>: <cause>; <remedy>"``."""
+    warnings.warn(f"{who}: {what}: {cause}; {remedy}", DegenerateModelWarning, stacklevel=stacklevel + 1)
+
+
+def warn_if_one_class(who, predictions, y_train, cause: str, remedy: str, stacklevel: int = 3) -> bool:
+    """Warn when a fitted binary classifier predicts one class for every training sample although both occur.
+
+    ``who`` is the estimator (or its name); ``predictions`` are its predictions on its own training data
+    (original labels). Returns True if it warned.
+    """
+    predictions = np.asarray(predictions)
+    if predictions.size == 0 or np.unique(predictions).size > 1 or np.unique(np.asarray(y_train)).size < 2:
+        return False
+    name = who if isinstance(who, str) else type(who).__name__
+    label = predictions[0].item() if isinstance(predictions[0], np.generic) else predictions[0]
+    warn_degenerate(name, f"the fitted model predicts {label!r} for every training sample",
+                    cause, remedy, stacklevel=stacklevel + 1)
+    return True
 
 
 def to_pm1(y, *, name: str = "y"):
