@@ -233,7 +233,7 @@ def test_covariance_is_thesis_eq_3_8():
     X, y = _toy(n=6, d=3, seed=7)
     v0, l, v1, v2 = 1.3, np.array([0.2, 0.5, 1.1]), 0.4, 0.07
     est = GaussianProcessClassifier(v0=v0, v1=v1, v2=v2, l=l, optimizer=None).fit(X, y)
-    K = gp._kernel(est.theta_, est._layout, est._X)[0]
+    K = gp._kernel(est._theta_scaled, est._layout, est._X)[0]  # the fit works in data-relative units
     for i, j in itertools.product(range(6), repeat=2):
         expected = v0 * math.exp(-0.5 * np.sum(l * (X[i] - X[j]) ** 2)) + v1 + v2 * (i == j)
         assert K[i, j] == pytest.approx(expected, rel=1e-12)

@@ -89,11 +89,16 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
         # decision values on the training samples: sum_j a_j y_j K_ij - rho = y_i (G_i + 1) - rho
         f_train = y_pm1 * (res["gradient"] + 1.0) - res["rho"]
         _check_decision_spread(who, self.C, K, exp2, f_train, res["rho"])
+        t = _log_scale_str(self.C, K, exp2)
+        if _log10_scale(self.C, K, exp2) < -1:
+            cause = (f"C={self.C:g} is small against the scale of X (C * max k(x, x) = {t}), so the margin term is "
+                     "weak and the bias alone decides")
+            remedy = "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)"
+        else:
+            cause = f"at C={self.C:g} (C * max k(x, x) = {t}) the training classes are not separated"
+            remedy = "check that the genes carry class information, or try a larger C"
         warn_if_one_class(who, np.where(f_train > 0, self.classes_[1], self.classes_[0]),
-                          np.where(y_pm1 > 0, self.classes_[1], self.classes_[0]),
-                          f"C={self.C:g} with C * max k(x, x) = {_log_scale_str(self.C, K, exp2)} leaves the bias "
-                          "alone to decide (a small C against the scale of X)",
-                          "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)", stacklevel=4)
+                          np.where(y_pm1 > 0, self.classes_[1], self.classes_[0]), cause, remedy, stacklevel=4)
         self._alpha_scaled = alpha
         self._exp2 = int(exp2)
         self.alpha_ = _in_x_units(alpha, exp2)
@@ -119,15 +124,19 @@ def _in_x_units(a, exp2):
         return np.ldexp(a, exp2)
 
 
-def _log_scale_str(C, K, exp2):
-    """C times the largest diagonal entry of the Gram matrix in the units of X (K = 2^exp2 K_X), as a string that
-    never overflows."""
+def _log10_scale(C, K, exp2):
+    """log10 of C times the largest diagonal entry of the Gram matrix in the units of X (K = 2^exp2 K_X)."""
     kmax = float(np.max(np.diag(K))) if K.size else 0.0
     if not (C > 0 and kmax > 0):
-        return "0"
-    if not np.isfinite(C):
-        return "inf"
-    e10 = np.log10(C) + np.log10(kmax) - exp2 * np.log10(2.0)
+        return -np.inf
+    return np.log10(C) + np.log10(kmax) - exp2 * np.log10(2.0)
+
+
+def _log_scale_str(C, K, exp2):
+    """C * max k(x, x) in the units of X as a string that never overflows."""
+    e10 = _log10_scale(C, K, exp2)
+    if not np.isfinite(e10):
+        return "0" if e10 < 0 else "inf"
     m, e = 10 ** (e10 - np.floor(e10)), int(np.floor(e10))
     return f"{m:.3g}e{e:+d}"
 
