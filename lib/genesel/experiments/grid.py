@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from genesel._core.io import atomic_write
+from genesel._core.io import CacheIntegrityWarning, atomic_write
 from genesel.experiments.codekey import function_digest
 
 __all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheIntegrityWarning"]
@@ -53,10 +53,6 @@ __all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheInt
 ENV_CACHE = "GENESEL_CACHE_DIR"
 _MAGIC = b"GENESEL-CELL-1\n"
 _STALE_TMP_SECONDS = 3600.0
-
-
-class CacheIntegrityWarning(UserWarning):
-    """A cached cell result failed its checksum or key check; it was deleted and is recomputed."""
 
 
 def default_cache_dir() -> Path:
