@@ -140,9 +140,17 @@ def test_corrupt_mirror_file_is_refused(mirror, tmp_path):
         p.write_bytes(bytes(b))
 
     m = _copy_to(tmp_path, "alon.RData", mirror, flip)
-    with pytest.raises(FetchError, match=r"alon\.RData .* is corrupt.*fetch it again"):
+    with pytest.raises(FetchError, match=r"alon\.RData .* is corrupt.*fetch it again") as err:
         fetch_file("alon.RData", mirror=m, cache=tmp_path / "cache", download=False)
     assert not (tmp_path / "cache" / "alon.RData").exists()  # never copied into the cache
+    # the suggested command works (it used to say "python -m data_fetch alon.RData", an unknown data set)
+    assert "python -m data_fetch alon --mirror DIR" in str(err.value)
+    from data_fetch.__main__ import main
+
+    cmd = str(err.value).split("(python -m data_fetch ")[1].split(",")[0].split()
+    assert main([cmd[0], "--mirror", str(mirror), "--cache", str(tmp_path / "c2"), "--offline"]) == 0
+    assert main(["alon.RData", "--mirror", str(mirror), "--cache", str(tmp_path / "c3"), "--offline"]) == 0
+    assert (tmp_path / "c3" / "alon.RData").exists()
 
 
 def test_truncated_mirror_file_is_refused(mirror, tmp_path):
