@@ -78,7 +78,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.fastmath import dot, pow_pos
 from genesel._core.threads import single_blas_thread
-from genesel._core.validation import check_binary_fit
+from genesel._core.validation import check_binary_fit, warn_if_one_class
 from genesel.filters import SignalToNoiseSelector
 
 __all__ = [
@@ -555,6 +555,16 @@ class _ALMABase(ClassifierMixin, BaseEstimator):
         d = self.decision_function(X)
         return self.classes_[(d >= 0).astype(int)]
 
+    def _warn_if_one_class(self, X, y_pm1):
+        """A degenerate end state is said, not left silent: one class predicted for every training sample."""
+        sup = self._support_idx
+        d = decision_values(np.ascontiguousarray(X[:, sup]), self.coef_[0, sup], self.p_)
+        warn_if_one_class(self, self.classes_[(d >= 0).astype(int)], y_pm1,
+                          "ALMA's hyperplane passes through the origin (no bias, Gentile 2003 section 2), and genes "
+                          "far from 0 against their spread (uncentred data, e.g. raw or log intensities) leave no "
+                          "such hyperplane between the classes", "centre or standardise the genes first "
+                          "(genesel.preprocessing.GeneStandardizer)", stacklevel=4)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
@@ -612,6 +622,7 @@ class ALMA(_ALMABase):
         self.n_cycles_ = cyc
         self.converged_ = conv
         self._support_idx = np.arange(X.shape[1])
+        self._warn_if_one_class(X, y)
         return self
 
 
@@ -638,6 +649,7 @@ class _ALMASelectorBase(SelectorMixin, _ALMABase):
         self.converged_ = stages[-1]["converged"]
         self.fit_time_ = time.perf_counter() - t0
         self._support_idx = F
+        self._warn_if_one_class(X, y)
         return self
 
     def _get_support_mask(self):
@@ -673,8 +685,8 @@ class ALMARFE(_ALMASelectorBase):
     """ALMA_ln-RFE(n_f) (``p="ln"``) or ALMA_2-RFE(n_f) (``p=2``), Gentile (2003) section 4.
 
     Figure 2 with Eq. 1 replaced by ``f* = max(floor(f/2), n_f)``: halve the genes by |w_i| at each stage until
-    ``n_features_to_select`` remain; the final ALMA_p is trained on them (p = max(2, ln n_f) for "ln").
-    Attributes as :class:`ALMAFS`.
+    ``n_features_to_select`` remain; the final ALMA_p is trained on them (p = max(2, ln n_f) for "ln"). Asking for
+    more genes than there are keeps all of them (genesel's rule for every selector). Attributes as :class:`ALMAFS`.
     """
 
     def __init__(self, n_features_to_select=20, p="ln", alpha=0.9, n_cycles=50, shuffle=True, random_state=None):

@@ -30,8 +30,9 @@ selector of genesel follows it (these two, ``GolubVoting``, ``SVMRFE``, ``ALMAFS
 Any scale. The scores are ratios of class moments; each gene is multiplied by a power of two before its moments
 are taken (exact, so the scores are bit for bit those of the raw formula on data of ordinary scale), so data near
 1e200 or 1e-300 give the same scores as data near 1. A spread needs two values: signal-to-noise and Fisher scores
-need at least two samples per class, and the selectors refuse scores that cannot rank the genes (all infinite or
-all equal) instead of falling back silently to the column order.
+need at least two samples per class, and the selectors refuse scores that cannot choose between the genes (all
+infinite or all equal, when fewer genes than all are asked for) instead of falling back silently to the column
+order.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
-from genesel._core.validation import check_binary_fit, check_expression_data, pow2_exponent
+from genesel._core.validation import check_binary_fit, check_expression_data, mean_std, pow2_exponent
 
 __all__ = ["signal_to_noise", "fisher_ratio", "t_statistic", "wilcoxon_pvalues", "abs_score", "class_moments",
            "balanced_order", "check_n_genes", "SignalToNoiseSelector", "FisherSelector"]
@@ -64,8 +65,8 @@ def _scaled_moments(X, y, ddof: int, min_per_class: int = 1):
                          "use more samples per class (e.g. fewer folds)")
     k = pow2_exponent(X, axis=0)
     Xs = np.ldexp(X, k)
-    neg, pos = Xs[y == -1], Xs[y == 1]
-    return (neg.mean(0), pos.mean(0), neg.std(0, ddof=ddof), pos.std(0, ddof=ddof), neg_n, pos_n), k
+    (m0, s0), (m1, s1) = mean_std(Xs[y == -1], ddof=ddof), mean_std(Xs[y == 1], ddof=ddof)  # exact when constant
+    return (m0, m1, s0, s1, neg_n, pos_n), k
 
 
 def class_moments(X, y, ddof: int = 0):
@@ -80,7 +81,8 @@ def _safe_divide(num, den, what):
     bad = den == 0
     if bad.any():
         # a gene constant within both classes: infinite separation if the means differ, 0 if not
-        out[bad] = np.where(num[bad] == 0, 0.0, np.sign(num[bad]) * np.inf)
+        nb = num[bad]
+        out[bad] = np.where(nb == 0, 0.0, np.copysign(np.inf, nb))
     return out
 
 
@@ -176,11 +178,12 @@ def check_n_genes(n, d, name):
 
 
 
-def _refuse_tied_scores(who, s):
-    """A ranking must rank: refuse scores that are all infinite or all equal in magnitude (the order would be the
-    column order, silently)."""
+def _refuse_tied_scores(who, s, k):
+    """A selection must select: refuse scores that are all infinite or all equal in magnitude when only ``k`` of
+    the genes are to be kept (the choice would be the column order, silently); keeping every gene needs no
+    ranking."""
     a = np.abs(s)
-    if s.size < 2 or np.any(a != a[0]):
+    if s.size < 2 or k >= s.size or np.any(a != a[0]):
         return
     if np.isinf(a[0]):
         raise ValueError(
@@ -211,7 +214,7 @@ class _ScoreSelector(SelectorMixin, BaseEstimator):
         d = X.shape[1]
         k = check_n_genes(self.n_features_to_select, d, "n_features_to_select")
         s = type(self)._score(X, y_pm1)
-        _refuse_tied_scores(type(self).__name__, np.where(np.isnan(s), 0.0, s))
+        _refuse_tied_scores(type(self).__name__, np.where(np.isnan(s), 0.0, s), k)
         s = np.nan_to_num(s, nan=0.0)
         order = self._order(s)
         self.scores_ = s

@@ -15,7 +15,9 @@ Which of them a registered data set needs (its values' scale) is data-set knowle
 The standardisers work at any scale: means and standard deviations are taken after multiplying each gene (or
 sample) by a power of two that brings its largest value into [0.5, 1), and scaled back; that is exact, so on data
 of ordinary scale the statistics are bit for bit the plain ones, and data near 1e200 or 1e-300 no longer overflow
-(every gene reported constant) or underflow.
+(every gene reported constant) or underflow. A gene (sample) whose values are all equal has sd exactly 0 and
+mean exactly its value (numpy's mean of equal values can be off in the last bit, which made such a gene's
+"z-scores" +-1 instead of 0): it is refused (``on_constant="error"``) or mapped to 0.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel._core.validation import pow2_exponent
+from genesel._core.validation import mean_std, pow2_exponent
 
 __all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"]
 
@@ -87,9 +89,9 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             raise ValueError("GeneStandardizer: X has one sample (n_samples = 1); a gene's standard deviation needs "
                              "at least two samples: fit it on the whole training set")
         k = pow2_exponent(X, axis=0)  # exact per-gene rescaling: no overflow or underflow of the squares
-        Xs = np.ldexp(X, k)
-        self.mean_ = np.ldexp(Xs.mean(0), -k)
-        sd = np.ldexp(Xs.std(0), -k)
+        mean, sd = mean_std(np.ldexp(X, k))  # a constant gene: its value and sd 0 exactly
+        self.mean_ = np.ldexp(mean, -k)
+        sd = np.ldexp(sd, -k)
         const = np.flatnonzero(sd == 0)
         if const.size and self.on_constant == "error":
             raise ValueError(f"GeneStandardizer: {const.size} gene(s) are constant in the training data (first "
@@ -118,11 +120,11 @@ class SampleStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                              "over its genes needs at least two genes")
         k = pow2_exponent(X, axis=1)[:, None]  # exact per-sample rescaling (see the module docstring)
         Xs = np.ldexp(X, k)
-        sd = Xs.std(1, keepdims=True)
+        mean, sd = mean_std(Xs, axis=1)
         if np.any(sd == 0):
-            raise ValueError(f"SampleStandardizer: sample(s) {np.flatnonzero(sd.ravel() == 0)[:5].tolist()} are "
+            raise ValueError(f"SampleStandardizer: sample(s) {np.flatnonzero(sd == 0)[:5].tolist()} are "
                              "constant across genes; cannot scale them")
-        return (Xs - Xs.mean(1, keepdims=True)) / sd
+        return (Xs - mean[:, None]) / sd[:, None]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -89,14 +89,7 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
         # decision values on the training samples: sum_j a_j y_j K_ij - rho = y_i (G_i + 1) - rho
         f_train = y_pm1 * (res["gradient"] + 1.0) - res["rho"]
         _check_decision_spread(who, self.C, K, exp2, f_train, res["rho"])
-        t = _log_scale_str(self.C, K, exp2)
-        if _log10_scale(self.C, K, exp2) < -1:
-            cause = (f"C={self.C:g} is small against the scale of X (C * max k(x, x) = {t}), so the margin term is "
-                     "weak and the bias alone decides")
-            remedy = "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)"
-        else:
-            cause = f"at C={self.C:g} (C * max k(x, x) = {t}) the training classes are not separated"
-            remedy = "check that the genes carry class information, or try a larger C"
+        cause, remedy = self._one_class_cause(K, exp2)
         warn_if_one_class(who, np.where(f_train > 0, self.classes_[1], self.classes_[0]),
                           np.where(y_pm1 > 0, self.classes_[1], self.classes_[0]), cause, remedy, stacklevel=4)
         self._alpha_scaled = alpha
@@ -112,6 +105,15 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
             [np.sum(y_pm1[self.support_] < 0), np.sum(y_pm1[self.support_] > 0)], dtype=np.int32
         )
         return res
+
+    def _one_class_cause(self, K, exp2):
+        t = _log_scale_str(self.C, K, exp2)
+        if _log10_scale(self.C, K, exp2) < -1:
+            return (f"C={self.C:g} is small against the scale of X (C * max k(x, x) = {t}), so the margin term is "
+                    "weak and the bias alone decides",
+                    "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)")
+        return (f"at C={self.C:g} (C * max k(x, x) = {t}) the training classes are not separated",
+                "check that the genes carry class information, or try a larger C")
 
     def predict(self, X):
         d = self.decision_function(X)
@@ -245,6 +247,20 @@ class KernelSVM(_DualSVMBase):
 
     def _kernel(self, A, B):
         return gram(A, B, self.kernel, degree=self.degree, gamma=self._gamma_scaled, coef0=self.coef0)
+
+    def _one_class_cause(self, K, exp2):
+        if self.kernel == "rbf" and K.shape[0] > 1:
+            off = K[~np.eye(K.shape[0], dtype=bool)]
+            g = f"gamma={self.gamma!r} ({self._gamma_:.3g} in the units of X)"
+            if off.min() > 0.99:
+                return (f"the RBF kernel is nearly flat (every k(x, x') > 0.99): {g} is small for the distances "
+                        "between the samples (gamma='scale' follows sklearn, 1 / (n_features * X.var()) over all "
+                        "entries, which differences between the gene means inflate)",
+                        "standardise the genes (genesel.preprocessing.GeneStandardizer) or pass a larger gamma")
+            if off.max() < 0.01:
+                return (f"the RBF kernel is nearly diagonal (every k(x, x') < 0.01): {g} is large for the distances "
+                        "between the samples", "pass a smaller gamma (or gamma='scale')")
+        return super()._one_class_cause(K, exp2)
 
     def fit(self, X, y, alpha0=None):
         self._check_params()

@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "pow2_exponent",
+__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "pow2_exponent", "mean_std",
            "unit_row_exponent", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
 
 
@@ -52,6 +52,24 @@ def unit_row_exponent(X) -> int:
     X1 = np.ldexp(np.asarray(X, dtype=np.float64), k1)
     rn = float(np.sqrt(np.max(np.einsum("ij,ij->i", X1, X1)))) if X1.size else 0.0
     return k1 + pow2_exponent(rn)
+
+
+def mean_std(X, axis=0, ddof=0):
+    """Mean and standard deviation along ``axis`` that are exact for constant slices: numpy's mean of n equal
+    values can differ from them in the last bit (the sum is rounded), which makes their sd a tiny positive
+    number instead of 0 (a constant gene would then get a z-score of +-1 or a finite signal-to-noise ratio).
+    Where a slice is constant its mean is its value and its sd is 0; elsewhere numpy's values, unchanged."""
+    X = np.asarray(X, dtype=np.float64)
+    mean = X.mean(axis=axis)
+    sd = X.std(axis=axis, ddof=ddof)
+    if X.shape[axis] == 0:
+        return mean, sd
+    const = np.ptp(X, axis=axis) == 0
+    if np.any(const):
+        first = np.take(X, 0, axis=axis)
+        mean = np.where(const, first, mean)
+        sd = np.where(const, 0.0, sd)
+    return mean, sd
 
 
 def warn_degenerate(who: str, what: str, cause: str, remedy: str, stacklevel: int = 3) -> None:
