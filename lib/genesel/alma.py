@@ -78,7 +78,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.fastmath import dot, pow_pos
 from genesel._core.threads import single_blas_thread
-from genesel._core.validation import check_binary_fit, warn_if_one_class
+from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class
 from genesel.filters import SignalToNoiseSelector
 
 __all__ = [
@@ -556,14 +556,22 @@ class _ALMABase(ClassifierMixin, BaseEstimator):
         return self.classes_[(d >= 0).astype(int)]
 
     def _warn_if_one_class(self, X, y_pm1):
-        """A degenerate end state is said, not left silent: one class predicted for every training sample."""
+        """A degenerate end state is said, not left silent: one class predicted for every training sample, or a
+        fit no better than the majority class on its own training data."""
         sup = self._support_idx
         d = decision_values(np.ascontiguousarray(X[:, sup]), self.coef_[0, sup], self.p_)
-        warn_if_one_class(self, self.classes_[(d >= 0).astype(int)], y_pm1,
-                          "ALMA's hyperplane passes through the origin (no bias, Gentile 2003 section 2), and genes "
-                          "far from 0 against their spread (uncentred data, e.g. raw or log intensities) leave no "
-                          "such hyperplane between the classes", "centre or standardise the genes first "
-                          "(genesel.preprocessing.GeneStandardizer)", stacklevel=4)
+        pred = np.where(d >= 0, 1.0, -1.0)
+        cause = ("ALMA's hyperplane passes through the origin (no bias, Gentile 2003 section 2), and genes far from 0 "
+                 "against their spread (uncentred data, e.g. raw or log intensities) leave no such hyperplane "
+                 "between the classes")
+        remedy = "centre or standardise the genes first (genesel.preprocessing.GeneStandardizer)"
+        if warn_if_one_class(self, self.classes_[(pred > 0).astype(int)], y_pm1, cause, remedy, stacklevel=4):
+            return
+        majority = max(np.mean(y_pm1 > 0), np.mean(y_pm1 < 0))
+        if np.mean(pred == y_pm1) <= majority:
+            warn_degenerate(type(self).__name__, f"the fitted model classifies {np.mean(pred == y_pm1):.0%} of its "
+                            f"own training samples correctly, no better than the majority class ({majority:.0%})",
+                            cause, remedy, stacklevel=4)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

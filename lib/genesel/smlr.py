@@ -44,7 +44,8 @@ from sklearn.utils.validation import _num_samples, check_is_fitted, validate_dat
 
 from genesel._core.gram import gram
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import check_expression_data, pow2_exponent, warn_degenerate, warn_if_one_class
+from genesel._core.validation import (check_expression_data, mean_std, pow2_exponent, warn_degenerate,
+                                      warn_if_one_class)
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["SMLR", "smlr_objective"]
@@ -231,6 +232,17 @@ class SMLR(ClassifierMixin, BaseEstimator):
         e = pow2_exponent(X)
         self._basis_exp = e
         X = np.ldexp(X, e)
+        # the bias is not penalised, so subtracting a constant c from a column changes only the bias
+        # (eta = (B - c) w + b' with b = b' - c.w): columns far from 0 against their spread (raw intensities) are
+        # centred, which keeps their curvature bound sum(B^2) / 4 from dwarfing the curvature that matters (the
+        # coordinate steps used to crawl and stop at max_iter); columns of centred data (|mean| <= sd, e.g.
+        # standardised genes) are left exactly as they are
+        center = np.zeros(X.shape[1])
+        if self.fit_intercept:
+            mu, sd = mean_std(X)
+            far = np.abs(mu) > sd
+            center[far] = mu[far]
+            X = X - center if far.any() else X
         n, d = X.shape
         K = 1 if m == 2 else m
         Y = np.zeros((n, K))
@@ -275,11 +287,24 @@ class SMLR(ClassifierMixin, BaseEstimator):
         self._coef_scaled = W.T.copy()
         with np.errstate(over="ignore", under="ignore"):
             self.coef_ = np.ldexp(self._coef_scaled, e)
+        b_centred = b
+        if self.fit_intercept:
+            b = b - self._coef_scaled @ center  # the bias of the uncentred basis
         # multiclass biases are unpenalised and defined only up to a common shift: report them centred
         self.intercept_ = (b - b.mean() if K > 1 else b.copy()) if self.fit_intercept else np.zeros(K)
         self.n_iter_ = n_iter
         self.converged_ = converged
-        self.objective_ = smlr_objective(X, y_index, self._coef_scaled, self.intercept_, lam)
+        self.objective_ = smlr_objective(X, y_index, self._coef_scaled,
+                                         (b_centred - b_centred.mean() if K > 1 else b_centred)
+                                         if self.fit_intercept else self.intercept_, lam)
+        if not converged:
+            import warnings
+
+            from sklearn.exceptions import ConvergenceWarning
+
+            warnings.warn(f"SMLR: stopped at max_iter={self.max_iter} sweeps before the optimality conditions held "
+                          f"to tol={self.tol:g}; the weights are not the optimum: raise max_iter or standardise the "
+                          "genes", ConvergenceWarning, stacklevel=3)
         self.support_ = np.any(self._coef_scaled != 0.0, axis=0)
         self.feature_importances_ = np.abs(self.coef_).max(axis=0)
         what = "gene" if self.kernel is None else "basis function"
@@ -295,7 +320,7 @@ class SMLR(ClassifierMixin, BaseEstimator):
             warn_degenerate("SMLR", "every weight is zero, so the model predicts from the intercept alone", cause,
                             "use a smaller lam, or lam_scale='max' with lam in (0, 1) (a scale-free fraction)")
         elif K == 1:
-            pred = self.classes_[(X @ self._coef_scaled[0] + self.intercept_[0] > 0).astype(int)]
+            pred = self.classes_[(X @ self._coef_scaled[0] + b_centred[0] > 0).astype(int)]
             warn_if_one_class(self, pred, self.classes_[y_index],
                               f"the weights kept by lam={self.lam:g} are too small to overturn the bias",
                               "use a smaller lam (or lam_scale='max' with a smaller fraction)")

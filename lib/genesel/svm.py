@@ -260,6 +260,10 @@ class KernelSVM(_DualSVMBase):
             if off.max() < 0.01:
                 return (f"the RBF kernel is nearly diagonal (every k(x, x') < 0.01): {g} is large for the distances "
                         "between the samples", "pass a smaller gamma (or gamma='scale')")
+            return (f"at C={self.C:g} and {g} the training classes are not separated",
+                    "try a larger C, or a gamma suited to the distances between the samples (standardise the genes: "
+                    "gamma='scale' uses the variance of all entries of X, which differences between gene means "
+                    "inflate)")
         return super()._one_class_cause(K, exp2)
 
     def fit(self, X, y, alpha0=None):
