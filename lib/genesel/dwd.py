@@ -24,6 +24,14 @@ found by a safeguarded Newton iteration on 1/‖u(μ)‖ = 1 (as in trust-region
 unconstrained optimum already lies inside the ball. ``tests/test_dwd.py`` checks the solution against a direct
 SLSQP solve of the original constrained problem.
 
+Units (ours): scaling the data by a leaves w unchanged and scales b and the margins by a when C is scaled by
+1/a². The solver works in the feature space scaled by a power of two (exact) that puts the median distance between
+opposite-class samples in [1, 2), where its tolerances were set, and reports everything in the units of X; so
+``C="auto"`` gives the same w on data scaled by 1e-300, 0.01 or 1e200. Newton steps that find no decrease (every
+margin on the linear branch of V, no curvature in b: this used to end at w = 0, b = 0) are retried with
+Levenberg-Marquardt damping. A fit ending at a constant decision function raises ``ValueError``; one predicting a
+single class warns (``DegenerateModelWarning``).
+
 Default penalty (Marron et al. Sec. 2.2 / the DWD software): ``C = 100 / d_t²`` where d_t is the median of the
 Euclidean distances between training samples of opposite classes (computed in the kernel's feature space).
 """

@@ -21,6 +21,14 @@ Learning*, 2006):
   (Alg. 3.6) and the evidence gradient Eq. 5.27.  EP needs closed-form tilted moments, so it only offers the
   probit link.
 
+Units.  The ARD values are inverse squared lengths in the units of X.  The fit multiplies the centred genes by a
+power of two (exact) that brings their root-mean-square standard deviation near 1, and keeps the start value and
+the box of ``l`` in those data-relative units, so that the fit is the same whatever the units of X (raw
+intensities near 1e4 used to start next to the box's edge; data scaled by 1e8 or 1e-300 ended with every
+relevance at a bound and one class predicted, silently).  Genes with variances near 1 (standardised data) are
+computed unscaled, bit for bit.  A fit that ends with every relevance at a bound of its box, or that predicts one
+class for every training sample, warns (``DegenerateModelWarning``).
+
 Cost.  The evidence gradient with respect to *thousands* of ARD parameters never materialises an n × n × d array.
 Every gradient in both approximations has the form ∂ log Z / ∂θ_j = Σ_ij M_ij (∂K/∂θ_j)_ij for one symmetric n × n
 matrix M.  With ∂K/∂l_m = −½ v0 E ∘ D_m (E the exponential part, D_m[i, j] = (x_i^m − x_j^m)²) and M̃ = M ∘ E,

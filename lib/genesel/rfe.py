@@ -21,6 +21,8 @@ weight computed at its last evaluation and a Cauchy-Schwarz bound on how far it 
 (|x_i| times the summed change of a * y), and only genes whose bound reaches the current minimum are recomputed.
 To keep rounding error from accumulating over thousands of downdates, K is recomputed exactly each time the
 number of survivors halves (total extra cost below one Gram computation).
+Units: the elimination runs on X times a power of two with C converted (exact; see :mod:`genesel.svm`), so data
+near 1e200 or 1e-300 give the ranking of data near 1 for the hard margin; a C negligible at the scale of X raises.
 The whole elimination loop is one numba function (``_rfe_path``); its plain-Python twin is in
 ``tests/naive/svm.py``.
 """

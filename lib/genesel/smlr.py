@@ -27,6 +27,12 @@ optimum unique, and it is the parametrisation of scikit-learn's multinomial ``Lo
 the optimum equals that of ``sklearn.linear_model.LogisticRegression(l1_ratio=1, solver="saga", C=1/lam)``, whose
 objective is ‖w‖₁ + C·Σ log-loss with an unpenalised intercept (``tests/test_smlr.py`` checks this).
 
+Units: ``lam`` is in the units of X (scaling X by a is the problem with lam scaled by a); ``lam_scale="max"`` is
+scale-free. The fit runs on the basis times a power of two (exact), and columns far from 0 against their spread
+are centred (the unpenalised bias absorbs it), so raw intensities no longer make the coordinate steps crawl. A fit
+whose weights are all zero (lam at or above lambda_max) warns (``DegenerateModelWarning``), one stopped at
+``max_iter`` warns (``ConvergenceWarning``).
+
 Implementation: the coordinate sweep is a numba kernel (``_smlr_sweep``; plain-Python twin in
 ``tests/naive/smlr.py``). Sweeps over the non-zero (active) coordinates alternate with full sweeps, and the
 iteration stops when the largest violation of the optimality (subgradient) conditions is below ``tol``.

@@ -12,6 +12,13 @@ Microarray data have far fewer samples than genes (n << d), so everything is don
 ``LinearSVM`` trains on ``K = X X^T`` and recovers ``w = X^T (a * y)``. ``fit(X, y, alpha0=...)`` takes a warm
 start (any feasible point), which is what makes recursive feature elimination cheap (``genesel.rfe``).
 
+Units. ``C`` (and a numeric ``gamma``) are in the units of X, as in scikit-learn; the computation runs on X times a
+power of two (exact) with C and gamma converted, so Gram matrices of data near 1e200 or 1e-300 no longer overflow
+or underflow, and results on data of ordinary scale are bit for bit the unscaled ones. The hard-margin SVM and the
+RBF SVM with ``gamma="scale"`` are scale-free. Degenerate fits are not silent: a C so small against the scale of
+X that the decision values drown in rounding raises ``ValueError`` (naming C and the remedy); a model that predicts
+one class for every training sample warns (``DegenerateModelWarning``, naming C or gamma).
+
 ``C=np.inf`` gives the hard-margin SVM (only meaningful on separable data, which n << d microarray data nearly
 always are; on non-separable data the dual is unbounded and SMO stops at ``max_iter`` with a warning). The Gram
 products are computed by a small numba kernel rather than BLAS: on these tiny matrices OpenBLAS threads only
