@@ -1,6 +1,7 @@
 """Tests for genesel.alma (Gentile 2003): ALMA_p, ALMA-FS, ALMA-RFE, CORR pipelines."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -508,3 +509,20 @@ def _expected(est):
 )
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+def test_hyperplane_through_the_origin_on_uncentred_genes_warns():
+    """ALMA has no bias: on genes far from 0 against their spread it can fit its training data no better than the
+    majority class; that used to be silent (issue 11's property test found it)."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1], 8)
+    X = rng.normal(size=(16, 2)) + 100.0
+    X[:, 0] += 3.0 * (2 * y - 1)
+    with pytest.warns(DegenerateModelWarning, match=r"through the origin.*standardise the genes"):
+        A.ALMA(random_state=0).fit(X, y)
+    Z = (X - X.mean(0)) / X.std(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateModelWarning)
+        assert A.ALMA(random_state=0).fit(Z, y).score(Z, y) == 1.0

@@ -1,6 +1,8 @@
 """genesel.filters: the scores against scipy.stats and plain per-gene formulas; the selectors (the one Golub
 signal-to-noise selector and the Fisher selector) against direct rankings."""
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -215,3 +217,16 @@ def test_scores_that_cannot_rank_are_refused():
                           FisherSelector(n_features_to_select=1), FisherSelector()])
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
+
+
+def test_gene_constant_within_its_classes_is_exact():
+    """A gene constant in each class: S/N and Fisher are exactly +-inf (different means) or 0 (equal ones), never
+    the finite numbers that one-ulp sds used to give; and no RuntimeWarning (sign(0) * inf)."""
+    c, e = 0.1 * 3, 0.7 * 3
+    X = np.c_[np.full(14, c), np.r_[np.full(7, c), np.full(7, e)], np.arange(14.0)]
+    y = np.repeat([0, 1], 7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        s = signal_to_noise(X, y)
+        f = fisher_ratio(X, y)
+    assert s[0] == 0.0 and s[1] == np.inf and f[0] == 0.0 and f[1] == np.inf

@@ -108,3 +108,16 @@ def test_validation_messages():
         check_expression_data(np.random.default_rng(0).normal(size=(3, 3)), [0, 1, 2])
     with pytest.raises(ValueError, match="must be 2-d"):
         check_expression_data(np.zeros(5))
+
+
+def test_constant_gene_is_exactly_constant():
+    """numpy's mean of seven copies of 0.1 * 3 misses them by one ulp, so their sd came out 5.6e-17 instead of 0:
+    GeneStandardizer did not see the gene as constant and gave it z-scores of +-1."""
+    c = 0.1 * 3
+    X = np.c_[np.full(7, c), np.arange(7.0)]
+    assert np.full(7, c).std() > 0  # the numpy behaviour this guards against
+    with pytest.raises(ValueError, match="1 gene\\(s\\) are constant"):
+        GeneStandardizer().fit(X)
+    np.testing.assert_array_equal(GeneStandardizer(on_constant="zero").fit_transform(X)[:, 0], 0.0)
+    with pytest.raises(ValueError, match="constant across genes"):
+        SampleStandardizer().fit_transform(np.full((2, 7), c))

@@ -180,3 +180,22 @@ def test_all_weights_zero_warns():
         SMLR(lam=1.0).fit(X * 1e-3, y)
     with pytest.warns(DegenerateModelWarning, match="every weight is zero"):
         SMLR(lam=1.5, lam_scale="max").fit(X, y)
+
+
+def test_uncentred_genes_converge_to_the_centred_fit():
+    """Raw-intensity-like genes (mean 1000 x their sd): the bias is unpenalised, so the fit is the centred one with
+    another bias. Before, the curvature bounds sum(x^2)/4 made the coordinate steps crawl to max_iter, silently."""
+    X, y = _data(2, d=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        raw = SMLR(lam=0.5).fit(X + 1000.0, y)
+    ref = SMLR(lam=0.5).fit(X, y)
+    assert raw.converged_
+    np.testing.assert_allclose(raw.coef_, ref.coef_, atol=1e-5)
+    np.testing.assert_allclose(raw.decision_function(X + 1000.0), ref.decision_function(X), atol=1e-4)
+
+
+def test_stopping_at_max_iter_warns():
+    X, y = _data(2, d=10)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        SMLR(lam=0.01, max_iter=3).fit(X, y)

@@ -304,3 +304,16 @@ def test_one_class_model_warns():
 @parametrize_with_checks([LinearSVM(), KernelSVM()])
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
+
+
+def test_flat_rbf_kernel_is_named():
+    """gamma='scale' follows sklearn (the variance of all entries of X): genes with very different means make it
+    tiny and the RBF kernel flat; the one-class warning names gamma and the remedy."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    rng = np.random.default_rng(0)
+    y = np.r_[np.zeros(8), np.ones(4)]
+    X = rng.normal(size=(12, 4)) + np.array([0.0, 1e4, 2e4, 3e4])  # gene means far apart
+    X[:, 0] += 2 * (2 * y - 1)
+    with pytest.warns(DegenerateModelWarning, match=r"RBF kernel is nearly flat.*standardise the genes"):
+        KernelSVM().fit(X, y)
