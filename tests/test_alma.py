@@ -528,3 +528,21 @@ def test_hyperplane_through_the_origin_on_uncentred_genes_warns():
     with warnings.catch_warnings():
         warnings.simplefilter("error", DegenerateModelWarning)
         assert A.ALMA(random_state=0).fit(Z, y).score(Z, y) == 1.0
+
+
+def test_samples_far_from_the_origin_warn():
+    """Log intensities (every gene near 3, sd 0.5): the origin lies far outside the cloud of samples, where ALMA's
+    hyperplanes through the origin generalise poorly. Centred or standardised genes, and raw intensities whose
+    spread is comparable to their level, do not warn."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 10)
+    X = 3.0 + 0.5 * rng.normal(size=(20, 50))
+    X[:, :3] += 0.5 * (2 * y[:, None] - 1)
+    with pytest.warns(DegenerateModelWarning, match=r"far from the origin \(their centre is \d+\.\d times"):
+        A.ALMA(random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateModelWarning)
+        A.ALMA(random_state=0).fit(X - X.mean(0), y)
+        A.ALMA(random_state=0).fit(np.abs(rng.normal(size=(20, 50))) * 1000.0, y)  # raw-like: level ~ spread
