@@ -46,7 +46,8 @@ from sklearn.utils.validation import _num_samples, check_is_fitted, validate_dat
 
 from genesel._core.gram import gram
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import check_binary_fit, check_expression_data, unit_row_exponent, warn_if_one_class
+from genesel._core.validation import (check_binary_fit, check_expression_data, scale_pow2, unit_row_exponent,
+                                      warn_if_one_class)
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]
@@ -269,7 +270,7 @@ class DWD(ClassifierMixin, BaseEstimator):
         # margins scale by a, w is unchanged: see the class docstring), and the solver's constants stay in range
         if self.kernel == "linear":
             e0 = unit_row_exponent(X)
-            Xs = np.ldexp(X, e0)
+            Xs = scale_pow2(X, e0)
             K = Xs @ Xs.T
         else:
             e0, Xs = 0, X

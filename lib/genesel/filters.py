@@ -46,7 +46,8 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
-from genesel._core.validation import check_binary_fit, check_expression_data, mean_std, pow2_exponent
+from genesel._core.validation import (check_binary_fit, check_expression_data, mean_std, safe_pow2_exponent,
+                                      scale_pow2)
 
 __all__ = ["signal_to_noise", "fisher_ratio", "t_statistic", "wilcoxon_pvalues", "abs_score", "class_moments",
            "balanced_order", "check_n_genes", "SignalToNoiseSelector", "FisherSelector"]
@@ -63,8 +64,8 @@ def _scaled_moments(X, y, ddof: int, min_per_class: int = 1):
         what = "a spread (sigma) needs at least two values" if need >= 2 else f"ddof={ddof}"
         raise ValueError(f"each class needs at least {need} sample(s) here ({what}); got {neg_n} and {pos_n}: "
                          "use more samples per class (e.g. fewer folds)")
-    k = pow2_exponent(X, axis=0)
-    Xs = np.ldexp(X, k)
+    k = safe_pow2_exponent(X, axis=0)
+    Xs = scale_pow2(X, k, axis=0)
     (m0, s0), (m1, s1) = mean_std(Xs[y == -1], ddof=ddof), mean_std(Xs[y == 1], ddof=ddof)  # exact when constant
     return (m0, m1, s0, s1, neg_n, pos_n), k
 
@@ -72,7 +73,8 @@ def _scaled_moments(X, y, ddof: int, min_per_class: int = 1):
 def class_moments(X, y, ddof: int = 0):
     """(μ₋, μ₊, σ₋, σ₊, n₋, n₊) per gene for labels mapped to {-1, +1} (any scale of X; see :func:`_scaled_moments`)."""
     (m0, m1, s0, s1, n0, n1), k = _scaled_moments(X, y, ddof)
-    return np.ldexp(m0, -k), np.ldexp(m1, -k), np.ldexp(s0, -k), np.ldexp(s1, -k), n0, n1
+    m0, m1, s0, s1 = scale_pow2(np.vstack([m0, m1, s0, s1]), -k, axis=0)
+    return m0, m1, s0, s1, n0, n1
 
 
 def _safe_divide(num, den, what):

@@ -26,7 +26,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel._core.validation import mean_std, pow2_exponent
+from genesel._core.validation import mean_std, safe_pow2_exponent, scale_pow2
 
 __all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"]
 
@@ -88,10 +88,10 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         if X.shape[0] < 2:
             raise ValueError("GeneStandardizer: X has one sample (n_samples = 1); a gene's standard deviation needs "
                              "at least two samples: fit it on the whole training set")
-        k = pow2_exponent(X, axis=0)  # exact per-gene rescaling: no overflow or underflow of the squares
-        mean, sd = mean_std(np.ldexp(X, k))  # a constant gene: its value and sd 0 exactly
-        self.mean_ = np.ldexp(mean, -k)
-        sd = np.ldexp(sd, -k)
+        k = safe_pow2_exponent(X, axis=0)  # exact per-gene rescaling: no overflow or underflow of the squares
+        mean, sd = mean_std(scale_pow2(X, k, axis=0))  # a constant gene: its value and sd 0 exactly
+        self.mean_ = scale_pow2(mean[None, :], -k, axis=0)[0]
+        sd = scale_pow2(sd[None, :], -k, axis=0)[0]
         const = np.flatnonzero(sd == 0)
         if const.size and self.on_constant == "error":
             raise ValueError(f"GeneStandardizer: {const.size} gene(s) are constant in the training data (first "
@@ -118,8 +118,7 @@ class SampleStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         if X.shape[1] < 2:
             raise ValueError("SampleStandardizer: X has one gene (n_features = 1); a sample's standard deviation "
                              "over its genes needs at least two genes")
-        k = pow2_exponent(X, axis=1)[:, None]  # exact per-sample rescaling (see the module docstring)
-        Xs = np.ldexp(X, k)
+        Xs = scale_pow2(X, safe_pow2_exponent(X, axis=1), axis=1)  # exact per-sample rescaling (module docstring)
         mean, sd = mean_std(Xs, axis=1)
         if np.any(sd == 0):
             raise ValueError(f"SampleStandardizer: sample(s) {np.flatnonzero(sd == 0)[:5].tolist()} are "

@@ -42,7 +42,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.gram import linear_gram
 from genesel._core.smo import gradient, newton_step, rho, smo
-from genesel._core.validation import check_binary_fit, unit_row_exponent
+from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent
 from genesel.svm import LinearSVM, _in_x_units, _negligible_C_message
 
 __all__ = ["SVMRFE", "elimination_schedule"]
@@ -370,7 +370,7 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
         # data-relative units (exact): X' = 2^e X, C' = C / 4^e, the same SVMs (see genesel.svm)
         e = unit_row_exponent(X)
-        Xs = np.ldexp(X, e)
+        Xs = scale_pow2(X, e)
         C_scaled = _in_x_units(float(self.C), -2 * e)
         if not C_scaled > 0:
             raise ValueError(_negligible_C_message(type(self).__name__, self.C, linear_gram(Xs), 2 * e))
@@ -444,7 +444,7 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         (the same model a refit on those genes gives, up to the SMO tolerance).
         """
         check_is_fitted(self, "stage_alpha_")
-        X = np.ldexp(validate_data(self, X, dtype=np.float64, reset=False), self._x_exp)  # data-relative units
+        X = scale_pow2(validate_data(self, X, dtype=np.float64, reset=False), self._x_exp)  # data-relative units
         out = np.empty((self.subset_sizes_.size, X.shape[0]))
         for s, size in enumerate(self.subset_sizes_):
             g = self.subset(int(size))

@@ -36,7 +36,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.gram import gram, linear_gram
 from genesel._core.smo import dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
-from genesel._core.validation import check_binary_fit, unit_row_exponent, warn_if_one_class
+from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent, warn_if_one_class
 
 __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_violation"]
 
@@ -208,7 +208,7 @@ class LinearSVM(_DualSVMBase):
         self._check_params()
         X, y_pm1 = self._validate_fit_data(X, y)
         k = unit_row_exponent(X)
-        Xs = np.ldexp(X, k)
+        Xs = scale_pow2(X, k)
         K = linear_gram(Xs)
         self._solve(K, y_pm1, alpha0, _in_x_units(float(self.C), -2 * k), 2 * k, alpha0_exp2, who)
         self._x_exp = k
@@ -221,7 +221,7 @@ class LinearSVM(_DualSVMBase):
     def decision_function(self, X):
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return linear_gram(np.ldexp(X, self._x_exp), self._coef_scaled)[:, 0] + self.intercept_[0]
+        return linear_gram(scale_pow2(X, self._x_exp), self._coef_scaled)[:, 0] + self.intercept_[0]
 
 
 class KernelSVM(_DualSVMBase):
@@ -279,7 +279,7 @@ class KernelSVM(_DualSVMBase):
             raise ValueError(f"kernel must be 'linear', 'poly' or 'rbf', got {self.kernel!r}")
         X, y_pm1 = self._validate_fit_data(X, y)
         k = unit_row_exponent(X)
-        Xs = np.ldexp(X, k)
+        Xs = scale_pow2(X, k)
         self._x_exp = k
         self._gamma_scaled = float(self._gamma_value(Xs, k))
         self._gamma_ = float(_in_x_units(self._gamma_scaled, 2 * k))
@@ -295,5 +295,5 @@ class KernelSVM(_DualSVMBase):
     def decision_function(self, X):
         check_is_fitted(self, "dual_coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        Kx = self._kernel(np.ldexp(X, self._x_exp), self._sv_scaled)
+        Kx = self._kernel(scale_pow2(X, self._x_exp), self._sv_scaled)
         return Kx @ self._dual_coef_scaled[0] + self.intercept_[0]

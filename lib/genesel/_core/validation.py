@@ -23,7 +23,8 @@ import warnings
 
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "pow2_exponent", "mean_std",
+__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "pow2_exponent",
+           "safe_pow2_exponent", "scale_pow2", "mean_std",
            "unit_row_exponent", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
 
 
@@ -38,17 +39,51 @@ def pow2_exponent(X, axis=None):
     ``axis=None``: one int for the whole array; ``axis=0``: one per column (gene), ``axis=1`` one per row. An
     all-zero array (or column) gets 0. Scaling by ``2**k`` is exact (see the module docstring).
     """
-    m = np.max(np.abs(np.asarray(X, dtype=np.float64)), axis=axis)
+    X = np.asarray(X, dtype=np.float64)
+    if X.size == 0:
+        m = np.zeros(np.delete(X.shape, axis) if axis is not None else ())
+    else:
+        m = np.maximum(X.max(axis=axis), -X.min(axis=axis))  # max |x| without an |X| copy
     _, e = np.frexp(m)  # m = f * 2**e with f in [0.5, 1); frexp(0) = (0, 0)
     k = -np.asarray(e, dtype=np.int64)
     return int(k) if np.ndim(k) == 0 else k
 
 
+#: Data whose largest values lie within [2^-SAFE, 2^SAFE] need no rescaling for sums of squares (their squares stay
+#: far inside the double range); :func:`safe_pow2_exponent` returns 0 for them, which skips the work.
+_SAFE_EXP = 400
+
+
+def safe_pow2_exponent(X, axis=None):
+    """:func:`pow2_exponent`, but 0 wherever the values are already safe to square and sum (largest |x| within
+    2^-400 .. 2^400, or all zero). Since the rescaling is exact, skipping it there changes no bit; it only saves
+    the copy on ordinary data."""
+    k = pow2_exponent(X, axis=axis)
+    safe = np.abs(k) <= _SAFE_EXP
+    if np.ndim(k) == 0:
+        return 0 if safe else k
+    return np.where(safe, 0, k)
+
+
+def scale_pow2(X, k, axis=None):
+    """``X * 2**k`` (exact), broadcasting per-column (``axis=0``) or per-row (``axis=1``) exponents; returns X
+    itself when every exponent is 0."""
+    X = np.asarray(X, dtype=np.float64)
+    if np.ndim(k) == 0:
+        return X if k == 0 else np.ldexp(X, int(k))
+    if not np.any(k):
+        return X
+    return np.ldexp(X, k[None, :] if axis == 0 else k[:, None])
+
+
 def unit_row_exponent(X) -> int:
     """One exponent k such that the longest row of ``np.ldexp(X, k)`` has Euclidean norm in [0.5, 1): the
     largest diagonal entry of its Gram matrix is then in [0.25, 1). Computed without squaring the raw values,
-    so it works at any scale."""
+    so it works at any scale. Data of ordinary scale (largest |x| within 2^-400 .. 2^400) get 0: for an exact
+    rescaling that changes no bit of what is computed from it, only the copy is saved."""
     k1 = pow2_exponent(X)
+    if abs(k1) <= _SAFE_EXP:
+        return 0
     X1 = np.ldexp(np.asarray(X, dtype=np.float64), k1)
     rn = float(np.sqrt(np.max(np.einsum("ij,ij->i", X1, X1)))) if X1.size else 0.0
     return k1 + pow2_exponent(rn)
@@ -64,11 +99,16 @@ def mean_std(X, axis=0, ddof=0):
     sd = X.std(axis=axis, ddof=ddof)
     if X.shape[axis] == 0:
         return mean, sd
-    const = np.ptp(X, axis=axis) == 0
-    if np.any(const):
-        first = np.take(X, 0, axis=axis)
-        mean = np.where(const, first, mean)
-        sd = np.where(const, 0.0, sd)
+    # only slices whose sd is within rounding of 0 can be constant (relative error of the mean <= n * eps)
+    cand = np.flatnonzero(sd <= 1e-10 * np.abs(mean))
+    if cand.size:
+        sub = np.take(X, cand, axis=1 - axis)
+        const = cand[np.ptp(sub, axis=axis) == 0]
+        if const.size:
+            mean = np.array(mean, copy=True)
+            sd = np.array(sd, copy=True)
+            mean[const] = np.take(np.take(X, const, axis=1 - axis), 0, axis=axis)
+            sd[const] = 0.0
     return mean, sd
 
 
