@@ -9,7 +9,10 @@ by 1e-300 or 1e200). Estimators compute in *data-relative* units: they multiply 
 (:func:`pow2_exponent`, :func:`unit_row_exponent`) and express their internal constants (starting values, boxes,
 penalties) in those units. Multiplying by a power of two is exact in floating point (no rounding, only the
 exponent changes), so on data of ordinary scale every number is bit for bit what the unscaled computation gives,
-while squares and Gram matrices of extreme data no longer overflow or underflow.
+while squares and Gram matrices of extreme data no longer overflow or underflow. Where only overflow protection is
+the point (:func:`safe_pow2_exponent`, :func:`unit_row_exponent`), data whose values are safe to square are not
+copied at all. :func:`mean_std` makes constant genes exactly constant (numpy's mean of equal values can miss them
+by one unit in the last place).
 
 Degenerate end states. A fit that ends in a model predicting one class for every training sample, with every
 weight zero or every relevance at a bound, is reported by :func:`warn_degenerate` (a
