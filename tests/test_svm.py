@@ -128,6 +128,10 @@ def test_linear_svm_matches_sklearn_on_real_data(golub_subset):
                                            ("rbf", {}), ("linear", {})])
 def test_kernel_svm_matches_sklearn_svc(kernel, params):
     X, y = _problem(60, 8, seed=7)
+    if kernel != "linear" and "gamma" not in params:
+        # sklearn's gamma='scale' is 1 / (n_features X.var()); genesel's does not depend on the gene means
+        # (test_rbf_gamma_scale_ignores_the_gene_means): compare the solvers at sklearn's value
+        params = {**params, "gamma": 1.0 / (X.shape[1] * X.var())}
     ours = KernelSVM(kernel=kernel, C=2.0, tol=1e-9, **params).fit(X, y)
     ref = SVC(kernel=kernel, C=2.0, tol=1e-10, **params).fit(X, y)
     Xt = np.random.default_rng(2).normal(size=(40, 8))
@@ -308,14 +312,31 @@ def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
 
 
+def test_rbf_gamma_scale_ignores_the_gene_means():
+    """gamma='scale' is 1 / (sum of gene variances): scikit-learn's 1 / (n_features X.var()) on centred genes, but
+    unlike it not inflated by differences between gene means, which made the kernel flat and the model the
+    majority rule on uncentred data (the property test found it)."""
+    rng = np.random.default_rng(0)
+    y = np.r_[np.zeros(8), np.ones(4)]
+    X = rng.normal(size=(12, 4))
+    X[:, 0] += 2 * (2 * y - 1)
+    Xc = X - X.mean(0)
+    sk = SVC(kernel="rbf", gamma="scale", tol=1e-10).fit(Xc, y)
+    ours = KernelSVM(gamma="scale", tol=1e-10).fit(Xc, y)
+    assert ours._gamma_ == pytest.approx(1.0 / (Xc.shape[1] * Xc.var()))
+    np.testing.assert_allclose(ours.decision_function(Xc), sk.decision_function(Xc), atol=1e-6)
+    shifted = X + np.array([0.0, 1e4, 2e4, 3e4])  # gene means far apart
+    got = KernelSVM(gamma="scale", tol=1e-10).fit(shifted, y)
+    np.testing.assert_allclose(got.decision_function(shifted), ours.decision_function(Xc), atol=1e-6)
+
+
 def test_flat_rbf_kernel_is_named():
-    """gamma='scale' follows sklearn (the variance of all entries of X): genes with very different means make it
-    tiny and the RBF kernel flat; the one-class warning names gamma and the remedy."""
+    """A gamma far too small makes the RBF kernel flat; the one-class warning names gamma and the remedy."""
     from genesel._core.validation import DegenerateModelWarning
 
     rng = np.random.default_rng(0)
     y = np.r_[np.zeros(8), np.ones(4)]
-    X = rng.normal(size=(12, 4)) + np.array([0.0, 1e4, 2e4, 3e4])  # gene means far apart
+    X = rng.normal(size=(12, 4))
     X[:, 0] += 2 * (2 * y - 1)
-    with pytest.warns(DegenerateModelWarning, match=r"RBF kernel is nearly flat.*standardise the genes"):
-        KernelSVM().fit(X, y)
+    with pytest.warns(DegenerateModelWarning, match=r"RBF kernel is nearly flat.*larger gamma"):
+        KernelSVM(gamma=1e-6).fit(X, y)

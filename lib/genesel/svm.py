@@ -228,7 +228,11 @@ class KernelSVM(_DualSVMBase):
     """Binary C-SVM with a linear, polynomial or RBF kernel (same numba SMO solver as ``LinearSVM``).
 
     Kernels follow scikit-learn's ``SVC``: ``linear`` x.x', ``poly`` (gamma x.x' + coef0)^degree,
-    ``rbf`` exp(-gamma |x - x'|^2); ``gamma="scale"`` is 1 / (n_features * X.var()), ``"auto"`` 1 / n_features.
+    ``rbf`` exp(-gamma |x - x'|^2); ``"auto"`` is 1 / n_features. ``gamma="scale"`` is 1 / (sum of the gene
+    variances), so that the mean of gamma |x - x'|^2 over pairs of samples is 2: on centred genes (e.g.
+    standardised ones) that is scikit-learn's 1 / (n_features * X.var()); unlike it, it does not depend on the genes'
+    means (sklearn's X.var() over all entries grows with the differences between gene means, e.g. raw intensities,
+    and made the kernel flat), as the RBF kernel itself does not.
     The computation runs in data-relative units as ``LinearSVM``'s (``_gamma_`` is reported in the units of X).
     """
 
@@ -244,8 +248,8 @@ class KernelSVM(_DualSVMBase):
     def _gamma_value(self, Xs, k):
         """gamma in the units of the scaled data Xs = 2^k X."""
         if self.gamma == "scale":
-            v = Xs.var()
-            return 1.0 / (Xs.shape[1] * v) if v > 0 else 1.0
+            v = float(np.sum(Xs.var(axis=0)))  # the sum of the gene variances: translation invariant per gene
+            return 1.0 / v if v > 0 else 1.0
         if self.gamma == "auto":
             return _in_x_units(1.0 / Xs.shape[1], -2 * k)
         if isinstance(self.gamma, numbers.Real) and self.gamma > 0:
@@ -261,16 +265,12 @@ class KernelSVM(_DualSVMBase):
             g = f"gamma={self.gamma!r} ({self._gamma_:.3g} in the units of X)"
             if off.min() > 0.99:
                 return (f"the RBF kernel is nearly flat (every k(x, x') > 0.99): {g} is small for the distances "
-                        "between the samples (gamma='scale' follows sklearn, 1 / (n_features * X.var()) over all "
-                        "entries, which differences between the gene means inflate)",
-                        "standardise the genes (genesel.preprocessing.GeneStandardizer) or pass a larger gamma")
+                        "between the samples", "pass a larger gamma (or gamma='scale')")
             if off.max() < 0.01:
                 return (f"the RBF kernel is nearly diagonal (every k(x, x') < 0.01): {g} is large for the distances "
                         "between the samples", "pass a smaller gamma (or gamma='scale')")
             return (f"at C={self.C:g} and {g} the training classes are not separated",
-                    "try a larger C, or a gamma suited to the distances between the samples (standardise the genes: "
-                    "gamma='scale' uses the variance of all entries of X, which differences between gene means "
-                    "inflate)")
+                    "try a larger C, or a gamma suited to the distances between the samples (gamma='scale')")
         return super()._one_class_cause(K, exp2)
 
     def fit(self, X, y, alpha0=None):
