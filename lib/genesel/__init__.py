@@ -30,6 +30,7 @@ layer that loads data and runs grids. Package ``__init__`` files hold re-exports
 
 __version__ = "0.1.0"
 
+from genesel._core.validation import DegenerateModelWarning
 from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline
 from genesel.arom import L2AROM
 from genesel.dwd import DWD
@@ -45,4 +46,4 @@ from genesel.voting import GolubVoting
 __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DWD", "FisherSelector",
            "SignalToNoiseSelector", "GaussianProcessClassifier", "GeneStandardizer", "LogTransform",
            "MissingValueImputer", "SampleStandardizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
-           "GolubVoting", "L2AROM"]
+           "GolubVoting", "L2AROM", "DegenerateModelWarning"]
