@@ -189,7 +189,7 @@ class GPARDRFE(_GPARDBase):
     feature_order_ : all genes, best first: the 2^p survivors by S, then the genes eliminated in the last round,
         ..., the first round's last (within a round by decreasing average normalised ARD value).
     ranking_ : 1 = best, all distinct.  support_ : the biomarker set M*.  n_features_ : |M*|.
-    sizes_ : the gene counts visited (e.g. [2000, 1024, 512, 256]).
+    sizes_ : the gene counts visited (e.g. [2000, 1024, 512, 256]); ``n_iter_`` their number (rounds of k fits).
     rounds_ : one dict per elimination round (``genes`` before the round, ``survivors``, ``L``, ``T`` as gene
         indices, ``fold_relevances`` (k, d) and ``average``).
     final_fold_relevances_ : (k, 2^p) ARD values of the last k fold fits; ``average_relevance_`` their normalised
@@ -245,6 +245,7 @@ class GPARDRFE(_GPARDBase):
         self.ranking_ = np.empty(d, dtype=np.int64)
         self.ranking_[self.feature_order_] = np.arange(1, d + 1)
         self.sizes_ = sizes
+        self.n_iter_ = len(sizes)
         self.rounds_ = rounds
         self.fold_log_evidence_ = evid
         self.train_masks_ = masks
@@ -284,7 +285,7 @@ class GPARDFS(_GPARDBase):
     pvalues_ : Wilcoxon p-value of every gene.  prefilter_support_ : mask of the genes with p < alpha.
     fold_rankings_ : (k, d') R_i as gene indices.  fold_relevances_ : (k, d') ARD values (prefiltered genes in
     ascending index order).  fold_minimal_sets_ : list of the k minimal sets M_i (gene indices, rank order).
-    counts_ : dict gene -> number of M_i holding it.  candidate_order_ : R (the union ranked by count, then by average
+    counts_ : dict gene -> number of M_i holding it.  n_iter_ : k (the GP-ARD fits).  candidate_order_ : R (the union ranked by count, then by average
     ARD value).  forward_path_ : step 5.  support_ : M*.  feature_order_ / ranking_ : R first, then the other
     prefiltered genes by average ARD value, then the genes that failed the prefilter by p-value.
     """
@@ -352,6 +353,7 @@ class GPARDFS(_GPARDBase):
         self.fold_relevances_ = theta
         self.fold_minimal_sets_ = M
         self.counts_ = counts
+        self.n_iter_ = int(self.n_folds)
         self.candidate_order_ = cand
         self.train_masks_ = masks
         self.support_ = np.zeros(d, dtype=bool)

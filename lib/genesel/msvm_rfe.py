@@ -255,6 +255,7 @@ class MSVMRFE(SelectorMixin, BaseEstimator):
     support_ : the biomarker set (or the top ``n_features_to_select``).  n_features_ : its size.
     forward_path_ : :class:`genesel.forward.ForwardPath` of the LOO forward selection (None with a fixed size).
     train_masks_ : (t, n_samples) training mask of each SVM.
+    n_iter_ : number of elimination steps + 1 (rounds of t SVM fits).
     """
 
     def __init__(self, n_folds=10, n_repeats=1, step=1, C=1.0, n_features_to_select=None, max_forward_genes=None,
@@ -317,6 +318,7 @@ class MSVMRFE(SelectorMixin, BaseEstimator):
         self.ranking_ = np.empty(d, dtype=np.int64)
         self.ranking_[self.feature_order_] = np.arange(1, d + 1)
         self.train_masks_ = masks
+        self.n_iter_ = int(schedule.size + 1)
         if self.n_features_to_select is None:
             self.forward_path_ = forward_path(X, y_pm1, self.feature_order_, max_genes=self.max_forward_genes and
                                               min(self.max_forward_genes, d), C=self.C, tol=self.tol)
