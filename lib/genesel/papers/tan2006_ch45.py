@@ -266,7 +266,9 @@ def _fold_selector(method, seed, quick, inner_folds):
 def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, seed: int, quick: bool,
               max_genes: int | None = None) -> dict:
     """Leave-one-fold-out (thesis §4.4, §5.5.2): select the biomarker set b_i with ``method`` on the other folds,
-    train a linear SVM (and GP-Laplace without ARD) on them with b_i only and count the errors on fold ``fold``."""
+    train a linear SVM (and GP-Laplace without ARD) on them with b_i only and count the errors on fold ``fold``.
+    Also returns the top 100 of the method's gene ranking on those folds (``ranking_top``; RVM and SMLR: by |weight|,
+    the selected genes first), for stability indices on sets of equal size."""
     X, y, genes, classes, _ = load_task(dataset, max_genes)
     tr, te = stratified_kfold(y, n_folds, seed)[fold]
     tr = np.sort(tr)
@@ -276,7 +278,7 @@ def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, 
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         if method == "All genes":
-            g = np.arange(X.shape[1])
+            g, order = np.arange(X.shape[1]), np.zeros(0, dtype=np.int64)
         elif method == "GP-Laplace":
             order, unconverged = _gp_rank("laplace", A[tr], y[tr], seed, quick)
             g = forward_path(A[tr], y[tr], order).biomarkers("loo")
@@ -286,8 +288,9 @@ def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, 
                 sel.fit(A[tr], y[tr], prefilter_X=prefilter_view(dataset, max_genes)[tr])
             else:
                 sel.fit(A[tr], y[tr])
+            order = sel.feature_order_
             if method == "SVM-RFE":  # Table 4.7: the biomarker set by LOO forward selection on the ranking
-                g = forward_path(A[tr], y[tr], sel.feature_order_).biomarkers("loo")
+                g = forward_path(A[tr], y[tr], order).biomarkers("loo")
             else:
                 g = np.flatnonzero(sel.support_)
     unconverged += sum("stopped before convergence" in str(x.message) for x in w)
@@ -299,7 +302,7 @@ def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, 
         warnings.simplefilter("ignore")
         gp_err = int(np.sum(gp.fit(A[np.ix_(tr, g)], y[tr]).predict(A[np.ix_(te, g)]) != y[te]))
     return {"biomarkers": np.sort(g).tolist(), "biomarker_size": int(g.size), "n_test": int(te.size),
-            "n_genes": int(X.shape[1]),
+            "n_genes": int(X.shape[1]), "ranking_top": [int(v) for v in order[:100]],
             "svm_errors": svm_err, "gp_errors": gp_err, "cpu_seconds": cpu, "unconverged_fits": int(unconverged)}
 
 

@@ -17,18 +17,23 @@ __all__ = ["stability_table", "lofo_table", "occurrence_table"]
 
 
 def stability_table(folds: pd.DataFrame) -> pd.DataFrame:
-    """Per data set, variant and method: Tan's S (Eq. 5.1) over the fold biomarker sets, the Kuncheva index when all
-    sets have the same size (else blank), the mean pairwise Jaccard index, the union size and the sizes."""
+    """Per data set, variant and method: Tan's S (Eq. 5.1) over the fold biomarker sets, the mean pairwise Jaccard
+    index, the union size and the mean size; and the Kuncheva index, which needs sets of one size: the top k genes of
+    every fold's ranking with k the smallest biomarker set of the method (``kuncheva_k``), so that each of those
+    top-k sets lies inside (RVM, SMLR, GP-ARD-FS, GP-ARD-RFE, MSVM-RFE) or is (k = size) the fold's selection."""
     rows = []
     for (ds, var, meth), g in folds.groupby(["dataset", "variant", "method"], sort=False):
         if meth == "All genes":
             continue
         sets = [set(b) for b in g["biomarkers"]]
         sizes = sorted(len(s) for s in sets)
-        n = int(g["n_genes"].iloc[0]) if "n_genes" in g else None
-        ki = kuncheva_index(sets, n) if n and len(set(sizes)) == 1 and 0 < sizes[0] < n else np.nan
+        n = int(g["n_genes"].iloc[0])
+        k = sizes[0]
+        tops = [set(list(r)[:k]) for r in g["ranking_top"]]
+        ok = 0 < k < n and all(len(t) == k for t in tops)
+        ki = kuncheva_index(tops, n) if ok else np.nan
         rows.append({"dataset": ds, "variant": var, "method": meth, "stability_S": stability_score(sets),
-                     "kuncheva": ki, "jaccard": mean_pairwise_jaccard(sets),
+                     "kuncheva": ki, "kuncheva_k": int(k) if ok else None, "jaccard": mean_pairwise_jaccard(sets),
                      "union": len(set().union(*sets)), "mean_size": float(np.mean(sizes))})
     return pd.DataFrame(rows)
 
