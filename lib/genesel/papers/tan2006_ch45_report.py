@@ -149,7 +149,7 @@ def fig_stability_accuracy(stab: pd.DataFrame, lofo: pd.DataFrame, paper_S: dict
     h.append(plt.Line2D([], [], marker="o", ls="", mfc="none", mec="k", ms=11))
     l.append("thesis (Tables 5.5, 5.6)")
     axes[0][-1].legend(h, l, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=12)
-    fig.suptitle(f"Stability versus accuracy of the biomarker sets ({variant} standardisation)")
+    fig.suptitle(f"Stability versus accuracy of the biomarker sets ({variant} standardisation)", y=1.02)
     return fig
 
 
@@ -177,7 +177,12 @@ def fig_overlap(folds: pd.DataFrame, dataset: str, variant: str, methods, title_
         ax.set_xticklabels([str(i + 1) for i in range(len(sets))], fontsize=10)
         ax.set_yticks(range(len(genes)))
         labels = [gene_label(x) if gene_label else str(x + 1) for x in genes]
-        ax.set_yticklabels(labels, fontsize=8)
+        ax.set_yticklabels(labels, fontsize=10)
+        ax.grid(False)
+        ax.set_xticks(np.arange(-0.5, len(sets)), minor=True)
+        ax.set_yticks(np.arange(-0.5, len(genes)), minor=True)
+        ax.grid(which="minor", color="0.85", lw=0.5)
+        ax.tick_params(which="minor", length=0)
         S = stability_score(sets) if len(sets) >= 2 else np.nan
         ax.set_title(f"{m}\nS = {S:.2f}, {len(freq)} genes in all", fontsize=13)
         ax.set_xlabel("fold left out")
