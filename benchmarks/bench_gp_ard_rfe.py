@@ -120,7 +120,7 @@ def main():
                   f"sklearn {sk_full:.0f} s CPU EXTRAPOLATED (its seconds per fit and gene above) -> "
                   f"{sk_full / c3:.0f}x CPU")
 
-        print(f"\n== MSVM-RFE, one gene per step, 10 SVMs per step (Colon, 62 samples) ==")
+        print("\n== MSVM-RFE, one gene per step, 10 SVMs per step (Colon, 62 samples) ==")
         m = args.msvm_genes
         Am = A[:, top[:m]] if m <= args.genes else A[:, :m]
         MSVMRFE(n_folds=10, random_state=0).fit(Am[:, :20], y)  # warm-up

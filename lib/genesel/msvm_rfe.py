@@ -38,7 +38,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from genesel._core.smo import gradient, newton_step, rho, smo
+from genesel._core.smo import gradient, newton_step, smo
 from genesel._core.validation import check_binary_fit
 from genesel.forward import forward_path
 from genesel.rfe import elimination_schedule

@@ -31,7 +31,6 @@ import warnings
 from functools import lru_cache
 
 import numpy as np
-import pandas as pd
 
 from genesel.datasets import load_dataset
 from genesel.experiments import random_splits, stratified_kfold
