@@ -62,6 +62,7 @@ def problem():
     return X, y
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # max_iter=60 keeps the test fast
 def test_gp_ard_rfe_keeps_relevant_genes_and_is_seeded(problem):
     X, y = problem
     a = GPARDRFE(n_folds=4, p=3, n_restarts=0, max_iter=60, random_state=1).fit(X, y)
@@ -78,6 +79,7 @@ def test_gp_ard_rfe_keeps_relevant_genes_and_is_seeded(problem):
         assert not set(rd["L"].tolist()) & set(rd["survivors"].tolist())
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_gp_ard_fs_prefilter_and_selection(problem):
     X, y = problem
     fs = GPARDFS(alpha=0.05, n_folds=4, n_restarts=0, max_iter=60, random_state=0).fit(X, y)
