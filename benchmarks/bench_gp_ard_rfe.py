@@ -79,6 +79,75 @@ def msvm_sklearn(X, y, n_folds, seed):
     return elim[::-1] + surv
 
 
+def _bench_gp(args, A, y, Ar):
+    from genesel.gp_ard_select import GPARDRFE
+
+    print(f"== GP-ARD-RFE, reduced problem: Colon 62 samples, {args.genes} genes (largest class-mean gap), "
+          f"{args.folds} folds, down to 2^{args.p} genes, one optimiser start per fit ==")
+    est = GPARDRFE(n_folds=args.folds, p=args.p, n_restarts=0, max_iter=200, random_state=0)
+    GPARDRFE(n_folds=2, p=1, n_restarts=0, max_iter=5, random_state=0).fit(Ar[:, :8], y)  # warm-up
+    ours, w1, c1 = best_of(lambda: est.fit(Ar, y).subset(2 ** args.p), 1)
+    t0, c0 = time.perf_counter(), time.process_time()
+    theirs = sklearn_gp_ard_rfe(Ar, y, args.folds, args.p, 0)
+    w2, c2 = time.perf_counter() - t0, time.process_time() - c0
+    report_ratio("GP-ARD-RFE (reduced, measured)", (w1, c1), (w2, c2))
+    common = len(set(ours.tolist()) & set(theirs.tolist()))
+    print(f"  survivors in common: {common} of {2 ** args.p} (the two GPs differ in their bias and noise terms "
+          "and stop at different optima, so the sets agree only in part)")
+    if not args.skip_full:
+        full = GPARDRFE(n_folds=10, p=8, n_restarts=0, max_iter=200, random_state=0)
+        _, w3, c3 = best_of(lambda: full.fit(A, y), 1)
+        # sklearn on the full problem: one fit per visited size on the first fold's training part (the genes of
+        # largest class-mean gap), CPU measured; the 10 folds x rounds are that time x 10 per size
+        mask = full.train_masks_[0]
+        per_size = {}
+        for size in full.sizes_[:-1]:
+            g = np.sort(np.argsort(-np.abs(A[y > 0].mean(0) - A[y < 0].mean(0)), kind="stable")[:size])
+            c0 = time.process_time()
+            _sk_gp_ard(A[np.ix_(mask, g)], y[mask], 0)
+            per_size[size] = time.process_time() - c0
+        sk_full = 10 * sum(per_size.values())
+        print(f"GP-ARD-RFE (full: 2000 genes, 10 folds, p = 8): genesel {w3:.1f} s wall / {c3:.1f} s CPU "
+              f"measured; sklearn one fit per size measured ({', '.join(f'{k} genes {v:.1f} s' for k, v in per_size.items())} "
+              f"CPU) x 10 folds = {sk_full:.0f} s CPU EXTRAPOLATED -> {sk_full / c3:.0f}x CPU")
+
+
+def _bench_msvm(args, A, y, top):
+    from genesel.msvm_rfe import MSVMRFE
+
+    print("\n== MSVM-RFE, one gene per step, 10 SVMs per step (Colon, 62 samples) ==")
+    m = args.msvm_genes
+    Am = A[:, top[:m]] if m <= args.genes else A[:, :m]
+    MSVMRFE(n_folds=10, random_state=0).fit(Am[:, :20], y)  # warm-up
+    _, w1, c1 = best_of(lambda: MSVMRFE(n_folds=10, random_state=0, n_features_to_select=1).fit(Am, y), 3)
+    r_sk, w2, c2 = best_of(lambda: msvm_sklearn(Am, y, 10, 0), 1)
+    r_ge = MSVMRFE(n_folds=10, random_state=0, n_features_to_select=1).fit(Am, y).feature_order_
+    report_ratio(f"MSVM-RFE ({m} genes, measured)", (w1, c1), (w2, c2))
+    print(f"  same top 10: {len(set(r_ge[:10].tolist()) & set(r_sk[:10]))} of 10 genes")
+    _, w3, c3 = best_of(lambda: MSVMRFE(n_folds=10, random_state=0, n_features_to_select=1).fit(A, y), 1)
+    # sklearn on the full problem: SVC fit time measured at several gene counts (10 fits each, one fold's
+    # training part), interpolated linearly in the gene count, summed over the 1999 steps x 10 SVMs
+    from sklearn.svm import SVC
+
+    from genesel.msvm_rfe import resampling_masks
+
+    mask = resampling_masks(np.where(y > 0, 1, -1), 10, 1, np.random.RandomState(0))[0]
+    grid = [2, 5, 10, 25, 50, 250, 500, 1000, 2000]
+    by_gap = np.argsort(-np.abs(A[y > 0].mean(0) - A[y < 0].mean(0)), kind="stable")
+    SVC(kernel="linear").fit(A[np.ix_(mask, by_gap[:5])], y[mask])  # warm-up
+    t_fit = []
+    for dd in grid:  # the genes that survive to that point are the strong ones: the top dd by class-mean gap
+        c0 = time.process_time()
+        for _ in range(10):
+            SVC(kernel="linear", C=1.0, tol=1e-6).fit(A[np.ix_(mask, by_gap[:dd])], y[mask])
+        t_fit.append((time.process_time() - c0) / 10)
+    steps = np.arange(2, A.shape[1] + 1)
+    sk_full = 10 * float(np.sum(np.interp(steps, grid, t_fit)))
+    print(f"MSVM-RFE (full: 2000 genes): genesel {w3:.1f} s wall / {c3:.1f} s CPU measured; sklearn "
+          f"{sk_full:.0f} s CPU EXTRAPOLATED (SVC fit time measured at {grid} genes: "
+          f"{', '.join(f'{1e3 * t:.2f}' for t in t_fit)} ms, summed over the steps) -> {sk_full / c3:.0f}x CPU")
+
+
 def main():
     ap = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     ap.add_argument("--genes", type=int, default=200)
@@ -86,76 +155,20 @@ def main():
     ap.add_argument("--p", type=int, default=5)
     ap.add_argument("--msvm-genes", type=int, default=300)
     ap.add_argument("--skip-full", action="store_true", help="do not time genesel's full GP-ARD-RFE (10 folds, 2000 genes)")
+    ap.add_argument("--skip-gp", action="store_true", help="run only the MSVM-RFE part")
     args = ap.parse_args()
     use_mirror(args)
     from threadpoolctl import threadpool_limits
-
-    from genesel.gp_ard_select import GPARDRFE
-    from genesel.msvm_rfe import MSVMRFE
 
     warnings.simplefilter("ignore")
     A, y = _colon()
     top = np.sort(np.argsort(-np.abs(A[y > 0].mean(0) - A[y < 0].mean(0)), kind="stable")[: args.genes])
     Ar = A[:, top]
     with threadpool_limits(1):
-        print(f"== GP-ARD-RFE, reduced problem: Colon 62 samples, {args.genes} genes (largest class-mean gap), "
-              f"{args.folds} folds, down to 2^{args.p} genes, one optimiser start per fit ==")
-        est = GPARDRFE(n_folds=args.folds, p=args.p, n_restarts=0, max_iter=200, random_state=0)
-        GPARDRFE(n_folds=2, p=1, n_restarts=0, max_iter=5, random_state=0).fit(Ar[:, :8], y)  # warm-up
-        ours, w1, c1 = best_of(lambda: est.fit(Ar, y).subset(2 ** args.p), 1)
-        t0, c0 = time.perf_counter(), time.process_time()
-        theirs = sklearn_gp_ard_rfe(Ar, y, args.folds, args.p, 0)
-        w2, c2 = time.perf_counter() - t0, time.process_time() - c0
-        report_ratio("GP-ARD-RFE (reduced, measured)", (w1, c1), (w2, c2))
-        common = len(set(ours.tolist()) & set(theirs.tolist()))
-        print(f"  survivors in common: {common} of {2 ** args.p} (the two GPs differ in their bias and noise terms "
-              "and stop at different optima, so the sets agree only in part)")
-        if not args.skip_full:
-            full = GPARDRFE(n_folds=10, p=8, n_restarts=0, max_iter=200, random_state=0)
-            _, w3, c3 = best_of(lambda: full.fit(A, y), 1)
-            # sklearn on the full problem: one fit per visited size on the first fold's training part (the genes of
-            # largest class-mean gap), CPU measured; the 10 folds x rounds are that time x 10 per size
-            mask = full.train_masks_[0]
-            per_size = {}
-            for size in full.sizes_[:-1]:
-                g = np.sort(np.argsort(-np.abs(A[y > 0].mean(0) - A[y < 0].mean(0)), kind="stable")[:size])
-                c0 = time.process_time()
-                _sk_gp_ard(A[np.ix_(mask, g)], y[mask], 0)
-                per_size[size] = time.process_time() - c0
-            sk_full = 10 * sum(per_size.values())
-            print(f"GP-ARD-RFE (full: 2000 genes, 10 folds, p = 8): genesel {w3:.1f} s wall / {c3:.1f} s CPU "
-                  f"measured; sklearn one fit per size measured ({', '.join(f'{k} genes {v:.1f} s' for k, v in per_size.items())} "
-                  f"CPU) x 10 folds = {sk_full:.0f} s CPU EXTRAPOLATED -> {sk_full / c3:.0f}x CPU")
+        if not args.skip_gp:
+            _bench_gp(args, A, y, Ar)
+        _bench_msvm(args, A, y, top)
 
-        print("\n== MSVM-RFE, one gene per step, 10 SVMs per step (Colon, 62 samples) ==")
-        m = args.msvm_genes
-        Am = A[:, top[:m]] if m <= args.genes else A[:, :m]
-        MSVMRFE(n_folds=10, random_state=0).fit(Am[:, :20], y)  # warm-up
-        _, w1, c1 = best_of(lambda: MSVMRFE(n_folds=10, random_state=0, n_features_to_select=1).fit(Am, y), 3)
-        r_sk, w2, c2 = best_of(lambda: msvm_sklearn(Am, y, 10, 0), 1)
-        r_ge = MSVMRFE(n_folds=10, random_state=0, n_features_to_select=1).fit(Am, y).feature_order_
-        report_ratio(f"MSVM-RFE ({m} genes, measured)", (w1, c1), (w2, c2))
-        print(f"  same top 10: {len(set(r_ge[:10].tolist()) & set(r_sk[:10]))} of 10 genes")
-        _, w3, c3 = best_of(lambda: MSVMRFE(n_folds=10, random_state=0, n_features_to_select=1).fit(A, y), 1)
-        # sklearn on the full problem: SVC fit time measured at several gene counts (10 fits each, one fold's
-        # training part), interpolated linearly in the gene count, summed over the 1999 steps x 10 SVMs
-        from sklearn.svm import SVC
-
-        from genesel.msvm_rfe import resampling_masks
-
-        mask = resampling_masks(np.where(y > 0, 1, -1), 10, 1, np.random.RandomState(0))[0]
-        grid = [2, 50, 250, 500, 1000, 2000]
-        t_fit = []
-        for dd in grid:
-            c0 = time.process_time()
-            for _ in range(10):
-                SVC(kernel="linear", C=1.0, tol=1e-6).fit(A[np.ix_(mask, np.arange(dd))], y[mask])
-            t_fit.append((time.process_time() - c0) / 10)
-        steps = np.arange(2, A.shape[1] + 1)
-        sk_full = 10 * float(np.sum(np.interp(steps, grid, t_fit)))
-        print(f"MSVM-RFE (full: 2000 genes): genesel {w3:.1f} s wall / {c3:.1f} s CPU measured; sklearn "
-              f"{sk_full:.0f} s CPU EXTRAPOLATED (SVC fit time measured at {grid} genes: "
-              f"{', '.join(f'{1e3 * t:.2f}' for t in t_fit)} ms, summed over the steps) -> {sk_full / c3:.0f}x CPU")
 
 if __name__ == "__main__":
     main()
