@@ -8,7 +8,8 @@ import pandas as pd
 
 from genesel.stability import kuncheva_index, mean_pairwise_jaccard, selection_frequency, stability_score
 
-__all__ = ["stability_table", "lofo_table", "occurrence_table"]
+__all__ = ["stability_table", "lofo_table", "occurrence_table", "ranking_tables", "fig_forward",
+           "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation"]
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -192,9 +193,9 @@ def fig_overlap(folds: pd.DataFrame, dataset: str, variant: str, methods, title_
 
 
 def gene_namer(dataset: str, max_genes=None):
-    """A function mapping a gene position of ``load_task(dataset, max_genes)`` to a readable label: the gene symbol
-    and probe where known (:func:`genesel.datasets.gene_labels`), else the 1-based gene number of the full data set
-    (the thesis' Table 5.1 numbering)."""
+    """A function mapping a gene position of ``load_task(dataset, max_genes)`` to a readable label: "SYMBOL (probe)"
+    or the probe ID on data sets with an annotation (:func:`genesel.datasets.gene_labels`), else the 1-based gene
+    number of the full data set (the thesis' Table 5.1 numbering)."""
     from genesel.datasets import gene_labels, gene_symbols, load_dataset
     from genesel.papers.tan2006_ch45 import load_task
 
@@ -206,6 +207,15 @@ def gene_namer(dataset: str, max_genes=None):
 
     def name(j):
         i = pos[str(ids[j])]
-        return gene_labels(ds, [i], sym)[0] if has and sym[i] else f"gene {i + 1}"
+        return gene_labels(ds, [i], sym)[0] if has else f"gene {i + 1}"
 
     return name
+
+
+def annotation(dataset: str) -> str:
+    """Where the gene names of ``dataset`` come from (:func:`genesel.datasets.annotation_note`)."""
+    from genesel.datasets import annotation_note, load_dataset
+
+    note = annotation_note(load_dataset(dataset))
+    return note + (" Genes are numbered 1..2000 as in the thesis' Table 5.1." if dataset == "alon" else
+                   " Genes without a symbol are shown by their probe ID.")
