@@ -20,6 +20,8 @@ OTHER_DATA = {
     "02_gentile2003_alma": {"datasets": '["colon"]'},
     "03_helleputte2009_transfer": {"datasets": '["gordon"]'},
     "05a_tan2006_classifiers": {"datasets": '["prostate"]'},
+    "05b_tan2006_feature_ranking": {"datasets": '["west"]'},
+    "05c_tan2006_stability": {"datasets": '["prostate"]'},
 }
 
 

@@ -27,6 +27,7 @@ import genesel
 from genesel import (ALMA, ALMAFS, ALMARFE, DWD, SMLR, SVMRFE, FisherSelector, GaussianProcessClassifier, L2AROM,
                      GeneStandardizer, GolubVoting, KernelSVM, LinearSVM, LogTransform, MissingValueImputer,
                      SampleStandardizer, SignalToNoiseSelector, make_corr_pipeline)
+from genesel import GPARDFS, GPARDRFE, MSVMRFE, RVMSelector, SMLRSelector
 from genesel._core.validation import DegenerateModelWarning
 
 # CI: 12 fixed examples per estimator. A deeper, random search: GENESEL_PROPERTY_EXAMPLES=300 pytest ...
@@ -133,6 +134,11 @@ SELECTORS = [
     ("SVMRFE C=1", SVMRFE(n_features_to_select=3), ("units", _C_is_ample(1.0))),
     ("L2AROM hard margin", L2AROM(n_features_to_select=3, C=np.inf), "free"),
     ("L2AROM C=1e3", L2AROM(n_features_to_select=3), ("units", _C_is_ample(1e3))),
+    ("MSVMRFE C=1", MSVMRFE(n_folds=3, n_features_to_select=3), ("units", _C_is_ample(1.0))),
+    ("GPARDRFE", GPARDRFE(n_folds=3, p=1, n_restarts=0, max_iter=30, random_state=0), "free"),
+    ("GPARDFS", GPARDFS(alpha=0.5, n_folds=3, n_restarts=0, max_iter=30, random_state=0), "free"),
+    ("RVMSelector", RVMSelector(), "free"),
+    ("SMLRSelector", SMLRSelector(), "free"),
 ]
 
 
@@ -222,7 +228,7 @@ def test_standardisers_do_not_depend_on_the_units(problem):
 
 
 def _public_estimators():
-    names = [n for n in genesel.__all__ if n not in ("__version__", "RVM")]
+    names = [n for n in genesel.__all__ if n not in ("__version__", "RVM", "ForwardPath", "forward_path")]
     return [getattr(genesel, n) for n in names]
 
 

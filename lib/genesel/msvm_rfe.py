@@ -292,8 +292,8 @@ class MSVMRFE(SelectorMixin, BaseEstimator):
         if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
             raise ValueError(f"MSVMRFE: tol must be a positive number, got {self.tol!r}")
         k = self.n_features_to_select
-        if k is not None and (isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= d):
-            raise ValueError(f"MSVMRFE: n_features_to_select must be None or an int in 1..{d}, got {k!r}")
+        if k is not None and (isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1):
+            raise ValueError(f"MSVMRFE: n_features_to_select must be None or a positive int, got {k!r}")
         mf = self.max_forward_genes
         if mf is not None and (isinstance(mf, bool) or not isinstance(mf, numbers.Integral) or mf < 1):
             raise ValueError(f"MSVMRFE: max_forward_genes must be None or a positive int, got {mf!r}")
@@ -325,7 +325,7 @@ class MSVMRFE(SelectorMixin, BaseEstimator):
             k = self.forward_path_.biomarker_size("loo")
         else:
             self.forward_path_ = None
-            k = int(self.n_features_to_select)
+            k = min(int(self.n_features_to_select), d)  # genesel's rule: more genes than exist selects them all
         self.support_ = np.zeros(d, dtype=bool)
         self.support_[self.feature_order_[:k]] = True
         self.n_features_ = k
