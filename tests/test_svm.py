@@ -209,6 +209,27 @@ def test_warm_start_equals_cold_start():
         LinearSVM(C=1.0).fit(X, y, alpha0=np.ones(60) * (yf > 0))
 
 
+def test_warm_start_with_rounding_drift_is_repaired_and_a_real_violation_refused():
+    # After millions of hard-margin SMO steps y^T a drifts from 0 by rounding; such a warm start must still be
+    # accepted (and end at the cold-start optimum), while a point that is simply off the constraint is refused.
+    X, y = _problem(60, 40, seed=9)
+    yf = np.where(y > 0, 1.0, -1.0)
+    cold = LinearSVM(C=10.0, tol=1e-10).fit(X, y)
+    for sign in (+1.0, -1.0):
+        drifted = cold.alpha_.copy()
+        i = np.flatnonzero((drifted > 0) & (yf == sign))[0]
+        drifted[i] *= 1.0 + 1e-7 * drifted.sum() / drifted[i]  # y^T a off by 1e-7 sum(a), > the 1e-8 exact check
+        assert abs(drifted @ yf) > 1e-8 * drifted.sum()
+        warm = LinearSVM(C=10.0, tol=1e-10).fit(X, y, alpha0=drifted)
+        assert abs(warm.alpha_ @ yf) <= 1e-9 * warm.alpha_.sum()
+        assert warm.objective_ == pytest.approx(cold.objective_, rel=1e-9)
+        np.testing.assert_allclose(warm.decision_function(X), cold.decision_function(X), atol=1e-6)
+    off = cold.alpha_.copy()
+    off[np.flatnonzero(off > 0)[0]] *= 1.5
+    with pytest.raises(ValueError, match="not feasible"):
+        LinearSVM(C=10.0).fit(X, y, alpha0=off)
+
+
 def test_solve_svm_dual_functional_api():
     X, y = _problem(30, 10, seed=2)
     K = X @ X.T
