@@ -292,13 +292,17 @@ def test_bad_prior_is_refused_with_a_clear_message():
 
 @pytest.mark.parametrize("kw,match", [(dict(C=0), "C must be"), (dict(C=-1.0), "C must be"), (dict(tol=0), "tol"),
                                       (dict(max_iter=0), "max_iter"), (dict(max_iter=2.5), "max_iter"),
-                                      (dict(n_features_to_select=31), "larger than the number of genes"),
                                       (dict(n_features_to_select=0), ">= 1"),
                                       (dict(n_features_to_select=1.5), "float")])
 def test_bad_parameters(kw, match):
     X, y = _problem(n=20, d=30)
     with pytest.raises(ValueError, match=match):
         L2AROM(**kw).fit(X, y)
+
+
+def test_more_genes_than_exist_selects_all():
+    X, y = _problem(n=20, d=30)
+    assert L2AROM(n_features_to_select=31).fit(X, y).support_.all()
 
 
 def test_bad_data():

@@ -262,8 +262,9 @@ class L2AROM(SelectorMixin, BaseEstimator):
     Parameters
     ----------
     n_features_to_select : int, float in (0, 1) or None, default None
-        Signature size s: the first s genes of ``feature_order_`` (a float is a fraction of the genes). None: the
-        genes still active when the iteration has converged. See the module doc for how exactly s genes are chosen.
+        Signature size s: the first s genes of ``feature_order_`` (a float is a fraction of the genes; more genes
+        than there are selects them all, as every selector in genesel). None: the genes still active when the
+        iteration has converged. See the module doc for how exactly s genes are chosen.
     prior : None or array of shape (n_features,), default None
         Relevance vector beta > 0 in the column order of X: 1 = no prior knowledge, larger = more relevant a priori.
         None is plain l2-AROM (identical to ``np.ones(n_features)``).
@@ -324,10 +325,7 @@ class L2AROM(SelectorMixin, BaseEstimator):
             k = int(k)
             if k < 1:
                 raise ValueError(f"n_features_to_select must be >= 1, got {k}")
-            if k > d:
-                raise ValueError(f"n_features_to_select={k} is larger than the number of genes (n_features = {d}); "
-                                 f"ask for at most {d}")
-            return k
+            return min(k, d)  # genesel's rule: asking for more genes than there are selects them all
         if 0.0 < k < 1.0:
             return max(1, int(k * d))
         raise ValueError(f"n_features_to_select as a float must lie in (0, 1), got {k!r}")
