@@ -994,6 +994,11 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     valid = np.ascontiguousarray((vals[:, 1:] > vals[:, :-1] + 1e-7).T)  # scikit-learn's FEATURE_THRESHOLD
     g, thr, left, right, alpha, err, t, status = _adaboost_rounds(vals, order, idx, lab, valid, pos, int(n_rounds))
     if status == 2:
+        if not valid.any() and bool(np.any(vals[:, 1:] > vals[:, :-1])):
+            raise ValueError("AdaBoostStumps: no two values of any gene differ by more than 1e-7, the absolute "
+                             "distance below which scikit-learn's trees (FEATURE_THRESHOLD), and so this "
+                             "reproduction of them, treat values as equal: no stump can split; rescale the genes "
+                             "(e.g. genesel.preprocessing.GeneStandardizer)")
         raise ValueError("AdaBoostStumps: the first stump is no better than chance (weighted error >= 0.5); "
                          "the data hold no signal a stump can use")
     return {"gene": g, "threshold": thr, "left": left, "right": right, "alpha": alpha, "error": err}
