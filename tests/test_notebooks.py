@@ -19,6 +19,7 @@ OTHER_DATA = {
     "01_guyon2002_svm_rfe": {"datasets": '["singh"]'},
     "02_gentile2003_alma": {"datasets": '["colon"]'},
     "03_helleputte2009_transfer": {"datasets": '["gordon"]'},
+    "04_shah2012_stumps": {"datasets": '["leukemia"]'},
     "05a_tan2006_classifiers": {"datasets": '["prostate"]'},
     "05b_tan2006_feature_ranking": {"datasets": '["west"]'},
     "05c_tan2006_stability": {"datasets": '["prostate"]'},

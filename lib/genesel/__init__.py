@@ -15,7 +15,9 @@ Gentile 2003 (ALMA)                        ``alma`` (ALMA, ALMAFS, ALMARFE,     
                                            make_corr_pipeline)
 Helleputte & Dupont 2009 (transfer)        ``arom`` (L2AROM; PS-l2-AROM via            ``papers.helleputte2009``
                                            ``prior=``), ``stability``
-Shah, Marchand & Corbeil 2012 (stumps)     ``stumps``, ``bounds`` (planned)            ``papers.shah2012``
+Shah, Marchand & Corbeil 2012 (stumps)     ``stumps`` (OccamStumps, SampleCompression  ``papers.shah2012``
+                                           Stumps, PACBayesStumps, AdaBoostStumps),
+                                           ``bounds`` (Theorems 2, 3, 5)
 Tan 2006, ch. 3 and 4.3 (kernel            ``gp`` (GaussianProcessClassifier),         ``papers.tan2006_ch3``
 classifiers)                               ``rvm``, ``smlr``, ``dwd``, ``svm``
 Tan 2006, ch. 4-5 (rankings, stability)    ``forward`` (forward_path), ``msvm_rfe``    ``papers.tan2006_ch45``
@@ -47,6 +49,7 @@ from genesel.rfe import SVMRFE
 from genesel.rvm import RVM
 from genesel.smlr import SMLR
 from genesel.sparse_select import RVMSelector, SMLRSelector
+from genesel.stumps import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCompressionStumps
 from genesel.svm import KernelSVM, LinearSVM
 from genesel.voting import GolubVoting
 
@@ -54,4 +57,5 @@ __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DW
            "SignalToNoiseSelector", "GaussianProcessClassifier", "GeneStandardizer", "LogTransform",
            "MissingValueImputer", "SampleStandardizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
            "GolubVoting", "L2AROM", "DegenerateModelWarning", "forward_path", "ForwardPath", "MSVMRFE",
-           "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector"]
+           "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps", "SampleCompressionStumps",
+           "PACBayesStumps", "AdaBoostStumps"]
