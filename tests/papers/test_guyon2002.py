@@ -192,4 +192,17 @@ def test_curves_and_folds_on_leukemia_agree_with_the_estimators(golub):
         if "genes" in r:
             genes = [index[p] for p in r["genes"].split(";")]
             assert r["separable"] == linearly_separable(Xtr[:, genes], ytr)
-        assert np.isnan(r["V_errors"]) == (not r["separable"])
+        assert np.isnan(r["V_errors"]) == (not (r["separable"] and r["converged"]))
+    assert all(r["converged"] for r in hard if r["separable"])  # where the hard margin exists, SMO reaches it
+
+
+def test_baseline_votes_without_genes_constant_in_a_fold():
+    """Without sample standardisation a gene at the floor in all training samples but one is constant once that
+    sample is left out; the baseline then ignores it (its signal-to-noise ratio is 0/0) instead of failing."""
+    X, y = golub_like(n=12, d=6, seed=6)
+    X[:, 5] = 0.0
+    X[0, 5] = 3.0
+    sel, make_clf = G._rank_genes("baseline", X, y, None, None)
+    clf = make_clf().fit(X[1:], y[1:])
+    np.testing.assert_allclose(clf.decision_function(X[:1]),
+                               make_clf().fit(X[1:, :5], y[1:]).decision_function(X[:1, :5]))

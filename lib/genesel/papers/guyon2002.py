@@ -48,6 +48,8 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from sklearn.feature_selection import VarianceThreshold
+from sklearn.pipeline import make_pipeline
 
 from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import leave_one_out, predefined_split, random_splits
@@ -71,7 +73,9 @@ SQUASH = ("none", "tanh", "arctan")
 MAX_LOO_SAMPLES = 300
 
 _DUDOIT = dict(floor=100.0, ceiling=16000.0, ratio=5.0, difference=500.0)
-_HARD_MARGIN_MAX_ITER = 200_000  # SMO cap at C=inf: non-separable stages are detected and reported, not used
+# SMO cap at C=inf. Non-separable stages run into it (and are reported as such, not used); separable stages near
+# the separability boundary can need close to a million iterations on colon (measured), so the cap is well above.
+_HARD_MARGIN_MAX_ITER = 3_000_000
 
 
 def _check_option(name, value, allowed):
@@ -245,8 +249,24 @@ def _rank_genes(method, X, y, C, step):
         return sel, (lambda: LinearSVM(C=C))
     if method == "baseline":
         sel = SignalToNoiseSelector(n_features_to_select=1, balanced=True).fit(X, y)
-        return sel, (lambda: GolubVoting(n_genes=None))
+        # a gene can be constant within a leave-one-out fold (e.g. at the floor in all but the left-out sample,
+        # without sample standardisation): its signal-to-noise ratio is 0/0, so it casts no vote (dropped)
+        return sel, (lambda: make_pipeline(VarianceThreshold(0.0), GolubVoting(n_genes=None)))
     raise ValueError(f"method must be one of {GUYON_METHODS}, got {method!r}")
+
+
+def _converged_down_to(sel):
+    """Smallest subset size such that every SVM-RFE stage on that many genes or more reached the SMO tolerance
+    (the hard-margin stages on non-separable subsets never do)."""
+    capped = np.flatnonzero(sel.stage_n_iter_ >= _HARD_MARGIN_MAX_ITER)
+    return 0 if capped.size == 0 else int(sel.subset_sizes_[capped[0]]) + 1
+
+
+def _hard_margin_status(C, X, y, size, converged_from):
+    """(separable, converged) for a subset of ``size`` genes (columns of X): both True unless C = inf."""
+    if C is None or not math.isinf(C):
+        return True, True
+    return linearly_separable(X, y), size >= converged_from
 
 
 def _check_C(method, C, step):
@@ -270,7 +290,8 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
     ignores ``C`` and ``step`` (pass None). One row per
     size; ``all_genes`` marks the row with every gene; rows of sizes <= ``n_top`` list the genes (probe IDs, best
     first). ``max_size`` skips the sizes between it and all genes (quick runs). With ``C=inf`` a size whose
-    training samples are not linearly separable gets ``separable=False`` and NaN metrics.
+    training samples are not linearly separable gets ``separable=False`` and NaN metrics (and ``converged=False``
+    when an elimination stage down to it stopped at the SMO iteration cap although separable: NaN as well).
     """
     C, step = _check_C(method, C, step)
     ds, tr, te = _guyon_data(dataset, split, seed)
@@ -278,14 +299,15 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
     Xtr, Xte, kept = guyon_preprocess(ds.X[tr], None if te is None else ds.X[te], dataset, **prep)
     ytr, yte = ds.y[tr], (None if te is None else ds.y[te])
     sel, make_clf = _rank_genes(method, Xtr, ytr, C, step)
+    conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
     rows = []
     for size in _sizes(Xtr.shape[1], max_size):
         g = sel.subset(size)
         row = {"n_genes": int(size), "all_genes": bool(size == Xtr.shape[1]), "n_train": int(tr.size),
                "n_test": 0 if te is None else int(te.size)}
-        ok = C is None or not math.isinf(C) or linearly_separable(Xtr[:, g], ytr)
-        row["separable"] = bool(ok)
-        if ok:
+        sep, conv = _hard_margin_status(C, Xtr[:, g], ytr, size, conv_from)
+        row["separable"], row["converged"] = bool(sep), bool(conv)
+        if sep and conv:
             q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte)
             row.update(q)
             row["V_errors"] = int(round((1.0 - q["V_suc"]) * tr.size))
@@ -320,7 +342,8 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
     score it at every subset size. For SVM-RFE the SVMs trained during elimination score it directly (the same
     models a refit on each subset gives). One row per (fold, size) with the held-out label ``y`` and ``output``;
     ``all_genes`` marks the size with every gene (its count can differ between folds: constant or filtered
-    genes). With ``C=inf``, sizes whose fold is not linearly separable get output NaN.
+    genes). With ``C=inf``, sizes whose fold is not linearly separable (``separable``), or whose elimination did
+    not converge (``converged``), get output NaN.
     """
     C, step = _check_C(method, C, step)
     ds, tr, _ = _guyon_data(dataset, split, seed)
@@ -332,6 +355,7 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
         ya, yb = ds.y[a], int(ds.y[b][0])
         sizes = _sizes(Xa.shape[1], max_size)
         sel, make_clf = _rank_genes(method, Xa, ya, C, step)
+        conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
         if method == "svm-rfe":
             outs = _stage_outputs(sel, Xa, ya, Xb, set(sizes))
         else:
@@ -340,11 +364,10 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
                 g = sel.subset(size)
                 outs[size] = make_clf().fit(Xa[:, g], ya).decision_function(Xb[:, g])
         for size in sizes:
-            value = float(outs[size][0])
-            if C is not None and math.isinf(C) and not linearly_separable(Xa[:, sel.subset(size)], ya):
-                value = np.nan
+            sep, conv = _hard_margin_status(C, Xa[:, sel.subset(size)], ya, size, conv_from)
             rows.append({"fold": fold, "n_genes": int(size), "all_genes": bool(size == Xa.shape[1]), "y": yb,
-                         "output": value})
+                         "output": float(outs[size][0]) if sep and conv else np.nan, "separable": bool(sep),
+                         "converged": bool(conv)})
     return rows
 
 
