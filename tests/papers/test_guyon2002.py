@@ -206,3 +206,44 @@ def test_baseline_votes_without_genes_constant_in_a_fold():
     clf = make_clf().fit(X[1:], y[1:])
     np.testing.assert_allclose(clf.decision_function(X[:1]),
                                make_clf().fit(X[1:, :5], y[1:]).decision_function(X[:1, :5]))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the claims (genesel.papers.guyon2002_report)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def test_claim_targets_and_evaluation():
+    from genesel.papers.guyon2002_report import CLAIMS
+
+    c = {cl.key: cl for cl in CLAIMS}
+    assert c["colon_svm"].target_errors(62) == 1  # 61/62 = 98.4 % -> "98 %"
+    assert c["colon_baseline"].target_errors(62) == 9  # 53/62 = 85.5 %, the count nearest to 86 %
+    assert c["leukemia_svm"].evaluate({1: 3.0, 2: 0.0, 4: 0.0}, 38)[0]
+    assert not c["leukemia_svm"].evaluate({1: 3.0, 2: 1.0}, 38)[0]
+    assert c["leukemia_svm"].evaluate({1: np.nan, 2: np.nan}, 38)[1] == "not separable"
+    base = c["leukemia_baseline"]
+    assert base.evaluate({1: 4.0, 32: 2.0, 64: 1.0, 128: 1.0, 7129: 3.0}, 38)[0]
+    assert not base.evaluate({32: 1.0, 64: 1.0}, 38)[0]  # the best result is reached with fewer genes
+    assert not base.evaluate({64: 1.0, 128: 0.0}, 38)[0]  # the best result is 0 errors
+    met, value, _ = base.evaluate({16: 2.0, 64: 0.0}, 38)
+    assert not met and value == "0 errors, first with 64 genes"
+
+
+def test_joint_settings_count_claims_and_let_the_baseline_ignore_C():
+    from genesel.papers.guyon2002_report import joint_settings
+
+    common = dict(thresholds="genesel", gene_filter="none", squash="none")
+    rows = []
+    for std in ("sample+gene", "gene"):
+        for C in (1.0, 100.0):
+            rows.append(dict(claim="leukemia_svm", **common, standardize=std, C=C, step="halving",
+                             reproduced=(std == "gene" and C == 1.0), value="", distance=0.0, in_fold=""))
+        rows.append(dict(claim="leukemia_baseline", **common, standardize=std, C=np.nan, step=None,
+                         reproduced=(std == "gene"), value="", distance=0.0, in_fold=""))
+    j = joint_settings(pd.DataFrame(rows))
+    assert len(j) == 4
+    top = j.iloc[0]
+    assert (top.standardize, top.C, top["claims reproduced"]) == ("gene", 1.0, 2)
+    counts = {(r.standardize, r.C): r["claims reproduced"] for _, r in j.iterrows()}
+    assert counts == {("gene", 1.0): 2, ("gene", 100.0): 1, ("sample+gene", 1.0): 0, ("sample+gene", 100.0): 0}
