@@ -247,3 +247,38 @@ def test_joint_settings_count_claims_and_let_the_baseline_ignore_C():
     assert (top.standardize, top.C, top["claims reproduced"]) == ("gene", 1.0, 2)
     counts = {(r.standardize, r.C): r["claims reproduced"] for _, r in j.iterrows()}
     assert counts == {("gene", 1.0): 2, ("gene", 100.0): 1, ("sample+gene", 1.0): 0, ("sample+gene", 100.0): 0}
+
+
+def test_notebook_parameters_are_checked():
+    from genesel.papers.guyon2002_report import notebook_setting
+
+    ok = dict(C="inf", step="1", standardize="gene", thresholds="dudoit", gene_filter="none", squash="tanh")
+    s = notebook_setting(**ok)
+    assert s["C"] == math.inf and s["step"] == 1 and s["thresholds"] == "dudoit"
+    assert notebook_setting(**{**ok, "step": 2.0})["step"] == 2
+    for bad, match in ((dict(C=0), "positive"), (dict(C="big"), "positive number or inf"),
+                       (dict(step="chunks"), "'halving' or a number"), (dict(step=0), "'halving' or a number"),
+                       (dict(standardize="both"), "'standardize' must be one of"),
+                       (dict(squash="sigmoid"), "'squash' must be one of")):
+        with pytest.raises(ValueError, match=match):
+            notebook_setting(**{**ok, **bad})
+
+
+@pytest.mark.notebook
+def test_notebook_runs_on_an_alias_passed_as_a_papermill_string(tmp_path, monkeypatch, mirror):
+    """papermill -p datasets '["leukemia"]' (a string holding a list, and an alias) and -p step 1."""
+    from pathlib import Path
+
+    from genesel.experiments.runner import execute_notebook
+
+    monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path / "figures"))
+    monkeypatch.setenv("GENESEL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    nb = Path(__file__).resolve().parents[2] / "notebooks" / "01_guyon2002_svm_rfe.ipynb"
+    out = execute_notebook(nb, tmp_path / "runs", quick=True, parameters={"datasets": '["leukemia"]'}, timeout=900)
+    import json
+
+    outputs = json.dumps([c.get("outputs", []) for c in json.loads(out.read_text())["cells"]])
+    assert "Leukemia (ALL vs AML)" in outputs and "Colon (normal" not in outputs
+    assert sorted(p.name for p in (tmp_path / "figures").glob("*.png")) == [
+        "guyon2002_metrics_golub.png", "guyon2002_selection_bias.png", "guyon2002_sensitivity_golub.png"]

@@ -32,7 +32,8 @@ from genesel.papers.guyon2002 import GENE_FILTERS, SQUASH, STANDARDIZE, THRESHOL
 __all__ = ["C_VALUES", "STEPS", "DEFAULT_SETTING", "SETTING_COLUMNS", "CLAIMS", "OPTION_SOURCES",
            "dataset_title", "setting_options", "cell", "sensitivity_cells", "sensitivity_long", "sensitivity_table",
            "claim_checks", "claim_summary", "joint_settings", "paper_vs_genesel_rows", "setting_label",
-           "metrics_tables", "setting_for", "top_genes_table", "plot_quality_panels", "plot_selection_bias", "plot_sensitivity", "format_C", "hard_margin_note"]
+           "metrics_tables", "setting_for", "top_genes_table", "plot_quality_panels", "plot_selection_bias", "plot_sensitivity", "format_C", "hard_margin_note",
+           "notebook_setting", "class_names"]
 
 C_VALUES = (0.01, 0.1, 1.0, 10.0, 100.0, math.inf)
 STEPS = ("halving", 1)
@@ -79,7 +80,8 @@ def dataset_title(name, ds=None) -> str:
         from genesel.datasets import load_dataset
 
         ds = load_dataset(name)
-    return f"{name} ({ds.classes[0]} vs {ds.classes[1]})"
+    a, b = class_names(ds)
+    return f"{name} ({a} vs {b})"
 
 
 def _missing(v) -> bool:
@@ -704,3 +706,38 @@ def hard_margin_note(curves, folds=None) -> str:
                      + (f", and {lost} separable ones stopped at the SMO iteration cap (left out)" if lost else
                         ", and every separable one converged"))
     return ("Hard margin (C = ∞): " + "; ".join(parts) + ".") if parts else ""
+
+
+def notebook_setting(*, C, step, standardize, thresholds, gene_filter, squash) -> dict:
+    """The notebook's parameters checked and normalised into a setting (C a float, step "halving" or an int),
+    each bad value refused with the values allowed."""
+    from genesel.papers.guyon2002 import GENE_FILTERS, SQUASH, STANDARDIZE, THRESHOLDS
+
+    try:
+        C = float(C)
+    except (TypeError, ValueError):
+        raise ValueError(f"parameter 'C' must be a positive number or inf (papermill: -p C 100 or -p C inf), "
+                         f"got {C!r}") from None
+    if not C > 0:
+        raise ValueError(f"parameter 'C' must be positive (or inf for a hard margin), got {C!r}")
+    if isinstance(step, str) and step.strip().isdigit():
+        step = int(step)
+    if isinstance(step, float) and step.is_integer():
+        step = int(step)
+    if not (step == "halving" or (isinstance(step, int) and not isinstance(step, bool) and step >= 1)):
+        raise ValueError(f"parameter 'step' must be 'halving' or a number of genes per step >= 1 (papermill: -p step "
+                         f"1), got {step!r}")
+    for name, value, allowed in (("standardize", standardize, STANDARDIZE), ("thresholds", thresholds, THRESHOLDS),
+                                 ("gene_filter", gene_filter, GENE_FILTERS), ("squash", squash, SQUASH)):
+        if value not in allowed:
+            raise ValueError(f"parameter {name!r} must be one of {list(allowed)}, got {value!r}")
+    return dict(thresholds=thresholds, gene_filter=gene_filter, standardize=standardize, squash=squash, C=C,
+                step=step)
+
+
+_CLASS_WORDS = {("n", "t"): ("normal", "tumour")}
+
+
+def class_names(ds) -> tuple:
+    """The two class names in words (colon's 'n'/'t' become 'normal'/'tumour')."""
+    return _CLASS_WORDS.get(tuple(ds.classes), tuple(ds.classes))
