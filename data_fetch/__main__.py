@@ -1,4 +1,6 @@
-"""Command line: ``python -m data_fetch --list | --all | NAME... [--mirror DIR] [--cache DIR] [--offline]``."""
+"""Command line: ``python -m data_fetch --list | --all | NAME... [--mirror DIR] [--cache DIR] [--offline]``.
+
+NAME is a data set (or alias, or family) or one registered file (e.g. ``alon.RData``)."""
 
 from __future__ import annotations
 
@@ -7,12 +9,12 @@ import sys
 
 from tqdm.auto import tqdm
 
-from . import DATASETS, FAMILIES, FetchError, fetch_dataset, resolve
+from . import DATASETS, FAMILIES, FILES, FetchError, fetch_dataset, fetch_file, resolve
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m data_fetch", description=__doc__)
-    ap.add_argument("names", nargs="*", help="data set names or aliases (see --list)")
+    ap.add_argument("names", nargs="*", help="data set names or aliases (see --list), or file names")
     ap.add_argument("--list", action="store_true", help="list the registered data sets")
     ap.add_argument("--all", action="store_true", help="fetch every registered data set")
     ap.add_argument("--mirror", metavar="DIR", help="local folder holding the raw files (no download needed)")
@@ -29,15 +31,24 @@ def main(argv=None) -> int:
     names = list(DATASETS) if args.all else args.names
     if not names:
         ap.error("name at least one data set, or use --all / --list")
-    expanded = []
+    expanded, files = [], []
     for n in names:
-        expanded.extend(FAMILIES.get(n.lower(), (n,)))
+        if n in FILES:  # one registered file, e.g. the name a checksum error gave
+            files.append(n)
+        else:
+            expanded.extend(FAMILIES.get(n.lower(), (n,)))
     try:
         specs = [resolve(n) for n in expanded]
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     failed = 0
+    for f in files:
+        try:
+            print(f"ok   {f}: {fetch_file(f, mirror=args.mirror, cache=args.cache, download=not args.offline)}")
+        except FetchError as exc:
+            failed += 1
+            print(f"FAIL {f}: {exc}")
     for spec in tqdm(specs, desc="data sets", unit="set"):
         try:
             paths = fetch_dataset(spec.name, mirror=args.mirror, cache=args.cache, download=not args.offline)

@@ -77,6 +77,15 @@ def sha256_of(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
+def refetch_command(name: str) -> str:
+    """The command that fetches file ``name`` again: by the data set that uses it (the CLI takes data set names
+    and file names; a data set fetches all its files)."""
+    from .registry import DATASETS
+
+    users = [spec.name for spec in DATASETS.values() if name in spec.files]
+    return f"python -m data_fetch {users[0] if users else name} --mirror DIR"
+
+
 def _check(path: Path, name: str, entry: RemoteFile, origin: str) -> None:
     size = path.stat().st_size
     digest = sha256_of(path)
@@ -86,7 +95,7 @@ def _check(path: Path, name: str, entry: RemoteFile, origin: str) -> None:
     raise FetchError(
         f"{name} from {origin} is {what}: {size} bytes with sha256 {digest[:16]}..., expected {entry.size} bytes "
         f"with sha256 {entry.sha256[:16]}...; delete {path} and fetch it again "
-        f"(python -m data_fetch {name} --mirror DIR, or with internet access)"
+        f"({refetch_command(name)}, or the same without --mirror with internet access)"
     )
 
 

@@ -33,12 +33,15 @@ class DatasetSpec:
 DM = "datamicroarray R package (Ramey), pinned commit; "
 _specs = [
     DatasetSpec(
-        "alon", ("alon.RData",), P.datamicroarray("alon.RData"), ("n", "t"), (62, 2000), {"t": 40, "n": 22},
-        "Colon adenocarcinoma (t, 40) vs normal colon tissue (n, 22); Affymetrix Hum6000, 2000 genes of highest "
-        "minimal intensity, raw positive intensities, not logged. No predefined split.",
+        "alon", ("alon.RData",), P.datamicroarray("alon.RData"), ("normal", "tumour"), (62, 2000),
+        {"tumour": 40, "normal": 22},
+        "Colon adenocarcinoma (tumour, 40; raw label t) vs normal colon tissue (normal, 22; raw label n); "
+        "Affymetrix Hum6000, 2000 genes of highest minimal intensity, raw positive intensities, not logged. No "
+        "predefined split.",
         "Alon U, Barkai N, Notterman DA et al. Broad patterns of gene expression revealed by clustering analysis of "
         "tumor and normal colon tissues probed by oligonucleotide arrays. PNAS 96:6745-6750, 1999.",
         aliases=("colon",), papers=("Guyon2002", "Gentile2003", "Tan2006", "Shah2011"),
+        merge={"t": "tumour"},  # the raw labels t / n, spelled out
     ),
     DatasetSpec(
         "golub", ("golub.RData",), P.golub, ("ALL", "AML"), (72, 7129), {"ALL": 47, "AML": 25},

@@ -41,3 +41,34 @@ def alon(mirror):
     from genesel.datasets import load_dataset
 
     return load_dataset("alon")
+
+
+_NOT_RUN = {}
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Count the real-data and notebook tests skipped for want of the data mirror (reported by pytest_unconfigure,
+    after pytest's own summary, so it is the last thing on the screen)."""
+    data = notebooks = 0
+    for rep in terminalreporter.stats.get("skipped", []):
+        if "no data mirror" in str(rep.longrepr):
+            if "test_notebooks" in rep.nodeid:
+                notebooks += 1
+            else:
+                data += 1
+    _NOT_RUN.update(data=data, notebooks=notebooks)
+
+
+def pytest_unconfigure(config):
+    """Say loudly, at the very end, how many real-data and notebook tests did not run and why: a green run without
+    the data mirror has not checked any paper's numbers."""
+    data, notebooks = _NOT_RUN.get("data", 0), _NOT_RUN.get("notebooks", 0)
+    tw = config.pluginmanager.get_plugin("terminalreporter")
+    if tw is None or not (data or notebooks):
+        return
+    tw.write_sep("!", "NOT RUN: real data", red=True, bold=True)
+    tw.write_line(f"{data} real-data test(s) and {notebooks} notebook test(s) were SKIPPED: GENESEL_DATA_MIRROR is not "
+                  "set, so nothing here touched the public data sets or checked a paper's numbers.", red=True,
+                  bold=True)
+    tw.write_line("Run `make test` (it points GENESEL_DATA_MIRROR at ../shared/data/raw beside the checkout when that "
+                  "folder exists) or set GENESEL_DATA_MIRROR=/path/to/the/raw/files.", bold=True)

@@ -1,6 +1,7 @@
 """Tests for genesel.alma (Gentile 2003): ALMA_p, ALMA-FS, ALMA-RFE, CORR pipelines."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -496,6 +497,8 @@ def _expected(est):
     return {}
 
 
+# sklearn's checks fit on random labels: models that then predict one class say so (DegenerateModelWarning)
+@pytest.mark.filterwarnings("ignore::genesel._core.validation.DegenerateModelWarning")
 @parametrize_with_checks(
     [
         A.ALMA(random_state=0),
@@ -508,3 +511,38 @@ def _expected(est):
 )
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+def test_hyperplane_through_the_origin_on_uncentred_genes_warns():
+    """ALMA has no bias: on genes far from 0 against their spread it can fit its training data no better than the
+    majority class; that used to be silent (issue 11's property test found it)."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1], 8)
+    X = rng.normal(size=(16, 2)) + 100.0
+    X[:, 0] += 3.0 * (2 * y - 1)
+    with pytest.warns(DegenerateModelWarning, match=r"through the origin.*standardise the genes"):
+        A.ALMA(random_state=0).fit(X, y)
+    Z = (X - X.mean(0)) / X.std(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateModelWarning)
+        assert A.ALMA(random_state=0).fit(Z, y).score(Z, y) == 1.0
+
+
+def test_samples_far_from_the_origin_warn():
+    """Log intensities (every gene near 3, sd 0.5): the origin lies far outside the cloud of samples, where ALMA's
+    hyperplanes through the origin generalise poorly. Centred or standardised genes, and raw intensities whose
+    spread is comparable to their level, do not warn."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 10)
+    X = 3.0 + 0.5 * rng.normal(size=(20, 50))
+    X[:, :3] += 0.5 * (2 * y[:, None] - 1)
+    with pytest.warns(DegenerateModelWarning, match=r"far from the origin \(their centre is \d+\.\d times"):
+        A.ALMA(random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateModelWarning)
+        A.ALMA(random_state=0).fit(X - X.mean(0), y)
+        A.ALMA(random_state=0).fit(np.abs(rng.normal(size=(20, 50))) * 1000.0, y)  # raw-like: level ~ spread

@@ -2,7 +2,9 @@
 truncated and missing files."""
 
 import csv
+import re
 import shutil
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -140,9 +142,17 @@ def test_corrupt_mirror_file_is_refused(mirror, tmp_path):
         p.write_bytes(bytes(b))
 
     m = _copy_to(tmp_path, "alon.RData", mirror, flip)
-    with pytest.raises(FetchError, match=r"alon\.RData .* is corrupt.*fetch it again"):
+    with pytest.raises(FetchError, match=r"alon\.RData .* is corrupt.*fetch it again") as err:
         fetch_file("alon.RData", mirror=m, cache=tmp_path / "cache", download=False)
     assert not (tmp_path / "cache" / "alon.RData").exists()  # never copied into the cache
+    # the suggested command works (it used to say "python -m data_fetch alon.RData", an unknown data set)
+    assert "python -m data_fetch alon --mirror DIR" in str(err.value)
+    from data_fetch.__main__ import main
+
+    cmd = str(err.value).split("(python -m data_fetch ")[1].split(",")[0].split()
+    assert main([cmd[0], "--mirror", str(mirror), "--cache", str(tmp_path / "c2"), "--offline"]) == 0
+    assert main(["alon.RData", "--mirror", str(mirror), "--cache", str(tmp_path / "c3"), "--offline"]) == 0
+    assert (tmp_path / "c3" / "alon.RData").exists()
 
 
 def test_truncated_mirror_file_is_refused(mirror, tmp_path):
@@ -188,16 +198,64 @@ def test_cli_list_and_fetch(mirror, tmp_path, capsys):
     assert main(["nope"]) == 2
 
 
-def test_parse_cache_is_used_and_damage_is_repaired(mirror, tmp_path):
-    from genesel import datasets as D
-
-    a = load_dataset("alon", cache=tmp_path)
+def _parsed_file(tmp_path):
     parsed = list((tmp_path / "parsed").glob("alon-*.npz"))
     assert len(parsed) == 1
-    parsed[0].write_bytes(b"broken")
+    return parsed[0]
+
+
+def _rewrite(path, change, digest="keep"):
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    change(arrays)
+    if digest == "recompute":
+        from genesel.datasets import _arrays_digest
+
+        arrays.pop("sha256")
+        arrays["sha256"] = np.array(_arrays_digest(arrays))
+    elif digest == "drop":
+        arrays.pop("sha256")
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
+
+
+def _reload(tmp_path):
+    from genesel import datasets as D
+
     D._load.cache_clear()
-    b = load_dataset("alon", cache=tmp_path)
+    return load_dataset("alon", cache=tmp_path)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "value", "shape", "old-format"])
+def test_damaged_parse_cache_is_reported_deleted_and_rebuilt(mirror, tmp_path, damage):
+    """A parsed .npz with a changed value used to be served; one with the wrong shape failed every load with
+    "the raw files may have changed" and was never removed. Now every parsed file carries a sha256 of its arrays;
+    a file that fails it (or the registered shape) is deleted, reported once with its path, and rebuilt."""
+    from genesel._core.io import CacheIntegrityWarning
+
+    a = _reload(tmp_path)
+    path = _parsed_file(tmp_path)
+    if damage == "garbage":
+        path.write_bytes(b"broken")
+    elif damage == "value":  # one value changed in its 13th digit, the file otherwise intact
+        _rewrite(path, lambda z: z["X"].__setitem__((3, 7), z["X"][3, 7] * (1 + 1e-12)))
+    elif damage == "shape":  # a consistent file of the wrong shape (e.g. written by a broken parser)
+        _rewrite(path, lambda z: z.__setitem__("X", z["X"][:, :-1].copy()), digest="recompute")
+    else:  # written by a genesel without checksums: rebuilt quietly
+        _rewrite(path, lambda z: None, digest="drop")
+    if damage == "old-format":
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", CacheIntegrityWarning)
+            b = _reload(tmp_path)
+    else:
+        with pytest.warns(CacheIntegrityWarning, match=re.escape(str(path))):
+            b = _reload(tmp_path)
     np.testing.assert_array_equal(a.X, b.X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CacheIntegrityWarning)
+        c = _reload(tmp_path)  # repaired: read from the new file, no warning
+    np.testing.assert_array_equal(a.X, c.X)
+    assert _parsed_file(tmp_path).stat().st_size > 1000
 
 
 def test_gene_symbols_from_the_mirror_annotation(mirror):

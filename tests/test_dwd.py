@@ -79,6 +79,65 @@ def test_errors():
         DWD().fit(Xn, y)
 
 
+# sklearn's checks fit on random labels: models that then predict one class say so (DegenerateModelWarning)
+@pytest.mark.filterwarnings("ignore::genesel._core.validation.DegenerateModelWarning")
 @parametrize_with_checks([DWD(), DWD(C=1.0, kernel="rbf")])
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+# ---------------------------------------------------------------- units of X, degenerate end states (issue 11)
+
+
+def _unbalanced_unit_variance(seed=0):
+    """Unit-variance genes, 11 vs 9 samples: the case that ended at w = 0, b = 0 when scaled by <= 0.02."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=20, n_features=20, n_informative=2, n_redundant=0, random_state=seed)
+    return (X - X.mean(0)) / X.std(0), y
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-8, 0.001, 0.01, 0.02, 1.0, 1e8, 1e200])
+def test_auto_C_dwd_does_not_depend_on_the_units(scale):
+    """DWD with C='auto' is scale-free: w is the same, b and the margins scale with X. Before: w = 0, b = 0 and
+    one class predicted at <= 0.02, an error at 1e-300 and 1e200."""
+    X, y = _unbalanced_unit_variance()
+    ref = DWD().fit(X, y)
+    got = DWD().fit(X * scale, y)
+    np.testing.assert_allclose(got.coef_, ref.coef_, atol=1e-6)
+    assert got.intercept_ / scale == pytest.approx(ref.intercept_, rel=1e-6, abs=1e-9)
+    np.testing.assert_allclose(got.margins_ / scale, ref.margins_, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(got.margins_, (2 * y - 1) * (X * scale @ got.coef_ + got.intercept_), rtol=1e-9,
+                               atol=1e-12 * scale)
+    assert np.linalg.norm(got.coef_) == pytest.approx(1.0)
+    np.testing.assert_array_equal(got.predict(X * scale), ref.predict(X))
+    assert (ref.predict(X) == y).mean() > 0.9
+
+
+def test_damped_newton_fixes_the_zero_curvature_start():
+    """The solver itself, on the problem in the units where it failed (every margin on the linear branch at z = 0,
+    no curvature in b): it must reach the solution of the same problem in units where it worked."""
+    from genesel.dwd import _solve_dwd, default_dwd_C
+
+    X, y = _unbalanced_unit_variance()
+    ypm = np.where(y == 1, 1.0, -1.0)
+    sols = []
+    for s in (1.0, 0.02):
+        K = (X * s) @ (X * s).T
+        ev, V = np.linalg.eigh(K)
+        keep = ev > 1e-10 * ev.max()
+        L = V[:, keep] * np.sqrt(ev[keep])
+        u, b, mu = _solve_dwd(L, ypm, default_dwd_C(K, ypm))
+        sols.append((V[:, keep] @ (u / np.sqrt(ev[keep])), b / s))
+    (beta1, b1), (beta2, b2) = sols
+    assert np.linalg.norm(beta2) > 0
+    np.testing.assert_allclose(X.T @ (beta2 * 0.02), X.T @ beta1, atol=1e-6)  # the same w
+    assert b2 == pytest.approx(b1, rel=1e-6)
+
+
+def test_coinciding_classes_are_refused():
+    X = np.ones((6, 3))
+    with pytest.raises(ValueError, match="median distance 0"):
+        DWD().fit(X, [0, 1, 0, 1, 0, 1])
+    with pytest.raises(ValueError, match="constant decision function"):
+        DWD(C=1.0).fit(X, [0, 1, 0, 1, 0, 1])

@@ -1,6 +1,8 @@
 """genesel.filters: the scores against scipy.stats and plain per-gene formulas; the selectors (the one Golub
 signal-to-noise selector and the Fisher selector) against direct rankings."""
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -164,7 +166,67 @@ def test_selector_bad_input_errors():
             type(est)(n_features_to_select=0).fit(X, y)
 
 
+# ---------------------------------------------------------------------------------------------------- units, degenerate
+
+
+def test_scores_are_the_raw_formula_bit_for_bit(data):
+    """The per-gene power-of-two rescaling is exact: on ordinary data the scores are the plain formula's."""
+    X, y = data
+    p, n = X[y == 1], X[y == 0]
+    np.testing.assert_array_equal(signal_to_noise(X, y), (p.mean(0) - n.mean(0)) / (p.std(0) + n.std(0)))
+    np.testing.assert_array_equal(fisher_ratio(X, y), (p.mean(0) - n.mean(0)) ** 2 / (p.std(0) ** 2 + n.std(0) ** 2))
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e200, 1e300])
+def test_scores_and_selections_do_not_depend_on_the_units(data, scale):
+    """Before: at 1e200 the squares overflowed (Fisher scores nan -> 0), at 1e-300 the sds underflowed to 0 (S/N
+    scores +-inf) and the selectors picked other genes; GolubVoting called every gene constant."""
+    X, y = data
+    for f in (signal_to_noise, fisher_ratio, t_statistic):
+        np.testing.assert_allclose(f(X * scale, y), f(X, y), rtol=1e-12)
+    for est in (SignalToNoiseSelector(5), SignalToNoiseSelector(5, balanced=False), FisherSelector(5)):
+        np.testing.assert_array_equal(est.fit(X * scale, y).ranking_, est.fit(X, y).ranking_)
+    Xt = np.random.default_rng(1).normal(size=(6, X.shape[1]))
+    np.testing.assert_allclose(GolubVoting(6).fit(X * scale, y).decision_function(Xt * scale) / scale,
+                               GolubVoting(6).fit(X, y).decision_function(Xt), rtol=1e-10)
+
+
+def test_one_sample_per_class_is_refused():
+    """With one sample per class every sigma is 0 and every score +-inf: the selectors used to rank the genes by
+    column index, silently."""
+    X = np.random.default_rng(0).normal(size=(2, 6))
+    for f in (signal_to_noise, fisher_ratio):
+        with pytest.raises(ValueError, match=r"each class needs at least 2 sample.*spread"):
+            f(X, [0, 1])
+    for est in (SignalToNoiseSelector(2), FisherSelector(2), GolubVoting(2)):
+        with pytest.raises(ValueError, match="at least 2 sample"):
+            est.fit(X, [0, 1])
+
+
+def test_scores_that_cannot_rank_are_refused():
+    X = np.repeat([[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]], 3, axis=0)  # constant within each class: all +inf
+    with pytest.raises(ValueError, match="every score is infinite"):
+        SignalToNoiseSelector(1).fit(X, [0, 0, 0, 1, 1, 1])
+    Xc = np.ones((6, 4))
+    for est in (SignalToNoiseSelector(1), FisherSelector(1)):
+        with pytest.raises(ValueError, match="same score"):
+            est.fit(Xc, [0, 0, 0, 1, 1, 1])
+
+
 @parametrize_with_checks([SignalToNoiseSelector(n_features_to_select=1), SignalToNoiseSelector(),
                           FisherSelector(n_features_to_select=1), FisherSelector()])
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
+
+
+def test_gene_constant_within_its_classes_is_exact():
+    """A gene constant in each class: S/N and Fisher are exactly +-inf (different means) or 0 (equal ones), never
+    the finite numbers that one-ulp sds used to give; and no RuntimeWarning (sign(0) * inf)."""
+    c, e = 0.1 * 3, 0.7 * 3
+    X = np.c_[np.full(14, c), np.r_[np.full(7, c), np.full(7, e)], np.arange(14.0)]
+    y = np.repeat([0, 1], 7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        s = signal_to_noise(X, y)
+        f = fisher_ratio(X, y)
+    assert s[0] == 0.0 and s[1] == np.inf and f[0] == 0.0 and f[1] == np.inf

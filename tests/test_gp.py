@@ -233,7 +233,7 @@ def test_covariance_is_thesis_eq_3_8():
     X, y = _toy(n=6, d=3, seed=7)
     v0, l, v1, v2 = 1.3, np.array([0.2, 0.5, 1.1]), 0.4, 0.07
     est = GaussianProcessClassifier(v0=v0, v1=v1, v2=v2, l=l, optimizer=None).fit(X, y)
-    K = gp._kernel(est.theta_, est._layout, est._X)[0]
+    K = gp._kernel(est._theta_scaled, est._layout, est._X)[0]  # the fit works in data-relative units
     for i, j in itertools.product(range(6), repeat=2):
         expected = v0 * math.exp(-0.5 * np.sum(l * (X[i] - X[j]) ** 2)) + v1 + v2 * (i == j)
         assert K[i, j] == pytest.approx(expected, rel=1e-12)
@@ -332,6 +332,8 @@ def test_clear_errors():
         est.predict(Xnan)
 
 
+# sklearn's checks fit on random labels: models that then predict one class say so (DegenerateModelWarning)
+@pytest.mark.filterwarnings("ignore::genesel._core.validation.DegenerateModelWarning")
 @parametrize_with_checks(
     [
         GaussianProcessClassifier(n_restarts=1, max_iter=5, random_state=0),
@@ -376,3 +378,51 @@ def test_convergence_is_reported_and_failures_warn(monkeypatch):
     with pytest.warns(ConvergenceWarning, match="EP did not reach its fixed point in 1 sweeps"):
         m = GaussianProcessClassifier(approximation="ep", ard=False, optimizer=None).fit(X, y)
     assert not m.ep_converged_
+
+
+# ------------------------------------------------------------------------------------------------------------
+# units of X, degenerate end states (issue 11)
+# ------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("approximation", ["laplace", "ep"])
+@pytest.mark.parametrize("scale", [1e-300, 1e-8, 1e8, 1e200])
+def test_fit_does_not_depend_on_the_units(approximation, scale):
+    """The ARD start value and its box are data-relative, so the fit is the same at any scale of X. Before: at
+    1e8 and 1e-300 every relevance was pinned at a bound and one class was predicted, silently."""
+    X, y = _toy(n=30, d=5, seed=3)
+    Xt, _ = _toy(n=12, d=5, seed=4)
+    ref = GaussianProcessClassifier(approximation=approximation, n_restarts=0, max_iter=60).fit(X, y)
+    got = GaussianProcessClassifier(approximation=approximation, n_restarts=0, max_iter=60).fit(X * scale, y)
+    # the same optimum up to the optimiser's tolerance (scaling by a non-power of two changes its rounding)
+    np.testing.assert_allclose(got.predict_proba(Xt * scale), ref.predict_proba(Xt), atol=1e-3)
+    big = ref.relevances_ > 1e-4 * ref.relevances_.max()
+    np.testing.assert_allclose(got.theta_[1:6][big] + 2 * math.log(scale), ref.theta_[1:6][big], atol=1e-2)
+    assert got.log_marginal_likelihood_ == pytest.approx(ref.log_marginal_likelihood_, abs=1e-5)
+    assert got.log_marginal_likelihood(got.theta_) == pytest.approx(got.log_marginal_likelihood_, abs=1e-9)
+    assert (ref.predict(X) == y).mean() > 0.8
+
+
+def test_standardised_data_are_computed_unscaled():
+    """Gene variances near 1 give the unscaled computation bit for bit (the notebooks' numbers do not move)."""
+    X, y = _toy(n=20, d=4, seed=5)
+    X = (X - X.mean(0)) / X.std(0)
+    est = GaussianProcessClassifier(n_restarts=0, max_iter=20).fit(X, y)
+    assert est._x_exp == 0
+    np.testing.assert_array_equal(est._X, X - X.mean(0))
+
+
+def test_every_relevance_at_a_bound_warns(monkeypatch):
+    from genesel._core.validation import DegenerateModelWarning
+
+    X, y = _toy(n=30, d=3, seed=3)
+    monkeypatch.setitem(gp._BOUNDS, "l", (math.log(1e2), math.log(1e6)))  # a box far above the optimum
+    with pytest.warns(DegenerateModelWarning, match=r"every relevance \(ARD value\) ended at the lower bound"):
+        GaussianProcessClassifier(n_restarts=0, max_iter=30).fit(X, y)  # start below: clipped to it
+
+
+def test_one_class_fit_warns():
+    from genesel._core.validation import DegenerateModelWarning
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 1)), np.r_[np.zeros(28), np.ones(12)]  # no signal, unbalanced
+    with pytest.warns(DegenerateModelWarning, match="predicts 0.0 for every training sample"):
+        GaussianProcessClassifier(n_restarts=0).fit(X, y)

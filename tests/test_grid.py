@@ -156,3 +156,82 @@ def test_digest_is_stable_across_calls():
     a = closure_digest("genesel.papers.guyon2002")
     assert a == closure_digest("genesel.papers.guyon2002")
     assert len(a) == len(hashlib.sha256().hexdigest())
+
+
+# ---------------------------------------------------------------------------------------------- interrupts
+
+_KILL_SCRIPT = '''
+import sys, time
+sys.path.insert(0, {here!r})
+from genesel.experiments import run_grid
+
+def nap(i):
+    time.sleep(0.3)
+    return {{"i2": i * i}}
+
+if __name__ == "__main__":
+    import kill_cells
+    run_grid([{{"i": i}} for i in range(400)], kill_cells.nap, cache_dir={cache!r}, n_jobs=2, progress=False)
+'''
+
+
+def _alive(procs):
+    import psutil
+
+    out = []
+    for p in procs:
+        try:
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                out.append(p)
+        except psutil.NoSuchProcess:
+            pass
+    return out
+
+
+@pytest.mark.parametrize("signame", ["SIGKILL", "SIGINT"])
+def test_killed_grid_leaves_no_process_behind(tmp_path, signame):
+    """kill -9 (or Ctrl-C) of a process running ``run_grid(..., n_jobs=2)`` mid-grid: its loky workers and the
+    resource trackers end within seconds (they used to compute on for minutes), and every cell file written
+    before the kill reads back intact."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    psutil = pytest.importorskip("psutil")
+    from genesel.experiments.grid import _read
+
+    cache = tmp_path / "cache"
+    (tmp_path / "kill_cells.py").write_text(
+        "import time\n\ndef nap(i):\n    time.sleep(0.3)\n    return {'i2': i * i}\n")
+    script = tmp_path / "run.py"
+    script.write_text(_KILL_SCRIPT.format(here=str(tmp_path), cache=str(cache)))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    kids = []
+    try:
+        deadline = time.monotonic() + 180
+        while not list(cache.glob("*/*.pkl")):  # wait until the workers are computing cells
+            assert proc.poll() is None, "the grid process ended early"
+            assert time.monotonic() < deadline, "no cell finished in 180 s"
+            time.sleep(0.2)
+        kids = psutil.Process(proc.pid).children(recursive=True)
+        assert len(kids) >= 2
+        proc.send_signal(getattr(signal, signame))
+        proc.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while _alive(kids) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        survivors = [(p.pid, " ".join(p.cmdline())[:80]) for p in _alive(kids)]
+        assert not survivors, f"processes left behind after {signame}: {survivors}"
+    finally:
+        for p in _alive(kids):
+            p.kill()
+        if proc.poll() is None:
+            proc.kill()
+    written = list(cache.glob("*/*.pkl"))
+    assert written
+    for f in written:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", CacheIntegrityWarning)
+            hit, val = _read(f, f.stem)
+        assert hit and set(val) == {"i2"}

@@ -1,7 +1,9 @@
-"""Every notebook runs under papermill in quick mode, writes its figures, and holds no algorithm code."""
+"""Every notebook runs under papermill in quick mode (with its defaults, and with another data set passed as the
+papermill command line passes it), writes its figures, documents every parameter for `papermill --help-notebook`,
+and holds no algorithm code."""
 
+import ast
 import json
-import os
 import re
 from pathlib import Path
 
@@ -9,6 +11,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+
+#: Per notebook, parameters as `papermill -p NAME VALUE` passes them (strings), naming a data set that is not the
+#: notebook's default (an alias where possible), to show it runs beyond its defaults.
+OTHER_DATA = {
+    "00_datasets": {"datasets": '["singh", "west"]'},
+    "01_guyon2002_svm_rfe": {"datasets": '["singh"]'},
+    "02_gentile2003_alma": {"datasets": '["colon"]'},
+    "03_helleputte2009_transfer": {"datasets": '["gordon"]'},
+    "05a_tan2006_classifiers": {"datasets": '["prostate"]'},
+    "05b_tan2006_feature_ranking": {"datasets": '["west"]'},
+    "05c_tan2006_stability": {"datasets": '["prostate"]'},
+}
 
 
 def _sources(path):
@@ -21,23 +35,61 @@ def test_notebook_structure(path):
     nb, code = _sources(path)
     tagged = [c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
     assert len(tagged) == 1, "exactly one cell tagged 'parameters'"
-    assert re.search(r"^quick\s*=\s*True", "".join(tagged[0]["source"]), re.M), "quick=True by default"
+    assert re.search(r"^quick(\s*:\s*bool)?\s*=\s*True", "".join(tagged[0]["source"]), re.M), "quick=True by default"
     assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code"), "commit notebooks stripped"
     src = "\n".join(code)
     assert "paper_vs_genesel" in src, "ends with a paper-vs-genesel table"
     assert not re.search(r"^\s*(def|class)\s", src, re.M), "no algorithm code in notebooks: put it in genesel"
+    text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert re.search(r"learning goals", text, re.I), "the notebook opens with learning goals"
+    assert re.search(r"^#+\s*Exercises", text, re.M | re.I), "the notebook ends with exercises"
 
 
-@pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs_quick(path, tmp_path, monkeypatch, mirror):
+def test_every_parameter_is_documented_for_papermill(path):
+    """papermill --help-notebook lists every parameter with a type and a help text (an apostrophe in a comment, for
+    one, makes papermill drop the line)."""
+    import papermill as pm
+
+    nb, _ = _sources(path)
+    cell = next(c for c in nb["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    names = [t.id if isinstance(node, ast.Assign) else node.target.id
+             for node in ast.parse("".join(cell["source"])).body if isinstance(node, (ast.Assign, ast.AnnAssign))
+             for t in (node.targets if isinstance(node, ast.Assign) else [node.target])]
+    info = pm.inspect_notebook(str(path))
+    assert set(names) == set(info), f"papermill cannot read {set(names) - set(info)}"
+    for name, v in info.items():
+        assert v["help"], f"parameter {name!r} has no help text"
+        assert v["inferred_type_name"] not in ("None", None), f"parameter {name!r} has no type annotation"
+
+
+def _run(path, tmp_path, monkeypatch, parameters=None):
     from genesel.experiments.runner import execute_notebook
 
     figs = tmp_path / "figures"
     monkeypatch.setenv("GENESEL_FIGURES_DIR", str(figs))
     monkeypatch.setenv("GENESEL_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("MPLBACKEND", "Agg")
-    out = execute_notebook(path, tmp_path / "runs", quick=True, timeout=600)
+    out = execute_notebook(path, tmp_path / "runs", quick=True, parameters=parameters, timeout=900)
     assert out.exists()
-    pngs = list(figs.glob("*.png"))
-    assert pngs, "the notebook saved no figure"
+    assert list(figs.glob("*.png")), "the notebook saved no figure"
+    nb = json.loads(out.read_text())
+    stderr = ["".join(o.get("text", "")) for c in nb["cells"] if c["cell_type"] == "code"
+              for o in c.get("outputs", []) if o.get("name") == "stderr"]
+    assert not stderr, f"the notebook wrote to stderr (warnings or progress bars): {stderr[:2]}"
+    return nb
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_quick(path, tmp_path, monkeypatch, mirror):
+    _run(path, tmp_path, monkeypatch)
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_on_another_data_set(path, tmp_path, monkeypatch, mirror):
+    params = OTHER_DATA.get(path.stem)
+    if params is None:
+        pytest.fail(f"add {path.stem} to OTHER_DATA: every notebook must run on a non-default data set")
+    _run(path, tmp_path, monkeypatch, parameters=params)

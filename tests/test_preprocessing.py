@@ -45,6 +45,27 @@ def test_gene_standardizer_constant_gene():
     np.testing.assert_allclose(GeneStandardizer(on_constant="zero").fit_transform(X)[:, 1], 0)
 
 
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e200, 1e300])
+def test_standardisers_work_at_any_scale(scale):
+    """Before: at 1e-300 every gene was reported constant (sd underflowed), at 1e200 the output was all 0 (the
+    squares overflowed to inf)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(10, 8))
+    np.testing.assert_allclose(GeneStandardizer().fit_transform(X * scale), GeneStandardizer().fit_transform(X),
+                               rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(SampleStandardizer().fit_transform(X * scale), SampleStandardizer().fit_transform(X),
+                               rtol=1e-12, atol=1e-13)
+    # exact on ordinary data: the power-of-two rescaling changes no bit
+    np.testing.assert_array_equal(GeneStandardizer().fit_transform(X), (X - X.mean(0)) / X.std(0))
+
+
+def test_gene_standardizer_one_sample_says_so():
+    """It used to say "8 gene(s) are constant in the training data"."""
+    for est in (GeneStandardizer(), GeneStandardizer(on_constant="zero")):
+        with pytest.raises(ValueError, match="one sample"):
+            est.fit(np.arange(8.0)[None, :])
+
+
 def test_log_transform_floor_ceiling():
     X = np.array([[-5.0, 0.0, 100.0, 1e6]])
     out = LogTransform(floor=20, ceiling=16000).fit_transform(X)
@@ -87,3 +108,16 @@ def test_validation_messages():
         check_expression_data(np.random.default_rng(0).normal(size=(3, 3)), [0, 1, 2])
     with pytest.raises(ValueError, match="must be 2-d"):
         check_expression_data(np.zeros(5))
+
+
+def test_constant_gene_is_exactly_constant():
+    """numpy's mean of seven copies of 0.1 * 3 misses them by one ulp, so their sd came out 5.6e-17 instead of 0:
+    GeneStandardizer did not see the gene as constant and gave it z-scores of +-1."""
+    c = 0.1 * 3
+    X = np.c_[np.full(7, c), np.arange(7.0)]
+    assert np.full(7, c).std() > 0  # the numpy behaviour this guards against
+    with pytest.raises(ValueError, match="1 gene\\(s\\) are constant"):
+        GeneStandardizer().fit(X)
+    np.testing.assert_array_equal(GeneStandardizer(on_constant="zero").fit_transform(X)[:, 0], 0.0)
+    with pytest.raises(ValueError, match="constant across genes"):
+        SampleStandardizer().fit_transform(np.full((2, 7), c))

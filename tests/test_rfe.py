@@ -164,14 +164,49 @@ def test_bad_input_errors():
     Xc[:, 7] = 1.5
     with pytest.raises(ValueError, match="constant gene"):
         SVMRFE().fit(Xc, y)
-    with pytest.raises(ValueError, match="larger than the number of genes"):
-        SVMRFE(n_features_to_select=31).fit(X, y)
     with pytest.raises(ValueError, match="step"):
         SVMRFE(step=0).fit(X, y)
     with pytest.raises(ValueError, match="C must be"):
         SVMRFE(C=0).fit(X, y)
 
 
+@pytest.mark.parametrize("scale", [1e-300, 1e-8, 1e8, 1e200])
+def test_hard_margin_rfe_does_not_depend_on_the_units(scale):
+    """Hard-margin SVM-RFE is scale-free. Before, at 1e200 SMO stopped at once (the Gram matrix overflowed) and at
+    1e-300 every weight was 0: the ranking was the column order ([9, 10, 11] instead of the three informative genes)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(24, 12))
+    y = np.repeat([0, 1], 12)
+    X[:, :3] += 2.0 * (2 * y[:, None] - 1)
+    ref = SVMRFE(n_features_to_select=1, C=np.inf).fit(X, y)
+    got = SVMRFE(n_features_to_select=1, C=np.inf).fit(X * scale, y)
+    np.testing.assert_array_equal(got.feature_order_, ref.feature_order_)
+    np.testing.assert_allclose(got.decision_function_path(X * scale), ref.decision_function_path(X), rtol=1e-6,
+                               atol=1e-8)
+    assert set(ref.feature_order_[:3]) == {0, 1, 2}
+
+
+def test_rfe_refuses_a_negligible_C():
+    X, y = _problem(20, 30, seed=0)
+    with pytest.raises(ValueError, match=r"SVMRFE: C=1 is negligible at the scale of X"):
+        SVMRFE().fit(X * 1e-300, y)
+    with pytest.raises(ValueError, match=r"SVMRFE \(its final LinearSVM\).*do not vary"):
+        SVMRFE().fit(X * 1e-9, y)
+
+
+def test_more_genes_than_exist_selects_all():
+    """genesel's rule for every selector (filters, GolubVoting, ALMA): asking for more genes than there are keeps
+    them all. SVMRFE used to raise here."""
+    X, y = _problem(20, 30, seed=0)
+    sel = SVMRFE(n_features_to_select=31).fit(X, y)
+    assert sel.support_.all() and sel.n_features_ == 30 and sel.subset_sizes_.tolist() == [30]
+    np.testing.assert_array_equal(sel.ranking_, np.ones(30))
+    np.testing.assert_allclose(sel.estimator_.decision_function(X), LinearSVM(tol=1e-8).fit(X, y).decision_function(X),
+                               atol=1e-6)
+
+
+# sklearn's checks fit on random labels: models that then predict one class say so (DegenerateModelWarning)
+@pytest.mark.filterwarnings("ignore::genesel._core.validation.DegenerateModelWarning")
 @parametrize_with_checks([SVMRFE(n_features_to_select=2), SVMRFE(step="halving", C=10.0)])
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)

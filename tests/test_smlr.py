@@ -125,6 +125,8 @@ def test_bad_data():
         SMLR().fit(X, y[:-1])
 
 
+# sklearn's checks fit on random labels: models that then predict one class say so (DegenerateModelWarning)
+@pytest.mark.filterwarnings("ignore::genesel._core.validation.DegenerateModelWarning")
 @parametrize_with_checks([SMLR(lam=0.5)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
@@ -149,3 +151,53 @@ def test_lam_scale_max_is_the_sparsity_threshold():
     assert a.support_.any()
     b = SMLR(lam=a.lam_).fit(X, y)  # same as the absolute λ it resolved to
     np.testing.assert_allclose(a.coef_, b.coef_)
+
+
+# ---------------------------------------------------------------- units of X, degenerate end states (issue 11)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-8, 1e8, 1e200])
+def test_fit_does_not_depend_on_the_units(scale):
+    """lam is in the units of X (x -> a x, w -> w / a, lam -> a lam is the same problem), lam_scale='max' is
+    scale-free. Before: at 1e200 the curvature bounds overflowed (every weight 0, one class) and at 1e-300 they
+    underflowed, silently."""
+    X, y = _data(2, d=10)
+    Xt, _ = _data(2, seed=1, d=10)
+    for ref_est, est in ((SMLR(lam=0.5), SMLR(lam=0.5 * scale)),
+                         (SMLR(lam=0.2, lam_scale="max"), SMLR(lam=0.2, lam_scale="max"))):
+        ref = ref_est.fit(X, y)
+        got = est.fit(X * scale, y)
+        np.testing.assert_allclose(got.decision_function(Xt * scale), ref.decision_function(Xt), rtol=1e-6,
+                                   atol=1e-6)
+        np.testing.assert_array_equal(got.support_, ref.support_)
+        assert got.lam_ / scale == pytest.approx(ref.lam_, rel=1e-9)
+        assert (ref.predict(X) == y).mean() > 0.8
+
+
+def test_all_weights_zero_warns():
+    from genesel._core.validation import DegenerateModelWarning
+
+    X, y = _data(2, d=10)
+    with pytest.warns(DegenerateModelWarning, match=r"every weight is zero.*lam=1 is at or above lambda_max"):
+        SMLR(lam=1.0).fit(X * 1e-3, y)
+    with pytest.warns(DegenerateModelWarning, match="every weight is zero"):
+        SMLR(lam=1.5, lam_scale="max").fit(X, y)
+
+
+def test_uncentred_genes_converge_to_the_centred_fit():
+    """Raw-intensity-like genes (mean 1000 x their sd): the bias is unpenalised, so the fit is the centred one with
+    another bias. Before, the curvature bounds sum(x^2)/4 made the coordinate steps crawl to max_iter, silently."""
+    X, y = _data(2, d=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        raw = SMLR(lam=0.5).fit(X + 1000.0, y)
+    ref = SMLR(lam=0.5).fit(X, y)
+    assert raw.converged_
+    np.testing.assert_allclose(raw.coef_, ref.coef_, atol=1e-5)
+    np.testing.assert_allclose(raw.decision_function(X + 1000.0), ref.decision_function(X), atol=1e-4)
+
+
+def test_stopping_at_max_iter_warns():
+    X, y = _data(2, d=10)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        SMLR(lam=0.01, max_iter=3).fit(X, y)

@@ -51,3 +51,19 @@ def test_kuncheva_errors():
 def test_jaccard():
     assert jaccard({1, 2, 3}, {2, 3, 4}) == pytest.approx(0.5)
     assert mean_pairwise_jaccard([{1, 2}, {1, 2}, {3, 4}]) == pytest.approx((1 + 0 + 0) / 3)
+
+
+def test_kuncheva_refuses_indices_outside_the_features():
+    """It used to accept index 12 of 10 features (and return a number)."""
+    with pytest.raises(ValueError, match=r"must lie in 0..9 \(n_features = 10\); got \[12\]"):
+        kuncheva_index([{1, 2, 12}, {1, 2, 3}], 10)
+    with pytest.raises(ValueError, match="got \\[-1\\]"):
+        kuncheva_pair({-1, 2}, {1, 2}, 10)
+    with pytest.raises(ValueError, match="more than n_features"):
+        kuncheva_index([{"a", "b"}, {"c", "d"}], 3)
+    with pytest.raises(ValueError, match="n_features must be an int"):
+        kuncheva_index([{1}, {2}], 2.5)
+    import numpy as np
+
+    assert kuncheva_index([np.array([1, 2, 3]), np.array([1, 2, 4])], 10) == pytest.approx(11 / 21)
+    assert kuncheva_index([{"a", "b"}, {"a", "c"}], 4) == pytest.approx((1 * 4 - 4) / (2 * 2))

@@ -128,6 +128,10 @@ def test_linear_svm_matches_sklearn_on_real_data(golub_subset):
                                            ("rbf", {}), ("linear", {})])
 def test_kernel_svm_matches_sklearn_svc(kernel, params):
     X, y = _problem(60, 8, seed=7)
+    if kernel != "linear" and "gamma" not in params:
+        # sklearn's gamma='scale' is 1 / (n_features X.var()); genesel's does not depend on the gene means
+        # (test_rbf_gamma_scale_ignores_the_gene_means): compare the solvers at sklearn's value
+        params = {**params, "gamma": 1.0 / (X.shape[1] * X.var())}
     ours = KernelSVM(kernel=kernel, C=2.0, tol=1e-9, **params).fit(X, y)
     ref = SVC(kernel=kernel, C=2.0, tol=1e-10, **params).fit(X, y)
     Xt = np.random.default_rng(2).normal(size=(40, 8))
@@ -205,6 +209,27 @@ def test_warm_start_equals_cold_start():
         LinearSVM(C=1.0).fit(X, y, alpha0=np.ones(60) * (yf > 0))
 
 
+def test_warm_start_with_rounding_drift_is_repaired_and_a_real_violation_refused():
+    # After millions of hard-margin SMO steps y^T a drifts from 0 by rounding; such a warm start must still be
+    # accepted (and end at the cold-start optimum), while a point that is simply off the constraint is refused.
+    X, y = _problem(60, 40, seed=9)
+    yf = np.where(y > 0, 1.0, -1.0)
+    cold = LinearSVM(C=10.0, tol=1e-10).fit(X, y)
+    for sign in (+1.0, -1.0):
+        drifted = cold.alpha_.copy()
+        i = np.flatnonzero((drifted > 0) & (yf == sign))[0]
+        drifted[i] *= 1.0 + 1e-7 * drifted.sum() / drifted[i]  # y^T a off by 1e-7 sum(a), > the 1e-8 exact check
+        assert abs(drifted @ yf) > 1e-8 * drifted.sum()
+        warm = LinearSVM(C=10.0, tol=1e-10).fit(X, y, alpha0=drifted)
+        assert abs(warm.alpha_ @ yf) <= 1e-9 * warm.alpha_.sum()
+        assert warm.objective_ == pytest.approx(cold.objective_, rel=1e-9)
+        np.testing.assert_allclose(warm.decision_function(X), cold.decision_function(X), atol=1e-6)
+    off = cold.alpha_.copy()
+    off[np.flatnonzero(off > 0)[0]] *= 1.5
+    with pytest.raises(ValueError, match="not feasible"):
+        LinearSVM(C=10.0).fit(X, y, alpha0=off)
+
+
 def test_solve_svm_dual_functional_api():
     X, y = _problem(30, 10, seed=2)
     K = X @ X.T
@@ -239,6 +264,100 @@ def test_bad_input_errors(Est):
 
 # (the polynomial kernel is checked against SVC above; on the checks' unscaled random-label data its SMO needs
 # ~0.6 million iterations, as LIBSVM's does, which is too slow for the suite)
+# ---------------------------------------------------------------- units of X (issue 11)
+
+
+def _separable(n=24, d=12, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.repeat([0, 1], n // 2)
+    X[:, :3] += 2.0 * (2 * y[:, None] - 1)
+    return X, y
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-8, 1e8, 1e200])
+def test_scale_free_svms_give_the_same_model_at_any_scale(scale):
+    """The hard-margin linear SVM and the RBF SVM with gamma='scale' do not depend on the units of X. Before,
+    both predicted one class at 1e-300 / 1e200 (the Gram matrix underflowed or overflowed), silently."""
+    X, y = _separable()
+    Xt, _ = _separable(seed=1)
+    for est in (LinearSVM(C=np.inf), KernelSVM(kernel="rbf", gamma="scale")):
+        ref = est.fit(X, y).decision_function(Xt)
+        got = est.fit(X * scale, y).decision_function(Xt * scale)
+        np.testing.assert_allclose(got, ref, rtol=1e-7, atol=1e-9)
+    coef = LinearSVM(C=np.inf).fit(X, y).coef_
+    np.testing.assert_allclose(LinearSVM(C=np.inf).fit(X * scale, y).coef_ * scale, coef, rtol=1e-7)
+
+
+def test_power_of_two_scaling_is_exact():
+    """C is in the units of X: x -> a x with C -> C / a^2 is the same SVM. For a power of two, bit for bit."""
+    X, y = _problem(30, 50, seed=4)
+    a = LinearSVM(C=0.3).fit(X, y)
+    b = LinearSVM(C=0.3 / 4.0**20).fit(X * 2.0**20, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X * 2.0**20))
+    np.testing.assert_array_equal(a.alpha_, b.alpha_ * 4.0**20)
+    c = LinearSVM(C=0.3 * 1e200).fit(X * 1e-100, y)  # not a power of two: equal to rounding
+    np.testing.assert_allclose(c.decision_function(X * 1e-100), a.decision_function(X), rtol=1e-8, atol=1e-10)
+
+
+def test_negligible_C_is_refused_with_the_remedy():
+    """C=1 on data scaled by 1e-300 (or 1e-8) makes every sample a bounded support vector whose decision values
+    are rounding noise. Before: a silent constant predictor (1e-300) or random predictions."""
+    X, y = _separable()
+    with pytest.raises(ValueError, match=r"C=1 is negligible at the scale of X.*raise C or standardise"):
+        LinearSVM().fit(X * 1e-300, y)
+    with pytest.raises(ValueError, match=r"do not vary across the training samples.*raise C"):
+        LinearSVM().fit(X * 1e-8, y)
+    with pytest.raises(ValueError, match="negligible"):
+        KernelSVM(kernel="linear").fit(X * 1e-300, y)
+    with pytest.raises(ValueError, match="identical"):
+        LinearSVM().fit(np.ones((6, 3)), [0, 1, 0, 1, 0, 1])
+
+
+def test_one_class_model_warns():
+    """A small C against unbalanced classes leaves the bias alone: the SVM predicts the majority class for every
+    sample, which is now said (DegenerateModelWarning naming C and the remedy)."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    X, y = _separable()
+    keep = np.r_[np.flatnonzero(y == 0), np.flatnonzero(y == 1)[:3]]
+    X, y = X[keep], y[keep]
+    with pytest.warns(DegenerateModelWarning, match=r"predicts 0 for every training sample.*raise C"):
+        LinearSVM(C=1e-6).fit(X, y)
+
+
+# sklearn's checks fit on random labels: models that then predict one class say so (DegenerateModelWarning)
+@pytest.mark.filterwarnings("ignore::genesel._core.validation.DegenerateModelWarning")
 @parametrize_with_checks([LinearSVM(), KernelSVM()])
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
+
+
+def test_rbf_gamma_scale_ignores_the_gene_means():
+    """gamma='scale' is 1 / (sum of gene variances): scikit-learn's 1 / (n_features X.var()) on centred genes, but
+    unlike it not inflated by differences between gene means, which made the kernel flat and the model the
+    majority rule on uncentred data (the property test found it)."""
+    rng = np.random.default_rng(0)
+    y = np.r_[np.zeros(8), np.ones(4)]
+    X = rng.normal(size=(12, 4))
+    X[:, 0] += 2 * (2 * y - 1)
+    Xc = X - X.mean(0)
+    sk = SVC(kernel="rbf", gamma="scale", tol=1e-10).fit(Xc, y)
+    ours = KernelSVM(gamma="scale", tol=1e-10).fit(Xc, y)
+    assert ours._gamma_ == pytest.approx(1.0 / (Xc.shape[1] * Xc.var()))
+    np.testing.assert_allclose(ours.decision_function(Xc), sk.decision_function(Xc), atol=1e-6)
+    shifted = X + np.array([0.0, 1e4, 2e4, 3e4])  # gene means far apart
+    got = KernelSVM(gamma="scale", tol=1e-10).fit(shifted, y)
+    np.testing.assert_allclose(got.decision_function(shifted), ours.decision_function(Xc), atol=1e-6)
+
+
+def test_flat_rbf_kernel_is_named():
+    """A gamma far too small makes the RBF kernel flat; the one-class warning names gamma and the remedy."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    rng = np.random.default_rng(0)
+    y = np.r_[np.zeros(8), np.ones(4)]
+    X = rng.normal(size=(12, 4))
+    X[:, 0] += 2 * (2 * y - 1)
+    with pytest.warns(DegenerateModelWarning, match=r"RBF kernel is nearly flat.*larger gamma"):
+        KernelSVM(gamma=1e-6).fit(X, y)

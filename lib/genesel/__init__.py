@@ -13,11 +13,15 @@ Guyon, Weston, Barnhill & Vapnik 2002      ``svm`` (LinearSVM, KernelSVM), ``rfe
                                            FisherSelector), ``metrics`` (quality)
 Gentile 2003 (ALMA)                        ``alma`` (ALMA, ALMAFS, ALMARFE,            ``papers.gentile2003``
                                            make_corr_pipeline)
-Helleputte & Dupont 2009 (transfer)        ``arom`` (planned), ``stability``           ``papers.helleputte2009``
+Helleputte & Dupont 2009 (transfer)        ``arom`` (L2AROM; PS-l2-AROM via            ``papers.helleputte2009``
+                                           ``prior=``), ``stability``
 Shah, Marchand & Corbeil 2012 (stumps)     ``stumps``, ``bounds`` (planned)            ``papers.shah2012``
 Tan 2006, ch. 3 and 4.3 (kernel            ``gp`` (GaussianProcessClassifier),         ``papers.tan2006_ch3``
 classifiers)                               ``rvm``, ``smlr``, ``dwd``, ``svm``
-Tan 2006, ch. 4-5 (rankings, stability)    wrappers (planned), ``stability``           ``papers.tan2006_ch45``
+Tan 2006, ch. 4-5 (rankings, stability)    ``forward`` (forward_path), ``msvm_rfe``    ``papers.tan2006_ch45``
+                                           (MSVMRFE), ``gp_ard_select`` (GPARDFS,      (+ ``tan2006_ch45_report``)
+                                           GPARDRFE), ``sparse_select`` (RVMSelector,
+                                           SMLRSelector), ``stability``
 the data sets of all five                  ``datasets``, ``preprocessing``             ``papers.datasets_overview``
 =========================================  ==========================================  ==============================
 
@@ -29,18 +33,25 @@ layer that loads data and runs grids. Package ``__init__`` files hold re-exports
 
 __version__ = "0.1.0"
 
+from genesel._core.validation import DegenerateModelWarning
 from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline
+from genesel.arom import L2AROM
 from genesel.dwd import DWD
 from genesel.filters import FisherSelector, SignalToNoiseSelector
+from genesel.forward import ForwardPath, forward_path
 from genesel.gp import GaussianProcessClassifier
+from genesel.gp_ard_select import GPARDFS, GPARDRFE
+from genesel.msvm_rfe import MSVMRFE
 from genesel.preprocessing import GeneStandardizer, LogTransform, MissingValueImputer, SampleStandardizer
 from genesel.rfe import SVMRFE
 from genesel.rvm import RVM
 from genesel.smlr import SMLR
+from genesel.sparse_select import RVMSelector, SMLRSelector
 from genesel.svm import KernelSVM, LinearSVM
 from genesel.voting import GolubVoting
 
 __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DWD", "FisherSelector",
            "SignalToNoiseSelector", "GaussianProcessClassifier", "GeneStandardizer", "LogTransform",
            "MissingValueImputer", "SampleStandardizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
-           "GolubVoting"]
+           "GolubVoting", "L2AROM", "DegenerateModelWarning", "forward_path", "ForwardPath", "MSVMRFE",
+           "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector"]

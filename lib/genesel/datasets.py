@@ -4,13 +4,17 @@
 URL, always sha256-checked), parses them, checks the shape and class counts against the registry, and returns a
 :class:`Dataset` whose ``y`` is coded -1/+1 (``classes`` names the two) for binary tasks, or 0..K-1 for the few
 multi-class sets. The parsed arrays are cached next to the raw files (``data/parsed/``), keyed by the files'
-checksums, so later loads take milliseconds.
+checksums, so later loads take milliseconds. Every parsed file carries a sha256 of its arrays and is checked on
+reading, together with the registered shape: a file that fails (bit rot, a hand-edited or truncated file, one
+written by a broken parser) is deleted, reported once with its path (``CacheIntegrityWarning``) and rebuilt from
+the sha256-checked raw files, so a damaged cache can neither serve wrong numbers nor fail every load.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +24,7 @@ import pandas as pd
 
 from data_fetch import DATASETS, FAMILIES, FILES, cache_dir, fetch_file, resolve
 from data_fetch.parsers import Raw
-from genesel._core.io import atomic_write
+from genesel._core.io import CacheIntegrityWarning, atomic_write
 
 __all__ = ["Dataset", "load_dataset", "list_datasets", "recommended_preprocessing", "gene_symbols", "gene_labels",
            "annotation_note"]
@@ -105,22 +109,61 @@ def _savez_to(tmp, arrays) -> None:
         np.savez(fh, **arrays)
 
 
+_DIGEST_KEY = "sha256"
+
+
+def _arrays_digest(arrays: dict) -> str:
+    """sha256 over every array's name, dtype, shape and bytes (in name order)."""
+    h = hashlib.sha256()
+    for k in sorted(arrays):
+        a = np.ascontiguousarray(arrays[k])
+        h.update(f"{k}|{a.dtype.str}|{a.shape}|".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _read_parsed(pp: Path, spec):
+    """The arrays of a parsed-data file, or None after deleting a file that fails its checks (reported once)."""
+    problem = None
+    try:
+        with np.load(pp, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except Exception as exc:  # noqa: BLE001 - any failure to read means a damaged file
+        arrays, problem = None, f"cannot be read ({type(exc).__name__})"
+    if arrays is not None:
+        stored = arrays.pop(_DIGEST_KEY, None)
+        if stored is None:  # written by a genesel without checksums: rebuilt once, nothing is wrong with it
+            pp.unlink(missing_ok=True)
+            return None
+        if str(stored) != _arrays_digest(arrays):
+            problem = "failing its checksum (changed or damaged after it was written)"
+        elif not {"X", "labels", "gene_ids", "sample_ids"} <= set(arrays):
+            problem = "missing arrays"
+        elif arrays["X"].shape != tuple(spec.shape):
+            problem = f"of the wrong shape {arrays['X'].shape} (expected {tuple(spec.shape)})"
+    if problem is None:
+        return arrays
+    pp.unlink(missing_ok=True)
+    warnings.warn(f"parsed data cache {pp} was {problem}; deleted, rebuilding it from the checked raw files",
+                  CacheIntegrityWarning, stacklevel=4)
+    return None
+
+
 def _raw(spec, mirror, cache) -> Raw:
     cdir = cache_dir(cache)
     pp = _parsed_path(spec, cdir)
-    if pp.exists():
-        try:
-            with np.load(pp, allow_pickle=False) as z:
-                return Raw(z["X"], z["labels"], z["gene_ids"], z["sample_ids"],
-                           z["train_idx"] if "train_idx" in z else None, z["test_idx"] if "test_idx" in z else None)
-        except Exception:  # a damaged parse cache is rebuilt from the checked raw files
-            pp.unlink(missing_ok=True)
+    z = _read_parsed(pp, spec) if pp.exists() else None
+    if z is not None:
+        return Raw(z["X"], z["labels"], z["gene_ids"], z["sample_ids"], z.get("train_idx"), z.get("test_idx"))
     raw = spec.parser(lambda f: fetch_file(f, mirror=mirror, cache=cdir))
     arrays = dict(X=np.ascontiguousarray(raw.X, dtype=np.float64), labels=raw.labels.astype(str),
                   gene_ids=raw.gene_ids.astype(str), sample_ids=raw.sample_ids.astype(str))
+    if arrays["X"].shape != tuple(spec.shape):  # checked raw files, wrong result: the parser, not the cache
+        raise ValueError(f"data set {spec.name}: parsing {spec.files} gives shape {arrays['X'].shape}, expected "
+                         f"{tuple(spec.shape)}; the files passed their sha256 check, so the parser does not match them")
     if raw.train_idx is not None:
         arrays.update(train_idx=raw.train_idx, test_idx=raw.test_idx)
-    _atomic_savez(pp, **arrays)
+    _atomic_savez(pp, **arrays, **{_DIGEST_KEY: np.array(_arrays_digest(arrays))})
     return Raw(arrays["X"], arrays["labels"], arrays["gene_ids"], arrays["sample_ids"], raw.train_idx,
                raw.test_idx)
 
@@ -191,7 +234,8 @@ def list_datasets() -> pd.DataFrame:
     for fam, members in FAMILIES.items():
         rows.append(dict(name=fam, aliases="", n_samples=None, n_genes=None, classes="family",
                          counts=None, papers="", files=", ".join(members)))
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    return out.astype({"n_samples": "Int64", "n_genes": "Int64"})
 
 
 # Per data set, the customary transformation of its raw values before standardisation:
@@ -292,3 +336,45 @@ def annotation_note(ds: Dataset, symbols=None) -> str:
                 "symbols are available.")
     return (f"{ds.name}: gene symbols for {n} of {ds.n_genes} genes from GEO's HG-U95Av2 annotation (GPL8300), "
             "matched by probe ID or, for the older Hu6800 chip, by the GenBank accession in the probe ID.")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Several studies of one platform on their shared probe IDs (transfer between studies, Helleputte & Dupont 2009)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def align_studies(datasets, *, min_shared: int = 1) -> list[Dataset]:
+    """The given studies restricted to the gene (probe) IDs they all share, in one column order.
+
+    Matching is by ID, never by position: columns are reordered to the order of the first study. Each study keeps
+    its own values and labels; nothing is normalised here (normalise each study on its own training part, later,
+    inside the protocol). Refuses studies with duplicated IDs (ambiguous) and fewer than ``min_shared`` shared
+    IDs, naming the studies and what they hold.
+    """
+    datasets = list(datasets)
+    if not datasets:
+        raise ValueError("align_studies needs at least one data set")
+    for ds in datasets:
+        ids = np.asarray(ds.gene_ids).astype(str)
+        uniq, counts = np.unique(ids, return_counts=True)
+        if uniq.size != ids.size:
+            raise ValueError(f"data set {ds.name!r} has {ids.size - uniq.size} duplicated gene IDs (e.g. "
+                             f"{uniq[counts > 1][:3].tolist()}); they cannot be matched across studies")
+    shared = set(np.asarray(datasets[0].gene_ids).astype(str))
+    for ds in datasets[1:]:
+        shared &= set(np.asarray(ds.gene_ids).astype(str))
+    if len(shared) < max(1, int(min_shared)):
+        sizes = ", ".join(f"{ds.name} ({ds.n_genes} genes, e.g. {ds.gene_ids[0]})" for ds in datasets)
+        raise ValueError(f"the studies {sizes} share {len(shared)} gene IDs (at least {min_shared} needed): studies "
+                         "can only be aligned when they were measured on the same platform and name their probes the "
+                         "same way")
+    first = np.asarray(datasets[0].gene_ids).astype(str)
+    order = [g for g in first if g in shared]
+    out = []
+    for ds in datasets:
+        pos = {g: i for i, g in enumerate(np.asarray(ds.gene_ids).astype(str))}
+        out.append(ds.subset(genes=np.array([pos[g] for g in order], dtype=np.int64)))
+    return out
+
+
+__all__.append("align_studies")

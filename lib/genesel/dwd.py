@@ -24,6 +24,14 @@ found by a safeguarded Newton iteration on 1/‖u(μ)‖ = 1 (as in trust-region
 unconstrained optimum already lies inside the ball. ``tests/test_dwd.py`` checks the solution against a direct
 SLSQP solve of the original constrained problem.
 
+Units (ours): scaling the data by a leaves w unchanged and scales b and the margins by a when C is scaled by
+1/a². The solver works in the feature space scaled by a power of two (exact) that puts the median distance between
+opposite-class samples in [1, 2), where its tolerances were set, and reports everything in the units of X; so
+``C="auto"`` gives the same w on data scaled by 1e-300, 0.01 or 1e200. Newton steps that find no decrease (every
+margin on the linear branch of V, no curvature in b: this used to end at w = 0, b = 0) are retried with
+Levenberg-Marquardt damping. A fit ending at a constant decision function raises ``ValueError``; one predicting a
+single class warns (``DegenerateModelWarning``).
+
 Default penalty (Marron et al. Sec. 2.2 / the DWD software): ``C = 100 / d_t²`` where d_t is the median of the
 Euclidean distances between training samples of opposite classes (computed in the kernel's feature space).
 """
@@ -38,7 +46,8 @@ from sklearn.utils.validation import _num_samples, check_is_fitted, validate_dat
 
 from genesel._core.gram import gram
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import check_binary_fit, check_expression_data
+from genesel._core.validation import (check_binary_fit, check_expression_data, scale_pow2, unit_row_exponent,
+                                      warn_if_one_class)
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]
@@ -65,19 +74,30 @@ def _loss_derivs(m, C):
     return v, d1, d2
 
 
-def default_dwd_C(K, y):
-    """Marron–Todd default C = 100 / (median distance between opposite-class samples)², from a Gram matrix."""
+def _median_opposite_distance(K, y):
+    """Median distance (in the feature space of the Gram matrix K) between samples of opposite classes."""
     diag = np.diag(K)
     pos, neg = y > 0, y < 0
     d2 = diag[pos][:, None] + diag[neg][None, :] - 2.0 * K[np.ix_(pos, neg)]
-    med = float(np.median(np.sqrt(np.maximum(d2, 0.0))))
+    return float(np.median(np.sqrt(np.maximum(d2, 0.0))))
+
+
+def default_dwd_C(K, y):
+    """Marron–Todd default C = 100 / (median distance between opposite-class samples)², from a Gram matrix."""
+    med = _median_opposite_distance(K, y)
     if not np.isfinite(med) or med <= 0:
         raise ValueError("DWD: the two classes have coinciding samples (median distance 0); set C explicitly")
     return 100.0 / med**2
 
 
 def _solve_penalised(A, C, mu, z0, max_newton=200, tol=1e-12):
-    """Newton on F(z) = Σ V(A z) + μ/2 ‖z[:-1]‖²; A = diag(y)[L, 1]. Returns z and the final Hessian."""
+    """Newton on F(z) = Σ V(A z) + μ/2 ‖z[:-1]‖²; A = diag(y)[L, 1]. Returns z and the final Hessian.
+
+    Where every margin lies on the linear branch of V (a start at z = 0 with C large against the data) the
+    Hessian has no curvature in the bias and the Newton step is enormous; when no step length down to 1e-14 of it
+    lowers F, the step is recomputed with Levenberg-Marquardt damping H + λI (λ raised tenfold per failure, lowered
+    again after a success) instead of giving up at the start, which used to return w = 0, b = 0.
+    """
     r = A.shape[1] - 1
     reg = np.ones(r + 1)
     reg[-1] = 0.0
@@ -88,22 +108,27 @@ def _solve_penalised(A, C, mu, z0, max_newton=200, tol=1e-12):
 
     fz = F(z)
     H = None
+    damp = 0.0
+    n_fail = 0
     for _ in range(max_newton):
         m = A @ z
         _, d1, d2 = _loss_derivs(m, C)
         g = A.T @ d1 + mu * reg * z
         H = (A.T * d2) @ A + np.diag(mu * reg)
-        jitter = 1e-12 * (np.trace(H) / (r + 1) + 1.0)
+        scale = np.trace(H) / (r + 1)
+        jitter = 1e-12 * (scale + 1.0)
+        Hd = H.copy()
+        Hd[np.diag_indices_from(Hd)] += jitter + damp
         H[np.diag_indices_from(H)] += jitter
         try:
-            step = -np.linalg.solve(H, g)
+            step = -np.linalg.solve(Hd, g)
         except np.linalg.LinAlgError:
             step = -g
         dec = -g @ step
         if dec < 0:  # not a descent direction (numerically singular H): fall back to the gradient
             step, dec = -g, g @ g
         small = np.max(np.abs(step)) <= tol * (1.0 + np.max(np.abs(z)))
-        if dec <= 1e-6 * tol * max(1.0, abs(fz)) or small:
+        if damp == 0.0 and (dec <= 1e-6 * tol * max(1.0, abs(fz)) or small):
             z = z + step  # within rounding of the optimum: take the full (tiny) Newton step
             break
         t = 1.0
@@ -113,8 +138,17 @@ def _solve_penalised(A, C, mu, z0, max_newton=200, tol=1e-12):
             if fnew <= fz - 1e-4 * t * dec or t < 1e-14:
                 break
             t *= 0.5
-        if fnew > fz + 1e-14 * abs(fz):
-            break
+        if fnew > fz + 1e-14 * abs(fz) or (fnew >= fz and damp > 0.0):
+            if dec <= 1e-12 * max(1.0, abs(fz)):
+                break  # the predicted decrease is at rounding level: converged
+            # no decrease along this step: damp it (towards a short gradient step) and try again
+            n_fail += 1
+            if n_fail > 60 or not np.isfinite(scale):
+                break
+            damp = max(10.0 * damp, 1e-8 * (scale + 1e-300), 1e-300)
+            continue
+        n_fail = 0
+        damp = damp / 100.0 if damp > 1e-10 * scale else 0.0
         z, fz = znew, fnew
     return z, H
 
@@ -231,25 +265,60 @@ class DWD(ClassifierMixin, BaseEstimator):
         y_pm = y_pm.astype(float)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"DWD: kernel='precomputed' needs a square Gram matrix, got shape {X.shape}")
-        K = self._kernel(X, X)
+        # data-relative units: the feature space is scaled by a = 2^e (exact) so that the median distance between
+        # opposite-class samples lies in [1, 2); the problem with C / a² there is the problem with C here (the
+        # margins scale by a, w is unchanged: see the class docstring), and the solver's constants stay in range
+        if self.kernel == "linear":
+            e0 = unit_row_exponent(X)
+            Xs = scale_pow2(X, e0)
+            K = Xs @ Xs.T
+        else:
+            e0, Xs = 0, X
+            K = self._kernel(X, X)
         K = 0.5 * (K + K.T)
-        C = default_dwd_C(K, y_pm) if isinstance(self.C, str) else float(self.C)
+        if not np.all(np.isfinite(K)):
+            raise ValueError(f"DWD: the {self.kernel} kernel matrix of X is not finite (overflow); rescale X or "
+                             "choose kernel parameters (gamma, coef0, degree) suited to its scale")
+        dt = _median_opposite_distance(K, y_pm)
+        e1 = 1 - int(np.frexp(dt)[1]) if np.isfinite(dt) and dt > 0 else 0
+        K = np.ldexp(K, 2 * e1)
+        e = e0 + e1  # feature space scaled by 2^e
+        if isinstance(self.C, str):
+            Cs = default_dwd_C(K, y_pm)
+        else:
+            with np.errstate(over="ignore", under="ignore"):
+                Cs = float(np.ldexp(float(self.C), -2 * e))
+            if not (0 < Cs < np.inf):
+                raise ValueError(f"DWD: C={self.C:g} is {'negligible' if Cs == 0 else 'overwhelming'} at the scale "
+                                 "of X (C times the squared median distance between the classes under- or "
+                                 "overflows); use C='auto' or standardise the genes")
         evals, evecs = np.linalg.eigh(K)
         keep = evals > 1e-10 * max(evals.max(), 1e-300)
         evals, evecs = evals[keep], evecs[:, keep]
         L = evecs * np.sqrt(evals)[None, :]
-        u, b, mu = _solve_dwd(L, y_pm, C, tol=self.tol)
-        self.C_ = C
-        self.dual_coef_ = evecs @ (u / np.sqrt(evals))
-        self.intercept_ = float(b)
-        self.norm_multiplier_ = float(mu)
-        f = K @ self.dual_coef_ + b
-        self.margins_ = y_pm * f
-        self.objective_ = float(dwd_loss(self.margins_, C).sum())
+        u, b, mu = _solve_dwd(L, y_pm, Cs, tol=self.tol)
+        beta = evecs @ (u / np.sqrt(evals))  # w = Σ β_i φ'(x_i) in the scaled feature space
+        fs = K @ beta + b
+        if not np.linalg.norm(u) > 1e-12 or np.ptp(fs) <= 1e-12 * max(1.0, abs(b)):
+            raise ValueError(
+                "DWD: the fit ended at a constant decision function (w = 0): the two classes cannot be told apart "
+                "in the kernel's feature space (coinciding samples, or a kernel that maps every sample to the same "
+                "point, e.g. an RBF gamma far too large for the scale of X); check X and the kernel parameters"
+            )
+        with np.errstate(over="ignore", under="ignore"):
+            self.C_ = float(np.ldexp(Cs, 2 * e))
+            self.dual_coef_ = np.ldexp(beta, e)
+            self.intercept_ = float(np.ldexp(b, -e))
+            self.norm_multiplier_ = float(np.ldexp(mu, e))
+            self.margins_ = np.ldexp(y_pm * fs, -e)
+            self.objective_ = float(np.ldexp(dwd_loss(y_pm * fs, Cs).sum(), e))
         if self.kernel == "linear":
-            self.coef_ = X.T @ self.dual_coef_
+            self.coef_ = np.ldexp(Xs.T @ beta, e1)  # w = Σ β_i 2^e x_i = 2^e1 Xs^T β (‖w‖ ≤ 1, no overflow)
         else:
             self.X_fit_ = X
+        warn_if_one_class(self, self.classes_[(self.margins_ * y_pm > 0).astype(int)], y,
+                          "the classes overlap so much that the bias alone decides",
+                          "check that the genes carry class information (or pass a larger C)")
         return self
 
     def decision_function(self, X):

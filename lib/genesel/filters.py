@@ -24,7 +24,15 @@ as RFE-style curves need) and the choice does not depend on which class is calle
 negates every score and selects the same genes (tested). For odd k the extra gene is the stronger of the next
 pair (exact ties in |P|: the gene of class +1).
 
-Asking for more genes than there are selects all of them (the same rule as ``SelectKBest`` and ``RFE``).
+Asking for more genes than there are selects all of them (the same rule as ``SelectKBest`` and ``RFE``); every
+selector of genesel follows it (these two, ``GolubVoting``, ``SVMRFE``, ``ALMAFS`` / ``ALMARFE``).
+
+Any scale. The scores are ratios of class moments; each gene is multiplied by a power of two before its moments
+are taken (exact, so the scores are bit for bit those of the raw formula on data of ordinary scale), so data near
+1e200 or 1e-300 give the same scores as data near 1. A spread needs two values: signal-to-noise and Fisher scores
+need at least two samples per class, and the selectors refuse scores that cannot choose between the genes (all
+infinite or all equal, when fewer genes than all are asked for) instead of falling back silently to the column
+order.
 """
 
 from __future__ import annotations
@@ -38,20 +46,35 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
-from genesel._core.validation import check_binary_fit, check_expression_data
+from genesel._core.validation import (check_binary_fit, check_expression_data, mean_std, safe_pow2_exponent,
+                                      scale_pow2)
 
 __all__ = ["signal_to_noise", "fisher_ratio", "t_statistic", "wilcoxon_pvalues", "abs_score", "class_moments",
            "balanced_order", "check_n_genes", "SignalToNoiseSelector", "FisherSelector"]
 
 
-def class_moments(X, y, ddof: int = 0):
-    """(μ₋, μ₊, σ₋, σ₊, n₋, n₊) per gene for labels mapped to {-1, +1}."""
+def _scaled_moments(X, y, ddof: int, min_per_class: int = 1):
+    """Class moments of every gene after multiplying the gene by a power of two (exact) so that its largest
+    absolute value lies in [0.5, 1): squares neither overflow (data near 1e200) nor underflow (near 1e-300).
+    Ratios of these moments are the ratios of the raw ones bit for bit. Returns the moments and the exponents."""
     X, y = check_expression_data(X, y, allow_constant=True)
-    neg, pos = X[y == -1], X[y == 1]
-    if min(len(neg), len(pos)) <= ddof:
-        raise ValueError(f"each class needs more than {ddof} sample(s) for ddof={ddof}; "
-                         f"got {len(neg)} and {len(pos)}")
-    return (neg.mean(0), pos.mean(0), neg.std(0, ddof=ddof), pos.std(0, ddof=ddof), len(neg), len(pos))
+    neg_n, pos_n = int(np.sum(y == -1)), int(np.sum(y == 1))
+    need = max(ddof + 1, min_per_class)
+    if min(neg_n, pos_n) < need:
+        what = "a spread (sigma) needs at least two values" if need >= 2 else f"ddof={ddof}"
+        raise ValueError(f"each class needs at least {need} sample(s) here ({what}); got {neg_n} and {pos_n}: "
+                         "use more samples per class (e.g. fewer folds)")
+    k = safe_pow2_exponent(X, axis=0)
+    Xs = scale_pow2(X, k, axis=0)
+    (m0, s0), (m1, s1) = mean_std(Xs[y == -1], ddof=ddof), mean_std(Xs[y == 1], ddof=ddof)  # exact when constant
+    return (m0, m1, s0, s1, neg_n, pos_n), k
+
+
+def class_moments(X, y, ddof: int = 0):
+    """(μ₋, μ₊, σ₋, σ₊, n₋, n₊) per gene for labels mapped to {-1, +1} (any scale of X; see :func:`_scaled_moments`)."""
+    (m0, m1, s0, s1, n0, n1), k = _scaled_moments(X, y, ddof)
+    m0, m1, s0, s1 = scale_pow2(np.vstack([m0, m1, s0, s1]), -k, axis=0)
+    return m0, m1, s0, s1, n0, n1
 
 
 def _safe_divide(num, den, what):
@@ -60,25 +83,26 @@ def _safe_divide(num, den, what):
     bad = den == 0
     if bad.any():
         # a gene constant within both classes: infinite separation if the means differ, 0 if not
-        out[bad] = np.where(num[bad] == 0, 0.0, np.sign(num[bad]) * np.inf)
+        nb = num[bad]
+        out[bad] = np.where(nb == 0, 0.0, np.copysign(np.inf, nb))
     return out
 
 
 def signal_to_noise(X, y, ddof: int = 0):
     """Golub's signal-to-noise ratio (μ₊ − μ₋)/(σ₊ + σ₋) per gene."""
-    m0, m1, s0, s1, _, _ = class_moments(X, y, ddof)
+    (m0, m1, s0, s1, _, _), _ = _scaled_moments(X, y, ddof, min_per_class=2)
     return _safe_divide(m1 - m0, s1 + s0, "signal-to-noise")
 
 
 def fisher_ratio(X, y, ddof: int = 0):
     """Fisher's criterion (μ₊ − μ₋)² / (σ₊² + σ₋²) per gene (non-negative)."""
-    m0, m1, s0, s1, _, _ = class_moments(X, y, ddof)
+    (m0, m1, s0, s1, _, _), _ = _scaled_moments(X, y, ddof, min_per_class=2)
     return _safe_divide((m1 - m0) ** 2, s1**2 + s0**2, "Fisher ratio")
 
 
 def t_statistic(X, y):
     """Welch's t statistic per gene (sample variances, ddof=1), equal to ``scipy.stats.ttest_ind(equal_var=False)``."""
-    m0, m1, s0, s1, n0, n1 = class_moments(X, y, ddof=1)
+    (m0, m1, s0, s1, n0, n1), _ = _scaled_moments(X, y, ddof=1)
     return _safe_divide(m1 - m0, np.sqrt(s1**2 / n1 + s0**2 / n0), "t statistic")
 
 
@@ -156,6 +180,25 @@ def check_n_genes(n, d, name):
 
 
 
+def _refuse_tied_scores(who, s, k):
+    """A selection must select: refuse scores that are all infinite or all equal in magnitude when only ``k`` of
+    the genes are to be kept (the choice would be the column order, silently); keeping every gene needs no
+    ranking."""
+    a = np.abs(s)
+    if s.size < 2 or k >= s.size or np.any(a != a[0]):
+        return
+    if np.isinf(a[0]):
+        raise ValueError(
+            f"{who}: every gene is constant within each class (sigma_+ + sigma_- = 0 for all {s.size} genes), so "
+            "every score is infinite and the genes cannot be ranked (this happens with one distinct value per "
+            "class, e.g. duplicated samples); use more distinct samples per class"
+        )
+    raise ValueError(
+        f"{who}: all {s.size} genes have the same score ({s[0]:g}), so the ranking would just be the column order "
+        "(e.g. every gene is constant); drop uninformative genes or use more samples"
+    )
+
+
 class _ScoreSelector(SelectorMixin, BaseEstimator):
     _score = None
 
@@ -173,6 +216,7 @@ class _ScoreSelector(SelectorMixin, BaseEstimator):
         d = X.shape[1]
         k = check_n_genes(self.n_features_to_select, d, "n_features_to_select")
         s = type(self)._score(X, y_pm1)
+        _refuse_tied_scores(type(self).__name__, np.where(np.isnan(s), 0.0, s), k)
         s = np.nan_to_num(s, nan=0.0)
         order = self._order(s)
         self.scores_ = s

@@ -21,6 +21,14 @@ Learning*, 2006):
   (Alg. 3.6) and the evidence gradient Eq. 5.27.  EP needs closed-form tilted moments, so it only offers the
   probit link.
 
+Units.  The ARD values are inverse squared lengths in the units of X.  The fit multiplies the centred genes by a
+power of two (exact) that brings their root-mean-square standard deviation near 1, and keeps the start value and
+the box of ``l`` in those data-relative units, so that the fit is the same whatever the units of X (raw
+intensities near 1e4 used to start next to the box's edge; data scaled by 1e8 or 1e-300 ended with every
+relevance at a bound and one class predicted, silently).  Genes with variances near 1 (standardised data) are
+computed unscaled, bit for bit.  A fit that ends with every relevance at a bound of its box, or that predicts one
+class for every training sample, warns (``DegenerateModelWarning``).
+
 Cost.  The evidence gradient with respect to *thousands* of ARD parameters never materialises an n × n × d array.
 Every gradient in both approximations has the form ∂ log Z / ∂θ_j = Σ_ij M_ij (∂K/∂θ_j)_ij for one symmetric n × n
 matrix M.  With ∂K/∂l_m = −½ v0 E ∘ D_m (E the exponential part, D_m[i, j] = (x_i^m − x_j^m)²) and M̃ = M ∘ E,
@@ -48,7 +56,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import check_binary_fit, check_expression_data
+from genesel._core.validation import (check_binary_fit, check_expression_data, pow2_exponent, warn_degenerate,
+                                      warn_if_one_class)
 
 __all__ = ["GaussianProcessClassifier"]
 
@@ -97,6 +106,17 @@ def _ard_contract(Mt, X):
     lap = -2.0 * Mt
     lap[np.diag_indices_from(lap)] += 2.0 * Mt.sum(axis=1)
     return np.einsum("im,im->m", X, lap @ X)
+
+
+def _unit_sd_exponent(Xc):
+    """k such that the genes of 2^k Xc (centred, non-constant ones) have a root-mean-square sd in [0.71, 1.41);
+    computed without squaring raw values (any scale of Xc)."""
+    k1 = pow2_exponent(Xc)
+    var = np.var(np.ldexp(Xc, k1), axis=0)
+    var = var[var > 0]
+    if not var.size:
+        return k1
+    return int(k1 - round(0.5 * math.log2(float(np.mean(var)))))
 
 
 class _Layout:
@@ -544,8 +564,16 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         if theta.shape != self.theta_.shape:
             raise ValueError(f"theta must have shape {self.theta_.shape} (the layout of theta_), got {theta.shape}")
         with blas_threads_for(self._y.size, _SINGLE_THREAD_MAX_N):
-            log_z, grad, _ = self._evidence(theta, eval_gradient)
+            log_z, grad, _ = self._evidence(self._to_scaled_theta(theta), eval_gradient)
         return (log_z, grad) if eval_gradient else log_z
+
+    def _to_scaled_theta(self, theta):
+        """θ in the units of X -> θ in the data-relative units of the fit (only the log l entries move)."""
+        if self._x_exp == 0:
+            return theta
+        theta = np.array(theta, dtype=float)
+        theta[1 : 1 + self._layout.n_l] -= 2 * self._x_exp * math.log(2.0)
+        return theta
 
     def _optimise(self, theta0):
         # Each evaluation warm-starts Newton / EP from the previous posterior (deterministic for a given start).
@@ -586,13 +614,30 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
 
         self._link = link
         self.X_mean_ = X.mean(axis=0)
-        self._X = X - self.X_mean_  # k is translation invariant; centring limits cancellation in ‖x_i − x_j‖²
+        # k is translation invariant; centring limits cancellation in ‖x_i − x_j‖². Data-relative units: the centred
+        # genes are multiplied by 2^k (exact) so that their rms standard deviation is about 1, and the ARD values
+        # live in those units (l' = l / 4^k): the starting value 1 / (sum of gene variances) and the box of l then
+        # mean the same thing at any scale of X. Data with gene variances between 0.5 and 2 on average (e.g.
+        # standardised genes) get k = 0: the computation is the unscaled one bit for bit.
+        Xc = X - self.X_mean_
+        self._x_exp = _unit_sd_exponent(Xc)
+        self._X = np.ldexp(Xc, self._x_exp)
         self._Xsq = self._X * self._X
         self._y = y_pm1.astype(np.float64)
         self._layout = _Layout(n_l, self.v1 > 0, self.v2 > 0)
         if l0 is None:
             total_var = float(np.sum(np.var(self._X, axis=0)))
             l0 = np.full(n_l, 1.0 / total_var if total_var > 0 else 1.0)
+        else:
+            with np.errstate(over="ignore", under="ignore"):
+                l0 = np.ldexp(l0, -2 * self._x_exp)
+            lo, hi = np.exp(_BOUNDS["l"])
+            if np.any(l0 < lo) or np.any(l0 > hi):
+                raise ValueError(
+                    f"l (initial ARD values) must lie within [{lo:g}, {hi:g}] times 1 / (typical gene variance of X) "
+                    f"= [{lo / 4.0 ** self._x_exp:.3g}, {hi / 4.0 ** self._x_exp:.3g}] for these data; leave l=None "
+                    "for the data-relative default"
+                )
         theta0 = [math.log(self.v0)] + list(np.log(l0))
         if self._layout.has_v1:
             theta0.append(math.log(self.v1))
@@ -633,21 +678,53 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
                 warnings.warn(f"GaussianProcessClassifier: EP did not reach its fixed point in {state['ep_sweeps']} "
                               f"sweeps (largest relative site change {state['ep_delta']:.2g} > {_EP_TOL:g}); the "
                               "evidence and the predictions are approximate.", ConvergenceWarning, stacklevel=3)
-        self.theta_ = theta
+        self._theta_scaled = theta
+        self.theta_ = theta.copy()
+        self.theta_[1 : 1 + n_l] += 2 * self._x_exp * math.log(2.0)  # log l in the units of X
         self.log_marginal_likelihood_ = float(log_z)
         self.v0_, l_fit, self.v1_, self.v2_ = self._layout.unpack(theta)
-        self.relevances_ = l_fit.copy() if self.ard else np.full(X.shape[1], l_fit[0])
+        l_scaled = l_fit.copy() if self.ard else np.full(X.shape[1], l_fit[0])
+        const = np.ptp(X, axis=0) == 0
         if self.ard:
             # A gene constant in the training data adds nothing to any distance, so the evidence does not depend on
             # its l_m: the optimiser leaves it at its start value, which would tie such genes (and rank them above
             # every gene whose l_m the data pushed down). No evidence of relevance: report 0 (and ignore it at
             # prediction time).
-            self.relevances_[np.ptp(X, axis=0) == 0] = 0.0
+            l_scaled[const] = 0.0
+        self._l_scaled = l_scaled
+        with np.errstate(over="ignore", under="ignore"):
+            self.relevances_ = np.ldexp(l_scaled, 2 * self._x_exp)
         self._alpha = state["alpha"]
         self._sqrt_w = state["sqrt_w"]
         self._L = state["L"]
         self.latent_mean_train_ = state["f"]
+        if self.optimizer is not None:
+            self._check_end_state(theta, const)
         return self
+
+    def _check_end_state(self, theta, const):
+        """Warn about a fit that cannot separate anything: every relevance at a bound of its box, or one class
+        predicted for every training sample."""
+        lo, hi = _BOUNDS["l"]
+        log_l = theta[1 : 1 + self._layout.n_l]
+        if self.ard:
+            log_l = log_l[~const]
+        at_bound = (log_l <= lo + 1e-6) | (log_l >= hi - 1e-6)
+        if log_l.size and np.all(at_bound):
+            side = ("lower" if np.all(log_l <= lo + 1e-6) else
+                    "upper" if np.all(log_l >= hi - 1e-6) else "lower or upper")
+            warn_degenerate(
+                type(self).__name__, f"every relevance (ARD value) ended at the {side} bound of its box",
+                "the evidence found no gene worth a finite length scale (with the lower bound: the covariance is "
+                "flat, the model predicts from the bias; with the upper bound: every sample is its own cluster)",
+                "check that the genes carry class information, standardise them, or start from other values "
+                "(l, v0) or more restarts (n_restarts)")
+        pred = self.classes_[(self.latent_mean_train_ > 0).astype(int)]
+        warn_if_one_class(self, pred, self.classes_[(self._y > 0).astype(int)],
+                          f"the fitted covariance (v0 = {self.v0_:.3g}, largest relevance "
+                          f"{np.max(self.relevances_):.3g}) leaves the bias to decide",
+                          "check that the genes carry class information, standardise them, or try more restarts "
+                          "(n_restarts)")
 
     def _latent(self, X):
         """Predictive mean and variance of the latent f at the rows of X (Alg. 3.2 / 3.6)."""
@@ -660,8 +737,8 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             return self._latent_checked(X)
 
     def _latent_checked(self, X):
-        Xs = X - self.X_mean_
-        l = self.relevances_ if self.ard else self.relevances_[0]
+        Xs = np.ldexp(X - self.X_mean_, self._x_exp)
+        l = self._l_scaled if self.ard else self._l_scaled[0]
         Ks = self.v0_ * np.exp(-0.5 * _scaled_sqdist(Xs, self._X, l)) + self.v1_  # test × train, no δ term
         mean = Ks @ self._alpha
         V = scipy.linalg.solve_triangular(self._L, self._sqrt_w[:, None] * Ks.T, lower=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from genesel._core.io import atomic_write
 
-__all__ = ["setup", "set_style", "figures_dir", "savefig"]
+__all__ = ["setup", "set_style", "figures_dir", "savefig", "show", "title_of"]
 
 _STATE = {"quick": True}
 
@@ -66,3 +66,25 @@ def savefig(fig, name: str, formats=("png",)) -> Path:
     for fmt in formats:
         out.append(atomic_write(figures_dir() / f"{name}.{fmt}", lambda tmp, fmt=fmt: fig.savefig(tmp, format=fmt)))
     return out[0]
+
+
+def title_of(fig) -> str:
+    """The figure's title in words: its suptitle, else the titles of its axes joined."""
+    sup = fig._suptitle.get_text() if fig._suptitle is not None else ""
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    return sup or "; ".join(titles) or "figure"
+
+
+def show(fig, alt: str | None = None):
+    """Show ``fig`` in a notebook as a PNG whose alt text is its title (screen readers, the static report of
+    :mod:`genesel.experiments.report`), then close it so it is not drawn twice."""
+    import io
+
+    import matplotlib.pyplot as plt
+    from IPython.display import Image, display
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    width = int(round(fig.get_figwidth() * 100))
+    display(Image(data=buf.getvalue(), width=width, metadata={"alt": alt or title_of(fig)}))
+    plt.close(fig)

@@ -11,6 +11,13 @@
 
 Which of them a registered data set needs (its values' scale) is data-set knowledge:
 :func:`genesel.datasets.recommended_preprocessing`.
+
+The standardisers work at any scale: means and standard deviations are taken after multiplying each gene (or
+sample) by a power of two that brings its largest value into [0.5, 1), and scaled back; that is exact, so on data
+of ordinary scale the statistics are bit for bit the plain ones, and data near 1e200 or 1e-300 no longer overflow
+(every gene reported constant) or underflow. A gene (sample) whose values are all equal has sd exactly 0 and
+mean exactly its value (numpy's mean of equal values can be off in the last bit, which made such a gene's
+"z-scores" +-1 instead of 0): it is refused (``on_constant="error"``) or mapped to 0.
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from genesel._core.validation import mean_std, safe_pow2_exponent, scale_pow2
 
 __all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"]
 
@@ -76,8 +85,13 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64)
         if self.on_constant not in ("error", "zero"):
             raise ValueError(f"on_constant must be 'error' or 'zero', got {self.on_constant!r}")
-        self.mean_ = X.mean(0)
-        sd = X.std(0)
+        if X.shape[0] < 2:
+            raise ValueError("GeneStandardizer: X has one sample (n_samples = 1); a gene's standard deviation needs "
+                             "at least two samples: fit it on the whole training set")
+        k = safe_pow2_exponent(X, axis=0)  # exact per-gene rescaling: no overflow or underflow of the squares
+        mean, sd = mean_std(scale_pow2(X, k, axis=0))  # a constant gene: its value and sd 0 exactly
+        self.mean_ = scale_pow2(mean[None, :], -k, axis=0)[0]
+        sd = scale_pow2(sd[None, :], -k, axis=0)[0]
         const = np.flatnonzero(sd == 0)
         if const.size and self.on_constant == "error":
             raise ValueError(f"GeneStandardizer: {const.size} gene(s) are constant in the training data (first "
@@ -101,11 +115,15 @@ class SampleStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         X = _stateless_input(self, X)
-        sd = X.std(1, keepdims=True)
+        if X.shape[1] < 2:
+            raise ValueError("SampleStandardizer: X has one gene (n_features = 1); a sample's standard deviation "
+                             "over its genes needs at least two genes")
+        Xs = scale_pow2(X, safe_pow2_exponent(X, axis=1), axis=1)  # exact per-sample rescaling (module docstring)
+        mean, sd = mean_std(Xs, axis=1)
         if np.any(sd == 0):
-            raise ValueError(f"SampleStandardizer: sample(s) {np.flatnonzero(sd.ravel() == 0)[:5].tolist()} are "
+            raise ValueError(f"SampleStandardizer: sample(s) {np.flatnonzero(sd == 0)[:5].tolist()} are "
                              "constant across genes; cannot scale them")
-        return (X - X.mean(1, keepdims=True)) / sd
+        return (Xs - mean[:, None]) / sd[:, None]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -21,6 +21,8 @@ weight computed at its last evaluation and a Cauchy-Schwarz bound on how far it 
 (|x_i| times the summed change of a * y), and only genes whose bound reaches the current minimum are recomputed.
 To keep rounding error from accumulating over thousands of downdates, K is recomputed exactly each time the
 number of survivors halves (total extra cost below one Gram computation).
+Units: the elimination runs on X times a power of two with C converted (exact; see :mod:`genesel.svm`), so data
+near 1e200 or 1e-300 give the ranking of data near 1 for the hard margin; a C negligible at the scale of X raises.
 The whole elimination loop is one numba function (``_rfe_path``); its plain-Python twin is in
 ``tests/naive/svm.py``.
 """
@@ -40,8 +42,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.gram import linear_gram
 from genesel._core.smo import gradient, newton_step, rho, smo
-from genesel._core.validation import check_binary_fit
-from genesel.svm import LinearSVM
+from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent
+from genesel.svm import LinearSVM, _in_x_units, _negligible_C_message
 
 __all__ = ["SVMRFE", "elimination_schedule"]
 
@@ -299,11 +301,12 @@ class SVMRFE(SelectorMixin, BaseEstimator):
     ----------
     n_features_to_select : int, float in (0, 1) or None, default None
         Genes to keep (None: half, as sklearn's RFE; a float is a fraction of the genes). Use 1 for a full
-        ranking.
+        ranking. More genes than there are selects all of them (the rule of every genesel selector).
     step : int, float in (0, 1) or "halving", default 1
         Genes removed per stage: a number, a fraction of the initial number (as sklearn's RFE), or Guyon's chunks.
     C : float, default 1.0
-        SVM box constraint (``np.inf``: hard margin).
+        SVM box constraint (``np.inf``: hard margin), in the units of X as ``LinearSVM``'s; the elimination runs
+        in data-relative units (X times a power of two, exact), so data near 1e200 or 1e-300 work.
     tol : float, default 1e-8
         SMO stopping tolerance at every stage. RFE amplifies solver error (a near-tie in w_i^2 flips with the
         solution), so keep this tight when rankings are compared.
@@ -350,12 +353,7 @@ class SVMRFE(SelectorMixin, BaseEstimator):
             k = int(k)
             if k < 1:
                 raise ValueError(f"n_features_to_select must be >= 1, got {k}")
-            if k > d:
-                raise ValueError(
-                    f"n_features_to_select={k} is larger than the number of genes (n_features = {d}); "
-                    f"ask for at most {d}"
-                )
-            return k
+            return min(k, d)  # more genes than exist: all of them (genesel's rule for every selector)
         if 0.0 < k < 1.0:
             return max(1, int(k * d))
         raise ValueError(f"n_features_to_select as a float must lie in (0, 1), got {k!r}")
@@ -370,10 +368,16 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         k = self._n_select(d)
         schedule = elimination_schedule(d, k, self.step)
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
-        Xt = np.ascontiguousarray(X.T)
+        # data-relative units (exact): X' = 2^e X, C' = C / 4^e, the same SVMs (see genesel.svm)
+        e = unit_row_exponent(X)
+        Xs = scale_pow2(X, e)
+        C_scaled = _in_x_units(float(self.C), -2 * e)
+        if not C_scaled > 0:
+            raise ValueError(_negligible_C_message(type(self).__name__, self.C, linear_gram(Xs), 2 * e))
+        Xt = np.ascontiguousarray(Xs.T)
         yf = y_pm1.astype(np.float64)
         eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots = _rfe_path(
-            Xt, yf, float(self.C), float(self.tol), int(max_iter), schedule
+            Xt, yf, C_scaled, float(self.tol), int(max_iter), schedule
         )
         if np.any(gaps >= self.tol):
             warnings.warn(
@@ -401,15 +405,17 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         self.support_ = support
         self.ranking_ = ranking
         self.n_features_ = int(support.sum())
-        self.stage_alpha_ = alphas
+        self.stage_alpha_ = _in_x_units(alphas, 2 * e)
+        self._stage_alpha_scaled = alphas
         self.stage_intercept_ = -rhos
         self.stage_n_iter_ = n_iters
         self.n_weight_evaluations_ = int(n_dots)
         self.n_iter_ = int(n_iters.sum())
-        self._X_fit = X
+        self._X_fit_scaled = Xs
+        self._x_exp = e
         self._y_fit = yf
         est = LinearSVM(C=self.C, tol=self.tol, max_iter=self.max_iter)
-        est.fit(X[:, support], y, alpha0=alphas[-1])
+        est._fit(X[:, support], y, alpha0=alphas[-1], alpha0_exp2=2 * e, who="SVMRFE (its final LinearSVM)")
         self.estimator_ = est
         self.coef_ = est.coef_
         self.intercept_ = est.intercept_
@@ -438,11 +444,11 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         (the same model a refit on those genes gives, up to the SMO tolerance).
         """
         check_is_fitted(self, "stage_alpha_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = scale_pow2(validate_data(self, X, dtype=np.float64, reset=False), self._x_exp)  # data-relative units
         out = np.empty((self.subset_sizes_.size, X.shape[0]))
         for s, size in enumerate(self.subset_sizes_):
             g = self.subset(int(size))
-            c = self.stage_alpha_[s] * self._y_fit
-            w = linear_gram(c[None, :], self._X_fit[:, g].T)  # (1, n) @ (n, |g|), BLAS-free
+            c = self._stage_alpha_scaled[s] * self._y_fit
+            w = linear_gram(c[None, :], self._X_fit_scaled[:, g].T)  # (1, n) @ (n, |g|), BLAS-free
             out[s] = linear_gram(X[:, g], w)[:, 0] + self.stage_intercept_[s]
         return out

@@ -27,6 +27,12 @@ optimum unique, and it is the parametrisation of scikit-learn's multinomial ``Lo
 the optimum equals that of ``sklearn.linear_model.LogisticRegression(l1_ratio=1, solver="saga", C=1/lam)``, whose
 objective is ‖w‖₁ + C·Σ log-loss with an unpenalised intercept (``tests/test_smlr.py`` checks this).
 
+Units: ``lam`` is in the units of X (scaling X by a is the problem with lam scaled by a); ``lam_scale="max"`` is
+scale-free. The fit runs on the basis times a power of two (exact), and columns far from 0 against their spread
+are centred (the unpenalised bias absorbs it), so raw intensities no longer make the coordinate steps crawl. A fit
+whose weights are all zero (lam at or above lambda_max) warns (``DegenerateModelWarning``), one stopped at
+``max_iter`` warns (``ConvergenceWarning``).
+
 Implementation: the coordinate sweep is a numba kernel (``_smlr_sweep``; plain-Python twin in
 ``tests/naive/smlr.py``). Sweeps over the non-zero (active) coordinates alternate with full sweeps, and the
 iteration stops when the largest violation of the optimality (subgradient) conditions is below ``tol``.
@@ -44,7 +50,8 @@ from sklearn.utils.validation import _num_samples, check_is_fitted, validate_dat
 
 from genesel._core.gram import gram
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import check_expression_data
+from genesel._core.validation import (check_expression_data, mean_std, pow2_exponent, warn_degenerate,
+                                      warn_if_one_class)
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["SMLR", "smlr_objective"]
@@ -225,6 +232,23 @@ class SMLR(ClassifierMixin, BaseEstimator):
         if self.kernel is not None:
             self.X_fit_ = X
             X = self._basis(X)
+        # data-relative units (exact): the basis B is multiplied by 2^e so that max |B| lies in [0.5, 1); then
+        # w' = w / 2^e and the prior weight is lam' = lam 2^e (the same problem, bit for bit on ordinary data),
+        # and the curvature bounds sum(B^2) / 4 neither overflow nor underflow at any scale of X
+        e = pow2_exponent(X)
+        self._basis_exp = e
+        X = np.ldexp(X, e)
+        # the bias is not penalised, so subtracting a constant c from a column changes only the bias
+        # (eta = (B - c) w + b' with b = b' - c.w): columns far from 0 against their spread (raw intensities) are
+        # centred, which keeps their curvature bound sum(B^2) / 4 from dwarfing the curvature that matters (the
+        # coordinate steps used to crawl and stop at max_iter); columns of centred data (|mean| <= sd, e.g.
+        # standardised genes) are left exactly as they are
+        center = np.zeros(X.shape[1])
+        if self.fit_intercept:
+            mu, sd = mean_std(X)
+            far = np.abs(mu) > sd
+            center[far] = mu[far]
+            X = X - center if far.any() else X
         n, d = X.shape
         K = 1 if m == 2 else m
         Y = np.zeros((n, K))
@@ -240,19 +264,22 @@ class SMLR(ClassifierMixin, BaseEstimator):
         eta = np.tile(b, (n, 1))
         lse = _log_partition(eta) if K > 1 else np.zeros(n)
         curv = 0.25 * np.einsum("ij,ij->j", X, X)
-        lam = float(self.lam)
+        P0 = _probabilities(eta)
+        lam_max = float(np.abs(X.T @ (Y - (P0[:, 1:2] if K == 1 else P0))).max()) if d else 0.0  # scaled units
         if self.lam_scale == "max":
-            P0 = _probabilities(eta)
-            G0 = X.T @ (Y - (P0[:, 1:2] if K == 1 else P0))
-            lam *= max(float(np.abs(G0).max()), 1e-300)
-        self.lam_ = lam
+            lam = float(self.lam) * max(lam_max, 1e-300)
+        else:
+            with np.errstate(over="ignore", under="ignore"):
+                lam = float(np.ldexp(float(self.lam), e))
+        with np.errstate(over="ignore", under="ignore"):
+            self.lam_ = float(np.ldexp(lam, -e))
         all_idx = np.arange(d, dtype=np.int64)
-        scale = max(1.0, lam)
+        scale = max(1.0, self.lam_)
         n_iter, converged = 0, False
         while n_iter < self.max_iter:
             _smlr_sweep(X, Y, W, b, eta, lse, lam, curv, all_idx, self.fit_intercept)
             n_iter += 1
-            viol = self._kkt_violation(X, Y, W, b, lam, self.fit_intercept) / scale
+            viol = self._kkt_violation(X, Y, W, b, lam, self.fit_intercept, e) / scale
             if viol < self.tol:
                 converged = True
                 break
@@ -263,25 +290,60 @@ class SMLR(ClassifierMixin, BaseEstimator):
                 n_iter += 1
                 if step < 0.1 * self.tol * scale:
                     break
-        self.coef_ = W.T.copy()
+        self._coef_scaled = W.T.copy()
+        with np.errstate(over="ignore", under="ignore"):
+            self.coef_ = np.ldexp(self._coef_scaled, e)
+        b_centred = b
+        if self.fit_intercept:
+            b = b - self._coef_scaled @ center  # the bias of the uncentred basis
         # multiclass biases are unpenalised and defined only up to a common shift: report them centred
         self.intercept_ = (b - b.mean() if K > 1 else b.copy()) if self.fit_intercept else np.zeros(K)
         self.n_iter_ = n_iter
         self.converged_ = converged
-        self.objective_ = smlr_objective(X, y_index, self.coef_, self.intercept_, lam)
-        self.support_ = np.any(self.coef_ != 0.0, axis=0)
+        self.objective_ = smlr_objective(X, y_index, self._coef_scaled,
+                                         (b_centred - b_centred.mean() if K > 1 else b_centred)
+                                         if self.fit_intercept else self.intercept_, lam)
+        if not converged:
+            import warnings
+
+            from sklearn.exceptions import ConvergenceWarning
+
+            warnings.warn(f"SMLR: stopped at max_iter={self.max_iter} sweeps before the optimality conditions held "
+                          f"to tol={self.tol:g}; the weights are not the optimum: raise max_iter or standardise the "
+                          "genes", ConvergenceWarning, stacklevel=3)
+        self.support_ = np.any(self._coef_scaled != 0.0, axis=0)
         self.feature_importances_ = np.abs(self.coef_).max(axis=0)
+        what = "gene" if self.kernel is None else "basis function"
+        if d and not self.support_.any():
+            with np.errstate(over="ignore", under="ignore"):
+                lmx = float(np.ldexp(lam_max, -e))
+            if self.lam_scale == "max":
+                cause = (f"lam={self.lam:g} is a fraction of lambda_max = {lmx:.3g} (the smallest prior weight that "
+                         f"removes every {what} for these data) of at least 1")
+            else:
+                cause = (f"lam={self.lam:g} is at or above lambda_max = {lmx:.3g}, the smallest prior weight that "
+                         f"removes every {what} for these data (lam is in the units of X)")
+            warn_degenerate("SMLR", "every weight is zero, so the model predicts from the intercept alone", cause,
+                            "use a smaller lam, or lam_scale='max' with lam in (0, 1) (a scale-free fraction)")
+        elif K == 1:
+            pred = self.classes_[(X @ self._coef_scaled[0] + b_centred[0] > 0).astype(int)]
+            warn_if_one_class(self, pred, self.classes_[y_index],
+                              f"the weights kept by lam={self.lam:g} are too small to overturn the bias",
+                              "use a smaller lam (or lam_scale='max' with a smaller fraction)")
         return self
 
     @staticmethod
-    def _kkt_violation(X, Y, W, b, lam, fit_intercept):
+    def _kkt_violation(X, Y, W, b, lam, fit_intercept, e=0):
+        """Largest violation of the optimality conditions in the units of the original basis (X, W and lam are
+        in units scaled by 2^e, 2^-e and 2^e)."""
         eta = X @ W + b[None, :]
         P = _probabilities(eta)
         R = Y - (P[:, 1:2] if W.shape[1] == 1 else P)
         G = X.T @ R  # gradient of the log-likelihood
         nz = W != 0.0
         v = np.where(nz, np.abs(G - lam * np.sign(W)), np.maximum(np.abs(G) - lam, 0.0))
-        out = float(v.max()) if v.size else 0.0
+        with np.errstate(over="ignore", under="ignore"):
+            out = float(np.ldexp(v.max(), -e)) if v.size else 0.0
         if fit_intercept:
             out = max(out, float(np.abs(R.sum(axis=0)).max()))
         return out
@@ -291,7 +353,7 @@ class SMLR(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False, ensure_all_finite=False)
         X = check_expression_data(X, name="X", allow_constant=True, min_samples=1)
-        eta = self._basis(X) @ self.coef_.T + self.intercept_[None, :]
+        eta = np.ldexp(self._basis(X), self._basis_exp) @ self._coef_scaled.T + self.intercept_[None, :]
         return eta[:, 0] if eta.shape[1] == 1 else eta
 
     def predict_proba(self, X):

@@ -27,8 +27,28 @@ def _as_sets(subsets):
     return sets
 
 
+def _check_features(sets, n_features) -> None:
+    """Subsets drawn from ``n_features`` features: integer indices must lie in 0..n_features-1; other labels
+    (gene names) may not number more than n_features."""
+    import numbers
+
+    if isinstance(n_features, bool) or not isinstance(n_features, numbers.Integral) or n_features < 2:
+        raise ValueError(f"n_features must be an int >= 2 (the number of genes the subsets were drawn from), "
+                         f"got {n_features!r}")
+    items = set().union(*sets)
+    ints = [i for i in items if isinstance(i, numbers.Integral) and not isinstance(i, bool)]
+    if len(ints) == len(items):
+        bad = sorted(i for i in ints if not 0 <= i < n_features)
+        if bad:
+            raise ValueError(f"feature indices must lie in 0..{n_features - 1} (n_features = {n_features}); got "
+                             f"{bad[:5]}: pass the number of genes the subsets were drawn from")
+    elif len(items) > n_features:
+        raise ValueError(f"the subsets name {len(items)} distinct features, more than n_features = {n_features}")
+
+
 def kuncheva_pair(a, b, n_features: int) -> float:
-    a, b = set(a), set(b)
+    a, b = set(np.asarray(list(a)).tolist()), set(np.asarray(list(b)).tolist())
+    _check_features([a, b], n_features)
     k = len(a)
     if len(b) != k:
         raise ValueError(f"the Kuncheva index compares subsets of equal size, got {len(a)} and {len(b)}")
@@ -39,8 +59,10 @@ def kuncheva_pair(a, b, n_features: int) -> float:
 
 
 def kuncheva_index(subsets, n_features: int) -> float:
-    """Mean Kuncheva index over all pairs of equal-size subsets drawn from ``n_features`` features."""
+    """Mean Kuncheva index over all pairs of equal-size subsets drawn from ``n_features`` features (indices
+    0..n_features-1, or labels)."""
     sets = _as_sets(subsets)
+    _check_features(sets, n_features)
     return float(np.mean([kuncheva_pair(a, b, n_features) for a, b in combinations(sets, 2)]))
 
 

@@ -12,6 +12,13 @@ Microarray data have far fewer samples than genes (n << d), so everything is don
 ``LinearSVM`` trains on ``K = X X^T`` and recovers ``w = X^T (a * y)``. ``fit(X, y, alpha0=...)`` takes a warm
 start (any feasible point), which is what makes recursive feature elimination cheap (``genesel.rfe``).
 
+Units. ``C`` (and a numeric ``gamma``) are in the units of X, as in scikit-learn; the computation runs on X times a
+power of two (exact) with C and gamma converted, so Gram matrices of data near 1e200 or 1e-300 no longer overflow
+or underflow, and results on data of ordinary scale are bit for bit the unscaled ones. The hard-margin SVM and the
+RBF SVM with ``gamma="scale"`` are scale-free. Degenerate fits are not silent: a C so small against the scale of
+X that the decision values drown in rounding raises ``ValueError`` (naming C and the remedy); a model that predicts
+one class for every training sample warns (``DegenerateModelWarning``, naming C or gamma).
+
 ``C=np.inf`` gives the hard-margin SVM (only meaningful on separable data, which n << d microarray data nearly
 always are; on non-separable data the dual is unbounded and SMO stops at ``max_iter`` with a warning). The Gram
 products are computed by a small numba kernel rather than BLAS: on these tiny matrices OpenBLAS threads only
@@ -29,7 +36,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.gram import gram, linear_gram
 from genesel._core.smo import dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
-from genesel._core.validation import check_binary_fit
+from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent, warn_if_one_class
 
 __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_violation"]
 
@@ -39,7 +46,14 @@ __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_vi
 
 
 class _DualSVMBase(ClassifierMixin, BaseEstimator):
-    """Shared fit/predict for the dual SVMs (binary; classes_[1] is the positive class, as in sklearn)."""
+    """Shared fit/predict for the dual SVMs (binary; classes_[1] is the positive class, as in sklearn).
+
+    Units: the solver runs on X' = 2^k X (exact; k puts the longest sample at norm in [0.5, 1)), where the
+    linear kernel's box is C' = C / 4^k (the same problem: scaling x by a and C by 1/a^2 leaves the decision
+    function unchanged) and the RBF / polynomial kernels use gamma' = gamma / 4^k (the same kernel values). On
+    data of ordinary scale this is the unscaled computation bit for bit; at 1e200 or 1e-300 the Gram matrix no
+    longer overflows or underflows. Dual attributes (``alpha_``, ``dual_coef_``) are reported in the units of X.
+    """
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -58,10 +72,15 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y)
         return X, y_pm1.astype(np.float64)
 
-    def _solve(self, K, y_pm1, alpha0):
+    def _solve(self, K, y_pm1, alpha0, C_scaled, exp2, alpha0_exp2=0, who=None):
+        """Solve on the scaled Gram matrix K (C_scaled = C / 2^exp2); ``alpha0`` is in units of 2^alpha0_exp2
+        times the units of X; ``who`` names the estimator in messages."""
+        who = who or type(self).__name__
+        if not C_scaled > 0:
+            raise ValueError(_negligible_C_message(who, self.C, K, exp2))
         if alpha0 is not None:
-            alpha0 = np.asarray(alpha0, dtype=float)
-        res = solve_svm_dual(K, y_pm1, self.C, tol=self.tol, max_iter=self.max_iter, alpha0=alpha0)
+            alpha0 = _in_x_units(np.asarray(alpha0, dtype=float), alpha0_exp2 - exp2)
+        res = solve_svm_dual(K, y_pm1, C_scaled, tol=self.tol, max_iter=self.max_iter, alpha0=alpha0)
         if not res["converged"]:
             import warnings
 
@@ -74,20 +93,83 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
                 stacklevel=3,
             )
         alpha = res["alpha"]
-        self.alpha_ = alpha
+        # decision values on the training samples: sum_j a_j y_j K_ij - rho = y_i (G_i + 1) - rho
+        f_train = y_pm1 * (res["gradient"] + 1.0) - res["rho"]
+        _check_decision_spread(who, self.C, K, exp2, f_train, res["rho"])
+        cause, remedy = self._one_class_cause(K, exp2)
+        warn_if_one_class(who, np.where(f_train > 0, self.classes_[1], self.classes_[0]),
+                          np.where(y_pm1 > 0, self.classes_[1], self.classes_[0]), cause, remedy, stacklevel=4)
+        self._alpha_scaled = alpha
+        self._exp2 = int(exp2)
+        self.alpha_ = _in_x_units(alpha, exp2)
         self.support_ = np.flatnonzero(alpha > 0)
-        self.dual_coef_ = (alpha * y_pm1)[self.support_][None, :]
+        self._dual_coef_scaled = (alpha * y_pm1)[self.support_][None, :]
+        self.dual_coef_ = _in_x_units(self._dual_coef_scaled, exp2)
         self.intercept_ = np.array([-res["rho"]])
         self.n_iter_ = res["n_iter"]
-        self.objective_ = res["objective"]
+        self.objective_ = float(_in_x_units(res["objective"], exp2))
         self.n_support_ = np.array(
             [np.sum(y_pm1[self.support_] < 0), np.sum(y_pm1[self.support_] > 0)], dtype=np.int32
         )
         return res
 
+    def _one_class_cause(self, K, exp2):
+        t = _log_scale_str(self.C, K, exp2)
+        if _log10_scale(self.C, K, exp2) < -1:
+            return (f"C={self.C:g} is small against the scale of X (C * max k(x, x) = {t}), so the margin term is "
+                    "weak and the bias alone decides",
+                    "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)")
+        return (f"at C={self.C:g} (C * max k(x, x) = {t}) the training classes are not separated",
+                "check that the genes carry class information, or try a larger C")
+
     def predict(self, X):
         d = self.decision_function(X)
         return np.where(d > 0, self.classes_[1], self.classes_[0])
+
+
+def _in_x_units(a, exp2):
+    """a * 2^exp2, quietly inf or 0 where the units of X cannot hold it (data near 1e200 or 1e-300)."""
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(a, exp2)
+
+
+def _log10_scale(C, K, exp2):
+    """log10 of C times the largest diagonal entry of the Gram matrix in the units of X (K = 2^exp2 K_X)."""
+    kmax = float(np.max(np.diag(K))) if K.size else 0.0
+    if not (C > 0 and kmax > 0):
+        return -np.inf
+    return np.log10(C) + np.log10(kmax) - exp2 * np.log10(2.0)
+
+
+def _log_scale_str(C, K, exp2):
+    """C * max k(x, x) in the units of X as a string that never overflows."""
+    e10 = _log10_scale(C, K, exp2)
+    if not np.isfinite(e10):
+        return "0" if e10 < 0 else "inf"
+    m, e = 10 ** (e10 - np.floor(e10)), int(np.floor(e10))
+    return f"{m:.3g}e{e:+d}"
+
+
+def _negligible_C_message(who, C, K, exp2):
+    return (f"{who}: C={C:g} is negligible at the scale of X: C * max k(x, x) = {_log_scale_str(C, K, exp2)} "
+            "underflows, so every sample would be a bounded support vector of weight 0 and the decision "
+            "function a constant; raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)")
+
+
+def _check_decision_spread(who, C, K, exp2, f_train, rho):
+    """Refuse a decision function that is constant up to rounding on the training samples."""
+    spread = float(np.ptp(f_train)) if f_train.size else 0.0
+    if spread > 1e-12 * max(1.0, abs(rho)):
+        return
+    if K.size and np.ptp(K) == 0:
+        cause = "all training samples are identical (the Gram matrix is constant)"
+        remedy = "check X: the samples must differ"
+    else:
+        cause = (f"C={C:g} is negligible at the scale of X (C * max k(x, x) = {_log_scale_str(C, K, exp2)}): every "
+                 "sample is a bounded support vector and the margin term drowns in rounding")
+        remedy = "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)"
+    raise ValueError(f"{who}: the decision values of the fitted SVM do not vary across the training samples "
+                     f"(spread {spread:.2g}), so its predictions would be rounding noise: {cause}; {remedy}")
 
 
 class LinearSVM(_DualSVMBase):
@@ -97,6 +179,10 @@ class LinearSVM(_DualSVMBase):
     ----------
     C : float, default 1.0
         Box constraint; ``np.inf`` (or a very large value) gives the hard-margin SVM of Guyon et al. (2002).
+        C is in the units of X (scaling X by a acts like scaling C by a^2): with C small against the scale of X
+        (C * max |x|^2 far below 1) every sample becomes a bounded support vector; a fit whose decision values
+        are then constant up to rounding raises ``ValueError``, one that predicts a single class warns
+        (``DegenerateModelWarning``).
     tol : float, default 1e-6
         Stopping tolerance on the KKT gap (LIBSVM's ``eps``; sklearn's ``SVC`` default is 1e-3).
     max_iter : int or None
@@ -104,7 +190,10 @@ class LinearSVM(_DualSVMBase):
 
     ``fit(X, y, alpha0=None)`` accepts a warm start (a feasible dual vector for the same samples).
     Attributes: ``classes_``, ``coef_`` (1, n_features), ``intercept_`` (1,), ``dual_coef_`` (1, n_SV) = a_i y_i,
-    ``support_``, ``support_vectors_``, ``alpha_`` (n_samples,), ``n_iter_``, ``objective_``.
+    ``support_``, ``support_vectors_``, ``alpha_`` (n_samples,), ``n_iter_``, ``objective_``. The model is
+    computed in data-relative units (see ``_DualSVMBase``); ``alpha_``, ``dual_coef_`` and ``objective_`` are
+    reported in the units of X and can under- or overflow for data near 1e-300 or 1e200, ``coef_`` and the
+    predictions do not.
     """
 
     def __init__(self, C=1.0, tol=1e-6, max_iter=None):
@@ -113,25 +202,38 @@ class LinearSVM(_DualSVMBase):
         self.max_iter = max_iter
 
     def fit(self, X, y, alpha0=None):
+        return self._fit(X, y, alpha0)
+
+    def _fit(self, X, y, alpha0=None, alpha0_exp2=0, who=None):
         self._check_params()
         X, y_pm1 = self._validate_fit_data(X, y)
-        K = linear_gram(X)
-        self._solve(K, y_pm1, alpha0)
+        k = unit_row_exponent(X)
+        Xs = scale_pow2(X, k)
+        K = linear_gram(Xs)
+        self._solve(K, y_pm1, alpha0, _in_x_units(float(self.C), -2 * k), 2 * k, alpha0_exp2, who)
+        self._x_exp = k
         self.support_vectors_ = X[self.support_]
-        self.coef_ = linear_gram(self.dual_coef_, self.support_vectors_.T)  # (1, n_SV) @ (n_SV, d), BLAS-free
+        # (1, n_SV) @ (n_SV, d), BLAS-free; in scaled units w' = w / 2^k
+        self._coef_scaled = linear_gram(self._dual_coef_scaled, Xs[self.support_].T)
+        self.coef_ = _in_x_units(self._coef_scaled, k)
         return self
 
     def decision_function(self, X):
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return linear_gram(X, self.coef_)[:, 0] + self.intercept_[0]
+        return linear_gram(scale_pow2(X, self._x_exp), self._coef_scaled)[:, 0] + self.intercept_[0]
 
 
 class KernelSVM(_DualSVMBase):
     """Binary C-SVM with a linear, polynomial or RBF kernel (same numba SMO solver as ``LinearSVM``).
 
     Kernels follow scikit-learn's ``SVC``: ``linear`` x.x', ``poly`` (gamma x.x' + coef0)^degree,
-    ``rbf`` exp(-gamma |x - x'|^2); ``gamma="scale"`` is 1 / (n_features * X.var()), ``"auto"`` 1 / n_features.
+    ``rbf`` exp(-gamma |x - x'|^2); ``"auto"`` is 1 / n_features. ``gamma="scale"`` is 1 / (sum of the gene
+    variances), so that the mean of gamma |x - x'|^2 over pairs of samples is 2: on centred genes (e.g.
+    standardised ones) that is scikit-learn's 1 / (n_features * X.var()); unlike it, it does not depend on the genes'
+    means (sklearn's X.var() over all entries grows with the differences between gene means, e.g. raw intensities,
+    and made the kernel flat), as the RBF kernel itself does not.
+    The computation runs in data-relative units as ``LinearSVM``'s (``_gamma_`` is reported in the units of X).
     """
 
     def __init__(self, kernel="rbf", C=1.0, degree=3, gamma="scale", coef0=0.0, tol=1e-6, max_iter=None):
@@ -143,33 +245,55 @@ class KernelSVM(_DualSVMBase):
         self.tol = tol
         self.max_iter = max_iter
 
-    def _gamma_value(self, X):
+    def _gamma_value(self, Xs, k):
+        """gamma in the units of the scaled data Xs = 2^k X."""
         if self.gamma == "scale":
-            v = X.var()
-            return 1.0 / (X.shape[1] * v) if v > 0 else 1.0
+            v = float(np.sum(Xs.var(axis=0)))  # the sum of the gene variances: translation invariant per gene
+            return 1.0 / v if v > 0 else 1.0
         if self.gamma == "auto":
-            return 1.0 / X.shape[1]
+            return _in_x_units(1.0 / Xs.shape[1], -2 * k)
         if isinstance(self.gamma, numbers.Real) and self.gamma > 0:
-            return float(self.gamma)
+            return _in_x_units(float(self.gamma), -2 * k)
         raise ValueError(f"gamma must be 'scale', 'auto' or a positive number, got {self.gamma!r}")
 
     def _kernel(self, A, B):
-        return gram(A, B, self.kernel, degree=self.degree, gamma=self._gamma_, coef0=self.coef0)
+        return gram(A, B, self.kernel, degree=self.degree, gamma=self._gamma_scaled, coef0=self.coef0)
+
+    def _one_class_cause(self, K, exp2):
+        if self.kernel == "rbf" and K.shape[0] > 1:
+            off = K[~np.eye(K.shape[0], dtype=bool)]
+            g = f"gamma={self.gamma!r} ({self._gamma_:.3g} in the units of X)"
+            if off.min() > 0.99:
+                return (f"the RBF kernel is nearly flat (every k(x, x') > 0.99): {g} is small for the distances "
+                        "between the samples", "pass a larger gamma (or gamma='scale')")
+            if off.max() < 0.01:
+                return (f"the RBF kernel is nearly diagonal (every k(x, x') < 0.01): {g} is large for the distances "
+                        "between the samples", "pass a smaller gamma (or gamma='scale')")
+            return (f"at C={self.C:g} and {g} the training classes are not separated",
+                    "try a larger C, or a gamma suited to the distances between the samples (gamma='scale')")
+        return super()._one_class_cause(K, exp2)
 
     def fit(self, X, y, alpha0=None):
         self._check_params()
         if self.kernel not in ("linear", "poly", "rbf"):
             raise ValueError(f"kernel must be 'linear', 'poly' or 'rbf', got {self.kernel!r}")
         X, y_pm1 = self._validate_fit_data(X, y)
-        self._gamma_ = self._gamma_value(X)
-        K = self._kernel(X, X)
-        self._solve(K, y_pm1, alpha0)
+        k = unit_row_exponent(X)
+        Xs = scale_pow2(X, k)
+        self._x_exp = k
+        self._gamma_scaled = float(self._gamma_value(Xs, k))
+        self._gamma_ = float(_in_x_units(self._gamma_scaled, 2 * k))
+        K = self._kernel(Xs, Xs)
+        exp2 = 2 * k if self.kernel == "linear" else 0  # rbf / poly: same kernel values, same C
+        self._solve(K, y_pm1, alpha0, _in_x_units(float(self.C), -exp2), exp2)
         self.support_vectors_ = X[self.support_]
+        self._sv_scaled = Xs[self.support_]
         if self.kernel == "linear":
-            self.coef_ = self.dual_coef_ @ self.support_vectors_
+            self.coef_ = _in_x_units(self._dual_coef_scaled @ self._sv_scaled, k)
         return self
 
     def decision_function(self, X):
         check_is_fitted(self, "dual_coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self._kernel(X, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]
+        Kx = self._kernel(scale_pow2(X, self._x_exp), self._sv_scaled)
+        return Kx @ self._dual_coef_scaled[0] + self.intercept_[0]

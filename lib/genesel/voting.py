@@ -10,7 +10,9 @@
   and the Fisher-like criterion (mu_+ - mu_-)^2/(sigma_+^2 + sigma_-^2) (Pavlidis 2001) as a second ranking.
 
 Class +1 (``classes_[1]``, the larger label) is the positive class. The scores come from
-``genesel.filters.signal_to_noise`` / ``fisher_ratio`` (sigma with ddof=0 as in Golub's formula).
+``genesel.filters.signal_to_noise`` / ``fisher_ratio`` (sigma with ddof=0 as in Golub's formula), which work at any
+scale of X (see ``genesel.filters``): the votes (x_g - b_g) P(g, c) are in the units of X, their signs are not.
+Asking for more genes than there are uses all of them (genesel's rule for every selector).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel._core.validation import check_binary_fit
+from genesel._core.validation import check_binary_fit, warn_if_one_class
 from genesel.filters import balanced_order, check_n_genes, signal_to_noise
 
 __all__ = ["GolubVoting"]
@@ -72,6 +74,9 @@ class GolubVoting(ClassifierMixin, BaseEstimator):
         self.midpoints_ = b
         self.coef_ = coef[None, :]
         self.intercept_ = np.array([-float(P[genes] @ b[genes])])
+        warn_if_one_class(self, self.predict(X), y, f"the votes of the {genes.size} selected gene(s) all point one "
+                          "way on the training samples", "check that the genes carry class information, or use "
+                          "more genes (n_genes) or balanced=True")
         return self
 
     def _votes(self, X):

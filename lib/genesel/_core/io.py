@@ -13,7 +13,12 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write", "umask_mode"]
+__all__ = ["atomic_write", "umask_mode", "CacheIntegrityWarning"]
+
+
+class CacheIntegrityWarning(UserWarning):
+    """A cached item (a grid cell result, a parsed data set) failed its checksum or consistency check; it was
+    deleted and is recomputed."""
 
 
 def umask_mode(base: int = 0o666) -> int:

@@ -1,15 +1,139 @@
-"""Input validation shared by every estimator and measure in genesel.
+"""Input validation shared by every estimator and measure in genesel, and the two guards of the fitted result.
 
 Bad input must fail loudly with a message that names the problem and what to do, never give a silent wrong
 number: NaN or infinite values, shape mismatches, a single class (e.g. inside a fold), more than two classes for a
 binary method, and genes that are constant across the samples.
+
+Units. Expression values come in any units (raw intensities near 1e4, log ratios near 1, or a user's data scaled
+by 1e-300 or 1e200). Estimators compute in *data-relative* units: they multiply X by a power of two
+(:func:`pow2_exponent`, :func:`unit_row_exponent`) and express their internal constants (starting values, boxes,
+penalties) in those units. Multiplying by a power of two is exact in floating point (no rounding, only the
+exponent changes), so on data of ordinary scale every number is bit for bit what the unscaled computation gives,
+while squares and Gram matrices of extreme data no longer overflow or underflow. Where only overflow protection is
+the point (:func:`safe_pow2_exponent`, :func:`unit_row_exponent`), data whose values are safe to square are not
+copied at all. :func:`mean_std` makes constant genes exactly constant (numpy's mean of equal values can miss them
+by one unit in the last place).
+
+Degenerate end states. A fit that ends in a model predicting one class for every training sample, with every
+weight zero or every relevance at a bound, is reported by :func:`warn_degenerate` (a
+:class:`DegenerateModelWarning` naming the cause and the remedy) or refused with a ``ValueError`` when the
+result is numerically meaningless.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes"]
+__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "pow2_exponent",
+           "safe_pow2_exponent", "scale_pow2", "mean_std",
+           "unit_row_exponent", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
+
+
+class DegenerateModelWarning(UserWarning):
+    """A fit ended in a (nearly) useless state: one class predicted for every training sample, every weight zero,
+    every relevance at a bound of its box. The message names the cause and the remedy."""
+
+
+def pow2_exponent(X, axis=None):
+    """Exponent(s) k such that ``np.ldexp(X, k)`` has its largest absolute value in [0.5, 1).
+
+    ``axis=None``: one int for the whole array; ``axis=0``: one per column (gene), ``axis=1`` one per row. An
+    all-zero array (or column) gets 0. Scaling by ``2**k`` is exact (see the module docstring).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.size == 0:
+        m = np.zeros(np.delete(X.shape, axis) if axis is not None else ())
+    else:
+        m = np.maximum(X.max(axis=axis), -X.min(axis=axis))  # max |x| without an |X| copy
+    _, e = np.frexp(m)  # m = f * 2**e with f in [0.5, 1); frexp(0) = (0, 0)
+    k = -np.asarray(e, dtype=np.int64)
+    return int(k) if np.ndim(k) == 0 else k
+
+
+#: Data whose largest values lie within [2^-SAFE, 2^SAFE] need no rescaling for sums of squares (their squares stay
+#: far inside the double range); :func:`safe_pow2_exponent` returns 0 for them, which skips the work.
+_SAFE_EXP = 400
+
+
+def safe_pow2_exponent(X, axis=None):
+    """:func:`pow2_exponent`, but 0 wherever the values are already safe to square and sum (largest |x| within
+    2^-400 .. 2^400, or all zero). Since the rescaling is exact, skipping it there changes no bit; it only saves
+    the copy on ordinary data."""
+    k = pow2_exponent(X, axis=axis)
+    safe = np.abs(k) <= _SAFE_EXP
+    if np.ndim(k) == 0:
+        return 0 if safe else k
+    return np.where(safe, 0, k)
+
+
+def scale_pow2(X, k, axis=None):
+    """``X * 2**k`` (exact), broadcasting per-column (``axis=0``) or per-row (``axis=1``) exponents; returns X
+    itself when every exponent is 0."""
+    X = np.asarray(X, dtype=np.float64)
+    if np.ndim(k) == 0:
+        return X if k == 0 else np.ldexp(X, int(k))
+    if not np.any(k):
+        return X
+    return np.ldexp(X, k[None, :] if axis == 0 else k[:, None])
+
+
+def unit_row_exponent(X) -> int:
+    """One exponent k such that the longest row of ``np.ldexp(X, k)`` has Euclidean norm in [0.5, 1): the
+    largest diagonal entry of its Gram matrix is then in [0.25, 1). Computed without squaring the raw values,
+    so it works at any scale. Data of ordinary scale (largest |x| within 2^-400 .. 2^400) get 0: for an exact
+    rescaling that changes no bit of what is computed from it, only the copy is saved."""
+    k1 = pow2_exponent(X)
+    if abs(k1) <= _SAFE_EXP:
+        return 0
+    X1 = np.ldexp(np.asarray(X, dtype=np.float64), k1)
+    rn = float(np.sqrt(np.max(np.einsum("ij,ij->i", X1, X1)))) if X1.size else 0.0
+    return k1 + pow2_exponent(rn)
+
+
+def mean_std(X, axis=0, ddof=0):
+    """Mean and standard deviation along ``axis`` that are exact for constant slices: numpy's mean of n equal
+    values can differ from them in the last bit (the sum is rounded), which makes their sd a tiny positive
+    number instead of 0 (a constant gene would then get a z-score of +-1 or a finite signal-to-noise ratio).
+    Where a slice is constant its mean is its value and its sd is 0; elsewhere numpy's values, unchanged."""
+    X = np.asarray(X, dtype=np.float64)
+    mean = X.mean(axis=axis)
+    sd = X.std(axis=axis, ddof=ddof)
+    if X.shape[axis] == 0:
+        return mean, sd
+    # only slices whose sd is within rounding of 0 can be constant (relative error of the mean <= n * eps)
+    cand = np.flatnonzero(sd <= 1e-10 * np.abs(mean))
+    if cand.size:
+        sub = np.take(X, cand, axis=1 - axis)
+        const = cand[np.ptp(sub, axis=axis) == 0]
+        if const.size:
+            mean = np.array(mean, copy=True)
+            sd = np.array(sd, copy=True)
+            mean[const] = np.take(np.take(X, const, axis=1 - axis), 0, axis=axis)
+            sd[const] = 0.0
+    return mean, sd
+
+
+def warn_degenerate(who: str, what: str, cause: str, remedy: str, stacklevel: int = 3) -> None:
+    """Issue a :class:`DegenerateModelWarning`: ``"<who>: <what>: <cause>; <remedy>"``."""
+    warnings.warn(f"{who}: {what}: {cause}; {remedy}", DegenerateModelWarning, stacklevel=stacklevel + 1)
+
+
+def warn_if_one_class(who, predictions, y_train, cause: str, remedy: str, stacklevel: int = 3) -> bool:
+    """Warn when a fitted binary classifier predicts one class for every training sample although both occur.
+
+    ``who`` is the estimator (or its name); ``predictions`` are its predictions on its own training data
+    (original labels). Returns True if it warned.
+    """
+    predictions = np.asarray(predictions)
+    if predictions.size == 0 or np.unique(predictions).size > 1 or np.unique(np.asarray(y_train)).size < 2:
+        return False
+    name = who if isinstance(who, str) else type(who).__name__
+    label = predictions[0].item() if isinstance(predictions[0], np.generic) else predictions[0]
+    warn_degenerate(name, f"the fitted model predicts {label!r} for every training sample",
+                    cause, remedy, stacklevel=stacklevel + 1)
+    return True
 
 
 def to_pm1(y, *, name: str = "y"):

@@ -17,6 +17,12 @@ that fails either check (bit rot, a truncated or hand-edited file, a file copied
 reported once with its path, and recomputed. Temporary files of interrupted writes are removed by
 :func:`clear_cache` and, once older than an hour, by the next ``run_grid`` on the same folder.
 
+Interrupts. Ctrl-C (``KeyboardInterrupt``) stops the workers (joblib terminates its pool). A parent that dies
+without cleaning up (``kill -9``, a crash, an out-of-memory kill) takes its workers with it: each worker process
+watches its parent and exits within a fraction of a second once it is gone (see :func:`_exit_with_parent`), and
+loky's resource trackers follow when the last worker has gone. Nothing is half-written: only the parent writes,
+atomically.
+
 Parallelism. ``n_jobs > 1`` with a joblib backend (``"loky"``, default: worker processes on this machine), or
 ``backend="dask"`` to run the cells on a ``dask.distributed`` cluster: ``scheduler="tcp://host:8786"`` (a running
 scheduler, e.g. started by ``dask-jobqueue`` on SLURM), a ``distributed.Client``, or ``None`` (the current client
@@ -39,7 +45,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from genesel._core.io import atomic_write
+from genesel._core.io import CacheIntegrityWarning, atomic_write
 from genesel.experiments.codekey import function_digest
 
 __all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheIntegrityWarning"]
@@ -47,10 +53,6 @@ __all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheInt
 ENV_CACHE = "GENESEL_CACHE_DIR"
 _MAGIC = b"GENESEL-CELL-1\n"
 _STALE_TMP_SECONDS = 3600.0
-
-
-class CacheIntegrityWarning(UserWarning):
-    """A cached cell result failed its checksum or key check; it was deleted and is recomputed."""
 
 
 def default_cache_dir() -> Path:
@@ -163,6 +165,48 @@ def _sweep_tmp(folder: Path, older_than: float) -> int:
 
 def _call(func, cell):
     return func(**cell)
+
+
+_WATCHED_PARENT: list[int] = []
+_WATCH_INTERVAL = 0.2  # seconds between two looks at the parent
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """In a worker process: start (once) a daemon thread that ends this process as soon as ``parent_pid``, the
+    process that runs ``run_grid``, is gone (killed, crashed, or exited without shutting its pool down).
+
+    When a parent dies, the kernel hands its children to another process, so ``os.getppid()`` stops being
+    ``parent_pid``; the thread sees that within ``_WATCH_INTERVAL`` seconds and calls ``os._exit`` (no clean-up:
+    a worker never writes to the cache, so there is nothing to finish). The thread needs the GIL for that
+    look, so a cell stuck in one long compiled call that holds it (a numba kernel) ends when that call returns.
+    Nothing is started in the parent itself (``threading`` backend, ``n_jobs=1``) or in a process that is not
+    a direct child of the parent (a remote or forkserver-started worker: its own pool manages it).
+    """
+    import threading
+
+    if _WATCHED_PARENT or os.getpid() == parent_pid:
+        return
+    if os.getppid() != parent_pid:
+        try:
+            os.kill(parent_pid, 0)
+        except ProcessLookupError:  # the parent died before this worker took its first cell
+            os._exit(70)
+        except OSError:
+            pass
+        return
+    _WATCHED_PARENT.append(parent_pid)
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(_WATCH_INTERVAL)
+        os._exit(70)  # EX_SOFTWARE: the parent vanished
+
+    threading.Thread(target=watch, name="genesel-parent-watch", daemon=True).start()
+
+
+def _call_in_worker(key, func, cell, parent_pid):
+    _exit_with_parent(parent_pid)
+    return key, func(**cell)
 
 
 class _TextProgress:
@@ -298,7 +342,8 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str = "lo
                 from joblib import Parallel, delayed
 
                 par = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")
-                it = par(delayed(lambda k, c: (k, _call(func, c)))(k, c) for k, c in todo.items())
+                parent = os.getpid()
+                it = par(delayed(_call_in_worker)(k, func, c, parent) for k, c in todo.items())
             for k, val in it:
                 store(k, val)
                 bar.update()

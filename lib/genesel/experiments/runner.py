@@ -67,6 +67,18 @@ def parse_parameters(pairs=(), yamls=()) -> dict:
     return out
 
 
+def _kernel_manager_class():
+    """A kernel manager whose kernel talks over local IPC sockets instead of TCP ports: nothing listens on the
+    network, and the kernel does not print its warning about unencrypted TCP into every run's log."""
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import CaselessStrEnum
+
+    class IPCKernelManager(AsyncKernelManager):
+        transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc")
+
+    return IPCKernelManager
+
+
 def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: dict | None = None,
                      timeout: int = 3600, progress: bool = False) -> Path:
     """Run one notebook with papermill (parameters injected after its ``parameters`` cell)."""
@@ -75,8 +87,9 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
     out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / path.name
     params = {"quick": quick, **(parameters or {})}
+    kw = {"kernel_manager_class": _kernel_manager_class()} if sys.platform != "win32" else {}
     pm.execute_notebook(str(path), str(out), parameters=params, cwd=str(path.parent), kernel_name="python3",
-                        progress_bar=progress, execution_timeout=timeout, log_output=False)
+                        progress_bar=progress, execution_timeout=timeout, log_output=False, **kw)
     return out
 
 

@@ -8,5 +8,7 @@ each module's docstring.
 - :mod:`~genesel.papers.datasets_overview`: the data sets of all five papers (notebook 00)
 - :mod:`~genesel.papers.guyon2002`: Guyon, Weston, Barnhill & Vapnik 2002, SVM-RFE (notebook 01)
 - :mod:`~genesel.papers.gentile2003`: Gentile 2003, ALMA (notebook 02)
+- :mod:`~genesel.papers.helleputte2009`: Helleputte & Dupont 2009, transfer of gene relevance (notebook 03)
 - :mod:`~genesel.papers.tan2006_ch3`: Tan 2006, chapter 3 and section 4.3, kernel classifiers (notebook 05a)
+- :mod:`~genesel.papers.common`: what every notebook shares (parameters, mode banner, tables)
 """

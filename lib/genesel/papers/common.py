@@ -106,6 +106,7 @@ def setup_notebook(quick: bool) -> None:
     pd.set_option("display.max_columns", 40)
     pd.set_option("display.width", 200)
     pd.set_option("display.precision", 3)
+    pd.set_option("styler.format.precision", 3)
 
 
 def tidy(df: pd.DataFrame, *, index: bool = False) -> pd.DataFrame:

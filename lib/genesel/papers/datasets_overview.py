@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PAPER_SETS", "PAPER_SHAPES", "class_balance", "value_distributions", "top_genes_heatmap"]
+__all__ = ["PAPER_SETS", "PAPER_SHAPES", "DISPLAY_NAMES", "display_name", "class_balance", "value_distributions",
+           "top_genes_heatmap"]
 
 #: The data sets the papers use that the public files provide (genesel names).
 PAPER_SETS = ("golub", "alon", "singh", "west", "pomeroy", "alizadeh")
@@ -27,62 +28,97 @@ PAPER_SHAPES = {
 }
 
 
-def class_balance(datasets, ax=None):
-    """Bar chart of the class sizes of several :class:`~genesel.datasets.Dataset` objects."""
+#: Readable names for the data sets, for titles and tables.
+DISPLAY_NAMES = {
+    "golub": "Leukemia (Golub 1999)", "alon": "Colon (Alon 1999)", "singh": "Prostate (Singh 2002)",
+    "west": "Breast ER (West 2001)", "pomeroy": "Medulloblastoma outcome (Pomeroy 2002)",
+    "alizadeh": "Lymphoma (Alizadeh 2000)", "welsh": "Prostate (Welsh 2001)",
+    "chandran_primary": "Prostate, primary (Chandran 2007)", "chandran_metastasis": "Prostate, metastasis (Chandran 2007)",
+}
+
+
+def display_name(name: str) -> str:
+    return DISPLAY_NAMES.get(name, name)
+
+
+def class_balance(datasets):
+    """Horizontal stacked bars, one per data set: its two classes, named in words with their sample counts."""
     import matplotlib.pyplot as plt
 
-    if ax is None:
-        _, ax = plt.subplots(figsize=(max(8, 1.6 * len(datasets)), 5.5))
-    names = [d.name for d in datasets]
-    neg = [d.class_counts[d.classes[0]] for d in datasets]
-    pos = [d.class_counts[d.classes[1]] for d in datasets]
-    x = np.arange(len(names))
-    ax.bar(x - 0.2, neg, 0.4, label="class −1")
-    ax.bar(x + 0.2, pos, 0.4, label="class +1")
-    for i, d in enumerate(datasets):
-        ax.text(x[i] - 0.2, neg[i], d.classes[0], ha="center", va="bottom", fontsize=10, rotation=90)
-        ax.text(x[i] + 0.2, pos[i], d.classes[1], ha="center", va="bottom", fontsize=10, rotation=90)
-    ax.set_xticks(x, names)
-    ax.set_ylabel("samples (count)")
-    ax.set_xlabel("data set")
-    ax.set_title("Class balance of the data sets")
-    ax.legend()
-    ax.margins(y=0.25)
-    return ax.figure
-
-
-def value_distributions(before, after, name: str, before_label="raw values", after_label="after preprocessing"):
-    """Two histograms (all matrix entries) of a data set before and after preprocessing."""
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
-    for ax, M, lab in zip(axes, (before, after), (before_label, after_label)):
-        v = np.asarray(M, float).ravel()
-        lo, hi = np.percentile(v, [0.5, 99.5])
-        ax.hist(np.clip(v, lo, hi), bins=80, color="C0" if ax is axes[0] else "C2")
-        ax.set_xlabel(f"{lab} (clipped to 0.5–99.5 percentile)")
-        ax.set_ylabel("matrix entries (count)")
-        ax.set_title(lab)
-    fig.suptitle(f"{name}: distribution of expression values")
+    n = len(datasets)
+    fig, ax = plt.subplots(figsize=(13, 1.1 * n + 2.2))
+    for i, d in enumerate(datasets[::-1]):
+        neg, pos = d.class_counts[d.classes[0]], d.class_counts[d.classes[1]]
+        ax.barh(i, neg, color="C0", height=0.7)
+        ax.barh(i, pos, left=neg, color="C1", height=0.7)
+        for left, width, label in ((0, neg, d.classes[0]), (neg, pos, d.classes[1])):
+            ax.text(left + width / 2, i, f"{label}\n{width}", ha="center", va="center", color="white",
+                    fontsize=15, fontweight="bold")
+    ax.set_yticks(range(n), [display_name(d.name) for d in datasets[::-1]])
+    ax.set_xlabel("samples (count)")
+    ax.set_title("Class balance: samples per class (first class in blue, second in orange)")
+    ax.grid(axis="y", visible=False)
     fig.tight_layout()
     return fig
 
 
-def top_genes_heatmap(Z, y, gene_labels, classes, title: str, scores=None):
-    """Heatmap of a (samples x genes) block, samples grouped by class, genes in the given order."""
+def value_distributions(before, after, name: str, raw_scale: str = "auto"):
+    """Two histograms of all matrix entries of a data set: the values as published and after preprocessing.
+
+    Raw intensities span orders of magnitude, so the left panel uses a log10 axis for them (``raw_scale="auto"``
+    picks it when the values are positive-skewed over more than two decades) and says how many entries are zero or
+    negative (they have no logarithm; the preprocessing floors them)."""
+    import matplotlib.pyplot as plt
+
+    v = np.asarray(before, float).ravel()
+    v = v[np.isfinite(v)]
+    z = np.asarray(after, float).ravel()
+    pos = v[v > 0]
+    use_log = raw_scale == "log" or (raw_scale == "auto" and pos.size > 0.5 * v.size
+                                      and np.percentile(pos, 99) / max(np.percentile(pos, 1), 1e-300) > 100)
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5.5))
+    if use_log:
+        axes[0].hist(np.log10(pos), bins=80, color="C0")
+        axes[0].set_xlabel("published value (log10 of intensity)")
+        n_bad = v.size - pos.size
+        axes[0].set_title(f"As published ({100 * n_bad / v.size:.1f} % of entries <= 0, not shown)" if n_bad
+                          else "As published (all entries positive)")
+    else:
+        lo, hi = np.percentile(v, [0.5, 99.5])
+        axes[0].hist(np.clip(v, lo, hi), bins=80, color="C0")
+        axes[0].set_xlabel("published value (0.5-99.5 percentile range)")
+        axes[0].set_title("As published")
+    lo, hi = np.percentile(z, [0.5, 99.5])
+    axes[1].hist(np.clip(z, lo, hi), bins=80, color="C2")
+    axes[1].set_xlabel("after preprocessing (z-score, sd units)")
+    axes[1].set_title("After preprocessing")
+    for ax in axes:
+        ax.set_ylabel("matrix entries (count)")
+    fig.suptitle(f"{display_name(name)}: distribution of the expression values")
+    fig.tight_layout()
+    return fig
+
+
+def top_genes_heatmap(Z, y, gene_labels, classes, title: str):
+    """Heatmap of a (samples x genes) block, samples grouped by class (named on the left), genes in the given order
+    with readable labels (gene symbols where known)."""
     import matplotlib.pyplot as plt
     import seaborn as sns
 
     order = np.argsort(y, kind="stable")
     Z = np.asarray(Z)[order]
-    fig, ax = plt.subplots(figsize=(max(10, 0.22 * Z.shape[1] + 3), 7))
+    ncol = Z.shape[1]
+    fig, ax = plt.subplots(figsize=(max(14, 0.32 * ncol + 4), 8.5))
     sns.heatmap(Z, cmap="vlag", center=0, vmin=-3, vmax=3, ax=ax,
-                cbar_kws={"label": "standardised expression (z-score)"})
+                cbar_kws={"label": "expression (z-score, sd units)"})
     n_neg = int(np.sum(np.asarray(y) == np.min(y)))
-    ax.axhline(n_neg, color="k", lw=2)
-    ax.set_yticks([n_neg / 2, n_neg + (len(y) - n_neg) / 2], [classes[0], classes[1]], rotation=0)
-    ax.set_xticks(np.arange(Z.shape[1]) + 0.5, gene_labels, rotation=90, fontsize=7)
+    ax.axhline(n_neg, color="k", lw=3)
+    ax.set_yticks([n_neg / 2, n_neg + (len(y) - n_neg) / 2], [f"{classes[0]}\n({n_neg})",
+                                                             f"{classes[1]}\n({len(y) - n_neg})"],
+                  rotation=0, fontsize=16)
+    ax.set_xticks(np.arange(ncol) + 0.5, gene_labels, rotation=90, fontsize=11)
     ax.set_xlabel("gene (ranked by signal-to-noise)")
     ax.set_ylabel("samples, grouped by class")
     ax.set_title(title)
+    fig.tight_layout()
     return fig

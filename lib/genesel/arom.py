@@ -1,0 +1,382 @@
+"""l2-AROM and its partially supervised variant PS-l2-AROM: gene selection by iterative rescaling of a linear SVM.
+
+Weston, Elisseeff, Schölkopf & Tipping (2003), *Use of the zero-norm with linear models and kernel methods*, JMLR 3,
+1439-1461 (the AROM algorithms, "approximation of the zero-norm minimisation"): the NP-hard problem
+
+    min_w ||w||_0   subject to  y_i (w . x_i + b) >= 1
+
+is approximated by  min_w sum_j ln(eps + |w_j|)  (0 < eps << 1) under the same constraints, which leads to the
+l2-AROM iteration (the slides of Helleputte & Dupont 2009, "l2-AROM method"; * is the component-wise product):
+
+    w_0 = (1, ..., 1);  repeat:  train the linear SVM  min ||w||^2  s.t.  y_i (w . (x_i * w_k) + b) >= 1,
+                                 let w_bar be its solution,  w_{k+1} = w_k * w_bar.
+
+Helleputte & Dupont (ICML 2009), *Partially supervised feature selection with regularized linear models*, and the
+2009 slides "Feature selection by transfer learning with linear regularized models" ("Partially Supervised AROM",
+"PS-l2-AROM method"): a prior relevance vector beta > 0 (beta_j = 1 where nothing is known, larger = more relevant a
+priori) weights the penalty,  min_w sum_j (1 / beta_j) ln(eps + |w_j|),  and the iteration becomes
+
+    w_0 = beta;  w_{k+1} = w_k * w_bar * beta.
+
+``prior=None`` is plain l2-AROM (beta = 1; ``prior=np.ones(d)`` gives the identical result, tested).
+
+Why it sparsifies. The SVM on the rescaled data x * w_k has weights w_bar = w_k * (X^T (a * y)) (a the dual
+solution), so a gene's new scaling is w_{k+1,j} = w_{k,j}^2 (x_j . (a * y)) beta_j: genes the margin does not need
+shrink doubly exponentially, while at a fixed point every surviving gene has w_bar_j = 1 / beta_j. Each step keeps
+the previous solution feasible (w = 1 / beta on the survivors reproduces the previous margins), so the iteration
+never loses separability on separable data.
+
+Implementation (n samples << d genes). The SVM is solved in the dual (:func:`genesel._core.smo`) on the n x n
+rescaled linear kernel  K_k = X diag(w_k^2) X^T, recomputed at every iteration from the surviving genes only (one
+BLAS product, one thread) and warm-started from the previous dual solution (the constraints do not involve K, so it
+stays feasible; a Newton step on the free set usually lands on the new optimum). A gene leaves the computation when
+its rescaled column has underflowed, |w_{k,j}| ||x_j|| < 1e-8 max_h |w_{k,h}| ||x_h||: its contribution to K is
+then below 1e-16 relative, i.e. below double-precision rounding, and it cannot come back (it would need
+|w_bar_j| > 1 from a weight 10^8 times smaller than the largest).
+
+One departure from the literal iteration, invisible on separable data: when m_k = max_j |w_bar_j beta_j| < 1 the
+iterate is divided by it, w_{k+1} = w_k * w_bar * beta / min(1, m_k). With a hard margin the global scale of w_k
+does not matter (w_k -> c w_k gives w_bar -> w_bar / c and the same model), so the genes, their order and the model
+are unchanged (tested against the literal iteration); and since w_k only ever grows by it, the dual variables stay
+at most as large as in the literal iteration (sum_i a_i = ||w_bar||^2), so a large finite C stays a hard margin
+wherever it is one for the literal iteration. With a soft margin on classes that overlap, the literal iteration
+shrinks every weight to 0 (the penalty sum ln|w_j| is unbounded below once margin violations are allowed); the
+division keeps the genes competing instead. The iteration stops when no gene left in the last step and every
+survivor's relative change |w_bar_j beta_j / min(1, m_k) - 1| is below ``tol``; at that point the SVM on the
+rescaled data gives every active gene the same w_bar_j beta_j (1 in the literal iteration).
+
+A signature of exactly s genes. l2-AROM converges to few genes (at most about the number of support vectors), often
+fewer than a requested signature size. Every gene therefore gets a place in one complete order, best first:
+
+1. the genes still active at the end, by decreasing final |w_K| (the last iterate, prior included; proportional to
+   |coef_ * prior|, so for plain l2-AROM the order of |coef_|);
+2. then the genes that left, the latest first; among genes that left at the same iteration, by decreasing |w| in
+   the iterate in which they underflowed (ties: lower column index first).
+
+``n_features_to_select=s`` selects the first s genes of that order (``feature_order_``); ``None`` selects the genes
+active at convergence. When s is at most the number of active genes this is "the s largest final weights"; beyond
+it the order is the elimination order of the iteration, as in recursive feature elimination. One fit therefore
+gives signatures of every size (``feature_order_[:s]``).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from numba import njit
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import ClassifierTags
+from sklearn.utils.validation import check_is_fitted
+
+from genesel._core.smo import gradient, newton_step, rho, smo
+from genesel._core.threads import single_blas_thread
+from genesel._core.validation import check_binary_fit
+
+__all__ = ["L2AROM", "arom_path", "check_prior", "UNDERFLOW"]
+
+#: A gene leaves the computation when |w_j| ||x_j|| < UNDERFLOW * max_h |w_h| ||x_h|| (its share of K < 1e-16).
+UNDERFLOW = 1e-8
+
+_SMO_TOL = 1e-9  # KKT gap of every SVM solve (margin units); well below any useful outer tol
+
+
+def check_prior(prior, n_features, *, name="prior"):
+    """The relevance vector beta as a float array of length ``n_features`` (None: all ones).
+
+    Refuses a wrong length, non-finite values and entries <= 0 with a message saying what to pass.
+    """
+    if prior is None:
+        return np.ones(n_features)
+    try:
+        beta = np.asarray(prior, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be None or an array of {n_features} positive numbers, got {prior!r:.80}") from exc
+    if beta.ndim != 1 or beta.shape[0] != n_features:
+        raise ValueError(
+            f"{name} has shape {beta.shape} but X has {n_features} genes: pass one relevance value per gene, in the "
+            "column order of X (1 where nothing is known, larger = more relevant a priori); if the prior comes from "
+            "another study, align the two on their shared probe IDs first (genesel.datasets.align_studies)"
+        )
+    if not np.all(np.isfinite(beta)):
+        raise ValueError(f"{name} contains NaN or infinite values; use 1 for genes with no prior knowledge")
+    if np.any(beta <= 0):
+        bad = np.flatnonzero(beta <= 0)
+        raise ValueError(
+            f"{name} has {bad.size} entries <= 0 (first at genes {bad[:5].tolist()}); relevance values must be "
+            "positive (1 = no prior knowledge, > 1 = favoured, between 0 and 1 = disfavoured); to exclude a gene, "
+            "drop its column"
+        )
+    return beta
+
+
+@njit(cache=True)
+def _rescale(wbar, z, beta, xnorm, alive, v, exit_weight, underflow):
+    """One PS-l2-AROM update, in place, over the active entries of the compacted arrays.
+
+    v = z * wbar (the SVM's weights in the original space); m = max |wbar beta|; z <- z * wbar * beta / min(1, m);
+    genes with |z| xnorm < underflow * max |z| xnorm leave (``alive`` cleared, ``z`` set to 0, |z| kept in
+    ``exit_weight``). Returns (m, change, n_left) with change = max |wbar beta / min(1, m) - 1| over the genes that
+    stay. Plain-Python twin: ``tests/naive/arom.py::_update``.
+    """
+    c = z.shape[0]
+    m = 0.0
+    for t in range(c):
+        if alive[t]:
+            r = abs(wbar[t] * beta[t])
+            if r > m:
+                m = r
+    if not m > 0.0:
+        return m, np.inf, 0
+    top = 0.0
+    for t in range(c):
+        if alive[t]:
+            v[t] = z[t] * wbar[t]
+            r = wbar[t] * beta[t]
+            if m < 1.0:
+                r = r / m
+            z[t] = z[t] * r
+            a = abs(z[t]) * xnorm[t]
+            if a > top:
+                top = a
+        else:
+            v[t] = 0.0
+    thr = underflow * top
+    change = 0.0
+    n_left = 0
+    for t in range(c):
+        if alive[t]:
+            if abs(z[t]) * xnorm[t] < thr:
+                alive[t] = False
+                exit_weight[t] = abs(z[t])
+                z[t] = 0.0
+                n_left += 1
+            else:
+                r = wbar[t] * beta[t]
+                if m < 1.0:
+                    r = r / m
+                dev = abs(r - 1.0)
+                if dev > change:
+                    change = dev
+    return m, change, n_left
+
+
+def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_TOL, smo_max_iter=None):
+    """Run (PS-)l2-AROM on ``X`` (samples x genes, float64) and ``y`` in {-1, +1} until convergence or ``max_iter``.
+
+    Returns a dict: ``scaling`` (d,) the last iterate w_K (0 for genes that left), ``coef`` (d,) the weights of the
+    last SVM in the original feature space (w_{K-1} * w_bar; decision x . coef + intercept), ``intercept``,
+    ``alpha`` (n,) its dual solution, ``exit_iteration`` (d,) the iteration at which each gene left (-1: active at
+    the end), ``exit_weight`` (d,) |w| in the iterate in which it underflowed, ``order`` (d,) all genes best first
+    (see the module doc), ``n_active`` (list) active genes before each iteration, ``n_iter``, ``converged``,
+    ``change`` (the last max |w_bar beta / min(1, m) - 1|), ``smo_gaps`` (KKT gap of each SVM solve).
+
+    The genes are kept in compacted arrays (genes x samples); genes that left stay in them with weight 0 until
+    fewer than 3/4 of the rows are active, when the arrays are compacted again (one gather instead of one per
+    iteration).
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    yf = np.ascontiguousarray(y, dtype=np.float64)
+    n, d = X.shape
+    beta = check_prior(prior, d)
+    if smo_max_iter is None:
+        smo_max_iter = max(10_000_000, 100 * n)
+    Xc = np.ascontiguousarray(X.T)  # compacted data, genes x samples
+    idx = np.arange(d)  # global column of each compacted row
+    xc = np.sqrt(np.einsum("ij,ij->i", Xc, Xc))
+    zc = beta.copy()
+    bc = beta.copy()
+    alive = np.ones(d, dtype=np.bool_)
+    vc = np.zeros(d)
+    ewc = np.zeros(d)
+    buf = np.empty_like(Xc)
+    n_alive = d
+    alpha = np.zeros(n)
+    z = np.zeros(d)
+    coef = np.zeros(d)
+    exit_it = np.full(d, -1, dtype=np.int64)
+    exit_w = np.zeros(d)
+    n_active, gaps = [], []
+    converged = False
+    change = np.inf
+    b = 0.0
+    k = 0
+    with single_blas_thread():
+        while k < max_iter:
+            n_active.append(int(n_alive))
+            Xs = np.multiply(Xc, zc[:, None], out=buf[: idx.size])  # rescaled data, genes x samples
+            K = Xs.T @ Xs
+            G = gradient(K, yf, alpha)
+            if k > 0 and newton_step(K, yf, C, alpha, G):
+                G = gradient(K, yf, alpha)
+            _, gap = smo(K, yf, C, alpha, G, smo_tol, smo_max_iter)
+            gaps.append(float(gap))
+            b = -rho(yf, C, alpha, G)
+            wbar = Xs @ (alpha * yf)
+            was = alive.copy()
+            m, change, n_left = _rescale(wbar, zc, bc, xc, alive, vc, ewc, UNDERFLOW)
+            k += 1
+            if not m > 0:
+                raise ValueError(
+                    "l2-AROM: every gene's weight is zero after the SVM step (the genes carry no information that "
+                    "separates the classes, e.g. all columns constant); check the data"
+                )
+            if n_left:
+                left = was & ~alive
+                exit_it[idx[left]] = k
+                exit_w[idx[left]] = ewc[left]
+                n_alive -= n_left
+                if n_alive < 0.75 * idx.size:
+                    Xc, idx, zc, bc, xc, vc, ewc = (a[alive] for a in (Xc, idx, zc, bc, xc, vc, ewc))
+                    alive = np.ones(idx.size, dtype=np.bool_)
+            elif change < tol:
+                converged = True
+                break
+    z[idx] = zc
+    coef[idx] = vc
+    coef[exit_it >= 0] = 0.0
+    z[exit_it >= 0] = 0.0
+    order = _feature_order(z, exit_it, exit_w)
+    return dict(scaling=z, coef=coef, intercept=float(b), alpha=alpha, exit_iteration=exit_it, exit_weight=exit_w,
+                order=order, n_active=n_active, n_iter=k, converged=converged, change=change, smo_gaps=gaps)
+
+
+def _feature_order(z, exit_it, exit_w):
+    """All genes best first: active ones by decreasing |z|, then by decreasing exit iteration and exit weight."""
+    d = z.shape[0]
+    idx = np.arange(d)
+    active = exit_it < 0
+    # lexsort: last key is primary. Active genes get exit iteration +inf (represented by max + 1).
+    it = np.where(active, exit_it.max(initial=0) + 1, exit_it)
+    w = np.where(active, np.abs(z), exit_w)
+    return np.lexsort((idx, -w, -it)).astype(np.int64)
+
+
+class L2AROM(SelectorMixin, BaseEstimator):
+    """l2-AROM gene selection (Weston et al. 2003), with an optional prior relevance vector (PS-l2-AROM, Helleputte
+    & Dupont 2009).
+
+    Parameters
+    ----------
+    n_features_to_select : int, float in (0, 1) or None, default None
+        Signature size s: the first s genes of ``feature_order_`` (a float is a fraction of the genes; more genes
+        than there are selects them all, as every selector in genesel). None: the genes still active when the
+        iteration has converged. See the module doc for how exactly s genes are chosen.
+    prior : None or array of shape (n_features,), default None
+        Relevance vector beta > 0 in the column order of X: 1 = no prior knowledge, larger = more relevant a priori.
+        None is plain l2-AROM (identical to ``np.ones(n_features)``).
+    C : float, default 1000.0
+        Box constraint of every SVM solve. The paper's SVM has a hard margin; a large C gives the same solution on
+        separable data (microarray data with n << d nearly always are) while staying defined on data that are not.
+        ``np.inf`` is the hard margin itself (only for separable data).
+    max_iter : int, default 500
+        Cap on the number of rescaling iterations (a ``ConvergenceWarning`` is issued if it is reached).
+    tol : float, default 1e-6
+        Convergence: no gene left in the last iteration and the relative change of every active gene's scaling,
+        max_j |w_bar_j beta_j / min(1, m_k) - 1|, is below tol (see the module doc).
+
+    Attributes
+    ----------
+    coef_ : (n_features,) weights of the last SVM in the original feature space (0 for genes that left); the linear
+        model is ``X @ coef_ + intercept_``.
+    intercept_ : float.
+    scaling_ : (n_features,) the final iterate w_K (prior included; proportional to ``coef_ * prior`` on the
+        active genes).
+    feature_order_ : (n_features,) all genes, best first.
+    ranking_ : (n_features,) 1 for the selected genes, then 2, 3, ... along ``feature_order_``.
+    support_ : (n_features,) bool mask of the s selected genes.   n_features_ : s.
+    n_active_ : genes active at the end.   active_path_ : active genes before each iteration (non-increasing).
+    exit_iteration_ : (n_features,) iteration at which each gene left the computation (-1: active at the end).
+    n_iter_ : iterations run.   converged_ : whether the stopping rule was met within ``max_iter``.
+    classes_ : the two class labels (classes_[1] is the +1 class of the SVM).
+    """
+
+    def __init__(self, n_features_to_select=None, prior=None, C=1e3, max_iter=500, tol=1e-6):
+        self.n_features_to_select = n_features_to_select
+        self.prior = prior
+        self.C = C
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags
+
+    def _check_params(self):
+        if isinstance(self.C, bool) or not isinstance(self.C, numbers.Real) or not self.C > 0:
+            raise ValueError(f"L2AROM: C must be a positive number (np.inf for a hard margin), got {self.C!r}")
+        if isinstance(self.tol, bool) or not isinstance(self.tol, numbers.Real) or not self.tol > 0:
+            raise ValueError(f"L2AROM: tol must be a positive number, got {self.tol!r}")
+        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
+            raise ValueError(f"L2AROM: max_iter must be a positive integer, got {self.max_iter!r}")
+
+    def _n_select(self, d, n_active):
+        k = self.n_features_to_select
+        if k is None:
+            return n_active
+        if isinstance(k, bool) or not isinstance(k, numbers.Real):
+            raise ValueError(f"n_features_to_select must be None, an int or a float in (0, 1), got {k!r}")
+        if isinstance(k, numbers.Integral):
+            k = int(k)
+            if k < 1:
+                raise ValueError(f"n_features_to_select must be >= 1, got {k}")
+            return min(k, d)  # genesel's rule: asking for more genes than there are selects them all
+        if 0.0 < k < 1.0:
+            return max(1, int(k * d))
+        raise ValueError(f"n_features_to_select as a float must lie in (0, 1), got {k!r}")
+
+    def fit(self, X, y):
+        self._check_params()
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=2)
+        n, d = X.shape
+        self._n_select(d, 1)  # validate before the work
+        beta = check_prior(self.prior, d)
+        res = arom_path(X, y_pm1, beta, C=float(self.C), tol=float(self.tol), max_iter=int(self.max_iter))
+        if max(res["smo_gaps"]) >= _SMO_TOL:
+            warnings.warn(
+                f"L2AROM: an SVM solve stopped before convergence (KKT gap {max(res['smo_gaps']):.3g}); with a hard "
+                "margin (C=inf) the data may not be separable: use a finite C",
+                ConvergenceWarning, stacklevel=2,
+            )
+        if not res["converged"]:
+            warnings.warn(
+                f"L2AROM: not converged after max_iter={self.max_iter} iterations (largest relative weight change "
+                f"{res['change']:.3g} > tol={self.tol}, {int(np.sum(res['exit_iteration'] < 0))} genes active); "
+                "increase max_iter or tol",
+                ConvergenceWarning, stacklevel=2,
+            )
+        self.coef_ = res["coef"]
+        self.intercept_ = res["intercept"]
+        self.scaling_ = res["scaling"]
+        self.exit_iteration_ = res["exit_iteration"]
+        self.feature_order_ = res["order"]
+        self.active_path_ = np.asarray(res["n_active"], dtype=np.int64)
+        self.n_active_ = int(np.sum(res["exit_iteration"] < 0))
+        self.n_iter_ = int(res["n_iter"])
+        self.converged_ = bool(res["converged"])
+        s = self._n_select(d, self.n_active_)
+        support = np.zeros(d, dtype=bool)
+        support[self.feature_order_[:s]] = True
+        ranking = np.empty(d, dtype=np.int64)
+        ranking[self.feature_order_] = np.maximum(1, np.arange(d) - s + 2)
+        self.support_ = support
+        self.ranking_ = ranking
+        self.n_features_ = int(s)
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def signature(self, size):
+        """Column indices (ascending) of the signature of ``size`` genes: the first ``size`` of ``feature_order_``."""
+        check_is_fitted(self, "feature_order_")
+        size = int(size)
+        if not 1 <= size <= self.feature_order_.size:
+            raise ValueError(f"signature size must be in 1..{self.feature_order_.size}, got {size}")
+        return np.sort(self.feature_order_[:size])

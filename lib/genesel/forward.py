@@ -1,0 +1,316 @@
+"""Forward selection over a ranked gene list: test and leave-one-out accuracy of every prefix, optimal subsets and
+the biomarker set (Tan 2006, MSc thesis, §4.2-4.3, Tables 4.2-4.5, Figures 4.2 and 4.6; §5.3-5.4, step (3.1.3)-(3.1.5)
+of Figure 5.3 and step 3 of Figure 5.7).
+
+Given a ranking r of the genes (best first), the k-th candidate subset is the prefix r[:k], k = 1, 2, ..., K. Every
+prefix is scored by a classifier trained on the training samples restricted to those genes:
+
+* the *test accuracy* on held-out samples (when given), and
+* the *leave-one-out (LOO) accuracy* on the training samples (each training sample predicted by the classifier
+  trained on the other ones, with the same genes).
+
+Thesis definitions (§4.2, captions of Tables 4.2 and 4.3): an *optimal subset* is a prefix with the highest accuracy
+(by test accuracy, or by LOO accuracy on the training data when the test set may not be used); the *biomarker set*
+is the smallest optimal subset. :class:`ForwardPath` reports all optimal sizes (every tie), their number and the
+biomarker size; with several optimal prefixes the thesis' "# opt. sets" column is that count.
+
+Linear SVM, incrementally (:func:`forward_path` with ``estimator="svm"``). Adding gene g changes the linear Gram
+matrix by a rank-one term, K ← K + x_g x_gᵀ, and leaves the dual constraints unchanged, so the SVM of the previous
+prefix is a feasible warm start for the next one (a few SMO steps, :mod:`genesel._core.smo`). The LOO fits use two
+exact shortcuts: (i) a training sample i that is not a support vector of the full fit (α_i = 0) leaves the solution
+unchanged when removed (the remaining KKT conditions and y·α = 0 still hold), so its LOO decision value is the full
+model's; (ii) otherwise the fit without i is warm-started from its own solution at the previous prefix. The whole
+path is one numba function (:func:`_svm_forward`, plain-Python twin in ``tests/naive/forward.py``). Any other
+scikit-learn classifier (e.g. the GP-Laplace without ARD of Figure 5.3) is refitted from scratch for every prefix
+and every left-out sample (``estimator=<classifier>``), which is exact but costs K·(n + 1) fits.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+
+from genesel._core.smo import gradient, newton_step, rho, smo
+from genesel._core.validation import check_expression_data, to_pm1
+
+__all__ = ["ForwardPath", "forward_path", "optimal_sizes"]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# numba kernel (plain-Python twin in tests/naive/forward.py)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo):
+    """Linear C-SVM on every prefix of the rows of ``Xt`` (genes in rank order x training samples).
+
+    ``Tt`` (genes x test samples, may have 0 columns). Returns ``(test_dec, loo_dec, worst_gap)``: decision values of
+    the test samples (K x m) and the LOO decision value of every training sample (K x n; zeros when not
+    ``do_loo``), and the largest final SMO gap seen (>= tol means a solve hit ``max_iter``).
+    """
+    K_, n = Xt.shape
+    m = Tt.shape[1]
+    Kf = np.zeros((n, n))
+    Kt = np.zeros((m, n))
+    alpha = np.zeros(n)
+    loo_alpha = np.zeros((n, n))  # row i: the fit without sample i (entry i stays 0), in full indexing
+    test_dec = np.zeros((K_, m))
+    loo_dec = np.zeros((K_, n))
+    worst = 0.0
+    sub = np.empty((n - 1, n - 1))
+    ys = np.empty(n - 1)
+    a = np.empty(n - 1)
+    idx = np.empty(n - 1, dtype=np.int64)
+    c = np.empty(n)
+    for k in range(K_):
+        for p in range(n):
+            xp = Xt[k, p]
+            if xp != 0.0:
+                for q in range(n):
+                    Kf[p, q] += xp * Xt[k, q]
+        for t in range(m):
+            tt = Tt[k, t]
+            if tt != 0.0:
+                for q in range(n):
+                    Kt[t, q] += tt * Xt[k, q]
+        G = gradient(Kf, y, alpha)
+        if k > 0 and newton_step(Kf, y, C, alpha, G):
+            G = gradient(Kf, y, alpha)
+        it, gap = smo(Kf, y, C, alpha, G, tol, max_iter)
+        if gap > worst:
+            worst = gap
+        r = rho(y, C, alpha, G)
+        for p in range(n):
+            c[p] = alpha[p] * y[p]
+        for t in range(m):
+            s = 0.0
+            for q in range(n):
+                s += Kt[t, q] * c[q]
+            test_dec[k, t] = s - r
+        if not do_loo:
+            continue
+        for i in range(n):
+            if alpha[i] <= 0.0:
+                # not a support vector: removing it leaves the solution (and rho) unchanged
+                s = 0.0
+                for q in range(n):
+                    s += Kf[i, q] * c[q]
+                loo_dec[k, i] = s - r
+                for q in range(n):
+                    loo_alpha[i, q] = alpha[q]
+                continue
+            u = 0
+            for q in range(n):
+                if q != i:
+                    idx[u] = q
+                    u += 1
+            for p in range(n - 1):
+                ys[p] = y[idx[p]]
+                a[p] = loo_alpha[i, idx[p]]
+                for q in range(n - 1):
+                    sub[p, q] = Kf[idx[p], idx[q]]
+            Gs = gradient(sub, ys, a)
+            if k > 0 and newton_step(sub, ys, C, a, Gs):
+                Gs = gradient(sub, ys, a)
+            it, gap = smo(sub, ys, C, a, Gs, tol, max_iter)
+            if gap > worst:
+                worst = gap
+            rs = rho(ys, C, a, Gs)
+            s = 0.0
+            for p in range(n - 1):
+                s += Kf[i, idx[p]] * a[p] * ys[p]
+            loo_dec[k, i] = s - rs
+            for p in range(n - 1):
+                loo_alpha[i, idx[p]] = a[p]
+    return test_dec, loo_dec, worst
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# results
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def optimal_sizes(sizes, errors):
+    """All prefix sizes with the fewest errors (every tie), ascending."""
+    sizes = np.asarray(sizes)
+    errors = np.asarray(errors)
+    if errors.size == 0:
+        raise ValueError("no prefix was scored")
+    return sizes[errors == errors.min()]
+
+
+@dataclass
+class ForwardPath:
+    """Scores of every prefix of a ranked gene list (thesis §4.2).
+
+    ``sizes[j]`` genes (``order[:sizes[j]]``) give ``test_errors[j]`` errors on ``n_test`` test samples and
+    ``loo_errors[j]`` LOO errors on ``n_train`` training samples (``None`` when not computed). Decision values are
+    kept (``test_decision``, ``loo_decision``; > 0 predicts ``classes[1]``) for ROC-style analyses.
+    """
+
+    order: np.ndarray
+    sizes: np.ndarray
+    n_train: int
+    n_test: int
+    classes: np.ndarray
+    test_errors: np.ndarray | None = None
+    loo_errors: np.ndarray | None = None
+    test_decision: np.ndarray | None = field(default=None, repr=False)
+    loo_decision: np.ndarray | None = field(default=None, repr=False)
+
+    def _errors(self, criterion):
+        if criterion not in ("test", "loo"):
+            raise ValueError(f"criterion must be 'test' or 'loo', got {criterion!r}")
+        e = self.test_errors if criterion == "test" else self.loo_errors
+        if e is None:
+            what = "test samples (X_test, y_test)" if criterion == "test" else "loo=True"
+            raise ValueError(f"the {criterion} errors were not computed; call forward_path with {what}")
+        return e
+
+    def accuracy(self, criterion="loo"):
+        """Accuracy in percent of every prefix, (1 - errors / N) x 100 as in the thesis (§1.3)."""
+        e = self._errors(criterion)
+        N = self.n_test if criterion == "test" else self.n_train
+        return 100.0 * (1.0 - e / N)
+
+    def optimal_sizes(self, criterion="loo"):
+        """Sizes of all optimal subsets (prefixes with the highest accuracy), ascending: every tie."""
+        return optimal_sizes(self.sizes, self._errors(criterion))
+
+    def biomarker_size(self, criterion="loo"):
+        """Size of the biomarker set: the smallest optimal subset."""
+        return int(self.optimal_sizes(criterion)[0])
+
+    def biomarkers(self, criterion="loo"):
+        """Gene indices of the biomarker set, in rank order."""
+        return self.order[: self.biomarker_size(criterion)]
+
+    def summary(self, criterion="loo"):
+        """Thesis Tables 4.2-4.5 columns for this path: number of optimal subsets, best accuracy, biomarker size,
+        all optimal sizes and (when test samples were given) the test accuracy with the biomarker set."""
+        opt = self.optimal_sizes(criterion)
+        j = int(np.searchsorted(self.sizes, opt[0]))
+        out = {"criterion": criterion, "n_optimal": int(opt.size), "accuracy": float(self.accuracy(criterion)[j]),
+               "biomarker_size": int(opt[0]), "optimal_sizes": opt.tolist()}
+        if self.test_errors is not None:
+            out["test_accuracy_at_biomarker"] = float(self.accuracy("test")[j])
+        return out
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# public entry point
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _check_order(order, d):
+    order = np.asarray(order)
+    if order.ndim != 1 or order.size == 0 or order.dtype.kind not in "iu":
+        raise ValueError("order must be a non-empty 1-d array of gene indices (best first), e.g. a selector's "
+                         "feature_order_ or np.argsort(ranking_)")
+    if order.min() < 0 or order.max() >= d:
+        raise ValueError(f"order holds gene indices outside 0..{d - 1}")
+    if np.unique(order).size != order.size:
+        raise ValueError("order lists a gene twice; pass a ranking (each gene at most once)")
+    return order.astype(np.int64)
+
+
+def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=True, estimator="svm", C=1.0,
+                 tol=1e-6, max_iter=None):
+    """Score every prefix ``order[:k]``, k = 1..max_genes, by test and/or LOO accuracy (thesis §4.2).
+
+    Parameters
+    ----------
+    X, y : training samples (n x d) and their binary labels.
+    order : gene indices, best first (a full ranking or its top part).
+    X_test, y_test : optional held-out samples for the test accuracy.
+    max_genes : longest prefix scored (default: the whole ``order``).
+    loo : compute the LOO accuracy on the training samples.
+    estimator : ``"svm"`` (linear C-SVM with bias, incremental and exact, see the module docstring) or any
+        scikit-learn binary classifier, refitted for every prefix and left-out sample.
+    C, tol, max_iter : the linear SVM's box constraint, SMO tolerance and iteration cap (``estimator="svm"``).
+
+    Returns
+    -------
+    ForwardPath
+    """
+    X = check_expression_data(X, name="X", allow_constant=True)
+    y_pm1, classes = to_pm1(y)
+    n, d = X.shape
+    if y_pm1.size != n:
+        raise ValueError(f"shape mismatch: X has {n} samples but y has {y_pm1.size} labels")
+    order = _check_order(order, d)
+    K = order.size if max_genes is None else int(max_genes)
+    if not 1 <= K <= order.size:
+        raise ValueError(f"max_genes must be in 1..{order.size} (the length of order), got {max_genes!r}")
+    order = order[:K]
+    if loo and n < 3:
+        raise ValueError(f"leave-one-out needs at least 3 training samples, got {n}")
+    if loo and min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)) < 2:
+        raise ValueError("leave-one-out needs at least 2 training samples of each class (otherwise a fold has a "
+                         "single class)")
+    if (X_test is None) != (y_test is None):
+        raise ValueError("give both X_test and y_test, or neither")
+    if X_test is not None:
+        X_test = check_expression_data(X_test, name="X_test", allow_constant=True, min_samples=1)
+        if X_test.shape[1] != d:
+            raise ValueError(f"X_test has {X_test.shape[1]} genes, X has {d}")
+        y_test = np.asarray(y_test)
+        if y_test.shape != (X_test.shape[0],):
+            raise ValueError(f"y_test must hold one label per row of X_test ({X_test.shape[0]})")
+        unknown = set(np.unique(y_test).tolist()) - set(classes.tolist())
+        if unknown:
+            raise ValueError(f"y_test holds labels {sorted(unknown)} not seen in y ({classes.tolist()})")
+        yt_pm1 = np.where(y_test == classes[1], 1, -1)
+    m = 0 if X_test is None else X_test.shape[0]
+
+    if isinstance(estimator, str):
+        if estimator != "svm":
+            raise ValueError(f"estimator must be 'svm' or a scikit-learn classifier, got {estimator!r}")
+        if not isinstance(C, numbers.Real) or not C > 0:
+            raise ValueError(f"C must be a positive number, got {C!r}")
+        Xt = np.ascontiguousarray(X[:, order].T)
+        Tt = np.ascontiguousarray(X_test[:, order].T) if m else np.zeros((K, 0))
+        mi = int(max_iter) if max_iter is not None else max(10_000_000, 100 * n)
+        test_dec, loo_dec, worst = _svm_forward(Xt, y_pm1.astype(np.float64), Tt, float(C), float(tol), mi,
+                                                bool(loo))
+        if worst >= tol:
+            warnings.warn(f"forward_path: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={tol}); "
+                          "raise max_iter or lower C", ConvergenceWarning, stacklevel=2)
+    else:
+        test_dec = np.zeros((K, m))
+        loo_dec = np.zeros((K, n))
+        for k in range(K):
+            g = order[: k + 1]
+            est = clone(estimator).fit(X[:, g], y_pm1)
+            if m:
+                test_dec[k] = _signed(est, X_test[:, g])
+            if loo:
+                for i in range(n):
+                    keep = np.arange(n) != i
+                    e_i = clone(estimator).fit(X[np.ix_(keep, g)], y_pm1[keep])
+                    loo_dec[k, i] = _signed(e_i, X[i : i + 1, g])[0]
+    path = ForwardPath(order=order, sizes=np.arange(1, K + 1), n_train=n, n_test=m, classes=classes)
+    if m:
+        path.test_decision = test_dec
+        path.test_errors = np.sum(np.where(test_dec > 0, 1, -1) != yt_pm1[None, :], axis=1)
+    if loo:
+        path.loo_decision = loo_dec
+        path.loo_errors = np.sum(np.where(loo_dec > 0, 1, -1) != y_pm1[None, :], axis=1)
+    return path
+
+
+def _signed(est, X):
+    """A decision value whose sign is the prediction (> 0: class +1) for a classifier fitted on labels -1/+1."""
+    pred = est.predict(X)
+    if hasattr(est, "decision_function"):
+        dv = np.asarray(est.decision_function(X), dtype=float)
+        # trust the sign of the decision value only where it agrees with predict (ties -> predict's answer)
+        return np.where(np.sign(dv) == np.where(pred > 0, 1, -1), dv, np.where(pred > 0, 1.0, -1.0))
+    return np.where(pred > 0, 1.0, -1.0)

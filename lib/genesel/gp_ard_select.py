@@ -1,0 +1,362 @@
+"""Gene selection with cross-validated ARD values of Gaussian-process classifiers: GP-ARD-FS and GP-ARD-RFE.
+
+M. Tan, *Comparative Study of Kernel Based Classification and Feature Selection Methods With Gene Expression Data*,
+MSc thesis, UBC 2006, chapter 5. The classifier is :class:`genesel.gp.GaussianProcessClassifier` with the Laplace
+approximation and one ARD value per gene (thesis Eq. 3.8, §4.3); its ARD values θ rank the genes (larger = more
+relevant).
+
+:class:`GPARDFS` — W. Chu, Z. Ghahramani, F. Falciani, D. L. Wild, *Biomarker discovery in microarray gene
+expression data with Gaussian processes*, Bioinformatics 21(16), 2005, as given in thesis §5.3, Figure 5.3:
+
+1. keep the genes whose two-sided Wilcoxon rank-sum p-value is below ``alpha`` (0.01);
+2. split the training data into k folds; for each D^\\i (all folds but the i-th): fit GP-ARD (best evidence of
+   several optimiser starts), rank the genes by θ_i (R_i), score every prefix of R_i by its LOO error on D^\\i and
+   keep the smallest prefix with the fewest errors, M_i;
+3. rank the genes of ∪ M_i by how many M_i hold them, ties by the average ARD value (R);
+4. forward selection on R with LOO on the whole training data: the biomarker set M* is the smallest prefix with
+   the fewest LOO errors.
+
+:class:`GPARDRFE` — thesis §5.4, Figure 5.7 (the thesis' own method):
+
+1. split the training data into k folds; C = all genes, d = |C|, m = the largest power of two below d;
+2. while d >= 2^p: fit GP-ARD on every D^\\i restricted to C, giving θ_i and the ranked list R_i; normalise
+   θ_i <- θ_i / ||θ_i|| (Eq. 5.4) and rank C by the average of the normalised θ_i (S). If d > 2^p: the genes in the
+   top m of *no* R_i (L) are eliminated, those in the top m of *every* R_i (T) survive, and the remaining
+   m - |T| places go to the best of S \\ (T ∪ L); C <- survivors, d <- m, m <- d / 2. Once d = 2^p the loop ends
+   with S, the ranking of the last 2^p genes by their average normalised ARD values;
+3. forward selection on S with LOO on the whole training data: M* is the smallest prefix with the fewest errors.
+
+The elimination rule of one round is the public function :func:`ard_rfe_round` (tested on a running example built
+to the properties of thesis Figures 5.4-5.6; the figures' numbers are not in the text).
+
+Forward selection (step 4 of GP-ARD-FS, step 3 of GP-ARD-RFE and GP-ARD-FS' inner step 2) uses
+:func:`genesel.forward.forward_path`. The thesis runs it with GP-Laplace without ARD and notes that "SVM can also be
+used in forward selection" (§5.4): ``forward="svm"`` (default) is the exact incremental linear SVM, fast enough for
+every prefix inside every fold; ``forward=<classifier>`` (e.g. ``GaussianProcessClassifier(ard=False)``) refits that
+classifier for every prefix and left-out sample, which is exact and K·(n + 1) times the cost of one fit.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import ClassifierTags, check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from genesel._core.validation import check_binary_fit, check_expression_data
+from genesel.filters import wilcoxon_pvalues
+from genesel.forward import forward_path
+from genesel.gp import GaussianProcessClassifier
+from genesel.msvm_rfe import resampling_masks
+
+__all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes"]
+
+
+def normalise_ard(theta):
+    """θ / ||θ|| per row (thesis Eq. 5.4); an all-zero row stays zero."""
+    theta = np.atleast_2d(np.asarray(theta, dtype=float))
+    nrm = np.sqrt(np.sum(theta * theta, axis=1, keepdims=True))
+    return theta / np.where(nrm > 0, nrm, 1.0)
+
+
+def _rank_desc(values):
+    """Indices by decreasing value, ties by lower index."""
+    return np.argsort(-np.asarray(values, dtype=float), kind="stable")
+
+
+def ard_rfe_round(fold_theta, m):
+    """One elimination round of GP-ARD-RFE (thesis Figure 5.7, steps 2.1.1.3-2.1.3.5).
+
+    Parameters
+    ----------
+    fold_theta : (k, d) ARD values of the d current genes from the k fold fits (not yet normalised).
+    m : number of genes to keep (1 <= m <= d).
+
+    Returns
+    -------
+    dict with ``survivors`` (positions 0..d-1 of the m kept genes, in the order they were admitted: T by average
+    ARD value, then the best of S \\ (T ∪ L)), ``L`` (positions eliminated because no fold ranks them in its top m),
+    ``T`` (positions kept because every fold ranks them in its top m), ``S`` (all positions by decreasing average
+    normalised ARD value), ``fold_rankings`` (k, d) (R_i, best first) and ``average`` (the average normalised ARD
+    value of every position).
+    """
+    theta = np.asarray(fold_theta, dtype=float)
+    if theta.ndim != 2 or theta.shape[0] < 1 or theta.shape[1] < 1:
+        raise ValueError(f"fold_theta must be (k folds, d genes), got shape {theta.shape}")
+    if not np.all(np.isfinite(theta)) or np.any(theta < 0):
+        raise ValueError("ARD values must be finite and non-negative")
+    k, d = theta.shape
+    m = int(m)
+    if not 1 <= m <= d:
+        raise ValueError(f"m must be in 1..{d}, got {m}")
+    R = np.array([_rank_desc(row) for row in theta])
+    in_top = np.zeros((k, d), dtype=bool)
+    for i in range(k):
+        in_top[i, R[i, :m]] = True
+    n_top = in_top.sum(axis=0)
+    L = np.flatnonzero(n_top == 0)
+    T = np.flatnonzero(n_top == k)
+    avg = normalise_ard(theta).mean(axis=0)
+    S = _rank_desc(avg)
+    T_sorted = S[np.isin(S, T)]
+    rest = S[~np.isin(S, T) & ~np.isin(S, L)]
+    survivors = np.concatenate([T_sorted, rest[: m - T.size]]).astype(np.int64)
+    return {"survivors": survivors, "L": L, "T": T, "S": S, "fold_rankings": R, "average": avg}
+
+
+def halving_sizes(d, p):
+    """Gene counts GP-ARD-RFE visits: d, then the largest power of two below d, then halving down to 2^p.
+
+    ``d <= 2^p`` visits only d (no elimination). Colon (2000 genes, p = 8): [2000, 1024, 512, 256].
+    """
+    d, p = int(d), int(p)
+    if d < 1 or p < 0:
+        raise ValueError(f"need d >= 1 and p >= 0, got d={d}, p={p}")
+    target = 1 << p
+    sizes = [d]
+    if d <= target:
+        return sizes
+    m = 1 << (d.bit_length() - 1)
+    if m == d:
+        m //= 2
+    while m >= target:
+        sizes.append(m)
+        m //= 2
+    return sizes
+
+
+class _GPARDBase(SelectorMixin, BaseEstimator):
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags
+
+    def _check_common(self, n_min_class):
+        v = self.n_folds
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 2:
+            raise ValueError(f"{type(self).__name__}: n_folds must be an integer >= 2, got {v!r}")
+        if v > n_min_class:
+            raise ValueError(f"{type(self).__name__}: n_folds={v} exceeds the size of the smallest class "
+                             f"({n_min_class}); lower n_folds")
+        v = self.n_restarts
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+            raise ValueError(f"{type(self).__name__}: n_restarts must be a non-negative integer, got {v!r}")
+        if not (self.forward == "svm" or hasattr(self.forward, "fit")):
+            raise ValueError(f"{type(self).__name__}: forward must be 'svm' or a scikit-learn classifier, got "
+                             f"{self.forward!r}")
+
+    def _gp(self, seed):
+        return GaussianProcessClassifier(approximation="laplace", ard=True, n_restarts=self.n_restarts,
+                                         max_iter=self.max_iter, random_state=seed)
+
+    def _forward(self, X, y, order):
+        if self.forward == "svm":
+            return forward_path(X, y, order, C=self.C)
+        return forward_path(X, y, order, estimator=clone(self.forward))
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+
+class GPARDRFE(_GPARDBase):
+    """GP-ARD-RFE (thesis §5.4, Figure 5.7): k-fold GP-ARD, normalised average ARD values with the L/T rules,
+    halving to 2^p genes, then forward selection with LOO.
+
+    Parameters
+    ----------
+    n_folds : int, default 10
+        k of the k-fold split of the training data.
+    p : int, default 8
+        Elimination stops at 2^p genes (thesis: "empirically, p = 8 is a good choice").
+    n_restarts : int, default 2
+        Extra seeded starting points of the evidence maximisation of every GP-ARD fit (the best evidence wins).
+    max_iter : int, default 200
+        L-BFGS-B iterations per start.
+    forward : "svm" or a scikit-learn classifier, default "svm"
+        Classifier of the final LOO forward selection (see the module docstring).
+    C : float, default 1.0
+        Box constraint of the forward-selection SVM.
+    random_state : int, RandomState or None
+        Seeds the folds and the optimiser restarts.
+
+    Attributes
+    ----------
+    feature_order_ : all genes, best first: the 2^p survivors by S, then the genes eliminated in the last round,
+        ..., the first round's last (within a round by decreasing average normalised ARD value).
+    ranking_ : 1 = best, all distinct.  support_ : the biomarker set M*.  n_features_ : |M*|.
+    sizes_ : the gene counts visited (e.g. [2000, 1024, 512, 256]); ``n_iter_`` their number (rounds of k fits).
+    rounds_ : one dict per elimination round (``genes`` before the round, ``survivors``, ``L``, ``T`` as gene
+        indices, ``fold_relevances`` (k, d) and ``average``).
+    final_fold_relevances_ : (k, 2^p) ARD values of the last k fold fits; ``average_relevance_`` their normalised
+        average; ``fold_log_evidence_`` the evidences of every fit, per round.
+    forward_path_ : the :class:`genesel.forward.ForwardPath` of step 3.
+    train_masks_ : (k, n_samples) the fold training masks.
+    """
+
+    def __init__(self, n_folds=10, p=8, n_restarts=2, max_iter=200, forward="svm", C=1.0, random_state=None):
+        self.n_folds = n_folds
+        self.p = p
+        self.n_restarts = n_restarts
+        self.max_iter = max_iter
+        self.forward = forward
+        self.C = C
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
+        n, d = X.shape
+        self._check_common(int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0))))
+        if isinstance(self.p, bool) or not isinstance(self.p, numbers.Integral) or self.p < 0:
+            raise ValueError(f"GPARDRFE: p must be a non-negative integer, got {self.p!r}")
+        rng = check_random_state(self.random_state)
+        masks = resampling_masks(y_pm1, self.n_folds, 1, rng)
+        seeds = rng.randint(0, 2**31 - 1, size=(len(halving_sizes(d, self.p)), self.n_folds))
+        sizes = halving_sizes(d, self.p)
+        C = np.arange(d)
+        rounds, evid, eliminated_blocks = [], [], []
+        for r, size in enumerate(sizes):
+            theta = np.empty((self.n_folds, C.size))
+            ev = np.empty(self.n_folds)
+            for i, mask in enumerate(masks):
+                gp = self._gp(int(seeds[r, i])).fit(X[np.ix_(mask, C)], y_pm1[mask])
+                theta[i] = gp.relevances_
+                ev[i] = gp.log_marginal_likelihood_
+            evid.append(ev)
+            if r + 1 < len(sizes):
+                res = ard_rfe_round(theta, sizes[r + 1])
+                keep = res["survivors"]
+                gone = res["S"][~np.isin(res["S"], keep)]  # eliminated, best first by average ARD value
+                eliminated_blocks.append(C[gone])
+                rounds.append({"genes": C.copy(), "survivors": C[keep], "L": C[res["L"]], "T": C[res["T"]],
+                               "fold_relevances": theta, "average": res["average"]})
+                C = np.sort(C[keep])
+            else:
+                avg = normalise_ard(theta).mean(axis=0)
+                S = C[_rank_desc(avg)]
+                self.final_fold_relevances_ = theta
+                self.average_relevance_ = avg
+                self.final_genes_ = C.copy()
+        self.feature_order_ = np.concatenate([S] + eliminated_blocks[::-1]).astype(np.int64)
+        self.ranking_ = np.empty(d, dtype=np.int64)
+        self.ranking_[self.feature_order_] = np.arange(1, d + 1)
+        self.sizes_ = sizes
+        self.n_iter_ = len(sizes)
+        self.rounds_ = rounds
+        self.fold_log_evidence_ = evid
+        self.train_masks_ = masks
+        self.forward_path_ = self._forward(X, y_pm1, S)
+        k = self.forward_path_.biomarker_size("loo")
+        self.support_ = np.zeros(d, dtype=bool)
+        self.support_[S[:k]] = True
+        self.n_features_ = int(k)
+        return self
+
+    def subset(self, size):
+        """Gene indices (ascending) of the survivors of the round that left ``size`` genes (one of ``sizes_``)."""
+        check_is_fitted(self, "sizes_")
+        if size not in self.sizes_:
+            raise ValueError(f"size {size} was not visited; visited sizes are {self.sizes_}")
+        return np.sort(self.feature_order_[:size])
+
+
+class GPARDFS(_GPARDBase):
+    """GP-ARD-FS (Chu et al. 2005; thesis §5.3, Figure 5.3): Wilcoxon prefilter, k-fold GP-ARD with a LOO forward
+    selection inside every fold, genes ranked by how often the folds pick them, final LOO forward selection.
+
+    Parameters
+    ----------
+    alpha : float, default 0.01
+        Significance level of the two-sided Wilcoxon rank-sum prefilter (genes with p < alpha pass).
+    n_folds, n_restarts, max_iter, forward, C, random_state : as in :class:`GPARDRFE`.
+    max_forward_genes : int or None, default None
+        Longest prefix scored by each inner forward selection (None: all prefiltered genes, as in Figure 5.3).
+
+    ``fit(X, y, prefilter_X=None)``: the rank-sum test runs on ``prefilter_X`` when given (the same samples, e.g.
+    another scale of the values: the test is invariant to a monotone transformation of each gene but not to a
+    per-sample one) and on ``X`` otherwise.
+
+    Attributes
+    ----------
+    pvalues_ : Wilcoxon p-value of every gene.  prefilter_support_ : mask of the genes with p < alpha.
+    fold_rankings_ : (k, d') R_i as gene indices.  fold_relevances_ : (k, d') ARD values (prefiltered genes in
+    ascending index order).  fold_minimal_sets_ : list of the k minimal sets M_i (gene indices, rank order).
+    counts_ : dict gene -> number of M_i holding it.  n_iter_ : k (the GP-ARD fits).  candidate_order_ : R (the union ranked by count, then by average
+    ARD value).  forward_path_ : step 5.  support_ : M*.  feature_order_ / ranking_ : R first, then the other
+    prefiltered genes by average ARD value, then the genes that failed the prefilter by p-value.
+    """
+
+    def __init__(self, alpha=0.01, n_folds=10, n_restarts=2, max_iter=200, forward="svm", C=1.0,
+                 max_forward_genes=None, random_state=None):
+        self.alpha = alpha
+        self.n_folds = n_folds
+        self.n_restarts = n_restarts
+        self.max_iter = max_iter
+        self.forward = forward
+        self.C = C
+        self.max_forward_genes = max_forward_genes
+        self.random_state = random_state
+
+    def fit(self, X, y, prefilter_X=None):
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
+        n, d = X.shape
+        self._check_common(int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0))))
+        if not isinstance(self.alpha, numbers.Real) or not 0 < self.alpha <= 1:
+            raise ValueError(f"GPARDFS: alpha must be a significance level in (0, 1], got {self.alpha!r}")
+        if prefilter_X is None:
+            P = X
+        else:
+            P = check_expression_data(prefilter_X, name="prefilter_X", allow_constant=True)
+            if P.shape != X.shape:
+                raise ValueError(f"prefilter_X must have the shape of X {X.shape} (same samples and genes), got "
+                                 f"{P.shape}")
+        self.pvalues_ = wilcoxon_pvalues(P, y_pm1)
+        self.prefilter_support_ = self.pvalues_ < self.alpha
+        G = np.flatnonzero(self.prefilter_support_)
+        if G.size == 0:
+            raise ValueError(f"GPARDFS: no gene has a Wilcoxon p-value below alpha={self.alpha} (smallest "
+                             f"{self.pvalues_.min():.3g}); raise alpha")
+        rng = check_random_state(self.random_state)
+        masks = resampling_masks(y_pm1, self.n_folds, 1, rng)
+        seeds = rng.randint(0, 2**31 - 1, size=self.n_folds)
+        theta = np.empty((self.n_folds, G.size))
+        R, M = [], []
+        for i, mask in enumerate(masks):
+            gp = self._gp(int(seeds[i])).fit(X[np.ix_(mask, G)], y_pm1[mask])
+            theta[i] = gp.relevances_
+            Ri = G[_rank_desc(theta[i])]
+            R.append(Ri)
+            kmax = None if self.max_forward_genes is None else min(int(self.max_forward_genes), G.size)
+            path = (forward_path(X[mask], y_pm1[mask], Ri, max_genes=kmax, C=self.C) if self.forward == "svm"
+                    else forward_path(X[mask], y_pm1[mask], Ri, max_genes=kmax, estimator=clone(self.forward)))
+            M.append(Ri[: path.biomarker_size("loo")])
+        avg = dict(zip(G.tolist(), theta.mean(axis=0).tolist()))
+        counts = {}
+        for Mi in M:
+            for g in Mi.tolist():
+                counts[g] = counts.get(g, 0) + 1
+        cand = sorted(counts, key=lambda g: (-counts[g], -avg[g], g))
+        cand = np.array(cand, dtype=np.int64)
+        self.forward_path_ = self._forward(X, y_pm1, cand)
+        k = self.forward_path_.biomarker_size("loo")
+        rest = [g for g in G[_rank_desc(theta.mean(axis=0))].tolist() if g not in counts]
+        failed = np.flatnonzero(~self.prefilter_support_)
+        failed = failed[np.argsort(self.pvalues_[failed], kind="stable")]
+        self.feature_order_ = np.concatenate([cand, np.array(rest, dtype=np.int64), failed]).astype(np.int64)
+        self.ranking_ = np.empty(d, dtype=np.int64)
+        self.ranking_[self.feature_order_] = np.arange(1, d + 1)
+        self.fold_rankings_ = np.array(R)
+        self.fold_relevances_ = theta
+        self.fold_minimal_sets_ = M
+        self.counts_ = counts
+        self.n_iter_ = int(self.n_folds)
+        self.candidate_order_ = cand
+        self.train_masks_ = masks
+        self.support_ = np.zeros(d, dtype=bool)
+        self.support_[cand[:k]] = True
+        self.n_features_ = int(k)
+        return self

@@ -1,0 +1,336 @@
+"""Multiple SVM-RFE (MSVM-RFE) gene ranking and its biomarker set.
+
+K.-B. Duan, J. C. Rajapakse, H. Wang, F. Azuaje, *Multiple SVM-RFE for gene selection in cancer classification with
+expression data*, IEEE Trans. NanoBioscience 4(3), 2005; as presented in M. Tan, *Comparative Study of Kernel Based
+Classification and Feature Selection Methods With Gene Expression Data*, MSc thesis, UBC 2006, §5.2, Figure 5.1:
+
+    R = [], S = all genes
+    repeat until every gene is ranked:
+      a) train t linear SVMs on subsets of the training data, genes S as inputs
+      b) normalise each weight vector: w_j <- w_j / ||w_j||                                   (Eq. 5.2)
+      c) v_ji = w_ji^2;  c_i = mean_j(v_ji) / sd_j(v_ji)  (sd with t - 1 in the denominator)   (Eq. 5.3)
+      d) e = argmin_i c_i;   e) R = [e, R],  S = S - {e}
+
+The t subsets are the training parts of a stratified ``n_folds``-fold split of the training data (each SVM leaves
+one fold out), repeated ``n_repeats`` times with fresh seeded folds (t = n_folds x n_repeats). Following the thesis'
+use of ranked lists (§4.2, §5.5), the biomarker set (``support_``) is the smallest prefix of the ranking with the
+highest leave-one-out accuracy of a linear SVM on the training data (:func:`genesel.forward.forward_path`), unless
+``n_features_to_select`` asks for a fixed number of genes.
+
+Implementation. All t SVMs live on the same samples, so one n x n linear Gram matrix K serves them all: SVM j
+trains on the sub-matrix of its rows. Removing genes R is the downdate K <- K - X_R X_R^T, after which each SVM's
+previous dual solution is still feasible: every solve is a warm-started SMO from :mod:`genesel._core.smo` (with a
+Newton step on the free set first). The weights of the surviving genes for all t SVMs cost one pass over the data,
+O(t n d) per step. The elimination loop is one numba function (:func:`_msvm_path`; plain-Python twin in
+``tests/naive/msvm_rfe.py``). K is recomputed exactly whenever the survivors halve, so rounding does not accumulate.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from numba import njit
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import ClassifierTags, check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from genesel._core.smo import gradient, newton_step, smo
+from genesel._core.validation import check_binary_fit
+from genesel.forward import forward_path
+from genesel.rfe import elimination_schedule
+
+__all__ = ["MSVMRFE", "msvm_criterion", "resampling_masks"]
+
+
+def msvm_criterion(W):
+    """Ranking score of MSVM-RFE (thesis Eqs. 5.2-5.3) for weight vectors ``W`` (t SVMs x genes).
+
+    Each row is normalised to unit length, squared, and c_i = mean / sd over the t rows (sd with ddof = 1). A gene
+    whose squared weights do not vary gets +inf when its mean is positive and 0 when it is zero everywhere.
+    """
+    W = np.asarray(W, dtype=float)
+    if W.ndim != 2 or W.shape[0] < 2:
+        raise ValueError(f"W must be (t, n_genes) with t >= 2 SVMs (the criterion needs a standard deviation), got "
+                         f"shape {W.shape}")
+    norms = np.sqrt(np.sum(W * W, axis=1, keepdims=True))
+    V = (W / np.where(norms > 0, norms, 1.0)) ** 2
+    mean = V.mean(axis=0)
+    sd = V.std(axis=0, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = mean / sd
+    return np.where(sd > 0, c, np.where(mean > 0, np.inf, 0.0))
+
+
+def resampling_masks(y_pm1, n_folds, n_repeats, rng):
+    """Boolean training masks (t x n) of the t = n_folds x n_repeats SVMs: stratified folds, each left out once."""
+    y_pm1 = np.asarray(y_pm1)
+    n = y_pm1.size
+    masks = []
+    for _ in range(n_repeats):
+        fold = np.empty(n, dtype=np.int64)
+        offset = 0
+        for c in (-1, 1):
+            members = rng.permutation(np.flatnonzero(y_pm1 == c))
+            fold[members] = (np.arange(members.size) + offset) % n_folds
+            offset += members.size
+        for f in range(n_folds):
+            masks.append(fold != f)
+    return np.array(masks)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# numba kernels (plain-Python twins in tests/naive/msvm_rfe.py)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _gram(Xt, rows):
+    n = Xt.shape[1]
+    K = np.zeros((n, n))
+    for r in range(rows.shape[0]):
+        g = rows[r]
+        for i in range(n):
+            xi = Xt[g, i]
+            if xi != 0.0:
+                for j in range(i, n):
+                    K[i, j] += xi * Xt[g, j]
+    for i in range(n):
+        for j in range(i):
+            K[i, j] = K[j, i]
+    return K
+
+
+@njit(cache=True)
+def _criterion(W, out):
+    """msvm_criterion for the rows of W (t x d), written into out (d,)."""
+    t, d = W.shape
+    for g in range(d):
+        mean = 0.0
+        for j in range(t):
+            mean += W[j, g]
+        mean /= t
+        var = 0.0
+        for j in range(t):
+            var += (W[j, g] - mean) ** 2
+        sd = np.sqrt(var / (t - 1))
+        if sd > 0.0:
+            out[g] = mean / sd
+        elif mean > 0.0:
+            out[g] = np.inf
+        else:
+            out[g] = 0.0
+
+
+@njit(cache=True)
+def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
+    """Run MSVM-RFE. Xt: genes x samples (C order); y in {-1, +1}; masks: t x n training masks; n_remove: schedule.
+
+    Returns (eliminated, final_rows, final_crit, worst_gap): genes in elimination order (within a stage by increasing
+    criterion, ties by lower index), the survivors (ascending) with their last criterion, and the largest SMO gap.
+    """
+    d, n = Xt.shape
+    t = masks.shape[0]
+    n_stages = n_remove.shape[0]
+    n_elim = 0
+    for s in range(n_stages):
+        n_elim += n_remove[s]
+    rows = np.arange(d)
+    n_rem = d
+    K = _gram(Xt, rows)
+    last_refresh = d
+    # per-SVM index lists and warm starts
+    sizes = np.zeros(t, dtype=np.int64)
+    idx = np.zeros((t, n), dtype=np.int64)
+    for j in range(t):
+        u = 0
+        for i in range(n):
+            if masks[j, i]:
+                idx[j, u] = i
+                u += 1
+        sizes[j] = u
+    alphas = np.zeros((t, n))
+    Cmat = np.zeros((t, n))  # alpha * y in full indexing
+    eliminated = np.empty(n_elim, dtype=np.int64)
+    pos = 0
+    worst = 0.0
+    final_crit = np.zeros(0)
+    for s in range(n_stages + 1):
+        for j in range(t):
+            m = sizes[j]
+            sub = np.empty((m, m))
+            ys = np.empty(m)
+            a = np.empty(m)
+            for p in range(m):
+                ys[p] = y[idx[j, p]]
+                a[p] = alphas[j, p]
+                for q in range(m):
+                    sub[p, q] = K[idx[j, p], idx[j, q]]
+            G = gradient(sub, ys, a)
+            if s > 0 and newton_step(sub, ys, C, a, G):
+                G = gradient(sub, ys, a)
+            it, gap = smo(sub, ys, C, a, G, tol, max_iter)
+            if gap > worst:
+                worst = gap
+            for p in range(m):
+                alphas[j, p] = a[p]
+                Cmat[j, idx[j, p]] = a[p] * ys[p]
+        cur = rows[:n_rem]
+        W = np.zeros((t, n_rem))
+        for u in range(n_rem):
+            g = cur[u]
+            for j in range(t):
+                acc = 0.0
+                for i in range(n):
+                    acc += Cmat[j, i] * Xt[g, i]
+                W[j, u] = acc
+        for j in range(t):
+            nrm = 0.0
+            for u in range(n_rem):
+                nrm += W[j, u] * W[j, u]
+            for u in range(n_rem):
+                W[j, u] = W[j, u] * W[j, u] / nrm if nrm > 0.0 else 0.0
+        crit = np.empty(n_rem)
+        _criterion(W, crit)
+        if s == n_stages:
+            final_crit = crit
+            break
+        k = n_remove[s]
+        order = np.argsort(crit, kind="mergesort")
+        keep = np.ones(n_rem, dtype=np.bool_)
+        removed = np.empty(k, dtype=np.int64)
+        for q in range(k):
+            keep[order[q]] = False
+            removed[q] = cur[order[q]]
+            eliminated[pos] = cur[order[q]]
+            pos += 1
+        mm = 0
+        for u in range(n_rem):
+            if keep[u]:
+                rows[mm] = cur[u]
+                mm += 1
+        n_rem = mm
+        if 2 * n_rem <= last_refresh:
+            last_refresh = n_rem
+            K = _gram(Xt, rows[:n_rem])
+        else:
+            for q in range(k):
+                g = removed[q]
+                for i in range(n):
+                    xi = Xt[g, i]
+                    if xi != 0.0:
+                        for jj in range(n):
+                            K[i, jj] -= xi * Xt[g, jj]
+    return eliminated, rows[:n_rem].copy(), final_crit, worst
+
+
+class MSVMRFE(SelectorMixin, BaseEstimator):
+    """MSVM-RFE gene ranking (Duan et al. 2005; Tan 2006 Figure 5.1) with a forward-selected biomarker set.
+
+    Parameters
+    ----------
+    n_folds : int, default 10
+        The t SVMs of each step leave out one of ``n_folds`` stratified folds of the training data.
+    n_repeats : int, default 1
+        Repeats of the fold split with new seeded folds (t = n_folds x n_repeats).
+    step : int, float in (0, 1) or "halving", default 1
+        Genes removed per step (Figure 5.1 removes one); same meaning as :class:`genesel.rfe.SVMRFE`.
+    C : float, default 1.0
+        Box constraint of the linear SVMs (and of the forward-selection SVM).
+    n_features_to_select : int or None, default None
+        None: ``support_`` is the biomarker set (smallest prefix of the ranking with the best training LOO accuracy
+        of a linear SVM); an int: the top genes.
+    max_forward_genes : int or None, default None
+        Longest prefix scored by the forward selection (None: all genes).
+    tol, max_iter : SMO stopping tolerance and iteration cap.
+    random_state : int, RandomState or None
+        Seeds the folds.
+
+    Attributes
+    ----------
+    feature_order_ : all genes, best first.  ranking_ : 1 = best, all distinct.
+    support_ : the biomarker set (or the top ``n_features_to_select``).  n_features_ : its size.
+    forward_path_ : :class:`genesel.forward.ForwardPath` of the LOO forward selection (None with a fixed size).
+    train_masks_ : (t, n_samples) training mask of each SVM.
+    n_iter_ : number of elimination steps + 1 (rounds of t SVM fits).
+    """
+
+    def __init__(self, n_folds=10, n_repeats=1, step=1, C=1.0, n_features_to_select=None, max_forward_genes=None,
+                 tol=1e-6, max_iter=None, random_state=None):
+        self.n_folds = n_folds
+        self.n_repeats = n_repeats
+        self.step = step
+        self.C = C
+        self.n_features_to_select = n_features_to_select
+        self.max_forward_genes = max_forward_genes
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags
+
+    def _check_params(self, n_min_class, d):
+        for name in ("n_folds", "n_repeats"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
+                raise ValueError(f"MSVMRFE: {name} must be a positive integer, got {v!r}")
+        if self.n_folds < 2 or self.n_folds * self.n_repeats < 2:
+            raise ValueError(f"MSVMRFE: n_folds must be >= 2 (the criterion of Eq. 5.3 needs t >= 2 SVMs), got "
+                             f"{self.n_folds}")
+        if self.n_folds > n_min_class:
+            raise ValueError(f"MSVMRFE: n_folds={self.n_folds} exceeds the size of the smallest class "
+                             f"({n_min_class}); some SVMs would see all of it: lower n_folds")
+        if not isinstance(self.C, numbers.Real) or not self.C > 0:
+            raise ValueError(f"MSVMRFE: C must be a positive number, got {self.C!r}")
+        if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
+            raise ValueError(f"MSVMRFE: tol must be a positive number, got {self.tol!r}")
+        k = self.n_features_to_select
+        if k is not None and (isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1):
+            raise ValueError(f"MSVMRFE: n_features_to_select must be None or a positive int, got {k!r}")
+        mf = self.max_forward_genes
+        if mf is not None and (isinstance(mf, bool) or not isinstance(mf, numbers.Integral) or mf < 1):
+            raise ValueError(f"MSVMRFE: max_forward_genes must be None or a positive int, got {mf!r}")
+
+    def fit(self, X, y):
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
+        n, d = X.shape
+        self._check_params(int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0))), d)
+        rng = check_random_state(self.random_state)
+        masks = resampling_masks(y_pm1, self.n_folds, self.n_repeats, rng)
+        schedule = elimination_schedule(d, 1, self.step)
+        max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
+        Xt = np.ascontiguousarray(X.T)
+        yf = y_pm1.astype(np.float64)
+        eliminated, final_rows, final_crit, worst = _msvm_path(Xt, yf, masks, float(self.C), float(self.tol),
+                                                               int(max_iter), schedule)
+        if worst >= self.tol:
+            warnings.warn(f"MSVMRFE: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={self.tol}); "
+                          "raise max_iter or lower C", ConvergenceWarning, stacklevel=2)
+        surv = final_rows[np.argsort(-final_crit, kind="stable")]
+        self.feature_order_ = np.concatenate([surv, eliminated[::-1]]).astype(np.int64)
+        self.ranking_ = np.empty(d, dtype=np.int64)
+        self.ranking_[self.feature_order_] = np.arange(1, d + 1)
+        self.train_masks_ = masks
+        self.n_iter_ = int(schedule.size + 1)
+        if self.n_features_to_select is None:
+            self.forward_path_ = forward_path(X, y_pm1, self.feature_order_, max_genes=self.max_forward_genes and
+                                              min(self.max_forward_genes, d), C=self.C, tol=self.tol)
+            k = self.forward_path_.biomarker_size("loo")
+        else:
+            self.forward_path_ = None
+            k = min(int(self.n_features_to_select), d)  # genesel's rule: more genes than exist selects them all
+        self.support_ = np.zeros(d, dtype=bool)
+        self.support_[self.feature_order_[:k]] = True
+        self.n_features_ = k
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
