@@ -51,6 +51,7 @@ import pandas as pd
 from sklearn.feature_selection import VarianceThreshold
 from sklearn.pipeline import make_pipeline
 
+from genesel._core.validation import DegenerateModelWarning
 from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import leave_one_out, predefined_split, random_splits
 from genesel.filters import SignalToNoiseSelector
@@ -244,6 +245,9 @@ def _rank_genes(method, X, y, C, step):
         with warnings.catch_warnings():
             if hard:  # stages on non-separable subsets hit the cap; callers check separability per size
                 warnings.simplefilter("ignore")
+            # SVMRFE's own final fit (on the last gene) scores nothing here: every size is scored by a refit
+            # (curves) or by the SVM of its elimination stage (folds), where a constant model is counted
+            warnings.simplefilter("ignore", DegenerateModelWarning)
             sel = SVMRFE(n_features_to_select=1, step=step, C=C,
                          max_iter=_HARD_MARGIN_MAX_ITER if hard else None).fit(X, y)
         return sel, (lambda: LinearSVM(C=C))
@@ -308,7 +312,16 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
         sep, conv = _hard_margin_status(C, Xtr[:, g], ytr, size, conv_from)
         row["separable"], row["converged"] = bool(sep), bool(conv)
         if sep and conv:
-            q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", DegenerateModelWarning)
+                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte)
+            for w in caught:  # anything else is re-issued unchanged
+                if not issubclass(w.category, DegenerateModelWarning):
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            # fits (leave-one-out and the final one) whose optimum is a constant, one-class predictor: e.g. the
+            # SVM on the single last gene of an elimination, where w = 0 is the optimum (checked against
+            # scikit-learn); they count as the errors they make, and the tables say how many there were
+            row["constant_fits"] = sum(issubclass(w.category, DegenerateModelWarning) for w in caught)
             row.update(q)
             row["V_errors"] = int(round((1.0 - q["V_suc"]) * tr.size))
             if te is not None:
@@ -362,7 +375,9 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
             outs = {}
             for size in sizes:
                 g = sel.subset(size)
-                outs[size] = make_clf().fit(Xa[:, g], ya).decision_function(Xb[:, g])
+                with warnings.catch_warnings():  # a constant weighted vote is scored for what it predicts
+                    warnings.simplefilter("ignore", DegenerateModelWarning)
+                    outs[size] = make_clf().fit(Xa[:, g], ya).decision_function(Xb[:, g])
         for size in sizes:
             sep, conv = _hard_margin_status(C, Xa[:, sel.subset(size)], ya, size, conv_from)
             rows.append({"fold": fold, "n_genes": int(size), "all_genes": bool(size == Xa.shape[1]), "y": yb,
