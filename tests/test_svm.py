@@ -361,3 +361,26 @@ def test_flat_rbf_kernel_is_named():
     X[:, 0] += 2 * (2 * y - 1)
     with pytest.warns(DegenerateModelWarning, match=r"RBF kernel is nearly flat.*larger gamma"):
         KernelSVM(gamma=1e-6).fit(X, y)
+
+
+def test_a_constant_optimum_away_from_zero_is_a_warned_one_class_model_not_an_error():
+    """One gene that is uninformative (same values in both classes), classes 2:4: the SVM optimum is w = 0 with
+    the bias on the majority (scikit-learn agrees). Its predictions are well defined (decision values +1, not
+    rounding noise around 0), so it is returned with a DegenerateModelWarning, not refused."""
+    from sklearn.svm import SVC
+
+    from genesel import DegenerateModelWarning
+
+    X = np.array([[0.0], [1.0], [0.0], [1.0], [0.0], [1.0]])
+    y = np.array([0, 0, 1, 1, 1, 1])
+    with pytest.warns(DegenerateModelWarning, match="predicts 1 for every training sample"):
+        m = LinearSVM(C=1.0, tol=1e-10).fit(X, y)
+    ref = SVC(kernel="linear", C=1.0, tol=1e-10).fit(X, y)
+    yf = np.where(y > 0, 1.0, -1.0)
+
+    def primal(w, b):
+        return 0.5 * float(w @ w) + np.maximum(0.0, 1.0 - yf * (X @ w + b)).sum()
+
+    assert primal(m.coef_.ravel(), m.intercept_[0]) <= primal(ref.coef_.ravel(), ref.intercept_[0]) + 1e-8
+    assert abs(m.coef_.ravel()[0]) < 1e-10
+    np.testing.assert_array_equal(m.predict(X), np.ones(6, dtype=int))

@@ -157,9 +157,15 @@ def _negligible_C_message(who, C, K, exp2):
 
 
 def _check_decision_spread(who, C, K, exp2, f_train, rho):
-    """Refuse a decision function that is constant up to rounding on the training samples."""
+    """Refuse a decision function that is constant up to rounding on the training samples *and* near 0, where
+    the predicted classes would be the signs of rounding noise. A constant decision function clearly away from 0
+    (decision values are in margin units, +-1 on the margin) is the honest optimum of a fit whose genes do not
+    beat the bias (e.g. w = 0 on one uninformative gene): it predicts one class, and ``warn_if_one_class`` says so.
+    """
     spread = float(np.ptp(f_train)) if f_train.size else 0.0
     if spread > 1e-12 * max(1.0, abs(rho)):
+        return
+    if f_train.size and abs(float(np.mean(f_train))) > 1e-6:
         return
     if K.size and np.ptp(K) == 0:
         cause = "all training samples are identical (the Gram matrix is constant)"
