@@ -731,6 +731,22 @@ def hard_margin_note(curves, folds=None) -> str:
     return ("Hard margin (C = ∞): " + "; ".join(parts) + ".") if parts else ""
 
 
+def constant_fit_note(curves) -> str:
+    """One sentence on the subset results whose classifier fits (the leave-one-out fits and the final one) include
+    constant, one-class models (``constant_fits`` of :func:`genesel.papers.guyon2002.guyon2002_curves`): e.g. the
+    SVM on the single last gene of an elimination, whose optimum is w = 0 (the majority class for every sample).
+    They are scored for what they predict; empty when there are none."""
+    if "constant_fits" not in curves or not len(curves):
+        return ""
+    c = curves[curves["constant_fits"].fillna(0) > 0]
+    if not len(c):
+        return ""
+    sizes = ", ".join(str(int(n)) for n in sorted(c["n_genes"].unique()))
+    return (f"Constant classifiers: in {len(c)} of {int(curves['constant_fits'].notna().sum())} subset results, "
+            f"{int(c['constant_fits'].sum())} fits in all (leave-one-out and final) had a constant optimum that "
+            f"predicts one class for every sample (at {sizes} gene(s)); they count as the errors they make.")
+
+
 def notebook_setting(*, C, step, standardize, thresholds, gene_filter, squash) -> dict:
     """The notebook's parameters checked and normalised into a setting (C a float, step "halving" or an int),
     each bad value refused with the values allowed."""
