@@ -384,3 +384,23 @@ def test_a_constant_optimum_away_from_zero_is_a_warned_one_class_model_not_an_er
     assert primal(m.coef_.ravel(), m.intercept_[0]) <= primal(ref.coef_.ravel(), ref.intercept_[0]) + 1e-8
     assert abs(m.coef_.ravel()[0]) < 1e-10
     np.testing.assert_array_equal(m.predict(X), np.ones(6, dtype=int))
+
+
+def test_restore_equality_repairs_any_drift_of_a_solver_own_solution_inside_the_box():
+    """SVMRFE repairs its own last-stage solution whatever the rounding drift (seen: 1e-5 of sum(a) after millions
+    of hard-margin steps); the repair keeps the box and zeros and leaves y^T a at rounding level."""
+    rng = np.random.default_rng(3)
+    y = np.where(rng.random(40) < 0.4, 1.0, -1.0)
+    C = 5.0
+    for drift in (1e-5, 1e-3, 0.3):
+        a = rng.uniform(0, 0.5, 40) * (rng.random(40) < 0.7)
+        a[y > 0] *= a[y < 0].sum() / a[y > 0].sum() * (1 + drift)  # y^T a = drift * sum of the negatives
+        assert a.max() <= C
+        if drift > 1e-6:
+            with pytest.raises(ValueError, match="not feasible"):
+                smo.restore_equality(a.copy(), y)
+        fixed = smo.restore_equality(a.copy(), y, max_drift=None)
+        assert abs(fixed @ y) <= 1e-12 * fixed.sum()
+        assert np.all(fixed >= 0) and np.all(fixed <= C)
+        np.testing.assert_array_equal(fixed == 0, a == 0)
+        np.testing.assert_array_equal(fixed[y < 0], a[y < 0])  # only the class with the excess moves

@@ -41,7 +41,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.gram import linear_gram
-from genesel._core.smo import gradient, newton_step, rho, smo
+from genesel._core.smo import gradient, newton_step, restore_equality, rho, smo
 from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent
 from genesel.svm import LinearSVM, _in_x_units, _negligible_C_message
 
@@ -415,7 +415,11 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         self._x_exp = e
         self._y_fit = yf
         est = LinearSVM(C=self.C, tol=self.tol, max_iter=self.max_iter)
-        est._fit(X[:, support], y, alpha0=alphas[-1], alpha0_exp2=2 * e, who="SVMRFE (its final LinearSVM)")
+        # warm start from the last stage's solution; after millions of hard-margin SMO steps on a non-separable
+        # stage its y^T a can have drifted by rounding beyond solve_dual's tolerance for user input (seen: 1e-5 of
+        # sum(a) on a Colon leave-one-out fold), so the start is repaired, whatever the drift
+        start = restore_equality(alphas[-1].copy(), yf)
+        est._fit(X[:, support], y, alpha0=start, alpha0_exp2=2 * e, who="SVMRFE (its final LinearSVM)")
         self.estimator_ = est
         self.coef_ = est.coef_
         self.intercept_ = est.intercept_

@@ -294,18 +294,21 @@ def as_pm1_float(y):
 _EQUALITY_DRIFT = 1e-6
 
 
-def _restore_equality(alpha, y):
-    """Return ``alpha`` with y^T alpha = 0 restored after rounding drift, or raise if the drift is not rounding.
+def restore_equality(alpha, y, max_drift=_EQUALITY_DRIFT):
+    """Return ``alpha`` (modified in place) with y^T alpha = 0 restored after rounding drift, or raise if the
+    drift exceeds ``max_drift`` * sum(alpha) (``None``: any drift is repaired; for a solver's own previous
+    solution on the same labels, whose every violation is rounding).
 
     The residual r = y^T a is removed from the class that carries the excess by scaling that class's
-    multipliers down by the factor 1 - |r| / (its sum): the box 0 <= a <= C is kept, zero stays zero, and the
-    relative change of every multiplier is at most ``_EQUALITY_DRIFT``.
+    multipliers down by the factor 1 - |r| / (its sum) (that sum is at least |r|, so the factor is in [0, 1)):
+    the box 0 <= a <= C is kept and zero stays zero. Any feasible point is a valid warm start of the convex dual,
+    so the optimum reached does not depend on the repair.
     """
     r = float(alpha @ y)
     total = float(alpha.sum())
     if abs(r) <= 1e-8 * max(1.0, total):
         return alpha
-    if abs(r) > _EQUALITY_DRIFT * max(1.0, total):
+    if max_drift is not None and abs(r) > max_drift * max(1.0, total):
         raise ValueError(
             "alpha0 is not feasible for the SVM dual (need 0 <= alpha <= C and y @ alpha == 0; "
             f"y @ alpha = {r:.3g} for sum(alpha) = {total:.3g})")
@@ -352,7 +355,7 @@ def solve_dual(K, y, C=1.0, *, tol=1e-6, max_iter=None, alpha0=None):
             raise ValueError(f"alpha0 must have shape ({n},), got {alpha.shape}")
         if np.any(alpha < 0) or np.any(alpha > C):
             raise ValueError("alpha0 is not feasible for the SVM dual (need 0 <= alpha <= C and y @ alpha == 0)")
-        alpha = _restore_equality(alpha, y)
+        alpha = restore_equality(alpha, y)
     G = gradient(K, y, alpha)
     n_iter, gap = smo(K, y, C, alpha, G, float(tol), int(max_iter))
     b = rho(y, C, alpha, G)

@@ -1,56 +1,164 @@
-"""Guyon, Weston, Barnhill & Vapnik (2002): everything notebook 01 needs that is not an algorithm.
+"""Guyon, Weston, Barnhill & Vapnik (2002): the protocol cells notebook 01 runs (data, preprocessing, grid cells).
 
 I. Guyon, J. Weston, S. Barnhill, V. Vapnik, *Gene Selection for Cancer Classification using Support Vector
 Machines*, Machine Learning 46:389-422, 2002. The algorithms live in :mod:`genesel.svm` (the linear SVM),
 :mod:`genesel.rfe` (SVM-RFE), :mod:`genesel.voting` (Golub's weighted voting), :mod:`genesel.filters` (the
-signal-to-noise ranking) and :mod:`genesel.metrics` (the quality measures of section 4). Here: the paper's
-preprocessing, its splits, and the grid cells of its two protocols (``guyon2002_curves``: genes ranked once on the
-whole training set, as printed; ``guyon2002_loo_fold``: everything inside each leave-one-out fold, the unbiased
-protocol), all module-level functions so :func:`genesel.experiments.run_grid` can cache and parallelise them.
+signal-to-noise ranking) and :mod:`genesel.metrics` (the quality measures of section 4). The paper's own numbers,
+the claim checks, tables and figures are in :mod:`genesel.papers.guyon2002_report` (kept apart so that editing a
+figure never invalidates the cached grid cells computed here).
+
+Two protocols, both module-level grid cells for :func:`genesel.experiments.run_grid`:
+
+- :func:`guyon2002_curves`, *as printed*: preprocessing statistics and gene ranking on all training samples, then
+  for every subset size 2^k the classifier (SVM for SVM-RFE, weighted voting for the baseline) assessed by
+  leave-one-out on the training set with the subset fixed (V_*) and on the test set (T_*);
+- :func:`guyon2002_loo_folds`, *unbiased*: everything (preprocessing statistics, ranking, classifier) inside each
+  leave-one-out fold (Ambroise & McLachlan 2002, PNAS 99:6562).
+
+The preprocessing a reader of 2002 could have applied (issue 15), every option from the literature of the time:
+
+- ``thresholds``: ``"genesel"`` = the data set's usual floor/ceiling before the log
+  (:func:`genesel.datasets.recommended_preprocessing`; Golub's Hu6800 values: floor 20, ceiling 16000, the floor
+  of Pochet et al. 2004's preparation of these data) or ``"dudoit"`` = floor 100, ceiling 16000 (Dudoit,
+  Fridlyand & Speed 2002, JASA 97:77, section 2.2). Only for raw intensities.
+- ``gene_filter``: ``"none"`` (all genes, as in the paper's leukemia experiments on 7129 genes) or ``"dudoit"``:
+  keep genes with max/min > 5 and max - min > 500 over the (thresholded) training samples (Dudoit et al. 2002;
+  3571 genes on all 72 leukemia samples, 3051 on the 38 training samples, the ``golub`` set of Bioconductor
+  multtest). Only for raw intensities.
+- the logarithm: always base 10. The base does not matter: every standardisation below divides by a standard
+  deviation, which absorbs the constant factor between log bases (checked in the tests).
+- ``standardize``: ``"sample+gene"`` (Guyon's description: normalise the sample vectors, then the feature
+  vectors), ``"gene"`` (only per-gene z-scores with the training mean and sd, as in Golub 1999's predictor) or
+  ``"sample"`` (only per-array standardisation, as in Dudoit et al. 2002).
+- ``squash``: ``"none"``, ``"tanh"`` or ``"arctan"``: Guyon's colon preprocessing ends by "passing the result
+  through a squashing function to diminish the importance of outliers" without naming the function; the two
+  standard sigmoids, applied at unit scale to the z-scores, are the readings tried.
+- ``C`` of the SVM from 0.01 to ``inf`` (hard margin) and the elimination ``step``: ``"halving"`` (Guyon's
+  chunks: first down to the nearest power of two, then halve; Tan 2006 section 5.4) or ``1`` (one gene per step).
+
+The hard margin (``C=inf``) exists only where the training samples are linearly separable on the genes in use
+(a linear program decides); subset sizes where they are not are reported as not separable (NaN), never as a
+number from a solver stopped at its iteration limit.
 """
 
 from __future__ import annotations
 
+import math
+import warnings
+
 import numpy as np
 import pandas as pd
+from sklearn.feature_selection import VarianceThreshold
+from sklearn.pipeline import make_pipeline
 
+from genesel._core.validation import DegenerateModelWarning
 from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import leave_one_out, predefined_split, random_splits
 from genesel.filters import SignalToNoiseSelector
 from genesel.metrics import METRIC_NAMES, guyon_quality, quality_metrics
-from genesel.preprocessing import GeneStandardizer, SampleStandardizer
+from genesel.preprocessing import GeneStandardizer, LogTransform, SampleStandardizer
 from genesel.rfe import SVMRFE
 from genesel.svm import LinearSVM
 from genesel.voting import GolubVoting
 
-__all__ = ["GUYON_METHODS", "guyon_preprocess", "guyon_sizes", "guyon2002_curves", "guyon_n_train",
-           "guyon2002_loo_fold", "loo_metrics_from_outputs"]
+__all__ = ["GUYON_METHODS", "THRESHOLDS", "GENE_FILTERS", "STANDARDIZE", "SQUASH", "MAX_LOO_SAMPLES",
+           "guyon_preprocess", "guyon_sizes", "guyon_protocol", "guyon_n_train", "guyon2002_curves",
+           "guyon2002_loo_folds", "loo_metrics_from_outputs", "linearly_separable"]
 
 GUYON_METHODS = ("svm-rfe", "baseline")
+THRESHOLDS = ("genesel", "dudoit")
+GENE_FILTERS = ("none", "dudoit")
+STANDARDIZE = ("sample+gene", "gene", "sample")
+SQUASH = ("none", "tanh", "arctan")
+#: Leave-one-out over more samples than this is refused (one SVM-RFE per sample; use another protocol).
+MAX_LOO_SAMPLES = 300
+
+_DUDOIT = dict(floor=100.0, ceiling=16000.0, ratio=5.0, difference=500.0)
+# SMO cap at C=inf. Non-separable stages run into it (and are reported as such, not used); separable stages near
+# the separability boundary can need close to a million iterations on colon (measured), so the cap is well above.
+_HARD_MARGIN_MAX_ITER = 3_000_000
 
 
-def guyon_preprocess(X_train, X_test, dataset):
-    """Guyon 2002's preprocessing: log of the intensities (with the data set's usual floor/ceiling,
-    ``genesel.preprocessing.recommended_preprocessing``), each sample to mean 0 / sd 1 over its genes, genes
-    constant in the training samples dropped, each gene to mean 0 / sd 1 with the *training* mean and sd.
+def _check_option(name, value, allowed):
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
-    Returns ``(X_train, X_test or None, kept)`` with ``kept`` the indices of the genes kept.
+
+def _log_step(dataset, thresholds):
+    """The floor/ceiling + log10 transform for ``dataset`` (None for sets already on a log or standardised scale)."""
+    _check_option("thresholds", thresholds, THRESHOLDS)
+    log = dict(recommended_preprocessing(dataset, standardize=False).steps).get("log")
+    if thresholds == "dudoit":
+        if log is None:
+            raise ValueError(f"thresholds='dudoit' (floor 100, ceiling 16000; Dudoit et al. 2002) applies to raw "
+                             f"Affymetrix intensities; data set {dataset!r} is already on a log or standardised "
+                             "scale: use thresholds='genesel'")
+        return LogTransform(floor=_DUDOIT["floor"], ceiling=_DUDOIT["ceiling"])
+    return log
+
+
+def guyon_preprocess(X_train, X_test, dataset, *, thresholds="genesel", gene_filter="none",
+                     standardize="sample+gene", squash="none"):
+    """Guyon 2002's preprocessing, fit on ``X_train`` only (module doc for the options): floor/ceiling and log10
+    of raw intensities, optionally Dudoit's gene filter, per-sample and/or per-gene standardisation (genes
+    constant in the training samples are dropped first), optionally a squashing function.
+
+    The defaults (data set's usual thresholds, no filter, sample then gene standardisation, no squashing) are
+    genesel's reading of the paper. Returns ``(X_train, X_test or None, kept)``, ``kept`` the indices of the
+    genes kept.
     """
-    log = recommended_preprocessing(dataset, standardize=False).fit(X_train)
+    _check_option("gene_filter", gene_filter, GENE_FILTERS)
+    _check_option("standardize", standardize, STANDARDIZE)
+    _check_option("squash", squash, SQUASH)
+    X_train = np.asarray(X_train, dtype=float)
+    log = _log_step(dataset, thresholds)
+    kept = np.arange(X_train.shape[1])
+    if gene_filter == "dudoit":
+        if log is None:
+            raise ValueError(f"gene_filter='dudoit' (max/min > 5 and max - min > 500) applies to raw intensities; "
+                             f"data set {dataset!r} is already on a log or standardised scale: use 'none'")
+        T = np.clip(X_train, log.floor, np.inf if log.ceiling is None else log.ceiling)
+        hi, lo = T.max(0), T.min(0)
+        kept = np.flatnonzero((hi / lo > _DUDOIT["ratio"]) & (hi - lo > _DUDOIT["difference"]))
+        if kept.size == 0:
+            raise ValueError(f"gene_filter='dudoit' keeps no gene of {dataset!r}")
+
+    def base(X):
+        X = np.asarray(X, dtype=float)[:, kept]
+        return log.fit(X).transform(X) if log is not None else X
+
+    A = base(X_train)
+    B = None if X_test is None else base(X_test)
     smp = SampleStandardizer()
-    A = smp.fit_transform(log.transform(X_train))
-    kept = np.flatnonzero(np.ptp(A, axis=0) > 0)
-    gs = GeneStandardizer().fit(A[:, kept])
-    B = None
-    if X_test is not None:
-        B = gs.transform(smp.transform(log.transform(X_test))[:, kept])
-    return gs.transform(A[:, kept]), B, kept
+    if "sample" in standardize:
+        A = smp.fit_transform(A)
+        B = None if B is None else smp.transform(B)
+    nonconst = np.flatnonzero(np.ptp(A, axis=0) > 0)
+    A, kept = A[:, nonconst], kept[nonconst]
+    B = None if B is None else B[:, nonconst]
+    if "gene" in standardize:
+        gs = GeneStandardizer().fit(A)
+        A = gs.transform(A)
+        B = None if B is None else gs.transform(B)
+    if squash != "none":
+        f = np.tanh if squash == "tanh" else np.arctan
+        A = f(A)
+        B = None if B is None else f(B)
+    return A, B, kept
+
+
+# ------------------------------------------------------------------------------------------------------------
+# splits and subset sizes
+# ------------------------------------------------------------------------------------------------------------
 
 
 def _guyon_data(dataset, split, seed):
     """(ds, train_idx, test_idx or None): "predefined" (the paper's split), "all" (every sample for training,
-    no test set) or "half" (a seeded stratified random half/half split, as the paper does for colon)."""
+    no test set) or "half" (a seeded stratified random half/half split)."""
     ds = load_dataset(dataset)
+    if len(ds.classes) != 2 or not set(np.unique(ds.y)) <= {-1, 1}:
+        raise ValueError(f"data set {dataset!r} has {len(ds.classes)} classes; Guyon's methods are binary "
+                         "(choose a two-class data set, e.g. golub, alon, singh)")
     if split == "predefined":
         tr, te = predefined_split(ds)[0]
     elif split == "all":
@@ -62,50 +170,27 @@ def _guyon_data(dataset, split, seed):
     return ds, np.sort(tr), (None if te is None else np.sort(te))
 
 
-def guyon_sizes(n_genes):
-    """Subset sizes 2^k below the number of genes, plus all the genes."""
-    sizes = [1 << k for k in range(int(n_genes).bit_length()) if (1 << k) < n_genes]
-    return sorted(set(sizes) | {int(n_genes)}, reverse=True)
+def guyon_protocol(dataset):
+    """How notebook 01 runs the paper on ``dataset``: ``{"curve_split", "loo_split", "n_loo"}``.
 
-
-def _rank_genes(method, X, y, C, step):
-    """A fitted ranker exposing ``subset(size)`` and a factory for the matching classifier."""
-    if method == "svm-rfe":
-        sel = SVMRFE(n_features_to_select=1, step=step, C=C).fit(X, y)
-        return sel, (lambda: LinearSVM(C=C))
-    if method == "baseline":
-        sel = SignalToNoiseSelector(n_features_to_select=1, balanced=True).fit(X, y)
-        return sel, (lambda: GolubVoting(n_genes=None))
-    raise ValueError(f"method must be one of {GUYON_METHODS}, got {method!r}")
-
-
-def _sizes(n_genes, max_size):
-    return [s for s in guyon_sizes(n_genes) if max_size is None or s <= max_size]
-
-
-def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined", seed=0, n_top=16,
-                     max_size=None):
-    """The paper's protocol: genes ranked once on the whole training set; for every subset size 2^k the
-    classifier (SVM for SVM-RFE, weighted voting for the baseline) is assessed by leave-one-out on the training
-    set (V_*) and on the test set (T_*, when there is one). One row per subset size; the row of the smallest
-    sizes (<= ``n_top``) also lists the genes (probe IDs, best first). ``max_size`` skips the larger subsets
-    (quick runs)."""
-    ds, tr, te = _guyon_data(dataset, split, seed)
-    Xtr, Xte, kept = guyon_preprocess(ds.X[tr], None if te is None else ds.X[te], dataset)
-    ytr = ds.y[tr]
-    sel, make_clf = _rank_genes(method, Xtr, ytr, C, step)
-    rows = []
-    for size in _sizes(Xtr.shape[1], max_size):
-        g = sel.subset(size)
-        q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g],
-                          None if te is None else ds.y[te])
-        row = {"n_genes": int(size), "n_train": int(tr.size), **q,
-               "V_errors": int(round((1.0 - q["V_suc"]) * tr.size))}
-        if size <= n_top:
-            best_first = [i for i in sel.feature_order_[:size]]
-            row["genes"] = ";".join(str(ds.gene_ids[kept[i]]) for i in best_first)
-        rows.append(row)
-    return rows
+    With a predefined split (Golub's 38/34) both are that split, as in the paper. Without one (colon, and any
+    other data set) the headline leave-one-out runs over all samples, as the paper does for colon, and the
+    eight-metric curves, which need a test set, use a seeded stratified half/half split. Leave-one-out over more
+    than ``MAX_LOO_SAMPLES`` samples is refused with a message.
+    """
+    ds = load_dataset(dataset)
+    if len(ds.classes) != 2:
+        raise ValueError(f"data set {dataset!r} has {len(ds.classes)} classes; Guyon's methods are binary "
+                         "(choose a two-class data set, e.g. golub, alon, singh)")
+    if ds.train_idx is not None:
+        out = dict(curve_split="predefined", loo_split="predefined", n_loo=int(len(ds.train_idx)))
+    else:
+        out = dict(curve_split="half", loo_split="all", n_loo=int(ds.n_samples))
+    if out["n_loo"] > MAX_LOO_SAMPLES:
+        raise ValueError(f"data set {dataset!r}: leave-one-out over {out['n_loo']} samples means "
+                         f"{out['n_loo']} SVM-RFE runs per setting; notebook 01 accepts at most "
+                         f"{MAX_LOO_SAMPLES} (choose a microarray set such as golub, alon or singh)")
+    return out
 
 
 def guyon_n_train(dataset, split, seed=0):
@@ -113,36 +198,222 @@ def guyon_n_train(dataset, split, seed=0):
     return int(_guyon_data(dataset, split, seed)[1].size)
 
 
-def guyon2002_loo_fold(dataset, method, fold, C=100.0, step="halving", split="predefined", seed=0, max_size=None):
-    """One leave-one-out fold with *everything* done inside the fold (Ambroise & McLachlan 2002): preprocessing
-    statistics, gene ranking and classifier are fit on the training samples minus sample ``fold``, which is then
-    scored at every subset size. Returns one row per size with the held-out label and output."""
-    ds, tr, _ = _guyon_data(dataset, split, seed)
-    inner_tr, inner_te = leave_one_out(tr.size)[fold]
-    a, b = tr[inner_tr], tr[inner_te]
-    Xa, Xb, _ = guyon_preprocess(ds.X[a], ds.X[b], dataset)
-    ya = ds.y[a]
-    sel, make_clf = _rank_genes(method, Xa, ya, C, step)
-    rows = []
+def guyon_sizes(n_genes):
+    """Subset sizes 2^k below the number of genes, plus all the genes (largest first)."""
+    sizes = [1 << k for k in range(int(n_genes).bit_length()) if (1 << k) < n_genes]
+    return sorted(set(sizes) | {int(n_genes)}, reverse=True)
+
+
+def _sizes(n_genes, max_size):
+    return [s for s in guyon_sizes(n_genes) if max_size is None or s <= max_size or s == n_genes]
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the hard margin: where it exists
+# ------------------------------------------------------------------------------------------------------------
+
+
+def linearly_separable(X, y) -> bool:
+    """Whether some (w, b) gives y_i (w.x_i + b) >= 1 for every sample: the hard-margin SVM exists.
+
+    With at least as many genes as samples and [X, 1] of full row rank every labelling is separable; otherwise a
+    feasibility linear program (scipy's HiGHS) decides.
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.where(np.asarray(y) > 0, 1.0, -1.0)
+    A = np.hstack([X, np.ones((X.shape[0], 1))])
+    if A.shape[1] >= A.shape[0] and np.linalg.matrix_rank(A) == A.shape[0]:
+        return True
+    from scipy.optimize import linprog
+
+    res = linprog(np.zeros(A.shape[1]), A_ub=-y[:, None] * A, b_ub=-np.ones(A.shape[0]),
+                  bounds=[(None, None)] * A.shape[1], method="highs")
+    if res.status not in (0, 2):
+        raise RuntimeError(f"separability LP ended with status {res.status}: {res.message}")
+    return res.status == 0
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the two protocols (grid cells)
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _rank_genes(method, X, y, C, step):
+    """A fitted ranker exposing ``subset(size)`` and a factory for the matching classifier."""
     if method == "svm-rfe":
-        # the SVMs RFE trained on each nested subset, evaluated in one pass
-        path = sel.decision_function_path(Xb)
-        for s, size in enumerate(sel.subset_sizes_):
-            if int(size) in set(_sizes(Xa.shape[1], max_size)):
-                rows.append({"n_genes": int(size), "y": int(ds.y[b][0]), "output": float(path[s, 0])})
-        return rows
-    for size in _sizes(Xa.shape[1], max_size):
+        hard = math.isinf(C)
+        with warnings.catch_warnings():
+            if hard:  # stages on non-separable subsets hit the cap; callers check separability per size
+                warnings.simplefilter("ignore")
+            # SVMRFE's own final fit (on the last gene) scores nothing here: every size is scored by a refit
+            # (curves) or by the SVM of its elimination stage (folds), where a constant model is counted
+            warnings.simplefilter("ignore", DegenerateModelWarning)
+            sel = SVMRFE(n_features_to_select=1, step=step, C=C,
+                         max_iter=_HARD_MARGIN_MAX_ITER if hard else None).fit(X, y)
+        return sel, (lambda: LinearSVM(C=C))
+    if method == "baseline":
+        sel = SignalToNoiseSelector(n_features_to_select=1, balanced=True).fit(X, y)
+        # a gene can be constant within a leave-one-out fold (e.g. at the floor in all but the left-out sample,
+        # without sample standardisation): its signal-to-noise ratio is 0/0, so it casts no vote (dropped)
+        return sel, (lambda: make_pipeline(VarianceThreshold(0.0), GolubVoting(n_genes=None)))
+    raise ValueError(f"method must be one of {GUYON_METHODS}, got {method!r}")
+
+
+def _converged_down_to(sel):
+    """Smallest subset size such that every SVM-RFE stage on that many genes or more reached the SMO tolerance
+    (the hard-margin stages on non-separable subsets never do)."""
+    capped = np.flatnonzero(sel.stage_n_iter_ >= _HARD_MARGIN_MAX_ITER)
+    return 0 if capped.size == 0 else int(sel.subset_sizes_[capped[0]]) + 1
+
+
+def _hard_margin_status(C, X, y, size, converged_from):
+    """(separable, converged) for a subset of ``size`` genes (columns of X): both True unless C = inf."""
+    if C is None or not math.isinf(C):
+        return True, True
+    return linearly_separable(X, y), size >= converged_from
+
+
+def _check_C(method, C, step):
+    """C and step of an SVM-RFE cell (a positive number or inf; "halving" or a step size); the baseline
+    ignores both (pass None)."""
+    if method == "baseline":
+        return None, None
+    if isinstance(C, bool) or not (isinstance(C, (int, float)) and C > 0):
+        raise ValueError(f"C must be a positive number or inf (hard margin), got {C!r}")
+    if step is None:
+        raise ValueError("step must be 'halving' or a number of genes per step (e.g. 1), got None")
+    return float(C), step
+
+
+def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined", seed=0, n_top=16,
+                     max_size=None, thresholds="genesel", gene_filter="none", standardize="sample+gene",
+                     squash="none"):
+    """The paper's protocol: genes ranked once on the whole training set; for every subset size 2^k (and all
+    genes) the classifier (SVM for SVM-RFE, weighted voting for the baseline) is assessed by leave-one-out on the
+    training set (V_*, ``V_errors``) and on the test set (T_*, ``T_errors``, when there is one); the baseline
+    ignores ``C`` and ``step`` (pass None). One row per
+    size; ``all_genes`` marks the row with every gene; rows of sizes <= ``n_top`` list the genes (probe IDs, best
+    first). ``max_size`` skips the sizes between it and all genes (quick runs). With ``C=inf`` a size whose
+    training samples are not linearly separable gets ``separable=False`` and NaN metrics (and ``converged=False``
+    when an elimination stage down to it stopped at the SMO iteration cap although separable: NaN as well).
+    """
+    C, step = _check_C(method, C, step)
+    ds, tr, te = _guyon_data(dataset, split, seed)
+    prep = dict(thresholds=thresholds, gene_filter=gene_filter, standardize=standardize, squash=squash)
+    Xtr, Xte, kept = guyon_preprocess(ds.X[tr], None if te is None else ds.X[te], dataset, **prep)
+    ytr, yte = ds.y[tr], (None if te is None else ds.y[te])
+    sel, make_clf = _rank_genes(method, Xtr, ytr, C, step)
+    conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
+    rows = []
+    for size in _sizes(Xtr.shape[1], max_size):
         g = sel.subset(size)
-        out = make_clf().fit(Xa[:, g], ya).decision_function(Xb[:, g])
-        rows.append({"n_genes": int(size), "y": int(ds.y[b][0]), "output": float(out[0])})
+        row = {"n_genes": int(size), "all_genes": bool(size == Xtr.shape[1]), "n_train": int(tr.size),
+               "n_test": 0 if te is None else int(te.size)}
+        sep, conv = _hard_margin_status(C, Xtr[:, g], ytr, size, conv_from)
+        row["separable"], row["converged"] = bool(sep), bool(conv)
+        if sep and conv:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", DegenerateModelWarning)
+                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte)
+            for w in caught:  # anything else is re-issued unchanged
+                if not issubclass(w.category, DegenerateModelWarning):
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            # fits (leave-one-out and the final one) whose optimum is a constant, one-class predictor: e.g. the
+            # SVM on the single last gene of an elimination, where w = 0 is the optimum (checked against
+            # scikit-learn); they count as the errors they make, and the tables say how many there were
+            row["constant_fits"] = sum(issubclass(w.category, DegenerateModelWarning) for w in caught)
+            row.update(q)
+            row["V_errors"] = int(round((1.0 - q["V_suc"]) * tr.size))
+            if te is not None:
+                row["T_errors"] = int(round((1.0 - q["T_suc"]) * te.size))
+        else:
+            row.update({f"{p}_{m}": np.nan for p in ("VT" if te is not None else "V") for m in METRIC_NAMES})
+            row["V_errors"] = np.nan
+            if te is not None:
+                row["T_errors"] = np.nan
+        if size <= n_top:
+            row["genes"] = ";".join(str(ds.gene_ids[kept[i]]) for i in sel.feature_order_[:size])
+        rows.append(row)
+    return rows
+
+
+def _stage_outputs(sel, Xa, ya, Xb, sizes):
+    """Decision values on ``Xb`` of the SVMs SVM-RFE trained at the stages of the given sizes: {size: values}."""
+    out = {}
+    for s, size in enumerate(sel.subset_sizes_):
+        if int(size) in sizes:
+            g = sel.subset(int(size))
+            w = Xa[:, g].T @ (sel.stage_alpha_[s] * ya)
+            out[int(size)] = Xb[:, g] @ w + sel.stage_intercept_[s]
+    return out
+
+
+def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefined", seed=0, max_size=None,
+                        thresholds="genesel", gene_filter="none", standardize="sample+gene", squash="none"):
+    """Leave-one-out with *everything* inside each fold (Ambroise & McLachlan 2002): for each training sample,
+    preprocessing statistics, gene ranking and classifier are fit on the other training samples, which then
+    score it at every subset size. For SVM-RFE the SVMs trained during elimination score it directly (the same
+    models a refit on each subset gives). One row per (fold, size) with the held-out label ``y`` and ``output``;
+    ``all_genes`` marks the size with every gene (its count can differ between folds: constant or filtered
+    genes). With ``C=inf``, sizes whose fold is not linearly separable (``separable``), or whose elimination did
+    not converge (``converged``), get output NaN.
+    """
+    C, step = _check_C(method, C, step)
+    ds, tr, _ = _guyon_data(dataset, split, seed)
+    prep = dict(thresholds=thresholds, gene_filter=gene_filter, standardize=standardize, squash=squash)
+    rows = []
+    for fold, (inner_tr, inner_te) in enumerate(leave_one_out(tr.size)):
+        a, b = tr[inner_tr], tr[inner_te]
+        Xa, Xb, _ = guyon_preprocess(ds.X[a], ds.X[b], dataset, **prep)
+        ya, yb = ds.y[a], int(ds.y[b][0])
+        sizes = _sizes(Xa.shape[1], max_size)
+        sel, make_clf = _rank_genes(method, Xa, ya, C, step)
+        conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
+        if method == "svm-rfe":
+            outs = _stage_outputs(sel, Xa, ya, Xb, set(sizes))
+        else:
+            outs = {}
+            for size in sizes:
+                g = sel.subset(size)
+                with warnings.catch_warnings():  # a constant weighted vote is scored for what it predicts
+                    warnings.simplefilter("ignore", DegenerateModelWarning)
+                    outs[size] = make_clf().fit(Xa[:, g], ya).decision_function(Xb[:, g])
+        for size in sizes:
+            sep, conv = _hard_margin_status(C, Xa[:, sel.subset(size)], ya, size, conv_from)
+            rows.append({"fold": fold, "n_genes": int(size), "all_genes": bool(size == Xa.shape[1]), "y": yb,
+                         "output": float(outs[size][0]) if sep and conv else np.nan, "separable": bool(sep),
+                         "converged": bool(conv)})
     return rows
 
 
 def loo_metrics_from_outputs(df, by=("dataset", "method", "n_genes")):
-    """Guyon's V_* from per-fold leave-one-out outputs (columns ``y`` and ``output``), one row per group."""
+    """Guyon's V_* from per-fold leave-one-out outputs (columns ``y`` and ``output``), one row per group.
+
+    Rows marked ``all_genes`` are pooled under the largest gene count among them (folds can keep slightly
+    different numbers of genes). A group with a missing output (a fold where the hard margin does not exist)
+    gets NaN metrics and ``V_errors``.
+    """
+    df = df.copy()
+    by = list(by)
+    if "all_genes" in df and df["all_genes"].any():
+        rest = [c for c in by if c != "n_genes"]
+        mask = df["all_genes"].astype(bool)
+        if rest:
+            top = df[mask].groupby(rest, sort=False)["n_genes"].transform("max")
+        else:
+            top = df.loc[mask, "n_genes"].max()
+        df.loc[mask, "n_genes"] = top
     rows = []
-    for key, g in df.groupby(list(by), sort=True):
-        m = quality_metrics(g["y"].to_numpy(), g["output"].to_numpy(), pos_label=1)
-        rows.append({**dict(zip(by, key)), **{f"V_{k}": m[k] for k in METRIC_NAMES}, "n_folds": len(g),
-                     "V_errors": int(np.sum(g["y"].to_numpy() * g["output"].to_numpy() <= 0))})
+    for key, g in df.groupby(by, sort=True, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        head = {**dict(zip(by, key)), "n_folds": len(g)}
+        if "all_genes" in g:
+            head["all_genes"] = bool(g["all_genes"].any())
+        out = g["output"].to_numpy(dtype=float)
+        yv = g["y"].to_numpy()
+        if np.isnan(out).any():
+            rows.append({**head, **{f"V_{k}": np.nan for k in METRIC_NAMES}, "V_errors": np.nan})
+            continue
+        m = quality_metrics(yv, out, pos_label=1)
+        rows.append({**head, **{f"V_{k}": m[k] for k in METRIC_NAMES}, "V_errors": int(np.sum(yv * out <= 0))})
     return pd.DataFrame(rows)
