@@ -210,3 +210,28 @@ def test_more_genes_than_exist_selects_all():
 @parametrize_with_checks([SVMRFE(n_features_to_select=2), SVMRFE(step="halving", C=10.0)])
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
+
+
+def test_final_fit_repairs_its_own_warm_start_whatever_the_drift(monkeypatch):
+    """SVMRFE's final fit starts from its last stage's solution, whose y^T a can drift by rounding beyond
+    solve_dual's tolerance for user input (1e-5 of sum(a) seen at C=inf on Colon): the repair must be unlimited.
+    The drift is injected here by perturbing the last stage's solution before the final fit."""
+    import genesel.rfe as rfe_module
+    from genesel._core import smo as smo_module
+
+    X, y = _problem(20, 30, seed=0)
+    ref = SVMRFE(n_features_to_select=3, C=10.0).fit(X, y)
+    calls = []
+
+    def drifted(alpha, yf, max_drift=smo_module._EQUALITY_DRIFT):
+        alpha = alpha.copy()
+        alpha[np.flatnonzero((alpha > 0) & (yf > 0))[0]] *= 1.0 + 1e-4  # y^T a off by ~1e-5 of sum(a)
+        calls.append(max_drift)
+        return smo_module.restore_equality(alpha, yf, max_drift=max_drift)
+
+    monkeypatch.setattr(rfe_module, "restore_equality", drifted)
+    got = SVMRFE(n_features_to_select=3, C=10.0).fit(X, y)
+    assert calls == [None]
+    np.testing.assert_array_equal(got.support_, ref.support_)
+    np.testing.assert_allclose(got.estimator_.decision_function(X[:, got.support_]),
+                               ref.estimator_.decision_function(X[:, ref.support_]), atol=1e-6)

@@ -418,7 +418,7 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         # warm start from the last stage's solution; after millions of hard-margin SMO steps on a non-separable
         # stage its y^T a can have drifted by rounding beyond solve_dual's tolerance for user input (seen: 1e-5 of
         # sum(a) on a Colon leave-one-out fold), so the start is repaired, whatever the drift
-        start = restore_equality(alphas[-1].copy(), yf)
+        start = restore_equality(alphas[-1].copy(), yf, max_drift=None)
         est._fit(X[:, support], y, alpha0=start, alpha0_exp2=2 * e, who="SVMRFE (its final LinearSVM)")
         self.estimator_ = est
         self.coef_ = est.coef_
