@@ -3,8 +3,8 @@
 The computations are the grid cells of :mod:`genesel.papers.guyon2002`; this module only builds their cell lists,
 reads their results and draws them (kept apart so that editing a table or a figure leaves the cached cells valid).
 
-**The published claims** (the abstract; every number of the text available to us is masked, see
-``/work/shared/papers/README``-style notes in the notebook):
+**The published claims** (the abstract; every number in the text of the paper available to us is masked, as the
+notebook explains):
 
 1. leukemia (38 training samples, 7129 genes): SVM-RFE finds 2 genes with zero leave-one-out errors;
 2. leukemia: the baseline (Golub's signal-to-noise ranking + weighted voting) needs 64 genes for its best result,
