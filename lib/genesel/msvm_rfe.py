@@ -38,6 +38,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from genesel._core.gram import gram_rows
 from genesel._core.smo import gradient, newton_step, smo
 from genesel._core.validation import check_binary_fit
 from genesel.forward import forward_path
@@ -88,23 +89,6 @@ def resampling_masks(y_pm1, n_folds, n_repeats, rng):
 
 
 @njit(cache=True)
-def _gram(Xt, rows):
-    n = Xt.shape[1]
-    K = np.zeros((n, n))
-    for r in range(rows.shape[0]):
-        g = rows[r]
-        for i in range(n):
-            xi = Xt[g, i]
-            if xi != 0.0:
-                for j in range(i, n):
-                    K[i, j] += xi * Xt[g, j]
-    for i in range(n):
-        for j in range(i):
-            K[i, j] = K[j, i]
-    return K
-
-
-@njit(cache=True)
 def _criterion(W, out):
     """msvm_criterion for the rows of W (t x d), written into out (d,)."""
     t, d = W.shape
@@ -140,7 +124,7 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
         n_elim += n_remove[s]
     rows = np.arange(d)
     n_rem = d
-    K = _gram(Xt, rows)
+    K = gram_rows(Xt, rows)
     last_refresh = d
     # per-SVM index lists and warm starts
     sizes = np.zeros(t, dtype=np.int64)
@@ -215,7 +199,7 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
         n_rem = mm
         if 2 * n_rem <= last_refresh:
             last_refresh = n_rem
-            K = _gram(Xt, rows[:n_rem])
+            K = gram_rows(Xt, rows[:n_rem])
         else:
             for q in range(k):
                 g = removed[q]

@@ -40,7 +40,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel._core.gram import linear_gram
+from genesel._core.gram import gram_rows, linear_gram
 from genesel._core.smo import gradient, newton_step, restore_equality, rho, smo
 from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent
 from genesel.svm import LinearSVM, _in_x_units, _negligible_C_message
@@ -100,24 +100,6 @@ def elimination_schedule(n_features, n_features_to_select, step):
 
 
 @njit(cache=True)
-def _gram_rows(Xt, rows):
-    """K = sum_{g in rows} x_g x_g^T for Xt (genes x samples)."""
-    n = Xt.shape[1]
-    K = np.zeros((n, n))
-    for r in range(rows.shape[0]):
-        g = rows[r]
-        for i in range(n):
-            xi = Xt[g, i]
-            if xi != 0.0:
-                for j in range(i, n):
-                    K[i, j] += xi * Xt[g, j]
-    for i in range(n):
-        for j in range(i):
-            K[i, j] = K[j, i]
-    return K
-
-
-@njit(cache=True)
 def _downdate(K, Xt, rows):
     """K <- K - X_R X_R^T in place for the genes ``rows``."""
     n = Xt.shape[1]
@@ -163,7 +145,7 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
         n_elim += n_remove[s]
     rows = np.arange(d)
     n_rem = d
-    K = _gram_rows(Xt, rows)
+    K = gram_rows(Xt, rows)
     xnorm = np.empty(d)
     for g in range(d):
         acc = 0.0
@@ -279,7 +261,7 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
         n_rem = m
         if 2 * n_rem <= last_refresh:
             last_refresh = n_rem
-            K = _gram_rows(Xt, rows[:n_rem])
+            K = gram_rows(Xt, rows[:n_rem])
         else:
             _downdate(K, Xt, removed)
     final_rows = rows[:n_rem].copy()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["gram", "linear_gram", "KERNELS"]
+__all__ = ["gram", "gram_rows", "linear_gram", "KERNELS"]
 
 KERNELS = ("linear", "poly", "rbf", "precomputed")
 
@@ -83,3 +83,23 @@ def gram(A, B=None, kernel: str = "linear", *, gamma=None, degree: int = 3, coef
     sq = (A * A).sum(1)[:, None] + (Z * Z).sum(1)[None, :] - 2.0 * AB
     np.maximum(sq, 0.0, out=sq)
     return np.exp(-gamma * sq)
+
+
+@njit(cache=True)
+def gram_rows(Xt, rows):
+    """K = sum_{g in rows} x_g x_g^T for Xt (genes x samples): the linear Gram matrix of the samples on the genes
+    ``rows``, summed gene by gene (skipping zeros), as recursive elimination (SVM-RFE, MSVM-RFE) needs it. Plain-Python
+    twin: ``tests/naive/svm.py::gram_rows``."""
+    n = Xt.shape[1]
+    K = np.zeros((n, n))
+    for r in range(rows.shape[0]):
+        g = rows[r]
+        for i in range(n):
+            xi = Xt[g, i]
+            if xi != 0.0:
+                for j in range(i, n):
+                    K[i, j] += xi * Xt[g, j]
+    for i in range(n):
+        for j in range(i):
+            K[i, j] = K[j, i]
+    return K
