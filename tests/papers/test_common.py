@@ -39,3 +39,24 @@ def test_tidy_integers_and_index():
     df = pd.DataFrame({"n_genes": [20.0, 40.0], "error": [0.1, 0.25]}, index=[5, 9])
     t = tidy(df)
     assert t["n_genes"].dtype.kind == "i" and t["error"].dtype.kind == "f" and list(t.index) == [0, 1]
+
+
+def test_one_class_fits_counts_degenerate_fits_and_passes_other_warnings_on():
+    import warnings
+
+    import numpy as np
+    import pytest
+
+    from genesel import LinearSVM
+    from genesel.papers.common import one_class_fits
+
+    X = np.array([[0.0], [1.0], [0.0], [1.0], [0.0], [1.0]])
+    y = np.array([0, 0, 1, 1, 1, 1])  # one uninformative gene: the SVM optimum predicts the majority
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing may reach the caller but the re-issued UserWarning below
+        with pytest.warns(UserWarning, match="kept"):
+            with one_class_fits() as n:
+                LinearSVM(C=1.0).fit(X, y)
+                LinearSVM(C=1.0).fit(X, y)
+                warnings.warn("kept", UserWarning)
+    assert n[0] == 2

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import numbers
+import warnings
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["as_list", "dataset_list", "mode_banner", "setup_notebook", "tidy", "SYNTAX"]
+__all__ = ["as_list", "dataset_list", "mode_banner", "setup_notebook", "tidy", "SYNTAX", "one_class_fits"]
 
 SYNTAX = ("papermill -p {name} '{example}'  or  papermill -y '{name}: {yaml}'  (a list, e.g. {example})")
 
@@ -118,3 +120,23 @@ def tidy(df: pd.DataFrame, *, index: bool = False) -> pd.DataFrame:
         if pd.api.types.is_float_dtype(col) and col.notna().all() and np.all(np.mod(col.to_numpy(), 1) == 0):
             out[c] = col.astype(np.int64)
     return out
+
+
+@contextmanager
+def one_class_fits():
+    """Count the fits inside the block that warn they ended as a one-class model (``DegenerateModelWarning``)
+    instead of letting each warning reach the notebook's stderr; every other warning is re-issued unchanged.
+    Yields a one-element list whose item is the count once the block ends. For protocols where such fits are
+    expected and scored for what they predict (e.g. losing candidates of an inner grid search)."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    count = [0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DegenerateModelWarning)
+        try:
+            yield count
+        finally:
+            count[0] = sum(issubclass(w.category, DegenerateModelWarning) for w in caught)
+    for w in caught:
+        if not issubclass(w.category, DegenerateModelWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

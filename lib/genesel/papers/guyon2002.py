@@ -56,6 +56,7 @@ from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import leave_one_out, predefined_split, random_splits
 from genesel.filters import SignalToNoiseSelector
 from genesel.metrics import METRIC_NAMES, guyon_quality, quality_metrics
+from genesel.papers.common import one_class_fits
 from genesel.preprocessing import GeneStandardizer, LogTransform, SampleStandardizer
 from genesel.rfe import SVMRFE
 from genesel.svm import LinearSVM
@@ -312,16 +313,12 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
         sep, conv = _hard_margin_status(C, Xtr[:, g], ytr, size, conv_from)
         row["separable"], row["converged"] = bool(sep), bool(conv)
         if sep and conv:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", DegenerateModelWarning)
-                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte)
-            for w in caught:  # anything else is re-issued unchanged
-                if not issubclass(w.category, DegenerateModelWarning):
-                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
             # fits (leave-one-out and the final one) whose optimum is a constant, one-class predictor: e.g. the
             # SVM on the single last gene of an elimination, where w = 0 is the optimum (checked against
             # scikit-learn); they count as the errors they make, and the tables say how many there were
-            row["constant_fits"] = sum(issubclass(w.category, DegenerateModelWarning) for w in caught)
+            with one_class_fits() as n_constant:
+                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte)
+            row["constant_fits"] = n_constant[0]
             row.update(q)
             row["V_errors"] = int(round((1.0 - q["V_suc"]) * tr.size))
             if te is not None:

@@ -29,10 +29,10 @@ import pandas as pd
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 
-from genesel._core.validation import DegenerateModelWarning
 from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.dwd import DWD
 from genesel.experiments import random_splits, stratified_kfold
+from genesel.papers.common import one_class_fits
 from genesel.gp import GaussianProcessClassifier
 from genesel.preprocessing import GeneStandardizer
 from genesel.rvm import RVM
@@ -143,15 +143,10 @@ def select_kernel_cell(dataset: str, fold: int, n_folds: int, seed: int, inner_k
     gs = GridSearchCV(_pipeline(dataset, KernelSVM()), grid, cv=_inner_cv(y[tr], inner_k, seed, fold),
                       scoring="accuracy", error_score="raise")
     t0 = time.process_time()
-    with warnings.catch_warnings(record=True) as caught:
-        # candidates of the inner grid that end as one-class models (small C with a very narrow or very wide
-        # kernel) are legitimate losers of the inner CV: counted here instead of flooding the notebook's stderr
-        warnings.simplefilter("always", DegenerateModelWarning)
+    # candidates of the inner grid that end as one-class models (small C with a very narrow or very wide kernel)
+    # are legitimate losers of the inner CV: counted here instead of flooding the notebook's stderr
+    with one_class_fits() as n_degenerate:
         gs.fit(X[tr], y[tr])
-    for w in caught:
-        if not issubclass(w.category, DegenerateModelWarning):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    n_degenerate = sum(issubclass(w.category, DegenerateModelWarning) for w in caught)
     cpu = time.process_time() - t0
     # the winning candidate (GridSearchCV breaks ties by grid order: the linear kernel first)
     bp = gs.best_params_
@@ -159,7 +154,7 @@ def select_kernel_cell(dataset: str, fold: int, n_folds: int, seed: int, inner_k
                                                                    for a, v in bp.items()}.items()
              and (c["kernel"] != "linear" or bp["clf__kernel"] == "linear"))
     return {"kernel": json.dumps(k), "inner_accuracy": float(gs.best_score_), "cpu_kernel_selection": cpu,
-            "one_class_inner_fits": int(n_degenerate)}
+            "one_class_inner_fits": int(n_degenerate[0])}
 
 
 def cv_cell(dataset: str, fold: int, n_folds: int, seed: int, method: str, kernel: str, inner_k: int, quick: bool,
