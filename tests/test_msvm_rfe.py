@@ -33,6 +33,22 @@ def test_path_matches_naive_twin():
     assert elim.tolist() == elim0 and surv.tolist() == surv0
 
 
+@pytest.mark.parametrize("C", [0.01, 1.0, 100.0])
+@pytest.mark.parametrize("chunks", [False, True])
+def test_longer_path_matches_naive_twin(C, chunks):
+    """40 genes: the carried Gram blocks, gradients and Cholesky factors are downdated over many steps, refreshed
+    when the survivors halve, and used with free sets that change (small C: many multipliers at the bound; C = inf:
+    nearly the hard margin); with chunks, several genes leave per step."""
+    X, y = golub_like(n=24, d=40, seed=11)
+    masks = resampling_masks(y, 4, 1, np.random.RandomState(2))
+    n_remove = np.array([8, 8, 6, 5, 4, 3, 2, 1, 1, 1], dtype=np.int64) if chunks else np.ones(39, dtype=np.int64)
+    elim, surv, _, gap = _msvm_path(np.ascontiguousarray(X.T), y.astype(float), masks, C, 1e-10, 10**7, n_remove)
+    elim0, surv0 = naive_msvm.msvm_path(X, y.astype(float), masks, C, 1e-10, 10**7,
+                                        n_remove.tolist() if chunks else None)
+    assert gap < 1e-10
+    assert elim.tolist() == elim0 and surv.tolist() == surv0
+
+
 def test_masks_leave_each_sample_out_once_per_repeat():
     y = np.array([1] * 7 + [-1] * 11)
     masks = resampling_masks(y, 3, 2, np.random.RandomState(1))

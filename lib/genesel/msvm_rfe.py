@@ -17,12 +17,15 @@ use of ranked lists (§4.2, §5.5), the biomarker set (``support_``) is the smal
 highest leave-one-out accuracy of a linear SVM on the training data (:func:`genesel.forward.forward_path`), unless
 ``n_features_to_select`` asks for a fixed number of genes.
 
-Implementation. All t SVMs live on the same samples, so one n x n linear Gram matrix K serves them all: SVM j
-trains on the sub-matrix of its rows. Removing genes R is the downdate K <- K - X_R X_R^T, after which each SVM's
-previous dual solution is still feasible: every solve is a warm-started SMO from :mod:`genesel._core.smo` (with a
-Newton step on the free set first). The weights of the surviving genes for all t SVMs cost one pass over the data,
-O(t n d) per step. The elimination loop is one numba function (:func:`_msvm_path`; plain-Python twin in
-``tests/naive/msvm_rfe.py``). K is recomputed exactly whenever the survivors halve, so rounding does not accumulate.
+Implementation. All t SVMs live on the same samples and the same genes, so removing a gene g changes every SVM's
+Gram block by the rank-one term -x_g x_g^T. Each SVM keeps its block, its multipliers, its gradient and the
+Cholesky factor of its free block from one step to the next and downdates all of them with the removed genes
+(O(t n^2) per gene); its previous solution stays feasible, so every solve is a warm start: a Newton step on the free
+set with the carried factor (:func:`genesel._core.newton.newton_smo`, which lands on the new optimum when the free
+set did not change), certified by SMO (:mod:`genesel._core.smo`). The survivors' rows are kept compacted, so the
+weights of all t SVMs are one BLAS product per step. Blocks, gradients and factors are recomputed exactly whenever
+the survivors halve, so rounding does not accumulate. The elimination loop is one numba function
+(:func:`_msvm_path`; plain-Python twin in ``tests/naive/msvm_rfe.py``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from sklearn.utils import ClassifierTags, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from genesel._core.gram import gram_rows
-from genesel._core.smo import gradient, newton_step, smo
+from genesel._core.newton import chol_downdate, newton_smo
 from genesel._core.validation import check_binary_fit
 from genesel.forward import forward_path
 from genesel.rfe import elimination_schedule
@@ -89,24 +92,69 @@ def resampling_masks(y_pm1, n_folds, n_repeats, rng):
 
 
 @njit(cache=True)
-def _criterion(W, out):
-    """msvm_criterion for the rows of W (t x d), written into out (d,)."""
-    t, d = W.shape
-    for g in range(d):
-        mean = 0.0
-        for j in range(t):
-            mean += W[j, g]
-        mean /= t
-        var = 0.0
-        for j in range(t):
-            var += (W[j, g] - mean) ** 2
-        sd = np.sqrt(var / (t - 1))
-        if sd > 0.0:
-            out[g] = mean / sd
-        elif mean > 0.0:
-            out[g] = np.inf
-        else:
-            out[g] = 0.0
+def _argmin_crit(crit, genes, n_rem):
+    """Position of the smallest criterion among the first n_rem, ties broken by the lower gene index."""
+    best = 0
+    for u in range(1, n_rem):
+        if crit[u] < crit[best] or (crit[u] == crit[best] and genes[u] < genes[best]):
+            best = u
+    return best
+
+
+@njit(cache=True)
+def _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v):
+    """Remove the gene at position u of the compacted data: each SVM's Gram block K <- K - x x^T, its gradient and
+    its carried Cholesky factor downdated with it (a factor that stops being positive definite is dropped), and the
+    last surviving row moved into slot u. Returns the new number of survivors."""
+    n = Xc.shape[1]
+    x = Xc[u]
+    xs = np.empty(n)
+    for j in range(sizes.shape[0]):
+        m = sizes[j]
+        s = 0.0
+        for p in range(m):
+            xs[p] = x[idx[j, p]]
+            s += ys_all[j, p] * alphas[j, p] * xs[p]
+        K = Kbuf[j, : m * m].reshape((m, m))
+        for p in range(m):
+            xp = xs[p]
+            if xp != 0.0:
+                for q in range(m):
+                    K[p, q] -= xp * xs[q]
+        if s != 0.0:
+            for p in range(m):
+                grads[j, p] -= ys_all[j, p] * xs[p] * s
+        mf = m_fac[j]
+        if mf > 0:
+            for p in range(mf):
+                q = F[j, p]
+                v[p] = ys_all[j, q] * xs[q]
+            if not chol_downdate(chol[j], mf, v):
+                m_fac[j] = -1
+    last = n_rem - 1
+    if u != last:
+        rows[u] = rows[last]
+        for i in range(n):
+            Xc[u, i] = Xc[last, i]
+    return last
+
+
+@njit(cache=True)
+def _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac):
+    """Each SVM's Gram block and gradient computed afresh from the surviving genes; carried factors dropped."""
+    K = gram_rows(Xc, np.arange(n_rem))
+    for j in range(sizes.shape[0]):
+        m = sizes[j]
+        Kj = Kbuf[j, : m * m].reshape((m, m))
+        for p in range(m):
+            for q in range(m):
+                Kj[p, q] = K[idx[j, p], idx[j, q]]
+        for p in range(m):
+            acc = 0.0
+            for q in range(m):
+                acc += ys_all[j, q] * alphas[j, q] * Kj[p, q]
+            grads[j, p] = ys_all[j, p] * acc - 1.0
+        m_fac[j] = -1
 
 
 @njit(cache=True)
@@ -115,6 +163,11 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
 
     Returns (eliminated, final_rows, final_crit, worst_gap): genes in elimination order (within a stage by increasing
     criterion, ties by lower index), the survivors (ascending) with their last criterion, and the largest SMO gap.
+
+    The survivors' rows are kept compacted in ``Xc`` (a removed gene's slot takes the last row), so the t weight
+    vectors of every step are one BLAS product Xc[:d'] @ (alpha * y)^T. Each SVM carries its multipliers, its
+    gradient and the Cholesky factor of its free block across steps; all three are downdated with the removed
+    genes and recomputed exactly whenever the survivors halve, so rounding does not accumulate.
     """
     d, n = Xt.shape
     t = masks.shape[0]
@@ -122,92 +175,92 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
     n_elim = 0
     for s in range(n_stages):
         n_elim += n_remove[s]
+    Xc = Xt.copy()
     rows = np.arange(d)
     n_rem = d
-    K = gram_rows(Xt, rows)
     last_refresh = d
-    # per-SVM index lists and warm starts
     sizes = np.zeros(t, dtype=np.int64)
     idx = np.zeros((t, n), dtype=np.int64)
+    ys_all = np.zeros((t, n))
     for j in range(t):
         u = 0
         for i in range(n):
             if masks[j, i]:
                 idx[j, u] = i
+                ys_all[j, u] = y[i]
                 u += 1
         sizes[j] = u
     alphas = np.zeros((t, n))
-    Cmat = np.zeros((t, n))  # alpha * y in full indexing
+    grads = np.empty((t, n))
+    Kbuf = np.empty((t, n * n))  # SVM j's Gram block: Kbuf[j, :m*m] as an m x m matrix
+    chol = np.zeros((t, n, n))
+    F = np.zeros((t, n), dtype=np.int64)
+    m_fac = -np.ones(t, dtype=np.int64)
+    v = np.empty(n)
+    coefT = np.zeros((n, t))  # alpha_i y_i of SVM j in column j, full sample indexing
     eliminated = np.empty(n_elim, dtype=np.int64)
     pos = 0
     worst = 0.0
     final_crit = np.zeros(0)
+    crit = np.empty(d)
+    _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
     for s in range(n_stages + 1):
         for j in range(t):
             m = sizes[j]
-            sub = np.empty((m, m))
-            ys = np.empty(m)
-            a = np.empty(m)
-            for p in range(m):
-                ys[p] = y[idx[j, p]]
-                a[p] = alphas[j, p]
-                for q in range(m):
-                    sub[p, q] = K[idx[j, p], idx[j, q]]
-            G = gradient(sub, ys, a)
-            if s > 0 and newton_step(sub, ys, C, a, G):
-                G = gradient(sub, ys, a)
-            it, gap = smo(sub, ys, C, a, G, tol, max_iter)
+            sub = Kbuf[j, : m * m].reshape((m, m))
+            a = alphas[j, :m]
+            G = grads[j, :m]
+            it, gap, mf = newton_smo(sub, ys_all[j, :m], C, a, G, tol, max_iter, F[j], chol[j], m_fac[j],
+                                     max(10, m // 4))
+            m_fac[j] = mf
             if gap > worst:
                 worst = gap
             for p in range(m):
-                alphas[j, p] = a[p]
-                Cmat[j, idx[j, p]] = a[p] * ys[p]
-        cur = rows[:n_rem]
-        W = np.zeros((t, n_rem))
-        for u in range(n_rem):
-            g = cur[u]
-            for j in range(t):
-                acc = 0.0
-                for i in range(n):
-                    acc += Cmat[j, i] * Xt[g, i]
-                W[j, u] = acc
+                coefT[idx[j, p], j] = a[p] * ys_all[j, p]
+        W = np.dot(Xc[:n_rem], coefT)  # n_rem x t weights
         for j in range(t):
             nrm = 0.0
             for u in range(n_rem):
-                nrm += W[j, u] * W[j, u]
+                nrm += W[u, j] * W[u, j]
             for u in range(n_rem):
-                W[j, u] = W[j, u] * W[j, u] / nrm if nrm > 0.0 else 0.0
-        crit = np.empty(n_rem)
-        _criterion(W, crit)
+                W[u, j] = W[u, j] * W[u, j] / nrm if nrm > 0.0 else 0.0
+        for u in range(n_rem):
+            mean = 0.0
+            for j in range(t):
+                mean += W[u, j]
+            mean /= t
+            var = 0.0
+            for j in range(t):
+                var += (W[u, j] - mean) ** 2
+            sd = np.sqrt(var / (t - 1))
+            if sd > 0.0:
+                crit[u] = mean / sd
+            elif mean > 0.0:
+                crit[u] = np.inf
+            else:
+                crit[u] = 0.0
         if s == n_stages:
-            final_crit = crit
+            order = np.argsort(rows[:n_rem])
+            final_crit = crit[:n_rem][order]
+            rows[:n_rem] = rows[:n_rem][order]
             break
         k = n_remove[s]
-        order = np.argsort(crit, kind="mergesort")
-        keep = np.ones(n_rem, dtype=np.bool_)
-        removed = np.empty(k, dtype=np.int64)
-        for q in range(k):
-            keep[order[q]] = False
-            removed[q] = cur[order[q]]
-            eliminated[pos] = cur[order[q]]
+        if k == 1:
+            u = _argmin_crit(crit, rows, n_rem)
+            eliminated[pos] = rows[u]
             pos += 1
-        mm = 0
-        for u in range(n_rem):
-            if keep[u]:
-                rows[mm] = cur[u]
-                mm += 1
-        n_rem = mm
-        if 2 * n_rem <= last_refresh:
-            last_refresh = n_rem
-            K = gram_rows(Xt, rows[:n_rem])
+            n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
         else:
+            by_gene = np.argsort(rows[:n_rem])
+            order = by_gene[np.argsort(crit[:n_rem][by_gene], kind="mergesort")[:k]]
             for q in range(k):
-                g = removed[q]
-                for i in range(n):
-                    xi = Xt[g, i]
-                    if xi != 0.0:
-                        for jj in range(n):
-                            K[i, jj] -= xi * Xt[g, jj]
+                eliminated[pos] = rows[order[q]]
+                pos += 1
+            for u in np.sort(order)[::-1]:  # descending slots: the row moved in is never one still to remove
+                n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
+        if 2 * n_rem <= last_refresh:  # exact Gram blocks, gradients and factors again
+            last_refresh = n_rem
+            _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
     return eliminated, rows[:n_rem].copy(), final_crit, worst
 
 

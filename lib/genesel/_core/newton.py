@@ -1,0 +1,196 @@
+"""Newton steps on the SVM dual's free set with a Cholesky factor that is carried between solves.
+
+The C-SVM dual (see :mod:`genesel._core.smo`) restricted to the face where the bounded multipliers stay at their
+bounds is an equality-constrained quadratic: with F the free set (0 < a_i < C), Q_FF = D_y K_FF D_y and G the
+gradient Q a - e, the optimum on that face is a_F + d with
+
+    G_F + Q_FF d + b y_F = 0,    y_F^T d = 0,
+
+i.e. d = -(u + b w) with Q_FF u = G_F, Q_FF w = y_F and b = -(y_F^T u) / (y_F^T w) (Karush-Kuhn-Tucker conditions
+of the face; the same system :func:`genesel._core.smo.newton_step` solves). With the lower Cholesky factor L of
+Q_FF each Newton step costs O(|F|^2).
+
+Recursive elimination changes the Gram matrix by a rank one term per removed gene, K <- K - x x^T, so Q_FF <-
+Q_FF - v v^T with v = (y_i x_i)_{i in F}: :func:`chol_downdate` updates L in O(|F|^2) (the classical rank-one
+downdate by hyperbolic rotations; Golub & Van Loan, *Matrix Computations*, 4th ed., §6.5.4) instead of refactoring
+in O(|F|^3). :func:`newton_smo` alternates such steps with chunks of SMO (the solver still certifies every result
+with the maximal-violating-pair gap), so a warm start whose free set changed also gets a Newton step on its new free
+set. Plain-Python twins in ``tests/naive/newton.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from genesel._core.smo import smo
+
+__all__ = ["free_set", "free_cholesky", "chol_downdate", "newton_solve", "newton_smo"]
+
+_PIVOT = 1e-10  # relative size below which a pivot counts as zero (Q_FF numerically singular)
+
+
+@njit(cache=True)
+def free_set(alpha, C, F):
+    """Write the indices i with 0 < alpha_i < C into F (ascending); return their number."""
+    m = 0
+    for i in range(alpha.shape[0]):
+        if alpha[i] > 0.0 and alpha[i] < C:
+            F[m] = i
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def free_cholesky(K, y, F, m, L):
+    """Lower Cholesky factor of Q_FF (Q_ij = y_i y_j K_ij) for the first m indices of F, written into L[:m, :m].
+
+    Returns False (L undefined) if a pivot falls below 1e-10 of the largest diagonal entry.
+    """
+    dmax = 0.0
+    for p in range(m):
+        for q in range(p + 1):
+            L[p, q] = y[F[p]] * y[F[q]] * K[F[p], F[q]]
+        if L[p, p] > dmax:
+            dmax = L[p, p]
+    for p in range(m):
+        for q in range(p + 1):
+            acc = L[p, q]
+            for r in range(q):
+                acc -= L[p, r] * L[q, r]
+            if p == q:
+                if acc <= _PIVOT * dmax:
+                    return False
+                L[p, p] = np.sqrt(acc)
+            else:
+                L[p, q] = acc / L[q, q]
+    return True
+
+
+@njit(cache=True)
+def chol_downdate(L, m, v):
+    """Replace L[:m, :m] by the Cholesky factor of L L^T - v v^T (``v`` is overwritten). Returns False if the
+    downdated matrix is not (numerically) positive definite; L is then undefined."""
+    for k in range(m):
+        lkk = L[k, k]
+        r2 = lkk * lkk - v[k] * v[k]
+        if r2 <= _PIVOT * lkk * lkk:
+            return False
+        r = np.sqrt(r2)
+        c = r / lkk
+        s = v[k] / lkk
+        L[k, k] = r
+        for i in range(k + 1, m):
+            L[i, k] = (L[i, k] - s * v[i]) / c
+            v[i] = c * v[i] - s * L[i, k]
+    return True
+
+
+@njit(cache=True)
+def _chol_solve(L, m, b):
+    """Solve L L^T x = b in place (first m entries)."""
+    for p in range(m):
+        acc = b[p]
+        for r in range(p):
+            acc -= L[p, r] * b[r]
+        b[p] = acc / L[p, p]
+    for p in range(m - 1, -1, -1):
+        acc = b[p]
+        for r in range(p + 1, m):
+            acc -= L[r, p] * b[r]
+        b[p] = acc / L[p, p]
+
+
+@njit(cache=True)
+def newton_solve(K, y, C, alpha, G, F, m, L):
+    """The Newton step on the free set F[:m] with the Cholesky factor L of Q_FF, clipped to the box and taken only
+    if it lowers the dual objective. ``alpha`` and ``G`` are updated in place; returns True if a step was taken."""
+    n = K.shape[0]
+    u = np.empty(m)
+    w = np.empty(m)
+    for p in range(m):
+        u[p] = G[F[p]]
+        w[p] = y[F[p]]
+    _chol_solve(L, m, u)
+    _chol_solve(L, m, w)
+    yu = 0.0
+    yw = 0.0
+    for p in range(m):
+        yu += y[F[p]] * u[p]
+        yw += y[F[p]] * w[p]
+    if not yw > 0.0:
+        return False
+    b = -yu / yw
+    d = np.empty(m)
+    t = 1.0
+    for p in range(m):
+        i = F[p]
+        d[p] = -(u[p] + b * w[p])
+        if d[p] < 0.0:
+            lim = alpha[i] / (-d[p])
+            if lim < t:
+                t = lim
+        elif d[p] > 0.0:
+            lim = (C - alpha[i]) / d[p]
+            if lim < t:
+                t = lim
+    # objective change t g.d + t^2/2 d^T Q_FF d, with d^T Q_FF d = |L^T d|^2
+    gd = 0.0
+    dqd = 0.0
+    for p in range(m):
+        gd += G[F[p]] * d[p]
+        acc = 0.0
+        for r in range(p, m):
+            acc += L[r, p] * d[r]
+        dqd += acc * acc
+    if not (t > 0.0) or not (t * gd + 0.5 * t * t * dqd < 0.0):
+        return False
+    for p in range(m):
+        i = F[p]
+        new = alpha[i] + t * d[p]
+        if new <= 0.0 or (d[p] < 0.0 and alpha[i] / (-d[p]) == t):
+            new = 0.0
+        elif new >= C or (d[p] > 0.0 and (C - alpha[i]) / d[p] == t):
+            new = C
+        step = new - alpha[i]
+        alpha[i] = new
+        if step != 0.0:
+            ys = y[i] * step
+            for k in range(n):
+                G[k] += y[k] * ys * K[k, i]
+    return True
+
+
+@njit(cache=True)
+def newton_smo(K, y, C, alpha, G, tol, max_iter, F, L, m_factor, chunk):
+    """Solve the dual from a feasible warm start by Newton steps on the free set and chunks of SMO.
+
+    ``F[:m_factor]`` with factor ``L`` is a carried Cholesky factor of Q_FF (``m_factor`` < 0: none): it is used
+    when the current free set equals F[:m_factor], and refactored otherwise. After each SMO chunk of ``chunk``
+    iterations that did not converge, a Newton step on the new free set is tried. On return F, L hold the factor of
+    the last free set a Newton step was attempted on (or ``m_factor`` is -1). Returns (n_iter, gap, m_factor).
+    """
+    n = K.shape[0]
+    Fc = np.empty(n, dtype=np.int64)
+    total = 0
+    gap = np.inf
+    while True:
+        m = free_set(alpha, C, Fc)
+        if m > 0:
+            same = m == m_factor
+            if same:
+                for p in range(m):
+                    if Fc[p] != F[p]:
+                        same = False
+                        break
+            if not same:
+                for p in range(m):
+                    F[p] = Fc[p]
+                m_factor = m if free_cholesky(K, y, F, m, L) else -1
+            if m_factor == m:
+                newton_solve(K, y, C, alpha, G, F, m, L)
+        budget = min(chunk, max_iter - total)
+        it, gap = smo(K, y, C, alpha, G, tol, budget)
+        total += it
+        if gap < tol or total >= max_iter or it < budget:
+            return total, gap, m_factor
