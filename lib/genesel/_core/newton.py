@@ -23,48 +23,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from genesel._core.smo import smo
+from genesel._core.smo import _PIVOT, box_step, chol_solve, free_cholesky, free_set, smo, take_step
 
 __all__ = ["free_set", "free_cholesky", "chol_downdate", "newton_solve", "newton_smo"]
-
-_PIVOT = 1e-10  # relative size below which a pivot counts as zero (Q_FF numerically singular)
-
-
-@njit(cache=True)
-def free_set(alpha, C, F):
-    """Write the indices i with 0 < alpha_i < C into F (ascending); return their number."""
-    m = 0
-    for i in range(alpha.shape[0]):
-        if alpha[i] > 0.0 and alpha[i] < C:
-            F[m] = i
-            m += 1
-    return m
-
-
-@njit(cache=True)
-def free_cholesky(K, y, F, m, L):
-    """Lower Cholesky factor of Q_FF (Q_ij = y_i y_j K_ij) for the first m indices of F, written into L[:m, :m].
-
-    Returns False (L undefined) if a pivot falls below 1e-10 of the largest diagonal entry.
-    """
-    dmax = 0.0
-    for p in range(m):
-        for q in range(p + 1):
-            L[p, q] = y[F[p]] * y[F[q]] * K[F[p], F[q]]
-        if L[p, p] > dmax:
-            dmax = L[p, p]
-    for p in range(m):
-        for q in range(p + 1):
-            acc = L[p, q]
-            for r in range(q):
-                acc -= L[p, r] * L[q, r]
-            if p == q:
-                if acc <= _PIVOT * dmax:
-                    return False
-                L[p, p] = np.sqrt(acc)
-            else:
-                L[p, q] = acc / L[q, q]
-    return True
 
 
 @njit(cache=True)
@@ -87,32 +48,16 @@ def chol_downdate(L, m, v):
 
 
 @njit(cache=True)
-def _chol_solve(L, m, b):
-    """Solve L L^T x = b in place (first m entries)."""
-    for p in range(m):
-        acc = b[p]
-        for r in range(p):
-            acc -= L[p, r] * b[r]
-        b[p] = acc / L[p, p]
-    for p in range(m - 1, -1, -1):
-        acc = b[p]
-        for r in range(p + 1, m):
-            acc -= L[r, p] * b[r]
-        b[p] = acc / L[p, p]
-
-
-@njit(cache=True)
 def newton_solve(K, y, C, alpha, G, F, m, L):
     """The Newton step on the free set F[:m] with the Cholesky factor L of Q_FF, clipped to the box and taken only
     if it lowers the dual objective. ``alpha`` and ``G`` are updated in place; returns True if a step was taken."""
-    n = K.shape[0]
     u = np.empty(m)
     w = np.empty(m)
     for p in range(m):
         u[p] = G[F[p]]
         w[p] = y[F[p]]
-    _chol_solve(L, m, u)
-    _chol_solve(L, m, w)
+    chol_solve(L, m, u)
+    chol_solve(L, m, w)
     yu = 0.0
     yw = 0.0
     for p in range(m):
@@ -122,18 +67,9 @@ def newton_solve(K, y, C, alpha, G, F, m, L):
         return False
     b = -yu / yw
     d = np.empty(m)
-    t = 1.0
     for p in range(m):
-        i = F[p]
         d[p] = -(u[p] + b * w[p])
-        if d[p] < 0.0:
-            lim = alpha[i] / (-d[p])
-            if lim < t:
-                t = lim
-        elif d[p] > 0.0:
-            lim = (C - alpha[i]) / d[p]
-            if lim < t:
-                t = lim
+    t = box_step(alpha, C, F, m, d)
     # objective change t g.d + t^2/2 d^T Q_FF d, with d^T Q_FF d = |L^T d|^2
     gd = 0.0
     dqd = 0.0
@@ -145,19 +81,7 @@ def newton_solve(K, y, C, alpha, G, F, m, L):
         dqd += acc * acc
     if not (t > 0.0) or not (t * gd + 0.5 * t * t * dqd < 0.0):
         return False
-    for p in range(m):
-        i = F[p]
-        new = alpha[i] + t * d[p]
-        if new <= 0.0 or (d[p] < 0.0 and alpha[i] / (-d[p]) == t):
-            new = 0.0
-        elif new >= C or (d[p] > 0.0 and (C - alpha[i]) / d[p] == t):
-            new = C
-        step = new - alpha[i]
-        alpha[i] = new
-        if step != 0.0:
-            ys = y[i] * step
-            for k in range(n):
-                G[k] += y[k] * ys * K[k, i]
+    take_step(K, y, C, alpha, G, F, m, d, t)
     return True
 
 

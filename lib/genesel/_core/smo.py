@@ -18,7 +18,8 @@ the constraints do not, so the previous solution stays feasible and a few SMO st
 :func:`newton_step` additionally solves the KKT system on the current free set exactly (a Cholesky of Q_FF, step
 clipped to the box, taken only if it lowers the objective); when the set of free vectors did not change this lands
 on the optimum and SMO only certifies it. Kernels (plain-Python twins in ``tests/naive/svm.py``): :func:`gradient`,
-:func:`smo`, :func:`rho`, :func:`newton_step`; the entry point is :func:`solve_dual`.
+:func:`smo`, :func:`rho`, :func:`newton_step` (built on :func:`free_set`, :func:`free_cholesky`,
+:func:`chol_solve`, :func:`box_step`, :func:`take_step`, also used by :mod:`genesel._core.newton`); the entry point is :func:`solve_dual`.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["gradient", "smo", "rho", "newton_step", "solve_dual", "dual_objective", "kkt_violation", "as_pm1_float"]
+__all__ = ["gradient", "smo", "rho", "free_set", "free_cholesky", "chol_solve", "box_step", "take_step",
+           "newton_step", "solve_dual", "dual_objective", "kkt_violation", "as_pm1_float"]
 
 _TAU = 1e-12  # LIBSVM's guard for non-positive curvature a_ij
+_PIVOT = 1e-10  # relative size below which a Cholesky pivot counts as zero (Q_FF numerically singular)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -165,6 +168,92 @@ def rho(y, C, alpha, G):
 
 
 @njit(cache=True)
+def free_set(alpha, C, F):
+    """Write the indices i with 0 < alpha_i < C (the free set) into F, ascending; return their number."""
+    m = 0
+    for i in range(alpha.shape[0]):
+        if alpha[i] > 0.0 and alpha[i] < C:
+            F[m] = i
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def free_cholesky(K, y, F, m, L):
+    """Lower Cholesky factor of Q_FF (Q_ij = y_i y_j K_ij) for the first m indices of F, written into L[:m, :m]
+    (no LAPACK threads). Returns False (L undefined) if a pivot falls below _PIVOT of the largest diagonal entry."""
+    dmax = 0.0
+    for p in range(m):
+        for q in range(p + 1):
+            L[p, q] = y[F[p]] * y[F[q]] * K[F[p], F[q]]
+        if L[p, p] > dmax:
+            dmax = L[p, p]
+    for p in range(m):
+        for q in range(p + 1):
+            acc = L[p, q]
+            for r in range(q):
+                acc -= L[p, r] * L[q, r]
+            if p == q:
+                if acc <= _PIVOT * dmax:
+                    return False
+                L[p, p] = np.sqrt(acc)
+            else:
+                L[p, q] = acc / L[q, q]
+    return True
+
+
+@njit(cache=True)
+def chol_solve(L, m, b):
+    """Solve L L^T x = b in place (the first m entries of b; L lower triangular)."""
+    for p in range(m):
+        acc = b[p]
+        for r in range(p):
+            acc -= L[p, r] * b[r]
+        b[p] = acc / L[p, p]
+    for p in range(m - 1, -1, -1):
+        acc = b[p]
+        for r in range(p + 1, m):
+            acc -= L[r, p] * b[r]
+        b[p] = acc / L[p, p]
+
+
+@njit(cache=True)
+def box_step(alpha, C, F, m, d):
+    """The largest t in (0, 1] with alpha_F + t d inside the box [0, C] (the Newton step's clipping)."""
+    t = 1.0
+    for p in range(m):
+        i = F[p]
+        if d[p] < 0.0:
+            lim = alpha[i] / (-d[p])
+            if lim < t:
+                t = lim
+        elif d[p] > 0.0:
+            lim = (C - alpha[i]) / d[p]
+            if lim < t:
+                t = lim
+    return t
+
+
+@njit(cache=True)
+def take_step(K, y, C, alpha, G, F, m, d, t):
+    """alpha_F += t d, landing exactly on a bound where the step was clipped there, and G updated with it."""
+    n = K.shape[0]
+    for p in range(m):
+        i = F[p]
+        step = t * d[p]
+        new = alpha[i] + step
+        if new <= 0.0 or (d[p] < 0.0 and alpha[i] / (-d[p]) == t):
+            new = 0.0
+        elif new >= C or (d[p] > 0.0 and (C - alpha[i]) / d[p] == t):
+            new = C
+        step = new - alpha[i]
+        alpha[i] = new
+        if step != 0.0:
+            for k in range(n):
+                G[k] += y[k] * y[i] * K[k, i] * step
+
+
+@njit(cache=True)
 def newton_step(K, y, C, alpha, G):
     """One Newton step on the free set: the exact minimiser of the dual over the face where the bounded variables
     stay at their bounds, clipped to the box. ``alpha`` and ``G`` are updated in place.
@@ -178,32 +267,12 @@ def newton_step(K, y, C, alpha, G):
     """
     n = K.shape[0]
     F = np.empty(n, dtype=np.int64)
-    m = 0
-    for i in range(n):
-        if alpha[i] > 0.0 and alpha[i] < C:
-            F[m] = i
-            m += 1
+    m = free_set(alpha, C, F)
     if m == 0:
         return False
     L = np.empty((m, m))
-    dmax = 0.0
-    for p in range(m):
-        for q in range(p + 1):
-            L[p, q] = y[F[p]] * y[F[q]] * K[F[p], F[q]]
-        if L[p, p] > dmax:
-            dmax = L[p, p]
-    # Cholesky (lower), in place
-    for p in range(m):
-        for q in range(p + 1):
-            acc = L[p, q]
-            for r in range(q):
-                acc -= L[p, r] * L[q, r]
-            if p == q:
-                if acc <= 1e-10 * dmax:
-                    return False
-                L[p, p] = np.sqrt(acc)
-            else:
-                L[p, q] = acc / L[q, q]
+    if not free_cholesky(K, y, F, m, L):
+        return False
     # right-hand sides: r = e_F - Q_FB a_B (via G: Q a = G + e), v = y_F
     rhs = np.empty(m)
     v = np.empty(m)
@@ -220,17 +289,8 @@ def newton_step(K, y, C, alpha, G):
         if not (alpha[i] > 0.0 and alpha[i] < C):
             h -= y[i] * alpha[i]
     # solve L L^T u = rhs and L L^T w = v
-    for vec in (rhs, v):
-        for p in range(m):
-            acc = vec[p]
-            for r in range(p):
-                acc -= L[p, r] * vec[r]
-            vec[p] = acc / L[p, p]
-        for p in range(m - 1, -1, -1):
-            acc = vec[p]
-            for r in range(p + 1, m):
-                acc -= L[r, p] * vec[r]
-            vec[p] = acc / L[p, p]
+    chol_solve(L, m, rhs)
+    chol_solve(L, m, v)
     yu = 0.0
     yv = 0.0
     for p in range(m):
@@ -240,18 +300,9 @@ def newton_step(K, y, C, alpha, G):
         return False
     b = (yu - h) / yv
     d = np.empty(m)
-    t = 1.0
     for p in range(m):
-        i = F[p]
-        d[p] = rhs[p] - b * v[p] - alpha[i]
-        if d[p] < 0.0:
-            lim = alpha[i] / (-d[p])
-            if lim < t:
-                t = lim
-        elif d[p] > 0.0:
-            lim = (C - alpha[i]) / d[p]
-            if lim < t:
-                t = lim
+        d[p] = rhs[p] - b * v[p] - alpha[F[p]]
+    t = box_step(alpha, C, F, m, d)
     # objective change t g.d + t^2/2 d^T Q d must be negative
     gd = 0.0
     dqd = 0.0
@@ -265,19 +316,7 @@ def newton_step(K, y, C, alpha, G):
         dqd += d[p] * acc
     if not (t > 0.0) or not (t * gd + 0.5 * t * t * dqd < 0.0):
         return False
-    for p in range(m):
-        i = F[p]
-        step = t * d[p]
-        new = alpha[i] + step
-        if new <= 0.0 or (d[p] < 0.0 and alpha[i] / (-d[p]) == t):
-            new = 0.0
-        elif new >= C or (d[p] > 0.0 and (C - alpha[i]) / d[p] == t):
-            new = C
-        step = new - alpha[i]
-        alpha[i] = new
-        if step != 0.0:
-            for k in range(n):
-                G[k] += y[k] * y[i] * K[k, i] * step
+    take_step(K, y, C, alpha, G, F, m, d, t)
     return True
 
 
