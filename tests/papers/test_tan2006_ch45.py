@@ -44,3 +44,27 @@ def test_standardise_train_only_uses_training_rows():
     Z = T.standardise(X, np.arange(3))
     np.testing.assert_allclose(Z[:3].mean(0), 0, atol=1e-12)
     assert abs(Z[3:].mean()) > 1
+
+
+def test_chapter5_matches_reads_the_tables_it_is_given():
+    """The 'what matches' paragraph of 05c comes from the run's tables: a changed number changes the text."""
+    import pandas as pd
+
+    t54 = pd.DataFrame({"subset": ["All genes", "Wilcoxon p < 0.01", "GP-ARD-RFE top 1024"],
+                        "n_genes": [2000, 373, 1024], "loo_accuracy": [80.6452, 82.2581, 87.0968]})
+    lofo = pd.DataFrame({"data": ["Colon", "Colon", "Leukemia", "Leukemia"],
+                         "variant": ["merged", "merged", "merged", "train-only"],
+                         "method": ["SVM-RFE", "RVM", "MSVM-RFE", "MSVM-RFE"], "svm_errors": [14, 11, 4, 6]})
+    sets = [[376, 699, 764, 1481, 1768, 1858], [0, 1, 2]]  # 0-based: fold 1 = the thesis' experiment 8
+    folds = pd.DataFrame({"dataset": ["alon", "alon"], "method": ["RVM", "RVM"], "variant": ["merged", "merged"],
+                          "fold": [0, 1], "biomarkers": sets})
+    text = R.chapter5_matches(t54, lofo, folds, T.PAPER, "merged", 10)
+    assert "equal to the second decimal: All genes: 80.65%; Wilcoxon p < 0.01: 82.26%." in text
+    assert "GP-ARD-RFE top 1024: 87.10% against 88.71%" in text
+    assert "2 of 3 error counts equal to the thesis': Colon SVM-RFE 14, Leukemia MSVM-RFE 4." in text
+    assert "fold 1 = experiment 8 (377, 700, 765, 1482, 1769, 1859)" in text
+    lofo.loc[0, "svm_errors"] = 15
+    t54.loc[0, "loo_accuracy"] = 79.0323
+    text = R.chapter5_matches(t54, lofo, folds.iloc[1:], T.PAPER, "merged", 10)
+    assert "1 of 3 error counts" in text and "All genes: 79.03% against 80.65%" in text
+    assert "no fold set equals one of the thesis'" in text

@@ -9,7 +9,7 @@ import pandas as pd
 from genesel.stability import kuncheva_index, mean_pairwise_jaccard, selection_frequency, stability_score
 
 __all__ = ["stability_table", "lofo_table", "occurrence_table", "ranking_tables", "fig_forward",
-           "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation"]
+           "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation", "chapter5_matches"]
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -59,6 +59,52 @@ def occurrence_table(sets) -> pd.DataFrame:
         g = sorted(x for x, c in freq.items() if c == i)
         rows.append({"occurrences": i, "genes": g, "N_i": len(g)})
     return pd.DataFrame(rows)
+
+
+def chapter5_matches(t54, lofo: pd.DataFrame, folds: pd.DataFrame, paper: dict, variant: str, n_folds: int) -> str:
+    """The "what matches" paragraph of notebook 05c, read from the run's own tables (so it is true in every mode):
+    Table 5.4 rows equal to the thesis to the second decimal (``t54``: the Table 5.4 cell's rows, or None), Table
+    5.6 error counts equal to the thesis' (``lofo`` from :func:`lofo_table` with a ``data`` column of thesis names,
+    for ``variant``), and Colon folds whose RVM set is one of Table 5.1's sets gene for gene (``paper`` is
+    :data:`genesel.papers.tan2006_ch45.PAPER`)."""
+    out = []
+    if t54 is not None and len(t54):
+        same, other = [], []
+        for r in t54.to_dict("records"):
+            key = r["subset"] if r["subset"] in paper["table5_4"] else next(
+                (k for k in paper["table5_4"] if k.split(" (")[0] == r["subset"]), None)
+            if key is None:
+                continue
+            ours, theirs = round(float(r["loo_accuracy"]), 2), paper["table5_4"][key]
+            (same if ours == theirs else other).append(
+                f"{r['subset']}: {ours:.2f}%" + ("" if ours == theirs else f" against {theirs:.2f}%"))
+        text = "**Table 5.4** (genes chosen on all 62 samples, as printed): "
+        text += ("equal to the second decimal: " + "; ".join(same) + ". " if same else "no row equal to the thesis'. ")
+        text += ("Different: " + "; ".join(other) + "." if other else "")
+        out.append(text.strip())
+    rows = lofo[lofo.variant == variant]
+    same, n = [], 0
+    for r in rows.to_dict("records"):
+        p = paper["table5_6"].get((r["data"], r["method"]))
+        if p is None:
+            continue
+        n += 1
+        if int(r["svm_errors"]) == p[1]:
+            same.append(f"{r['data']} {r['method']} {p[1]}")
+    if n:
+        out.append(f"**Table 5.6** ({variant} standardisation, {n_folds} folds): {len(same)} of {n} error counts "
+                   "equal to the thesis'" + (": " + ", ".join(same) + "." if same else "."))
+    rvm = folds[(folds.dataset == "alon") & (folds.method == "RVM") & (folds.variant == variant)].sort_values("fold")
+    hits = []
+    for r in rvm.to_dict("records"):
+        ours = sorted(int(g) + 1 for g in r["biomarkers"])
+        for e, theirs in enumerate(paper["table5_1"], start=1):
+            if ours == sorted(theirs):
+                hits.append(f"fold {int(r['fold']) + 1} = experiment {e} ({', '.join(map(str, ours))})")
+    if len(rvm):
+        out.append("**Table 5.1** (Colon RVM sets): " + ("sets identical to one of the thesis' gene for gene: "
+                   + "; ".join(hits) + "." if hits else "no fold set equals one of the thesis' gene for gene."))
+    return "\n".join(f"* {t}" for t in out) if out else "No Colon or Leukemia table ran: nothing to compare."
 
 
 # ----------------------------------------------------------------------------------------------------------------
