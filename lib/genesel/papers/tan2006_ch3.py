@@ -41,7 +41,7 @@ from genesel.svm import KernelSVM
 
 __all__ = ["CLASSIFIERS", "KERNEL_CANDIDATES", "load_task", "select_kernel_cell", "cv_cell", "ard_cell",
            "ard_split", "thesis_preprocessing", "THESIS", "THESIS_NAMES", "thesis_name", "kernel_label",
-           "accuracy_figure", "auc_bootstrap", "auc_figure", "roc_figure", "cpu_figure", "ard_figure"]
+           "accuracy_figure", "auc_bootstrap", "auc_figure", "roc_figure", "cpu_figure", "ard_figure", "fmt_pair"]
 
 CLASSIFIERS = ("SVM", "DWD", "GP-Laplace", "GP-EP", "RVM", "SMLR")
 
@@ -383,19 +383,26 @@ def cpu_figure(cpu: pd.DataFrame, datasets, protocol: str):
     return fig
 
 
+def fmt_pair(a: float, b: float) -> tuple[str, str]:
+    """Two numbers with two decimals, or three where two decimals would print them equal (a comparison of two
+    spreads must not show "1.67 vs 1.67" when one is larger)."""
+    digits = 2 if f"{a:.2f}" != f"{b:.2f}" else 3
+    return f"{a:.{digits}f}", f"{b:.{digits}f}"
+
+
 def ard_figure(ard_rows, dataset: str, n_genes_label: str):
     """Figures 4.3-4.5: histograms of log10 of the ARD values (genes not constant in training), Laplace beside EP,
     on a logarithmic count axis so the few highly relevant genes stay visible."""
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(15, 6), sharey=True, sharex=True)
-    for ax, r in zip(axes, sorted(ard_rows, key=lambda r: r["approximation"] != "laplace")):
-        lam = np.asarray(r["relevances"])
-        lam = lam[lam > 0]
-        ax.hist(np.log10(lam), bins=60, color="C0" if r["approximation"] == "laplace" else "C1", log=True)
+    rows = sorted(ard_rows, key=lambda r: r["approximation"] != "laplace")
+    logs = [np.log10(np.asarray(r["relevances"])[np.asarray(r["relevances"]) > 0]) for r in rows]
+    sds = fmt_pair(*(float(v.std()) for v in logs)) if len(logs) == 2 else [f"{float(v.std()):.2f}" for v in logs]
+    for ax, r, v, sd in zip(axes, rows, logs, sds):
+        ax.hist(v, bins=60, color="C0" if r["approximation"] == "laplace" else "C1", log=True)
         ax.set_xlabel("log10 of the ARD value l_m (larger: more relevant)")
-        ax.set_title(f"GP-{'Laplace' if r['approximation'] == 'laplace' else 'EP'}: sd of log10 = "
-                     f"{np.log10(lam).std():.2f}")
+        ax.set_title(f"GP-{'Laplace' if r['approximation'] == 'laplace' else 'EP'}: sd of log10 = {sd}")
     axes[0].set_ylabel("number of genes (log scale)")
     fig.suptitle(f"Tan 2006 Figs. 4.3-4.5: ARD values, {thesis_name(dataset)} ({n_genes_label})")
     fig.tight_layout(rect=(0, 0, 1, 0.95))

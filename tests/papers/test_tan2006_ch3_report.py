@@ -1,0 +1,50 @@
+"""papers/tan2006_ch3_report: 05a's number-quoting sentences come from the tables they are given (a changed number
+changes the text; ties at two decimals are printed with three)."""
+
+import numpy as np
+import pandas as pd
+
+from genesel.papers import tan2006_ch3_report as R
+
+
+def _ard_rows(sd_laplace, sd_ep, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for approx, sd in (("laplace", sd_laplace), ("ep", sd_ep)):
+        z = rng.normal(size=200)
+        z = (z - z.mean()) / z.std() * sd - 8.0  # log10 relevances with exactly this sd
+        rel = 10.0 ** z
+        rel[:3] = [1.0, 0.5, 0.25]  # three dominant genes
+        rel[-1] = 0.0  # constant in training: left out
+        rows.append({"dataset": "alon", "approximation": approx, "relevances": rel.tolist(),
+                     "optimizer_converged": approx == "ep"})
+    return pd.DataFrame(rows)
+
+
+def test_spread_is_read_from_the_relevances():
+    s = R.ard_spread(_ard_rows(1.5, 1.2))
+    sd = dict(zip(s.approximation, s.sd))
+    # the three dominant genes shift the sd a little; the order Laplace > EP is what the sentence reports
+    assert sd["laplace"] > sd["ep"]
+    text = R.spread_sentence(s, {"alon": "Colon"})
+    assert text.startswith("**Laplace more spread out than EP?** Colon: yes")
+    flipped = R.spread_sentence(R.ard_spread(_ard_rows(1.1, 1.4)), {"alon": "Colon"})
+    assert "Colon: no" in flipped
+
+
+def test_ties_at_two_decimals_get_three():
+    assert R.fmt_pair(1.6721, 1.6668) == ("1.672", "1.667")
+    assert R.fmt_pair(1.74, 1.67) == ("1.74", "1.67")
+
+
+def test_bullets_quote_the_run():
+    cpu = pd.DataFrame({"SVM": [0.2, 0.5], "DWD": [0.3, 0.7], "GP-Laplace": [0.1, 0.9], "GP-EP": [0.09, 0.6],
+                        "RVM": [0.01, 0.03], "SMLR": [4.5, 7.4]}, index=["alon", "golub"])
+    text = R.cpu_bullet(cpu)
+    assert "the GPs 0.09–0.90 s" in text and "SMLR 4.50–7.40 s" in text and "the RVM 0.01–0.03 s" in text
+    s = R.ard_spread(_ard_rows(1.5, 1.2))
+    tops = {("Colon", "GP-Laplace"): ["— (X601)", "— (X43)", "— (X9)"], ("Colon", "GP-EP"): ["ZYX (X95735_at)", "B"]}
+    text = R.ard_bullet(s, tops, {"alon": "Colon"})
+    assert "holds on 1 of 1 data sets" in text
+    assert "Colon, GP-Laplace: X601, X43" in text and "Colon, GP-EP: ZYX (X95735_at), B" in text
+    assert "1 of 2 fits stopped at the optimiser's iteration cap" in text
