@@ -229,7 +229,7 @@ def compare_pyscm(name, p, S, repeats):
     ds, folds = folds_of(name)
     X, y = ds.X, ds.y
     pos_all = y > 0
-    ST._warm_up()
+    ST.warm_up()
     ours, t_w, t_c = [], 0.0, 0.0
     for tr, te in folds:
         path, w, c = best_of(lambda: ST.scm_paths(X[tr], pos_all[tr], p, S, reuse_genes=True)[0], repeats)
@@ -296,7 +296,7 @@ def compare_numpy(name, p, S, repeats, eta=0.01):
     pos_all = y > 0
     tr = folds[0][0]
     Xtr, pos = X[tr], pos_all[tr]
-    ST._warm_up()
+    ST.warm_up()
     ours, w1, c1 = best_of(lambda: ST.scm_paths(Xtr, pos, p, S, reuse_genes=True)[0], repeats)
     ref, w2, c2 = best_of(lambda: numpy_scm(Xtr, pos, p, S), 1)
     same = [(g, d) for g, d in zip(ours["gene"], ours["direction"])] == [(g, d) for g, d, _, _ in ref]

@@ -397,3 +397,42 @@ def test_bad_data():
         S.SampleCompressionStumps().fit(Xn, y)
     with pytest.raises(ValueError, match="binary|Only binary"):
         S.OccamStumps().fit(X, np.arange(20) % 3)
+
+
+@pytest.mark.parametrize("cls,key,values", [
+    (S.SampleCompressionStumps, None, None),
+    (S.OccamStumps, "eta", (0.0, 0.02)),
+    (S.PACBayesStumps, "eta", (0.0, 0.03)),
+    (S.PACBayesStumps, "gamma", (0.05, 0.1)),
+])
+@pytest.mark.parametrize("model", ["conjunction", "disjunction"])
+def test_path_losses_equal_refits_scored_on_the_validation_data(cls, key, values, model):
+    """path_losses' entry [c, s] is the validation loss of a refit with setting c and max_stumps = s + 1: errors of
+    the prediction, or (PAC-Bayes, variable margin) the summed Gibbs losses."""
+    X, y = _problem(60, 15, 11)
+    Xv, yv = _problem(30, 15, 12)
+    S_max = 4
+    kw = {"margin": "fixed"} if key == "gamma" else {}
+    est = cls(max_stumps=S_max, model=model, **kw)
+    grid = [{"p": p} if key is None else {"p": p, key: v} for p in (0.5, 2.0) for v in (values or (None,))]
+    losses = est.path_losses(X, y, Xv, yv, grid, presorted=S.presort(X))
+    assert losses.shape == (len(grid), S_max)
+    assert not hasattr(est, "stumps_") and not hasattr(est, "classes_")  # the learner itself is left unfitted
+    for c, setting in enumerate(grid):
+        for s in range(S_max):
+            one = cls(max_stumps=s + 1, model=model, **kw).set_params(**setting).fit(X, y)
+            if cls is S.PACBayesStumps and key != "gamma":
+                ref = one.gibbs_losses(Xv, yv).sum()
+                assert losses[c, s] == pytest.approx(ref, rel=1e-12, abs=1e-12)
+            else:
+                assert losses[c, s] == np.sum(one.predict(Xv) != yv)
+
+
+def test_path_losses_refuses_a_grid_without_its_parameters_and_unknown_labels():
+    X, y = _problem(30, 6, 2)
+    with pytest.raises(ValueError, match="'eta'"):
+        S.OccamStumps().path_losses(X, y, X, y, [{"p": 1.0}])
+    with pytest.raises(ValueError, match="not among the training classes"):
+        S.SampleCompressionStumps().path_losses(X, y, X, np.where(y > 0, 2, -1), [{"p": 1.0}])
+    with pytest.raises(ValueError, match="empty"):
+        S.SampleCompressionStumps().path_losses(X, y, X, y, [])

@@ -404,3 +404,44 @@ def test_restore_equality_repairs_any_drift_of_a_solver_own_solution_inside_the_
         assert np.all(fixed >= 0) and np.all(fixed <= C)
         np.testing.assert_array_equal(fixed == 0, a == 0)
         np.testing.assert_array_equal(fixed[y < 0], a[y < 0])  # only the class with the excess moves
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_precomputed_kernel_matches_sklearn_and_the_linear_svm(C):
+    """kernel='precomputed' on K = X X^T / d is SVC(kernel='precomputed') on the same matrix, and the linear SVM on
+    X with C / d (scaling x by a and C by 1/a^2 leaves the decision function unchanged)."""
+    X, y = _problem(40, 30, 7)
+    Xt = np.random.default_rng(8).normal(size=(15, 30))
+    d = X.shape[1]
+    K, Kt = X @ X.T / d, Xt @ X.T / d
+    pre = KernelSVM(kernel="precomputed", C=C, tol=1e-10).fit(K, y)
+    ref = SVC(kernel="precomputed", C=C, tol=1e-10).fit(K, y)
+    np.testing.assert_allclose(pre.decision_function(Kt), ref.decision_function(Kt), atol=1e-6)
+    lin = LinearSVM(C=C / d, tol=1e-10).fit(X, y)
+    np.testing.assert_allclose(pre.decision_function(Kt), lin.decision_function(Xt), atol=1e-8)
+    np.testing.assert_array_equal(pre.predict(Kt), lin.predict(Xt))
+    # the decision values are K_test @ (alpha * y) + b over every training sample
+    np.testing.assert_array_equal(pre.decision_function(Kt), Kt @ (pre.alpha_ * y) + pre.intercept_[0])
+
+
+def test_precomputed_kernel_refuses_what_is_not_a_training_gram_matrix():
+    X, y = _problem(20, 5, 1)
+    with pytest.raises(ValueError, match="square Gram matrix"):
+        KernelSVM(kernel="precomputed").fit(X, y)
+    K = X @ X.T
+    K[0, 1] += 1.0
+    with pytest.raises(ValueError, match="not symmetric"):
+        KernelSVM(kernel="precomputed").fit(K, y)
+    m = KernelSVM(kernel="precomputed").fit(X @ X.T, y)
+    with pytest.raises(ValueError, match="features"):
+        m.decision_function(X)  # the test kernel must have one column per training sample
+
+
+def test_precomputed_kernel_in_cross_validation():
+    """The estimator says it is pairwise, so scikit-learn's CV slices the Gram matrix on both axes."""
+    from sklearn.model_selection import cross_val_score
+
+    X, y = _problem(45, 20, 3)
+    a = cross_val_score(KernelSVM(kernel="precomputed", C=1.0), X @ X.T, y, cv=3)
+    b = cross_val_score(LinearSVM(C=1.0), X, y, cv=3)
+    np.testing.assert_allclose(a, b)

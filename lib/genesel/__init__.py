@@ -33,8 +33,7 @@ checks, fast math, BLAS threads) import nothing from ``datasets``, ``experiments
 layer that loads data and runs grids. Package ``__init__`` files hold re-exports and constants only.
 """
 
-__version__ = "0.1.0"
-
+from genesel._version import __version__
 from genesel._core.validation import DegenerateModelWarning
 from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline
 from genesel.arom import L2AROM

@@ -66,7 +66,7 @@ from genesel import bounds as _bounds
 from genesel._core.validation import check_binary_fit
 
 __all__ = ["SampleCompressionStumps", "OccamStumps", "PACBayesStumps", "AdaBoostStumps", "presort", "presort_rows",
-           "stump_outputs", "soft_outputs", "scm_paths", "occam_paths", "pac_bayes_paths", "adaboost_path"]
+           "stump_outputs", "soft_outputs", "scm_paths", "occam_paths", "pac_bayes_paths", "adaboost_path", "warm_up"]
 
 _MAX_BITS = 60
 
@@ -1091,6 +1091,64 @@ class _StumpConjunction(ClassifierMixin, BaseEstimator):
         for k in range(1, self.n_stumps_ + 1):
             yield self._label(self._conj(X, k))
 
+    def path_losses(self, X, y, X_val, y_val, param_grid, *, presorted=None):
+        """Validation losses of every prefix of the greedy, for several parameter settings at once: the inner loop of
+        a model selection over the learner's parameters and its number of stumps (Shah et al. 2012, §7).
+
+        The greedy of this learner (its ``model``, ``max_stumps``, ``feature_range`` and, for PAC-Bayes, ``margin``)
+        is run on (X, y) for every setting of ``param_grid``, a list of dicts with ``p`` and, for Occam and
+        PAC-Bayes, ``eta`` (with ``margin="fixed"``: ``gamma``, the half-width); settings that take the same first
+        steps share them (one computation per node of the tree of paths). Returns an array (len(param_grid),
+        max_stumps): entry [c, s] is the loss on (X_val, y_val) of the conjunction of the first s + 1 stumps of
+        setting c, which is what a fit with ``max_stumps = s + 1`` predicts (a path that stopped early repeats its
+        last conjunction). The loss is the number of errors of the hard conjunction for sample compression, Occam
+        and the fixed-margin PAC-Bayes learner, and the expected number of errors of the Gibbs classifier (Eq. 5)
+        for the PAC-Bayes learner with variable margins. ``presorted``: ``presort(X)`` (e.g. from
+        :func:`presort_rows`)."""
+        from sklearn.base import clone
+
+        return clone(self)._path_losses(X, y, X_val, y_val, param_grid, presorted)
+
+    def _path_losses(self, X, y, X_val, y_val, param_grid, presorted):
+        X, pos = self._prepare(X, y)
+        X_val = validate_data(self, X_val, dtype=np.float64, reset=False)
+        y_val = np.asarray(y_val)
+        if y_val.shape != (X_val.shape[0],):
+            raise ValueError(f"y_val must hold one label per row of X_val ({X_val.shape[0]}), got shape {y_val.shape}")
+        unknown = set(np.unique(y_val).tolist()) - set(self.classes_.tolist())
+        if unknown:
+            raise ValueError(f"y_val holds labels {sorted(unknown)} that are not among the training classes "
+                             f"{self.classes_.tolist()}")
+        pos_val = y_val == self.positive_class_
+        grid = [dict(q) for q in param_grid]
+        if not grid:
+            raise ValueError("param_grid is empty: give at least one setting, e.g. [{'p': 1.0}]")
+        paths = self._grid_paths(X, pos, grid, presorted)
+        S = _check_int(self.max_stumps, "max_stumps")
+        return np.array([self._prefix_losses(path, X_val, pos_val, S) for path in paths])
+
+    def _grid_value(self, grid, key):
+        try:
+            return np.array([float(q[key]) for q in grid])
+        except KeyError:
+            raise ValueError(f"{type(self).__name__}.path_losses: every setting of param_grid needs {key!r}, got "
+                             f"{grid[0]}") from None
+
+    def _prefix_losses(self, path, X, pos, S):
+        """(S,) errors of the hard conjunctions of the first 1..S stumps of ``path`` on (X, pos)."""
+        k = len(path["gene"])
+        loss = np.empty(S)
+        thr = self._path_thresholds(path)
+        out = stump_outputs(X, path["gene"], thr, path["direction"]) if k else np.ones((X.shape[0], 0), bool)
+        cum = np.cumprod(out, axis=1).astype(bool) if k else out
+        for s in range(S):
+            pred = cum[:, min(s, k - 1)] if k else np.ones(X.shape[0], bool)
+            loss[s] = np.sum(pred != pos)
+        return loss
+
+    def _path_thresholds(self, path):
+        return path["threshold"]
+
 
 class SampleCompressionStumps(_StumpConjunction):
     """Conjunction (or disjunction) of decision stumps by the set-covering greedy of §6 with U = |Q| − p|R| (Eq. 7):
@@ -1144,6 +1202,9 @@ class SampleCompressionStumps(_StumpConjunction):
         self.bound_ = float(self.bounds_[self.n_stumps_])
         return self
 
+    def _grid_paths(self, X, pos, grid, presorted):
+        return scm_paths(X, pos, self._grid_value(grid, "p"), self.max_stumps, presorted=presorted)
+
 
 class OccamStumps(_StumpConjunction):
     """Conjunction (or disjunction) of decision stumps by the Occam's razor greedy of §6.1:
@@ -1184,6 +1245,11 @@ class OccamStumps(_StumpConjunction):
         self.bounds_ = np.asarray(bnds)
         self.bound_ = float(self.bounds_[self.n_stumps_])
         return self
+
+    def _grid_paths(self, X, pos, grid, presorted):
+        A, B = self._ranges(X)
+        return occam_paths(X, pos, self._grid_value(grid, "p"), self._grid_value(grid, "eta"), self.max_stumps, A, B,
+                           presorted=presorted)
 
 
 class PACBayesStumps(_StumpConjunction):
@@ -1263,6 +1329,37 @@ class PACBayesStumps(_StumpConjunction):
         self.bound_ = float(self.bounds_[self.n_stumps_])
         return self
 
+    def _grid_paths(self, X, pos, grid, presorted):
+        A, B = self._ranges(X)
+        ps = self._grid_value(grid, "p")
+        if self.margin != "fixed":
+            return pac_bayes_paths(X, pos, ps, self._grid_value(grid, "eta"), self.max_stumps, A, B,
+                                   presorted=presorted)
+        out = []  # the fixed margin: one path per (p, gamma); eta is the learner's own
+        for p, gam in zip(ps, self._grid_value(grid, "gamma")):
+            if not 0.0 < gam <= 0.5:
+                raise ValueError(f"gamma must lie in (0, 0.5] (half-width as a fraction of the range), got {gam!r}")
+            out.extend(pac_bayes_paths(X, pos, p, self.eta, self.max_stumps, A, B, width_frac=gam,
+                                       presorted=presorted))
+        return out
+
+    def _path_thresholds(self, path):
+        return (np.asarray(path["a"]) + np.asarray(path["b"])) / 2.0
+
+    def _prefix_losses(self, path, X, pos, S):
+        """(S,) hard-conjunction errors (fixed margin) or expected Gibbs errors (variable margin) of the first
+        1..S stumps of ``path`` on (X, pos)."""
+        if self.margin == "fixed":
+            return super()._prefix_losses(path, X, pos, S)
+        k = len(path["gene"])
+        loss = np.empty(S)
+        sig = soft_outputs(X, path["gene"], path["a"], path["b"], path["direction"]) if k else np.ones((X.shape[0], 0))
+        cum = np.cumprod(sig, axis=1) if k else sig
+        for s in range(S):
+            pr = cum[:, min(s, k - 1)] if k else np.ones(X.shape[0])
+            loss[s] = np.sum(np.where(pos, 1.0 - pr, pr))
+        return loss
+
     def _prod(self, X, k):
         if k == 0:
             return np.ones(X.shape[0])
@@ -1297,12 +1394,18 @@ class PACBayesStumps(_StumpConjunction):
         for k in range(1, self.n_stumps_ + 1):
             yield self._prod(X, k)
 
-    def gibbs_risk(self, X, y):
-        """Expected error rate of the Gibbs classifier on (X, y) (Eq. 5, averaged)."""
+    def gibbs_losses(self, X, y):
+        """Expected error of the Gibbs classifier on each sample of (X, y): (1 − 2y)(Π σ − y) of Eq. 5, i.e.
+        1 − Π σ for a sample of ``positive_class_`` and Π σ for the others (their sum is the expected number of
+        errors)."""
         X = self._validate_X(X)
         y = np.asarray(y)
-        return float(np.mean(np.where(y == self.positive_class_, 1.0 - self._prod(X, self.n_stumps_),
-                                      self._prod(X, self.n_stumps_))))
+        pr = self._prod(X, self.n_stumps_)
+        return np.where(y == self.positive_class_, 1.0 - pr, pr)
+
+    def gibbs_risk(self, X, y):
+        """Expected error rate of the Gibbs classifier on (X, y) (Eq. 5, averaged)."""
+        return float(np.mean(self.gibbs_losses(X, y)))
 
 
 class AdaBoostStumps(ClassifierMixin, BaseEstimator):
@@ -1362,8 +1465,9 @@ class AdaBoostStumps(ClassifierMixin, BaseEstimator):
             yield np.where(cum[:, t] > 0, self.classes_[1], self.classes_[0])
 
 
-def _warm_up():
-    """Compile the kernels once (numba caches them on disk)."""
+def warm_up():
+    """Compile the kernels once (numba caches them on disk), so that the first fit of a timed protocol does not
+    pay for it."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(8, 3))
     pos = np.array([True, False] * 4)

@@ -234,7 +234,13 @@ class KernelSVM(_DualSVMBase):
     """Binary C-SVM with a linear, polynomial or RBF kernel (same numba SMO solver as ``LinearSVM``).
 
     Kernels follow scikit-learn's ``SVC``: ``linear`` x.x', ``poly`` (gamma x.x' + coef0)^degree,
-    ``rbf`` exp(-gamma |x - x'|^2); ``"auto"`` is 1 / n_features. ``gamma="scale"`` is 1 / (sum of the gene
+    ``rbf`` exp(-gamma |x - x'|^2); ``"auto"`` is 1 / n_features. ``kernel="precomputed"`` takes Gram matrices
+    instead of expression data, as ``SVC`` does: ``fit(K, y)`` with ``K`` the (n_train, n_train) kernel of the
+    training samples, ``decision_function(K_test)`` / ``predict(K_test)`` with the (n_test, n_train) kernel between
+    test and training samples. It is the one way to train an SVM on a Gram matrix a protocol builds itself (e.g. one
+    Gram matrix accumulated over nested gene subsets, or shared by several C): the solver sees that matrix exactly
+    (no rescaling), and the decision values are ``K_test @ (alpha * y) + intercept_`` over all training samples
+    (``dual_coef_full_``). ``gamma="scale"`` is 1 / (sum of the gene
     variances), so that the mean of gamma |x - x'|^2 over pairs of samples is 2: on centred genes (e.g.
     standardised ones) that is scikit-learn's 1 / (n_features * X.var()); unlike it, it does not depend on the genes'
     means (sklearn's X.var() over all entries grows with the differences between gene means, e.g. raw intensities,
@@ -279,11 +285,18 @@ class KernelSVM(_DualSVMBase):
                     "try a larger C, or a gamma suited to the distances between the samples (gamma='scale')")
         return super()._one_class_cause(K, exp2)
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
     def fit(self, X, y, alpha0=None):
         self._check_params()
-        if self.kernel not in ("linear", "poly", "rbf"):
-            raise ValueError(f"kernel must be 'linear', 'poly' or 'rbf', got {self.kernel!r}")
+        if self.kernel not in ("linear", "poly", "rbf", "precomputed"):
+            raise ValueError(f"kernel must be 'linear', 'poly', 'rbf' or 'precomputed', got {self.kernel!r}")
         X, y_pm1 = self._validate_fit_data(X, y)
+        if self.kernel == "precomputed":
+            return self._fit_precomputed(X, y_pm1, alpha0)
         k = unit_row_exponent(X)
         Xs = scale_pow2(X, k)
         self._x_exp = k
@@ -298,8 +311,24 @@ class KernelSVM(_DualSVMBase):
             self.coef_ = _in_x_units(self._dual_coef_scaled @ self._sv_scaled, k)
         return self
 
+    def _fit_precomputed(self, K, y_pm1, alpha0):
+        if K.shape[0] != K.shape[1]:
+            raise ValueError(f"KernelSVM(kernel='precomputed'): fit takes the square Gram matrix of the training "
+                             f"samples, got shape {K.shape}")
+        if not np.allclose(K, K.T, rtol=1e-10, atol=0.0):
+            raise ValueError("KernelSVM(kernel='precomputed'): the Gram matrix is not symmetric; pass K(x_i, x_j) "
+                             "of the training samples with themselves")
+        self._x_exp = 0
+        self._gamma_scaled = self._gamma_ = None
+        self._solve(K, y_pm1, alpha0, float(self.C), 0)  # the matrix as given: no rescaling, C as given
+        self.dual_coef_full_ = self._alpha_scaled * y_pm1  # alpha_i y_i over every training sample
+        self.support_vectors_ = np.empty((0, 0))
+        return self
+
     def decision_function(self, X):
         check_is_fitted(self, "dual_coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self.kernel == "precomputed":
+            return X @ self.dual_coef_full_ + self.intercept_[0]
         Kx = self._kernel(scale_pow2(X, self._x_exp), self._sv_scaled)
         return Kx @ self._dual_coef_scaled[0] + self.intercept_[0]

@@ -83,7 +83,7 @@ def _func_name(func) -> str:
 
 def cell_key(func, cell: dict, *, code: str | None = None) -> str:
     """The cache key of one cell: function name, cell, genesel version and the digest of the code it can run."""
-    from genesel import __version__
+    from genesel._version import __version__
 
     code = function_digest(func) if code is None else code
     payload = json.dumps({"func": _func_name(func), "cell": cell, "version": __version__, "code": code},

@@ -233,7 +233,7 @@ def _task(dataset: str):
     """(X, y in {-1,+1}, presort of X, classes, gene ids) of a data set, cached per process."""
     ds = load_dataset(dataset)
     X = np.ascontiguousarray(ds.X, dtype=np.float64)
-    ST._warm_up()
+    ST.warm_up()
     return X, np.asarray(ds.y), ST.presort(X), tuple(ds.classes), np.asarray(ds.gene_ids).astype(str)
 
 
