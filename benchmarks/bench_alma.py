@@ -120,6 +120,7 @@ def _where_the_time_goes(ds, args, rows):
     import math
 
     from genesel import alma as A
+    from genesel._core.linalg import row_pnorms
     from genesel.experiments import random_splits
 
     tr, _ = random_splits(ds.y, 101, 1, args.seed)[0]
@@ -127,7 +128,7 @@ def _where_the_time_goes(ds, args, rows):
     y = np.where(ds.y[tr] == ds.y.max(), 1.0, -1.0)
     f = X.shape[1]
     p = A.resolve_p("ln", f)
-    Xn = X / A._row_pnorms(X, p)[:, None]
+    Xn = X / row_pnorms(X, p)[:, None]
     order = np.arange(X.shape[0], dtype=np.int64)
     A._alma_kernel(Xn, y, order, p, 0.5, 1)
     t0 = time.perf_counter()

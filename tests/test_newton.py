@@ -7,6 +7,7 @@ from sklearn.svm import SVC
 
 from genesel._core import newton, smo
 from genesel.svm import dual_objective, kkt_violation, solve_svm_dual
+from naive import linalg as naive_linalg
 from naive import newton as naive_newton
 from naive import svm as naive_svm
 
@@ -52,7 +53,7 @@ def test_chol_downdate_matches_refactoring(seed):
     L[:m, :m] = np.linalg.cholesky(A)
     v = 0.3 * rng.normal(size=m) * np.sqrt(np.diag(A))
     v *= 0.9 / np.sqrt(v @ np.linalg.solve(A, v)) if v @ np.linalg.solve(A, v) >= 1 else 1.0  # keep A - vv^T PD
-    ref = naive_newton.chol_downdate(L[:m, :m].copy(), v)
+    ref = naive_linalg.chol_rank1(L[:m, :m].copy(), v, -1.0)
     assert newton.chol_downdate(L, m, v.copy())
     np.testing.assert_allclose(L[:m, :m], ref, rtol=1e-9, atol=1e-10)
     np.testing.assert_allclose(L[:m, :m] @ L[:m, :m].T, A - np.outer(v, v), rtol=1e-9, atol=1e-9)
@@ -62,7 +63,7 @@ def test_chol_downdate_refuses_an_indefinite_result():
     A = _spd(5, 3)
     L = np.linalg.cholesky(A)
     v = np.linalg.cholesky(A)[:, 0] * 1.01  # A - v v^T has a negative direction
-    assert naive_newton.chol_downdate(L.copy(), v) is None
+    assert naive_linalg.chol_rank1(L.copy(), v, -1.0) is None
     assert not newton.chol_downdate(L.copy(), 5, v.copy())
 
 

@@ -77,6 +77,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.fastmath import dot, pow_pos
+from genesel._core.linalg import row_pnorms
 from genesel._core.threads import single_blas_thread
 from genesel._core.validation import check_binary_fit, pow2_exponent, warn_degenerate, warn_if_one_class
 from genesel.filters import SignalToNoiseSelector
@@ -107,34 +108,6 @@ __all__ = [
 # ----------------------------------------------------------------------------------------------------------------
 # numba kernels (plain-Python twins in tests/naive/alma.py)
 # ----------------------------------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _row_pnorms(X, p):
-    """p-norm of every row of X (scaled by the row's max |x| so that |x|^p cannot overflow)."""
-    m, f = X.shape
-    out = np.zeros(m)
-    for t in range(m):
-        mx = 0.0
-        for i in range(f):
-            a = abs(X[t, i])
-            if a > mx:
-                mx = a
-        if mx == 0.0:
-            continue
-        s = 0.0
-        if p == 2.0:
-            for i in range(f):
-                v = X[t, i] / mx
-                s += v * v
-            out[t] = mx * math.sqrt(s)
-        else:
-            for i in range(f):
-                a = abs(X[t, i]) / mx
-                if a > 0.0:
-                    s += a**p
-            out[t] = mx * s ** (1.0 / p)
-    return out
 
 
 @njit(cache=True, error_model="numpy", fastmath={"contract"})
@@ -388,7 +361,7 @@ def pnorm_margin(w, X, y, p):
     """Normalised p-norm margins ``y_t w . x_t / (||w||_q ||x_t||_p)`` of every example (section 2)."""
     X = np.asarray(X, dtype=float)
     p = resolve_p(p, X.shape[1])
-    xn = _row_pnorms(np.ascontiguousarray(X), p)
+    xn = row_pnorms(np.ascontiguousarray(X), p)
     wq = np.linalg.norm(np.asarray(w, dtype=float), ord=_dual(p))
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.asarray(y) * (X @ w) / (xn * wq)
@@ -472,7 +445,7 @@ def run_alma(X, y, p, alpha, n_cycles, order):
         G = X @ X.T if dual else None  # an overflowing Gram matrix sends us to the primal below
         norms = np.sqrt(np.diag(G)) if dual else None  # the row 2-norms come with the Gram matrix
     if norms is None or not np.all(np.isfinite(norms)):
-        norms = _row_pnorms(X, p)  # scaled: no overflow whatever the magnitudes
+        norms = row_pnorms(X, p)  # scaled: no overflow whatever the magnitudes
     nz = norms > 0
     order = order[nz[order]]
     if dual and np.all(np.isfinite(G)):
@@ -486,7 +459,7 @@ def run_alma(X, y, p, alpha, n_cycles, order):
 
 def decision_values(X, w, p):
     X = np.ascontiguousarray(X, dtype=np.float64)
-    norms = _row_pnorms(X, p)
+    norms = row_pnorms(X, p)
     raw = X @ w
     return np.where(norms > 0, raw / np.where(norms > 0, norms, 1.0), 0.0)
 
@@ -793,7 +766,7 @@ def warm_up():
     y = np.array([1.0, -1.0, 1.0])
     order = np.arange(3, dtype=np.int64)
     for p in (2.0, 3.0):
-        Xn = X / _row_pnorms(X, p)[:, None]
+        Xn = X / row_pnorms(X, p)[:, None]
         _alma_kernel(Xn, y, order, p, 0.5, 2)
-    _alma2_dual(X, _row_pnorms(X, 2.0), y, order, 0.5, 2)
+    _alma2_dual(X, row_pnorms(X, 2.0), y, order, 0.5, 2)
     _WARM = True

@@ -72,7 +72,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
-from genesel._core.smo import gradient, newton_step, rho, smo
+from genesel._core.smo import rho, warm_solve
 from genesel._core.threads import single_blas_thread
 from genesel._core.validation import check_binary_fit
 
@@ -209,10 +209,7 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
             n_active.append(int(n_alive))
             Xs = np.multiply(Xc, zc[:, None], out=buf[: idx.size])  # rescaled data, genes x samples
             K = Xs.T @ Xs
-            G = gradient(K, yf, alpha)
-            if k > 0 and newton_step(K, yf, C, alpha, G):
-                G = gradient(K, yf, alpha)
-            _, gap = smo(K, yf, C, alpha, G, smo_tol, smo_max_iter)
+            G, _, gap = warm_solve(K, yf, C, alpha, k > 0, smo_tol, smo_max_iter)
             gaps.append(float(gap))
             b = -rho(yf, C, alpha, G)
             wbar = Xs @ (alpha * yf)

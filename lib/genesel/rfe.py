@@ -40,8 +40,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel._core.gram import gram_rows, linear_gram
-from genesel._core.smo import gradient, newton_step, restore_equality, rho, smo
+from genesel._core.gram import add_gram_rows, gram_rows, linear_gram
+from genesel._core.smo import restore_equality, rho, warm_solve
 from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent
 from genesel.svm import LinearSVM, _in_x_units, _negligible_C_message
 
@@ -100,22 +100,6 @@ def elimination_schedule(n_features, n_features_to_select, step):
 
 
 @njit(cache=True)
-def _downdate(K, Xt, rows):
-    """K <- K - X_R X_R^T in place for the genes ``rows``."""
-    n = Xt.shape[1]
-    for r in range(rows.shape[0]):
-        g = rows[r]
-        for i in range(n):
-            xi = Xt[g, i]
-            if xi != 0.0:
-                for j in range(i, n):
-                    K[i, j] -= xi * Xt[g, j]
-    for i in range(n):
-        for j in range(i):
-            K[i, j] = K[j, i]
-
-
-@njit(cache=True)
 def _dot_row(Xt, g, c):
     s = 0.0
     for i in range(Xt.shape[1]):
@@ -170,11 +154,7 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
     hint = -1
     for s in range(n_stages + 1):
         cur = rows[:n_rem]
-        G = gradient(K, y, alpha)
-        if s > 0 and polish:
-            if newton_step(K, y, C, alpha, G):
-                G = gradient(K, y, alpha)  # exact gradient again (the step's update is incremental)
-        it, gap = smo(K, y, C, alpha, G, tol, max_iter)
+        G, it, gap = warm_solve(K, y, C, alpha, s > 0 and polish, tol, max_iter)
         alphas[s, :] = alpha
         rhos[s] = rho(y, C, alpha, G)
         n_iters[s] = it
@@ -263,7 +243,7 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
             last_refresh = n_rem
             K = gram_rows(Xt, rows[:n_rem])
         else:
-            _downdate(K, Xt, removed)
+            add_gram_rows(K, Xt, removed, -1.0)
     final_rows = rows[:n_rem].copy()
     final_w = np.empty(n_rem)
     for t in range(n_rem):

@@ -32,10 +32,6 @@ def link_T_inv(theta, p):
     return grad_half_sq_norm(list(theta), p)
 
 
-def row_pnorms(X, p):
-    return [_norm([float(a) for a in row], p) for row in X]
-
-
 def alma_kernel(Xn, y, order, p, alpha, n_cycles):
     """Figure 1 of Gentile (2003), literally. Returns (w, k, n_updates, cycles_run, converged)."""
     Xn = [[float(a) for a in row] for row in Xn]
