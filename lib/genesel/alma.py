@@ -79,7 +79,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.fastmath import dot, pow_pos
 from genesel._core.linalg import row_pnorms
 from genesel._core.threads import single_blas_thread
-from genesel._core.validation import check_binary_fit, pow2_exponent, warn_degenerate, warn_if_one_class
+from genesel._core.units import pow2_exponent
+from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class
 from genesel.filters import SignalToNoiseSelector
 
 __all__ = [

@@ -46,8 +46,8 @@ from sklearn.utils.validation import _num_samples, check_is_fitted, validate_dat
 
 from genesel._core.gram import gram
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import (check_binary_fit, check_expression_data, scale_pow2, unit_row_exponent,
-                                      warn_if_one_class)
+from genesel._core.units import scale_pow2, unit_row_exponent
+from genesel._core.validation import check_binary_fit, check_expression_data, warn_if_one_class
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]

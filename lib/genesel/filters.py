@@ -46,8 +46,8 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
-from genesel._core.validation import (check_binary_fit, check_expression_data, mean_std, safe_pow2_exponent,
-                                      scale_pow2)
+from genesel._core.units import safe_pow2_exponent, scale_pow2
+from genesel._core.validation import check_binary_fit, check_expression_data, mean_std
 
 __all__ = ["signal_to_noise", "fisher_ratio", "t_statistic", "wilcoxon_pvalues", "abs_score", "class_moments",
            "balanced_order", "check_n_genes", "SignalToNoiseSelector", "FisherSelector"]

@@ -56,8 +56,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import (check_binary_fit, check_expression_data, pow2_exponent, warn_degenerate,
-                                      warn_if_one_class)
+from genesel._core.units import pow2_exponent
+from genesel._core.validation import check_binary_fit, check_expression_data, warn_degenerate, warn_if_one_class
 
 __all__ = ["GaussianProcessClassifier"]
 

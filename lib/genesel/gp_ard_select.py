@@ -46,11 +46,11 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import ClassifierTags, check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from genesel._core.resampling import resampling_masks
 from genesel._core.validation import check_binary_fit, check_expression_data
 from genesel.filters import wilcoxon_pvalues
 from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
-from genesel.msvm_rfe import resampling_masks
 
 __all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes"]
 

@@ -43,11 +43,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from genesel._core.gram import gram_rows
 from genesel._core.newton import chol_downdate, newton_smo
+from genesel._core.resampling import resampling_masks
 from genesel._core.validation import check_binary_fit
 from genesel.forward import forward_path
 from genesel.rfe import elimination_schedule
 
-__all__ = ["MSVMRFE", "msvm_criterion", "resampling_masks"]
+__all__ = ["MSVMRFE", "msvm_criterion", "resampling_masks"]  # resampling_masks: re-exported from genesel._core
 
 
 def msvm_criterion(W):
@@ -67,23 +68,6 @@ def msvm_criterion(W):
     with np.errstate(divide="ignore", invalid="ignore"):
         c = mean / sd
     return np.where(sd > 0, c, np.where(mean > 0, np.inf, 0.0))
-
-
-def resampling_masks(y_pm1, n_folds, n_repeats, rng):
-    """Boolean training masks (t x n) of the t = n_folds x n_repeats SVMs: stratified folds, each left out once."""
-    y_pm1 = np.asarray(y_pm1)
-    n = y_pm1.size
-    masks = []
-    for _ in range(n_repeats):
-        fold = np.empty(n, dtype=np.int64)
-        offset = 0
-        for c in (-1, 1):
-            members = rng.permutation(np.flatnonzero(y_pm1 == c))
-            fold[members] = (np.arange(members.size) + offset) % n_folds
-            offset += members.size
-        for f in range(n_folds):
-            masks.append(fold != f)
-    return np.array(masks)
 
 
 # ----------------------------------------------------------------------------------------------------------------

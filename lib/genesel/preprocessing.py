@@ -26,7 +26,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel._core.validation import mean_std, safe_pow2_exponent, scale_pow2
+from genesel._core.units import safe_pow2_exponent, scale_pow2
+from genesel._core.validation import mean_std
 
 __all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"]
 

@@ -42,8 +42,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.gram import add_gram_rows, gram_rows, linear_gram
 from genesel._core.smo import restore_equality, rho, warm_solve
-from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent
-from genesel.svm import LinearSVM, _in_x_units, _negligible_C_message
+from genesel._core.units import in_x_units, negligible_C_message, scale_pow2, unit_row_exponent
+from genesel._core.validation import check_binary_fit
+from genesel.svm import LinearSVM
 
 __all__ = ["SVMRFE", "elimination_schedule"]
 
@@ -333,9 +334,9 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         # data-relative units (exact): X' = 2^e X, C' = C / 4^e, the same SVMs (see genesel.svm)
         e = unit_row_exponent(X)
         Xs = scale_pow2(X, e)
-        C_scaled = _in_x_units(float(self.C), -2 * e)
+        C_scaled = in_x_units(float(self.C), -2 * e)
         if not C_scaled > 0:
-            raise ValueError(_negligible_C_message(type(self).__name__, self.C, linear_gram(Xs), 2 * e))
+            raise ValueError(negligible_C_message(type(self).__name__, self.C, linear_gram(Xs), 2 * e))
         Xt = np.ascontiguousarray(Xs.T)
         yf = y_pm1.astype(np.float64)
         eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots = _rfe_path(
@@ -367,7 +368,7 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         self.support_ = support
         self.ranking_ = ranking
         self.n_features_ = int(support.sum())
-        self.stage_alpha_ = _in_x_units(alphas, 2 * e)
+        self.stage_alpha_ = in_x_units(alphas, 2 * e)
         self._stage_alpha_scaled = alphas
         self.stage_intercept_ = -rhos
         self.stage_n_iter_ = n_iters

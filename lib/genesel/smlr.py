@@ -50,8 +50,8 @@ from sklearn.utils.validation import _num_samples, check_is_fitted, validate_dat
 
 from genesel._core.gram import gram
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import (check_expression_data, mean_std, pow2_exponent, warn_degenerate,
-                                      warn_if_one_class)
+from genesel._core.units import pow2_exponent
+from genesel._core.validation import check_expression_data, mean_std, warn_degenerate, warn_if_one_class
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["SMLR", "smlr_objective"]

@@ -36,7 +36,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.gram import gram, linear_gram
 from genesel._core.smo import dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
-from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent, warn_if_one_class
+from genesel._core.units import (in_x_units, log10_scale, log_scale_str, negligible_C_message, scale_pow2,
+                                 unit_row_exponent)
+from genesel._core.validation import check_binary_fit, warn_if_one_class
 
 __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_violation"]
 
@@ -77,9 +79,9 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
         times the units of X; ``who`` names the estimator in messages."""
         who = who or type(self).__name__
         if not C_scaled > 0:
-            raise ValueError(_negligible_C_message(who, self.C, K, exp2))
+            raise ValueError(negligible_C_message(who, self.C, K, exp2))
         if alpha0 is not None:
-            alpha0 = _in_x_units(np.asarray(alpha0, dtype=float), alpha0_exp2 - exp2)
+            alpha0 = in_x_units(np.asarray(alpha0, dtype=float), alpha0_exp2 - exp2)
         res = solve_svm_dual(K, y_pm1, C_scaled, tol=self.tol, max_iter=self.max_iter, alpha0=alpha0)
         if not res["converged"]:
             import warnings
@@ -101,21 +103,21 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
                           np.where(y_pm1 > 0, self.classes_[1], self.classes_[0]), cause, remedy, stacklevel=4)
         self._alpha_scaled = alpha
         self._exp2 = int(exp2)
-        self.alpha_ = _in_x_units(alpha, exp2)
+        self.alpha_ = in_x_units(alpha, exp2)
         self.support_ = np.flatnonzero(alpha > 0)
         self._dual_coef_scaled = (alpha * y_pm1)[self.support_][None, :]
-        self.dual_coef_ = _in_x_units(self._dual_coef_scaled, exp2)
+        self.dual_coef_ = in_x_units(self._dual_coef_scaled, exp2)
         self.intercept_ = np.array([-res["rho"]])
         self.n_iter_ = res["n_iter"]
-        self.objective_ = float(_in_x_units(res["objective"], exp2))
+        self.objective_ = float(in_x_units(res["objective"], exp2))
         self.n_support_ = np.array(
             [np.sum(y_pm1[self.support_] < 0), np.sum(y_pm1[self.support_] > 0)], dtype=np.int32
         )
         return res
 
     def _one_class_cause(self, K, exp2):
-        t = _log_scale_str(self.C, K, exp2)
-        if _log10_scale(self.C, K, exp2) < -1:
+        t = log_scale_str(self.C, K, exp2)
+        if log10_scale(self.C, K, exp2) < -1:
             return (f"C={self.C:g} is small against the scale of X (C * max k(x, x) = {t}), so the margin term is "
                     "weak and the bias alone decides",
                     "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)")
@@ -125,35 +127,6 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         d = self.decision_function(X)
         return np.where(d > 0, self.classes_[1], self.classes_[0])
-
-
-def _in_x_units(a, exp2):
-    """a * 2^exp2, quietly inf or 0 where the units of X cannot hold it (data near 1e200 or 1e-300)."""
-    with np.errstate(over="ignore", under="ignore"):
-        return np.ldexp(a, exp2)
-
-
-def _log10_scale(C, K, exp2):
-    """log10 of C times the largest diagonal entry of the Gram matrix in the units of X (K = 2^exp2 K_X)."""
-    kmax = float(np.max(np.diag(K))) if K.size else 0.0
-    if not (C > 0 and kmax > 0):
-        return -np.inf
-    return np.log10(C) + np.log10(kmax) - exp2 * np.log10(2.0)
-
-
-def _log_scale_str(C, K, exp2):
-    """C * max k(x, x) in the units of X as a string that never overflows."""
-    e10 = _log10_scale(C, K, exp2)
-    if not np.isfinite(e10):
-        return "0" if e10 < 0 else "inf"
-    m, e = 10 ** (e10 - np.floor(e10)), int(np.floor(e10))
-    return f"{m:.3g}e{e:+d}"
-
-
-def _negligible_C_message(who, C, K, exp2):
-    return (f"{who}: C={C:g} is negligible at the scale of X: C * max k(x, x) = {_log_scale_str(C, K, exp2)} "
-            "underflows, so every sample would be a bounded support vector of weight 0 and the decision "
-            "function a constant; raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)")
 
 
 def _check_decision_spread(who, C, K, exp2, f_train, rho):
@@ -171,7 +144,7 @@ def _check_decision_spread(who, C, K, exp2, f_train, rho):
         cause = "all training samples are identical (the Gram matrix is constant)"
         remedy = "check X: the samples must differ"
     else:
-        cause = (f"C={C:g} is negligible at the scale of X (C * max k(x, x) = {_log_scale_str(C, K, exp2)}): every "
+        cause = (f"C={C:g} is negligible at the scale of X (C * max k(x, x) = {log_scale_str(C, K, exp2)}): every "
                  "sample is a bounded support vector and the margin term drowns in rounding")
         remedy = "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)"
     raise ValueError(f"{who}: the decision values of the fitted SVM do not vary across the training samples "
@@ -216,12 +189,12 @@ class LinearSVM(_DualSVMBase):
         k = unit_row_exponent(X)
         Xs = scale_pow2(X, k)
         K = linear_gram(Xs)
-        self._solve(K, y_pm1, alpha0, _in_x_units(float(self.C), -2 * k), 2 * k, alpha0_exp2, who)
+        self._solve(K, y_pm1, alpha0, in_x_units(float(self.C), -2 * k), 2 * k, alpha0_exp2, who)
         self._x_exp = k
         self.support_vectors_ = X[self.support_]
         # (1, n_SV) @ (n_SV, d), BLAS-free; in scaled units w' = w / 2^k
         self._coef_scaled = linear_gram(self._dual_coef_scaled, Xs[self.support_].T)
-        self.coef_ = _in_x_units(self._coef_scaled, k)
+        self.coef_ = in_x_units(self._coef_scaled, k)
         return self
 
     def decision_function(self, X):
@@ -263,9 +236,9 @@ class KernelSVM(_DualSVMBase):
             v = float(np.sum(Xs.var(axis=0)))  # the sum of the gene variances: translation invariant per gene
             return 1.0 / v if v > 0 else 1.0
         if self.gamma == "auto":
-            return _in_x_units(1.0 / Xs.shape[1], -2 * k)
+            return in_x_units(1.0 / Xs.shape[1], -2 * k)
         if isinstance(self.gamma, numbers.Real) and self.gamma > 0:
-            return _in_x_units(float(self.gamma), -2 * k)
+            return in_x_units(float(self.gamma), -2 * k)
         raise ValueError(f"gamma must be 'scale', 'auto' or a positive number, got {self.gamma!r}")
 
     def _kernel(self, A, B):
@@ -301,14 +274,14 @@ class KernelSVM(_DualSVMBase):
         Xs = scale_pow2(X, k)
         self._x_exp = k
         self._gamma_scaled = float(self._gamma_value(Xs, k))
-        self._gamma_ = float(_in_x_units(self._gamma_scaled, 2 * k))
+        self._gamma_ = float(in_x_units(self._gamma_scaled, 2 * k))
         K = self._kernel(Xs, Xs)
         exp2 = 2 * k if self.kernel == "linear" else 0  # rbf / poly: same kernel values, same C
-        self._solve(K, y_pm1, alpha0, _in_x_units(float(self.C), -exp2), exp2)
+        self._solve(K, y_pm1, alpha0, in_x_units(float(self.C), -exp2), exp2)
         self.support_vectors_ = X[self.support_]
         self._sv_scaled = Xs[self.support_]
         if self.kernel == "linear":
-            self.coef_ = _in_x_units(self._dual_coef_scaled @ self._sv_scaled, k)
+            self.coef_ = in_x_units(self._dual_coef_scaled @ self._sv_scaled, k)
         return self
 
     def _fit_precomputed(self, K, y_pm1, alpha0):

@@ -7,7 +7,10 @@
   and downdate, overflow-safe row norms) of the SVM solvers, the RVM and ALMA;
 - :mod:`~genesel._core.gram`: the one Gram-matrix function (linear, polynomial, RBF; BLAS-free or BLAS engine) and
   the gene-by-gene Gram accumulation of recursive elimination;
-- :mod:`~genesel._core.validation`: input checks, the one binary-fit check (``check_binary_fit``);
+- :mod:`~genesel._core.validation`: input checks, the one binary-fit check (``check_binary_fit``), the
+  degenerate-model warnings;
+- :mod:`~genesel._core.units`: data-relative units (exact power-of-two rescaling) and the SVMs' unit helpers;
+- :mod:`~genesel._core.resampling`: the stratified fold masks of MSVM-RFE and the GP-ARD selectors;
 - :mod:`~genesel._core.fastmath`: vectorisable numba power and dot product;
 - :mod:`~genesel._core.threads`: BLAS thread limits for small fits.
 
