@@ -445,12 +445,13 @@ def test_labels_and_decision():
 @pytest.mark.parametrize(
     "est, X, y, match",
     [
-        (A.ALMA(p=1.5), None, None, "p must be"),
+        (A.ALMA(p=1.5), None, None, r"'p' parameter of ALMA must be a float in the range \[2.0, inf\) or a str"),
         (A.ALMA(p="log"), None, None, "'ln'"),
-        (A.ALMA(alpha=0.0), None, None, "alpha"),
-        (A.ALMA(alpha=1.5), None, None, "alpha"),
-        (A.ALMA(n_cycles=0), None, None, "n_cycles"),
-        (A.ALMARFE(n_features_to_select=0), None, None, "n_features_to_select"),
+        (A.ALMA(alpha=0.0), None, None, r"'alpha' parameter of ALMA must be a float in the range \(0.0, 1.0\]"),
+        (A.ALMA(alpha=1.5), None, None, "'alpha' parameter"),
+        (A.ALMA(n_cycles=0), None, None, "'n_cycles' parameter of ALMA"),
+        (A.ALMARFE(n_features_to_select=0), None, None, "'n_features_to_select' parameter of ALMARFE"),
+        (A.ALMARFE(n_features_to_select=None), None, None, "'n_features_to_select' parameter of ALMARFE"),
         (A.ALMA(), "nan", None, "NaN"),
         (A.ALMA(), None, "one", "single class"),
         (A.ALMA(), None, "three", "Only binary"),

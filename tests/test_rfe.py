@@ -156,9 +156,9 @@ def test_bad_input_errors():
     Xc[:, 7] = 1.5
     with pytest.raises(ValueError, match="constant gene"):
         SVMRFE().fit(Xc, y)
-    with pytest.raises(ValueError, match="step"):
+    with pytest.raises(ValueError, match="'step' parameter of SVMRFE"):
         SVMRFE(step=0).fit(X, y)
-    with pytest.raises(ValueError, match="C must be"):
+    with pytest.raises(ValueError, match="'C' parameter of SVMRFE"):
         SVMRFE(C=0).fit(X, y)
 
 

@@ -70,14 +70,16 @@ import time
 
 import numpy as np
 from numba import njit
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import _fit_context
 from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from genesel._core.base import BinaryClassifier
 from genesel._core.fastmath import dot, pow_pos
 from genesel._core.linalg import row_pnorms
+from genesel._core.params import N_FEATURES, POSITIVE_INT, StrOptions, real
+from genesel._core.selector import SelectorBase
 from genesel._core.threads import single_blas_thread
 from genesel._core.units import pow2_exponent
 from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class
@@ -514,7 +516,13 @@ def elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1, 
 _FAR_FROM_ORIGIN = 4.0
 
 
-class _ALMABase(ClassifierMixin, BaseEstimator):
+#: the constraints every ALMA estimator shares
+_COMMON = {"alpha": [real(0, 1, "right")], "n_cycles": [POSITIVE_INT], "shuffle": ["boolean"],
+           "random_state": ["random_state"]}
+_P = [real(2, None, "left"), StrOptions({"ln"})]
+
+
+class _ALMABase(BinaryClassifier):
     def _validate_common(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         self._warn_if_far_from_origin(X)
@@ -531,6 +539,7 @@ class _ALMABase(ClassifierMixin, BaseEstimator):
         return decision_values(X[:, sup], self.coef_[0, sup], self.p_)
 
     def predict(self, X):
+        """``classes_[1]`` where the margin is >= 0 (sign(0) = +1, Gentile 2003 section 2)."""
         d = self.decision_function(X)
         return self.classes_[(d >= 0).astype(int)]
 
@@ -569,10 +578,6 @@ class _ALMABase(ClassifierMixin, BaseEstimator):
                             f"own training samples correctly, no better than the majority class ({majority:.0%})",
                             cause, remedy, stacklevel=4)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
 
 class ALMA(_ALMABase):
@@ -606,6 +611,8 @@ class ALMA(_ALMABase):
     classes_ : ndarray (2,)
     """
 
+    _parameter_constraints = {"p": _P, **_COMMON}
+
     def __init__(self, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
         self.p = p
         self.alpha = alpha
@@ -613,8 +620,8 @@ class ALMA(_ALMABase):
         self.shuffle = shuffle
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        _check_p(self.p)
         X, y, order = self._validate_common(X, y)
         p = resolve_p(self.p, X.shape[1])
         w, gamma, n_upd, cyc, conv = run_alma(X, y, p, self._alpha, self._cycles, order)
@@ -630,7 +637,7 @@ class ALMA(_ALMABase):
         return self
 
 
-class _ALMASelectorBase(SelectorMixin, _ALMABase):
+class _ALMASelectorBase(SelectorBase, _ALMABase):
     def _fit_path(self, X, y, order, *, rule, p_mode, n_target=1):
         t0 = time.perf_counter()
         F, w, p, gamma, stages, elim = elimination_path(X, y, alpha=self._alpha, n_cycles=self._cycles,
@@ -656,9 +663,11 @@ class _ALMASelectorBase(SelectorMixin, _ALMABase):
         self._warn_if_one_class(X, y)
         return self
 
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
+    def _subset_order(self):
+        return np.argsort(self.ranking_, kind="stable")  # the genes of every stage before those it eliminated
+
+    def _visited_sizes(self):
+        return [st["n_features"] for st in self.stages_]
 
 
 class ALMAFS(_ALMASelectorBase):
@@ -674,12 +683,15 @@ class ALMAFS(_ALMASelectorBase):
     (over all stages), ``fit_time_`` (seconds).
     """
 
+    _parameter_constraints = dict(_COMMON)
+
     def __init__(self, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
         self.alpha = alpha
         self.n_cycles = n_cycles
         self.shuffle = shuffle
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y, order = self._validate_common(X, y)
         return self._fit_path(X, y, order, rule="fs", p_mode="ln")
@@ -693,6 +705,8 @@ class ALMARFE(_ALMASelectorBase):
     more genes than there are keeps all of them (genesel's rule for every selector). Attributes as :class:`ALMAFS`.
     """
 
+    _parameter_constraints = {"n_features_to_select": N_FEATURES[:2], "p": _P, **_COMMON}
+
     def __init__(self, n_features_to_select=20, p="ln", alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
         self.n_features_to_select = n_features_to_select
         self.p = p
@@ -701,13 +715,10 @@ class ALMARFE(_ALMASelectorBase):
         self.shuffle = shuffle
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        _check_p(self.p)
-        nf = self.n_features_to_select
-        if not isinstance(nf, numbers.Integral) or isinstance(nf, bool) or nf < 1:
-            raise ValueError(f"n_features_to_select must be a positive integer, got {nf!r}")
         X, y, order = self._validate_common(X, y)
-        return self._fit_path(X, y, order, rule="halve", p_mode=self.p, n_target=min(int(nf), X.shape[1]))
+        return self._fit_path(X, y, order, rule="halve", p_mode=self.p, n_target=self._n_select(X.shape[1], None))
 
 
 def make_corr_pipeline(n_features_to_select=20, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None,

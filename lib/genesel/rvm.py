@@ -63,24 +63,24 @@ higher evidence.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
+from sklearn.utils.validation import _num_samples, check_is_fitted
 
 from genesel import _rvm_kernels as _rk
+from genesel._core.base import BinaryClassifier
 from genesel._core.gram import gram
 from genesel._core.linalg import normalise_rows
+from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, integer, real
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import check_binary_fit, check_expression_data
+from genesel._core.validation import check_binary_fit
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["RVM", "rvm_posterior_mode"]
 
-_KERNELS = ("linear", "rbf", "poly", "precomputed", None)
 
 def rvm_posterior_mode(Phi, t, alpha, w0=None, max_iter=100):
     """Posterior mode of the Bernoulli model with prior N(0, diag(1/alpha)) by damped Newton (IRLS).
@@ -103,7 +103,7 @@ def rvm_posterior_mode(Phi, t, alpha, w0=None, max_iter=100):
 
 
 # -------------------------------------------------------------------------------------------------------- estimator
-class RVM(ClassifierMixin, BaseEstimator):
+class RVM(BinaryClassifier):
     """Sparse Bayesian (relevance vector machine) classifier, binary, with the fast marginal-likelihood algorithm.
 
     Parameters
@@ -137,6 +137,12 @@ class RVM(ClassifierMixin, BaseEstimator):
     X @ coef_ + intercept_).
     """
 
+    _parameter_constraints = {
+        "kernel": [StrOptions({"linear", "rbf", "poly", "precomputed"}), None], "gamma": [POSITIVE, None],
+        "degree": [integer(0, None, "left")], "coef0": [real(None, None, "neither")], "bias": ["boolean"],
+        "max_iter": [POSITIVE_INT], "tol": [POSITIVE],
+    }
+
     def __init__(self, kernel="linear", gamma=None, degree=3, coef0=1.0, bias=True, max_iter=2000, tol=1e-3):
         self.kernel = kernel
         self.gamma = gamma
@@ -147,24 +153,14 @@ class RVM(ClassifierMixin, BaseEstimator):
         self.tol = tol
 
     # ------------------------------------------------------------------ fit
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes; n × n Gram matrix if kernel="precomputed"), binary y."""
         # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
         with blas_threads_for(_num_samples(X), _SINGLE_THREAD_MAX_N):
             return self._fit(X, y)
 
-    def _check_params(self):
-        if self.kernel not in _KERNELS:
-            raise ValueError(f"RVM: kernel must be one of {_KERNELS}, got {self.kernel!r}")
-        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
-            raise ValueError(f"RVM: max_iter must be a positive integer, got {self.max_iter!r}")
-        if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
-            raise ValueError(f"RVM: tol must be a positive number, got {self.tol!r}")
-        if self.gamma is not None and (not isinstance(self.gamma, numbers.Real) or not 0 < self.gamma < np.inf):
-            raise ValueError(f"RVM: gamma must be a positive number or None (data-relative), got {self.gamma!r}")
-
     def _fit(self, X, y):
-        self._check_params()
         X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"RVM: kernel='precomputed' needs a square Gram matrix, got shape {X.shape}")
@@ -352,23 +348,9 @@ class RVM(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """Latent score φ(x)ᵀw* (log-odds of classes_[1])."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False, ensure_all_finite=False)
-        X = check_expression_data(X, name="X", allow_constant=True, min_samples=1)
-        return self._decision_internal(X)
+        return self._decision_internal(self._check_predict_input(X))
 
     def predict_proba(self, X):
         """Class probabilities (n, 2): σ(φ(x)ᵀw*) for classes_[1]."""
         p1 = 0.5 * (1.0 + np.tanh(0.5 * self.decision_function(X)))
         return np.column_stack([1.0 - p1, p1])
-
-    def predict(self, X):
-        """Class labels (original labels)."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags

@@ -55,16 +55,16 @@ data-dependent range makes the bounds slightly optimistic.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import ClassifierTags
+from sklearn.base import _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel import _stumps_kernels as SK
 from genesel import bounds as _bounds
+from genesel._core.base import BinaryClassifier
+from genesel._core.params import POSITIVE_INT, StrOptions, real
 from genesel._core.validation import check_binary_fit
 
 __all__ = ["SampleCompressionStumps", "OccamStumps", "PACBayesStumps", "AdaBoostStumps", "presort", "presort_rows",
@@ -322,39 +322,16 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def _check_real(v, name, lo=None, lo_open=False, allow_zero=True):
-    if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
-        raise ValueError(f"{name} must be a finite number, got {v!r}")
-    if lo is not None and (v < lo or (lo_open and v == lo)):
-        raise ValueError(f"{name} must be {'>' if lo_open else '>='} {lo}, got {v!r}")
-    return float(v)
+#: the constraints every conjunction learner shares
+_COMMON = {"p": [real(0, None, "left")], "max_stumps": [POSITIVE_INT],
+           "model": [StrOptions({"conjunction", "disjunction"})], "delta": [real(0, 1, "right")]}
+_RANGE = {"eta": [real(0, None, "left")], "feature_range": ["array-like", None]}
 
 
-def _check_int(v, name, lo=1):
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
-        raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
-    return int(v)
-
-
-class _StumpConjunction(ClassifierMixin, BaseEstimator):
+class _StumpConjunction(BinaryClassifier):
     """Shared fit/predict of the conjunction learners (binary; see the module doc)."""
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
-
-    def _check_common(self):
-        if self.model not in ("conjunction", "disjunction"):
-            raise ValueError(f"model must be 'conjunction' or 'disjunction', got {self.model!r}")
-        _check_real(self.p, "p", 0.0)
-        _check_int(self.max_stumps, "max_stumps")
-        delta = _check_real(self.delta, "delta", 0.0, lo_open=True)
-        if delta > 1:
-            raise ValueError(f"delta must lie in (0, 1], got {delta!r}")
-
     def _prepare(self, X, y):
-        self._check_common()
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=1)
         self.positive_class_ = self.classes_[1] if self.model == "conjunction" else self.classes_[0]
         pos = (y_pm1 > 0) if self.model == "conjunction" else (y_pm1 < 0)
@@ -420,7 +397,9 @@ class _StumpConjunction(ClassifierMixin, BaseEstimator):
         :func:`presort_rows`)."""
         from sklearn.base import clone
 
-        return clone(self)._path_losses(X, y, X_val, y_val, param_grid, presorted)
+        est = clone(self)
+        est._validate_params()
+        return est._path_losses(X, y, X_val, y_val, param_grid, presorted)
 
     def _path_losses(self, X, y, X_val, y_val, param_grid, presorted):
         X, pos = self._prepare(X, y)
@@ -437,7 +416,7 @@ class _StumpConjunction(ClassifierMixin, BaseEstimator):
         if not grid:
             raise ValueError("param_grid is empty: give at least one setting, e.g. [{'p': 1.0}]")
         paths = self._grid_paths(X, pos, grid, presorted)
-        S = _check_int(self.max_stumps, "max_stumps")
+        S = int(self.max_stumps)
         return np.array([self._prefix_losses(path, X_val, pos_val, S) for path in paths])
 
     def _grid_value(self, grid, key):
@@ -488,12 +467,15 @@ class SampleCompressionStumps(_StumpConjunction):
     the bound of each prefix conjunction).
     """
 
+    _parameter_constraints = dict(_COMMON)
+
     def __init__(self, p=1.0, max_stumps=10, model="conjunction", delta=0.05):
         self.p = p
         self.max_stumps = max_stumps
         self.model = model
         self.delta = delta
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
@@ -530,6 +512,8 @@ class OccamStumps(_StumpConjunction):
     ``bounds_`` (of each prefix).
     """
 
+    _parameter_constraints = {**_COMMON, **_RANGE}
+
     def __init__(self, p=1.0, eta=0.01, max_stumps=10, model="conjunction", feature_range=None, delta=0.05):
         self.p = p
         self.eta = eta
@@ -538,10 +522,10 @@ class OccamStumps(_StumpConjunction):
         self.feature_range = feature_range
         self.delta = delta
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
-        _check_real(self.eta, "eta", 0.0)
         A, B = self._ranges(X)
         path = occam_paths(X, pos, self.p, self.eta, self.max_stumps, A, B, presorted=presorted)[0]
         self.stumps_ = list(zip(path["gene"], path["threshold"], path["direction"]))
@@ -597,6 +581,9 @@ class PACBayesStumps(_StumpConjunction):
     bounds_ (each prefix), kl_ (KL(Q‖P)).
     """
 
+    _parameter_constraints = {**_COMMON, **_RANGE, "margin": [StrOptions({"variable", "fixed"})],
+                              "gamma": [real(0, 0.5, "right")]}
+
     def __init__(self, p=1.0, eta=0.01, max_stumps=10, model="conjunction", margin="variable", gamma=0.05,
                  feature_range=None, delta=0.05):
         self.p = p
@@ -608,17 +595,11 @@ class PACBayesStumps(_StumpConjunction):
         self.feature_range = feature_range
         self.delta = delta
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
-        _check_real(self.eta, "eta", 0.0)
-        if self.margin not in ("variable", "fixed"):
-            raise ValueError(f"margin must be 'variable' or 'fixed', got {self.margin!r}")
-        width = 0.0
-        if self.margin == "fixed":
-            width = _check_real(self.gamma, "gamma", 0.0, lo_open=True)
-            if width > 0.5:
-                raise ValueError(f"gamma must lie in (0, 0.5] (half-width as a fraction of the range), got {width!r}")
+        width = float(self.gamma) if self.margin == "fixed" else 0.0
         A, B = self._ranges(X)
         path = pac_bayes_paths(X, pos, self.p, self.eta, self.max_stumps, A, B, width_frac=width,
                                presorted=presorted)[0]
@@ -721,7 +702,7 @@ class PACBayesStumps(_StumpConjunction):
         return float(np.mean(self.gibbs_losses(X, y)))
 
 
-class AdaBoostStumps(ClassifierMixin, BaseEstimator):
+class AdaBoostStumps(BinaryClassifier):
     """AdaBoost with decision stumps, the ensemble of scikit-learn's
     ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=n_estimators)`` (SAMME, learning rate 1)
     for two classes, computed with every gene sorted once per fit and one numba pass per round.
@@ -733,17 +714,14 @@ class AdaBoostStumps(ClassifierMixin, BaseEstimator):
     :meth:`staged_predict` yields the prediction after every round (one fit for every number of rounds).
     """
 
+    _parameter_constraints = {"n_estimators": [POSITIVE_INT]}
+
     def __init__(self, n_estimators=50):
         self.n_estimators = n_estimators
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
-        _check_int(self.n_estimators, "n_estimators")
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=1)
         rec = adaboost_path(X, y_pm1, self.n_estimators, presorted=presorted)
         self.genes_ = rec["gene"].astype(np.int64)
@@ -765,9 +743,6 @@ class AdaBoostStumps(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         # scikit-learn's two-class SAMME decision: 2 sum_t alpha_t h_t(x) / sum_t alpha_t
         return 2.0 * self._votes(X).sum(axis=1) / self.alphas_.sum()
-
-    def predict(self, X):
-        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
 
     def staged_predict(self, X):
         """Predictions after 1, 2, ..., n_rounds_ rounds."""

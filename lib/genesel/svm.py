@@ -27,13 +27,13 @@ add overhead and stall badly when the machine is loaded.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from genesel._core.base import BinaryClassifier
 from genesel._core.gram import gram, linear_gram
+from genesel._core.params import POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, StrOptions, integer, real
 from genesel._core.smo import dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
 from genesel._core.units import (in_x_units, log10_scale, log_scale_str, negligible_C_message, scale_pow2,
@@ -47,7 +47,7 @@ __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_vi
 # ----------------------------------------------------------------------------------------------------------------
 
 
-class _DualSVMBase(ClassifierMixin, BaseEstimator):
+class _DualSVMBase(BinaryClassifier):
     """Shared fit/predict for the dual SVMs (binary; classes_[1] is the positive class, as in sklearn).
 
     Units: the solver runs on X' = 2^k X (exact; k puts the longest sample at norm in [0.5, 1)), where the
@@ -56,19 +56,6 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
     data of ordinary scale this is the unscaled computation bit for bit; at 1e200 or 1e-300 the Gram matrix no
     longer overflows or underflows. Dual attributes (``alpha_``, ``dual_coef_``) are reported in the units of X.
     """
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
-    def _check_params(self):
-        if not isinstance(self.C, numbers.Real) or not self.C > 0:
-            raise ValueError(f"C must be a positive number (np.inf for a hard margin), got {self.C!r}")
-        if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
-            raise ValueError(f"tol must be a positive number, got {self.tol!r}")
-        if self.max_iter is not None and (not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1):
-            raise ValueError(f"max_iter must be a positive int or None, got {self.max_iter!r}")
 
     def _validate_fit_data(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y)
@@ -124,10 +111,6 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
         return (f"at C={self.C:g} (C * max k(x, x) = {t}) the training classes are not separated",
                 "check that the genes carry class information, or try a larger C")
 
-    def predict(self, X):
-        d = self.decision_function(X)
-        return np.where(d > 0, self.classes_[1], self.classes_[0])
-
 
 def _check_decision_spread(who, C, K, exp2, f_train, rho):
     """Refuse a decision function that is constant up to rounding on the training samples *and* near 0, where
@@ -175,16 +158,18 @@ class LinearSVM(_DualSVMBase):
     predictions do not.
     """
 
+    _parameter_constraints = {"C": [POSITIVE_OR_INF], "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None]}
+
     def __init__(self, C=1.0, tol=1e-6, max_iter=None):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, alpha0=None):
         return self._fit(X, y, alpha0)
 
     def _fit(self, X, y, alpha0=None, alpha0_exp2=0, who=None):
-        self._check_params()
         X, y_pm1 = self._validate_fit_data(X, y)
         k = unit_row_exponent(X)
         Xs = scale_pow2(X, k)
@@ -221,6 +206,12 @@ class KernelSVM(_DualSVMBase):
     The computation runs in data-relative units as ``LinearSVM``'s (``_gamma_`` is reported in the units of X).
     """
 
+    _parameter_constraints = {
+        "kernel": [StrOptions({"linear", "poly", "rbf", "precomputed"})], "C": [POSITIVE_OR_INF],
+        "degree": [integer(0, None, "left")], "gamma": [StrOptions({"scale", "auto"}), POSITIVE],
+        "coef0": [real(None, None, "neither")], "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None],
+    }
+
     def __init__(self, kernel="rbf", C=1.0, degree=3, gamma="scale", coef0=0.0, tol=1e-6, max_iter=None):
         self.kernel = kernel
         self.C = C
@@ -237,9 +228,7 @@ class KernelSVM(_DualSVMBase):
             return 1.0 / v if v > 0 else 1.0
         if self.gamma == "auto":
             return in_x_units(1.0 / Xs.shape[1], -2 * k)
-        if isinstance(self.gamma, numbers.Real) and self.gamma > 0:
-            return in_x_units(float(self.gamma), -2 * k)
-        raise ValueError(f"gamma must be 'scale', 'auto' or a positive number, got {self.gamma!r}")
+        return in_x_units(float(self.gamma), -2 * k)
 
     def _kernel(self, A, B):
         return gram(A, B, self.kernel, degree=self.degree, gamma=self._gamma_scaled, coef0=self.coef0)
@@ -258,15 +247,8 @@ class KernelSVM(_DualSVMBase):
                     "try a larger C, or a gamma suited to the distances between the samples (gamma='scale')")
         return super()._one_class_cause(K, exp2)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, alpha0=None):
-        self._check_params()
-        if self.kernel not in ("linear", "poly", "rbf", "precomputed"):
-            raise ValueError(f"kernel must be 'linear', 'poly', 'rbf' or 'precomputed', got {self.kernel!r}")
         X, y_pm1 = self._validate_fit_data(X, y)
         if self.kernel == "precomputed":
             return self._fit_precomputed(X, y_pm1, alpha0)
