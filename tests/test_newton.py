@@ -38,6 +38,21 @@ def test_free_cholesky_matches_numpy():
     assert not newton.free_cholesky(X @ X.T, y, F, F.size, L)
 
 
+def test_kkt_solve_is_the_bordered_system_against_numpy():
+    X, y = _problem(25, 40, seed=3)
+    K = X @ X.T
+    F = np.array([1, 2, 5, 8, 13, 21], dtype=np.int64)
+    L = np.zeros((25, 25))
+    assert newton.free_cholesky(K, y, F, F.size, L)
+    Q = (np.outer(y, y) * K)[np.ix_(F, F)]
+    r = np.random.default_rng(4).normal(size=F.size)
+    u, w = r.copy(), y[F].copy()
+    yu, yw = smo.kkt_solve(L, F.size, y, F, u, w)
+    np.testing.assert_allclose(u, np.linalg.solve(Q, r), rtol=1e-9)
+    np.testing.assert_allclose(w, np.linalg.solve(Q, y[F]), rtol=1e-9)
+    assert yu == pytest.approx(y[F] @ u, rel=1e-12) and yw == pytest.approx(y[F] @ w, rel=1e-12) and yw > 0
+
+
 def test_free_set_lists_the_strictly_interior_multipliers():
     F = np.empty(6, dtype=np.int64)
     m = newton.free_set(np.array([0.0, 0.5, 1.0, 1e-12, 1.0 - 1e-12, 0.0]), 1.0, F)

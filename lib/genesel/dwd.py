@@ -40,12 +40,11 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils.validation import _num_samples
 
 from genesel._core.base import BinaryClassifier
 from genesel._core.gram import gram
 from genesel._core.params import POSITIVE, StrOptions, integer, real
-from genesel._core.threads import blas_threads_for
+from genesel._core.threads import few_samples_one_blas_thread
 from genesel._core.units import scale_pow2, unit_row_exponent
 from genesel._core.validation import check_binary_fit, warn_if_one_class
 
@@ -255,13 +254,9 @@ class DWD(BinaryClassifier):
                     blas=True)
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @few_samples_one_blas_thread(_SINGLE_THREAD_MAX_N)
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes, or a precomputed n × n Gram matrix) and binary ``y``."""
-        # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
-        with blas_threads_for(_num_samples(X), _SINGLE_THREAD_MAX_N):
-            return self._fit(X, y)
-
-    def _fit(self, X, y):
         X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         y_pm = y_pm.astype(float)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:

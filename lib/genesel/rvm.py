@@ -68,14 +68,14 @@ import warnings
 import numpy as np
 from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import _num_samples, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
 from genesel import _rvm_kernels as _rk
 from genesel._core.base import BinaryClassifier
 from genesel._core.gram import gram
 from genesel._core.linalg import normalise_rows
 from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, integer, real
-from genesel._core.threads import blas_threads_for
+from genesel._core.threads import few_samples_one_blas_thread
 from genesel._core.validation import check_binary_fit
 
 _SINGLE_THREAD_MAX_N = 512
@@ -154,13 +154,9 @@ class RVM(BinaryClassifier):
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=True)
+    @few_samples_one_blas_thread(_SINGLE_THREAD_MAX_N)
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes; n × n Gram matrix if kernel="precomputed"), binary y."""
-        # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
-        with blas_threads_for(_num_samples(X), _SINGLE_THREAD_MAX_N):
-            return self._fit(X, y)
-
-    def _fit(self, X, y):
         X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"RVM: kernel='precomputed' needs a square Gram matrix, got shape {X.shape}")

@@ -44,11 +44,11 @@ import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.gram import gram
 from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, integer, real
-from genesel._core.threads import blas_threads_for
+from genesel._core.threads import few_samples_one_blas_thread
 from genesel._core.units import pow2_exponent
 from genesel._core.validation import check_expression_data, mean_std, warn_degenerate, warn_if_one_class
 
@@ -206,13 +206,9 @@ class SMLR(ClassifierMixin, BaseEstimator):
                     blas=True)
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @few_samples_one_blas_thread(_SINGLE_THREAD_MAX_N)
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes) and class labels ``y`` (two or more classes)."""
-        # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
-        with blas_threads_for(_num_samples(X), _SINGLE_THREAD_MAX_N):
-            return self._fit(X, y)
-
-    def _fit(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
         X = check_expression_data(X, name="X", allow_constant=True)
         check_classification_targets(y)

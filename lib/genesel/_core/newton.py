@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from genesel._core.linalg import chol_rank1, chol_solve
-from genesel._core.smo import _PIVOT, box_step, free_cholesky, free_set, smo, take_step
+from genesel._core.linalg import chol_rank1
+from genesel._core.smo import _PIVOT, box_step, free_cholesky, free_set, kkt_solve, smo, take_step
 
 __all__ = ["free_set", "free_cholesky", "chol_downdate", "newton_solve", "newton_smo"]
 
@@ -47,13 +47,7 @@ def newton_solve(K, y, C, alpha, G, F, m, L):
     for p in range(m):
         u[p] = G[F[p]]
         w[p] = y[F[p]]
-    chol_solve(L, m, u)
-    chol_solve(L, m, w)
-    yu = 0.0
-    yw = 0.0
-    for p in range(m):
-        yu += y[F[p]] * u[p]
-        yw += y[F[p]] * w[p]
+    yu, yw = kkt_solve(L, m, y, F, u, w)
     if not yw > 0.0:
         return False
     b = -yu / yw

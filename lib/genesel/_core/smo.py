@@ -31,7 +31,7 @@ from numba import njit
 
 from genesel._core.linalg import chol_solve, cholesky
 
-__all__ = ["gradient", "smo", "rho", "free_set", "free_cholesky", "box_step", "take_step",
+__all__ = ["gradient", "smo", "rho", "free_set", "free_cholesky", "kkt_solve", "box_step", "take_step",
            "newton_step", "warm_solve", "solve_dual", "dual_objective", "kkt_violation", "as_pm1_float"]
 
 _TAU = 1e-12  # LIBSVM's guard for non-positive curvature a_ij
@@ -197,6 +197,21 @@ def free_cholesky(K, y, F, m, L):
 
 
 @njit(cache=True)
+def kkt_solve(L, m, y, F, u, w):
+    """The two solves of the Newton step's bordered KKT system on the free set F[:m]: u <- Q_FF^-1 u and
+    w <- Q_FF^-1 w in place (L L^T = Q_FF); returns (y_F . u, y_F . w), from which the multiplier of y^T a = 0
+    follows. Used by :func:`newton_step` and :func:`genesel._core.newton.newton_solve`."""
+    chol_solve(L, m, u)
+    chol_solve(L, m, w)
+    yu = 0.0
+    yw = 0.0
+    for p in range(m):
+        yu += y[F[p]] * u[p]
+        yw += y[F[p]] * w[p]
+    return yu, yw
+
+
+@njit(cache=True)
 def box_step(alpha, C, F, m, d):
     """The largest t in (0, 1] with alpha_F + t d inside the box [0, C] (the Newton step's clipping)."""
     t = 1.0
@@ -267,14 +282,7 @@ def newton_step(K, y, C, alpha, G):
     for i in range(n):
         if not (alpha[i] > 0.0 and alpha[i] < C):
             h -= y[i] * alpha[i]
-    # solve L L^T u = rhs and L L^T w = v
-    chol_solve(L, m, rhs)
-    chol_solve(L, m, v)
-    yu = 0.0
-    yv = 0.0
-    for p in range(m):
-        yu += y[F[p]] * rhs[p]
-        yv += y[F[p]] * v[p]
+    yu, yv = kkt_solve(L, m, y, F, rhs, v)  # rhs <- Q_FF^-1 rhs, v <- Q_FF^-1 y_F
     if yv <= 0.0:
         return False
     b = (yu - h) / yv
