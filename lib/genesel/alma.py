@@ -512,8 +512,9 @@ class ALMARFE(_ALMASelectorBase):
     """ALMA_ln-RFE(n_f) (``p="ln"``) or ALMA_2-RFE(n_f) (``p=2``), Gentile (2003) section 4.
 
     Figure 2 with Eq. 1 replaced by ``f* = max(floor(f/2), n_f)``: halve the genes by |w_i| at each stage until
-    ``n_features_to_select`` remain; the final ALMA_p is trained on them (p = max(2, ln n_f) for "ln"). Asking for
-    more genes than there are keeps all of them (genesel's rule for every selector). Attributes as :class:`ALMAFS`.
+    ``n_features_to_select`` remain (a count, or a fraction of the genes); the final ALMA_p is trained on them
+    (p = max(2, ln n_f) for "ln"). Asking for more genes than there are keeps all of them (genesel's rule for every
+    selector). ``subset(size)`` gives the genes of every stage (one of the ``n_features`` of ``stages_``). Attributes as :class:`ALMAFS`.
     """
 
     _parameter_constraints = {"n_features_to_select": N_FEATURES[:2], "p": _P, **_COMMON}

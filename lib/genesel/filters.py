@@ -24,8 +24,9 @@ as RFE-style curves need) and the choice does not depend on which class is calle
 negates every score and selects the same genes (tested). For odd k the extra gene is the stronger of the next
 pair (exact ties in |P|: the gene of class +1).
 
-Asking for more genes than there are selects all of them (the same rule as ``SelectKBest`` and ``RFE``); every
-selector of genesel follows it (these two, ``GolubVoting``, ``SVMRFE``, ``ALMAFS`` / ``ALMARFE``).
+``n_features_to_select`` follows the one rule of every genesel selector (:func:`genesel._core.selector.n_select`):
+a count, where more genes than there are selects all of them (as ``SelectKBest`` and ``RFE``), a fraction of the
+genes in (0, 1), or None for all genes.
 
 Any scale. The scores are ratios of class moments; each gene is multiplied by a power of two before its moments
 are taken (exact, so the scores are bit for bit those of the raw formula on data of ordinary scale), so data near
@@ -218,7 +219,8 @@ class SignalToNoiseSelector(_ScoreSelector):
     genes, the odd one out by :func:`balanced_order`'s documented rule; ``False``: the largest |P| (Furey 2000).
     A gene constant in the training data scores 0 (ranked last); one constant within each class but different
     between them scores +-inf (a perfect separator, ranked first).
-    ``ranking_`` is the full ranking (1 = best, all distinct), ``support_`` its top ``n_features_to_select``.
+    ``ranking_`` is the full ranking (1 = best, all distinct), ``support_`` its top ``n_features_to_select`` (a
+    count, a fraction of the genes, or None for all).
     """
 
     _score = staticmethod(signal_to_noise)

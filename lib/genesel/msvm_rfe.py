@@ -260,7 +260,7 @@ class MSVMRFE(SelectorBase):
         Genes removed per step (Figure 5.1 removes one); same meaning as :class:`genesel.rfe.SVMRFE`.
     C : float, default 1.0
         Box constraint of the linear SVMs (and of the forward-selection SVM).
-    n_features_to_select : int or None, default None
+    n_features_to_select : int, float in (0, 1) or None, default None
         None: ``support_`` is the biomarker set (smallest prefix of the ranking with the best training LOO accuracy
         of a linear SVM); an int: the top genes.
     max_forward_genes : int or None, default None

@@ -11,8 +11,13 @@
   degenerate-model warnings;
 - :mod:`~genesel._core.units`: data-relative units (exact power-of-two rescaling) and the SVMs' unit helpers;
 - :mod:`~genesel._core.resampling`: the stratified fold masks of MSVM-RFE and the GP-ARD selectors;
+- :mod:`~genesel._core.params`: the hyper-parameter constraints of scikit-learn's validation (numbers never bools);
+- :mod:`~genesel._core.base`: the binary classifier base (tags, ``predict`` as the sign of the decision function);
+- :mod:`~genesel._core.selector`: the selector base (tags, support mask, ``subset``, the ``n_features_to_select``
+  rule);
 - :mod:`~genesel._core.fastmath`: vectorisable numba power and dot product;
-- :mod:`~genesel._core.threads`: BLAS thread limits for small fits.
+- :mod:`~genesel._core.threads`: BLAS thread limits for small fits;
+- :mod:`~genesel._core.io`: atomic writes and the cache's integrity warning.
 
 Nothing here imports data, experiments or papers. Not public API: names may change between versions.
 """
