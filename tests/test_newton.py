@@ -53,6 +53,26 @@ def test_kkt_solve_is_the_bordered_system_against_numpy():
     assert yu == pytest.approx(y[F] @ u, rel=1e-12) and yw == pytest.approx(y[F] @ w, rel=1e-12) and yw > 0
 
 
+@pytest.mark.parametrize("polish", [False, True])
+def test_warm_solve_matches_the_twins_polish_then_smo(polish):
+    """smo.warm_solve (every elimination stage's solve): Newton polish on the free set, then SMO, as the twins."""
+    X, y = _problem(30, 500, seed=7)
+    C = 0.05
+    K = X @ X.T
+    start = solve_svm_dual(K, y, C, tol=1e-12)["alpha"]
+    K2 = K - np.outer(X[:, 3], X[:, 3])  # one gene removed: the old optimum is a feasible warm start
+    a = start.copy()
+    G, it, gap = smo.warm_solve(K2, y, C, a, polish, 1e-10, 10**7)
+    ref = start.copy()
+    if polish:
+        ref, _ = naive_svm.newton_step(K2, y, C, ref, naive_svm.gradient(K2, y, ref))
+    ref, _, it0, gap0 = naive_svm.smo(K2, y, C, ref, 1e-10, 10**7)
+    assert gap < 1e-10 and gap0 < 1e-10
+    np.testing.assert_allclose(a, ref, atol=1e-8)
+    np.testing.assert_allclose(G, smo.gradient(K2, y, a), atol=1e-9)  # the returned gradient is the final one
+    assert dual_objective(K2, y, a) == pytest.approx(dual_objective(K2, y, ref), rel=1e-10)
+
+
 def test_free_set_lists_the_strictly_interior_multipliers():
     F = np.empty(6, dtype=np.int64)
     m = newton.free_set(np.array([0.0, 0.5, 1.0, 1e-12, 1.0 - 1e-12, 0.0]), 1.0, F)
