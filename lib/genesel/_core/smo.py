@@ -307,7 +307,7 @@ def newton_step(K, y, C, alpha, G):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: callers keep the speed of their own loop
 def warm_solve(K, y, C, alpha, polish, tol, max_iter):
     """Solve the dual from the feasible warm start ``alpha`` (updated in place): with ``polish``, first one
     :func:`newton_step` on the free set (after which the gradient is recomputed exactly, the step's update being
