@@ -25,26 +25,26 @@ def _spd(m, seed):
     return A @ A.T
 
 
-def test_free_cholesky_matches_numpy():
-    X, y = _problem(25, 40, seed=1)
+def _free_factor(seed, F):
+    """A problem, its free block Q_FF and the factor free_cholesky writes for it."""
+    X, y = _problem(25, 40, seed=seed)
     K = X @ X.T
-    F = np.array([0, 3, 4, 9, 17, 24], dtype=np.int64)
+    F = np.array(F, dtype=np.int64)
     L = np.zeros((25, 25))
     assert newton.free_cholesky(K, y, F, F.size, L)
-    Q = np.outer(y, y) * K
-    np.testing.assert_allclose(L[:6, :6], np.tril(np.linalg.cholesky(Q[np.ix_(F, F)])), rtol=1e-12, atol=1e-12)
+    return X, y, K, F, L, (np.outer(y, y) * K)[np.ix_(F, F)]
+
+
+def test_free_cholesky_matches_numpy():
+    X, y, K, F, L, Q = _free_factor(1, [0, 3, 4, 9, 17, 24])
+    np.testing.assert_allclose(L[:6, :6], np.tril(np.linalg.cholesky(Q)), rtol=1e-12, atol=1e-12)
     # a singular block (two identical samples) is refused
     X[4] = X[3]
     assert not newton.free_cholesky(X @ X.T, y, F, F.size, L)
 
 
 def test_kkt_solve_is_the_bordered_system_against_numpy():
-    X, y = _problem(25, 40, seed=3)
-    K = X @ X.T
-    F = np.array([1, 2, 5, 8, 13, 21], dtype=np.int64)
-    L = np.zeros((25, 25))
-    assert newton.free_cholesky(K, y, F, F.size, L)
-    Q = (np.outer(y, y) * K)[np.ix_(F, F)]
+    X, y, K, F, L, Q = _free_factor(3, [1, 2, 5, 8, 13, 21])
     r = np.random.default_rng(4).normal(size=F.size)
     u, w = r.copy(), y[F].copy()
     yu, yw = smo.kkt_solve(L, F.size, y, F, u, w)

@@ -24,6 +24,13 @@ from genesel._core.fastmath import dot, pow_pos
 __all__ = ["axpy_detect", "active_update", "link_block", "alma_core", "alma2_dual_core"]
 
 
+@njit(cache=True, inline="always")
+def _schedule(e, alpha):
+    """Figure 1's schedule for e = p - 1: (cg, ce, thr) with gamma_k = cg / sqrt(k), eta_k = ce / sqrt(k), and an
+    update when y_t w_k . x^_t <= thr * gamma_k (thr = 1 - alpha)."""
+    return math.sqrt(8.0 * e) / alpha, math.sqrt(2.0 / e), 1.0 - alpha
+
+
 @njit(cache=True, error_model="numpy", fastmath={"contract"})
 def _swap_columns(Xn, theta, perm, i, j):
     """Exchange columns i and j of Xn (and of theta, perm)."""
@@ -101,9 +108,7 @@ def alma_core(Xn, y, order, p, alpha, n_cycles, truncate):
     n_updates = 0
     cycles_run = 0
     converged = False
-    cg = math.sqrt(8.0 * e) / alpha
-    ce = math.sqrt(2.0 / e)
-    thr = 1.0 - alpha
+    cg, ce, thr = _schedule(e, alpha)
     for _c in range(n_cycles):
         cycles_run += 1
         updated = False
@@ -172,9 +177,7 @@ def alma2_dual_core(K, y, order, alpha, n_cycles):
     n_updates = 0
     cycles_run = 0
     converged = False
-    cg = math.sqrt(8.0) / alpha
-    ce = math.sqrt(2.0)
-    thr = 1.0 - alpha
+    cg, ce, thr = _schedule(1.0, alpha)  # p = 2
     for _c in range(n_cycles):
         cycles_run += 1
         updated = False
