@@ -27,10 +27,19 @@ Tan 2006, ch. 4-5 (rankings, stability)    ``forward`` (forward_path), ``msvm_rf
 the data sets of all five                  ``datasets``, ``preprocessing``             ``papers.datasets_overview``
 =========================================  ==========================================  ==============================
 
-Layers (a test enforces them): algorithm modules and ``_core`` (private: the SMO solver, the Gram function, input
-checks, fast math, BLAS threads) import nothing from ``datasets``, ``experiments`` or ``papers``;
-``experiments`` holds protocols, the cached grid runner, tables and the notebook runner; ``papers`` is the only
-layer that loads data and runs grids. Package ``__init__`` files hold re-exports and constants only.
+Layers (a test enforces them): algorithm modules and ``_core`` (private, paper-agnostic: the SVM dual solvers, the
+one small linear-algebra module, the Gram function, data-relative units, input checks, the estimator and selector
+bases, the hyper-parameter constraints, fast math, BLAS threads) import nothing from ``datasets``, ``experiments``
+or ``papers``; ``experiments`` holds protocols, the cached grid runner, tables and the notebook runner; ``papers``
+is the only layer that loads data and runs grids. Package ``__init__`` files hold re-exports and constants only.
+The numba kernels of the long algorithms sit in private modules beside their estimators, as scikit-learn keeps
+``_classes.py`` apart from its helpers: ``_stumps_kernels`` (``stumps``), ``_rvm_kernels`` (``rvm``),
+``_alma_kernels`` (``alma``); their plain-Python twins are in ``tests/naive/``.
+
+Every public estimator declares its hyper-parameters in ``_parameter_constraints`` and checks them with
+scikit-learn's own validation at ``fit`` (a wrong value raises ``InvalidParameterError``, a ``ValueError`` naming
+the parameter, the estimator and the allowed values); every selector stands on one base
+(``genesel._core.selector``: tags, support mask, ``subset``, one rule for ``n_features_to_select``).
 """
 
 from genesel._version import __version__
