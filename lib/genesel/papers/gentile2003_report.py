@@ -157,11 +157,13 @@ def protocol_table(protocol: pd.DataFrame) -> pd.DataFrame:
     """The protocol of the run (:func:`genesel.papers.gentile2003.notebook_protocol`) as a reader wants it."""
     from genesel.papers.notebook import tidy
 
-    training = protocol.n_train.map(lambda n: "38 (Golub's split), order permuted" if pd.isna(n) else f"{int(n)} random")
+    training = protocol.n_train.map(lambda n: "38 (Golub's split), order permuted" if pd.isna(n)
+                                    else f"{int(n)} random")
     return tidy(protocol.assign(training=training)
                 [["paper_name", "dataset", "training", "n_test", "n_splits", "test_predictions", "cycles"]]
-                .rename(columns={"paper_name": "data set", "dataset": "genesel name", "n_test": "test samples per split",
-                                 "n_splits": "splits", "test_predictions": "test predictions in all"}))
+                .rename(columns={"paper_name": "data set", "dataset": "genesel name",
+                                 "n_test": "test samples per split", "n_splits": "splits",
+                                 "test_predictions": "test predictions in all"}))
 
 
 def table1_caption(r, alphas) -> str:
@@ -176,9 +178,10 @@ def multiplicative_summary(wil: pd.DataFrame) -> str:
     mult = wil[wil["a"].str.startswith("ln") & wil["b"].str.startswith("2") & (wil["genes"] != "all")]
     tested = mult[mult["n_splits"] >= 10]
     n_better = int((mult["diff"] < 0).sum())
+    better = int(((tested["diff"] < 0) & (tested["p_value"] < 0.05)).sum())
+    worse = int(((tested["diff"] > 0) & (tested["p_value"] < 0.05)).sum())
     return (f"multiplicative (ln) better than additive (2) in {n_better} of {len(mult)} (data set, gene count, "
-            f"filter) cells; " + (f"significantly better in {int(((tested['diff'] < 0) & (tested['p_value'] < 0.05)).sum())}, "
-            f"significantly worse in {int(((tested['diff'] > 0) & (tested['p_value'] < 0.05)).sum())} of the "
+            f"filter) cells; " + (f"significantly better in {better}, significantly worse in {worse} of the "
             f"{len(tested)} cells with at least 10 paired splits" if len(tested) else
             "no cell has the 10 paired splits a significance test needs (quick mode)"))
 

@@ -34,12 +34,12 @@ from genesel.papers.guyon2002 import (GENE_FILTERS, SETTING_COLUMNS, SQUASH, STA
                                       guyon_preprocess, loo_metrics_from_outputs, setting_for, setting_options)
 
 __all__ = ["DEFAULT_SETTING", "CLAIMS", "OPTION_SOURCES", "dataset_title", "sensitivity_long", "sensitivity_table",
-           "claim_checks", "claim_summary", "joint_settings", "paper_vs_genesel_rows", "setting_label", "metrics_tables",
-           "top_genes_table", "plot_quality_panels", "plot_selection_bias", "plot_sensitivity", "format_C",
-           "hard_margin_note", "constant_fit_note", "notebook_setting", "class_names", "bias_summary", "paper_reading",
-           "PAPER_NAMES", "data_table", "metrics_sections", "quality_title", "top_genes_sections", "main_long",
-           "bias_sections", "sensitivity_notes", "settings_run", "joint_sections", "sensitivity_claims", "closing_rows",
-           "claims_reproduced", "bias_paragraph"]
+           "claim_checks", "claim_summary", "joint_settings", "paper_vs_genesel_rows", "setting_label",
+           "metrics_tables", "top_genes_table", "plot_quality_panels", "plot_selection_bias", "plot_sensitivity",
+           "format_C", "hard_margin_note", "constant_fit_note", "notebook_setting", "class_names", "bias_summary",
+           "paper_reading", "PAPER_NAMES", "data_table", "metrics_sections", "quality_title", "top_genes_sections",
+           "main_long", "bias_sections", "sensitivity_notes", "settings_run", "joint_sections", "sensitivity_claims",
+           "closing_rows", "claims_reproduced", "bias_paragraph"]
 
 DEFAULT_SETTING = dict(thresholds="genesel", gene_filter="none", standardize="sample+gene", squash="none",
                        C=100.0, step="halving")

@@ -449,15 +449,19 @@ def paper_vs_rows(aligned, claim_rows, stab, bcr, *, targets, sizes, n_splits, t
                                   "share the 18 normal arrays" if n.startswith("chandran") else ""))
     n_genes = next(iter(aligned.values())).n_genes
     rows.append(dict(quantity="probe sets shared by the studies", protocol="matched by probe ID", paper="12600",
-                     genesel=str(n_genes), note="the 67 AFFX control probes have no names in the Singh and Welsh files "
-                                                "and are absent from Chandran's, so only the named probes can be matched"))
+                     genesel=str(n_genes), note="the 67 AFFX control probes have no names in the Singh and Welsh "
+                                                "files and are absent from Chandran's, so only the named probes can "
+                                                "be matched"))
     rows.append(dict(quantity="evaluation", protocol="", paper="Kuncheva index over signatures; BCR",
                      genesel="same definitions (genesel.stability, genesel.metrics)",
                      note=f"{n_splits} stratified resamplings, {test_fraction:.0%} held out (the slides do not say)"))
     rows += claim_rows
     first = targets[0]
-    kq = stab[(stab["target"] == first) & stab["method"].isin(["none", "rfe"])].set_index(["method", "size"])["kuncheva"]
-    bq = bcr[(bcr["target"] == first) & bcr["method"].isin(["none", "rfe"])].set_index(["method", "size"])["bcr"]
+    def at(summary, value):
+        own = summary[(summary["target"] == first) & summary["method"].isin(["none", "rfe"])]
+        return own.set_index(["method", "size"])[value]
+
+    kq, bq = at(stab, "kuncheva"), at(bcr, "bcr")
     lo_s, hi_s = min(sizes), max(sizes)
     rows.append(dict(quantity="stability should be considered, but not alone", protocol=study_name(first),
                      paper="advice", genesel="illustrated",

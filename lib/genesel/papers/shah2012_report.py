@@ -19,8 +19,8 @@ from genesel.papers.shah2012 import (METHODS, MISSING_DATASETS, MNIST_PAIRS, PAP
                                      paper_table5)
 
 __all__ = ["paper_name", "check_methods", "summarise_cv", "grid_table", "datasets_table", "missing_table", "table1",
-           "table2", "table3", "table4", "table5", "cost_table", "cpu_sentence", "paper_vs_rows", "plot_bound_vs_error", "plot_sparsity_vs_error",
-           "plot_two_stumps"]
+           "table2", "table3", "table4", "table5", "cost_table", "cpu_sentence", "paper_vs_rows", "plot_bound_vs_error",
+           "plot_sparsity_vs_error", "plot_two_stumps"]
 
 
 def paper_name(dataset: str) -> str:

@@ -28,9 +28,9 @@ from genesel.stability import jaccard
 __all__ = ["thesis_name", "kernel_label", "data_table", "kernel_table", "one_class_note", "cv_summary",
            "accuracy_table", "errors_table", "warned_fits", "pooled_rocs", "auc_table", "cpu_table", "ard_spread",
            "cpu_display", "ard_table", "ard_capped_note", "n_variable_genes", "ard_holds", "spread_paragraph",
-           "ard_top_genes", "top_genes_table", "top50_overlap", "spread_sentence", "paper_vs_rows", "differences", "cpu_bullet",
-           "ard_bullet", "fmt_pair", "file_tag", "accuracy_figure", "auc_bootstrap", "auc_figure", "roc_figure",
-           "cpu_figure", "ard_figure"]
+           "ard_top_genes", "top_genes_table", "top50_overlap", "spread_sentence", "paper_vs_rows", "differences",
+           "cpu_bullet", "ard_bullet", "fmt_pair", "file_tag", "accuracy_figure", "auc_bootstrap", "auc_figure",
+           "roc_figure", "cpu_figure", "ard_figure"]
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -62,7 +62,8 @@ def kernel_label(kernel_json: str) -> str:
 
 def kernel_table(kernels: pd.DataFrame) -> pd.DataFrame:
     """How many outer folds chose each kernel, per data set (``kernels``: rows of ``select_kernel_cell``)."""
-    k = kernels.assign(**{"kernel chosen": kernels.kernel.map(kernel_label), "data set": kernels.dataset.map(thesis_name)})
+    k = kernels.assign(**{"kernel chosen": kernels.kernel.map(kernel_label),
+                          "data set": kernels.dataset.map(thesis_name)})
     return k.groupby(["data set", "kernel chosen"]).size().rename("folds").reset_index()
 
 

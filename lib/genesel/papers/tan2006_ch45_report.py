@@ -19,8 +19,8 @@ from genesel.stability import kuncheva_index, mean_pairwise_jaccard, selection_f
 __all__ = ["thesis_name", "variant_list", "split_summary", "checks_sentence", "preprocessing_table",
            "thesis_ranking_tables", "unconverged_note", "thesis_sizes", "table46", "table47", "chapter4_paper_vs_rows",
            "rvm_sets", "table53", "table54", "table55", "table56", "chapter5_paper_vs_rows", "stability_table",
-           "lofo_table", "occurrence_table", "ranking_tables", "forward_figure_name", "fig_forward", "fig_stability_accuracy", "fig_overlap",
-           "gene_namer", "annotation", "chapter5_matches"]
+           "lofo_table", "occurrence_table", "ranking_tables", "forward_figure_name", "fig_forward",
+           "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation", "chapter5_matches"]
 
 
 # ----------------------------------------------------------------------------------------------------------------
