@@ -198,59 +198,77 @@ def test_cli_list_and_fetch(mirror, tmp_path, capsys):
     assert main(["nope"]) == 2
 
 
-def _parsed_file(tmp_path):
-    parsed = list((tmp_path / "parsed").glob("alon-*.npz"))
+def _parsed_file(tmp_path, name="alon"):
+    parsed = list((tmp_path / "parsed").glob(f"{name}-*.rec"))
     assert len(parsed) == 1
     return parsed[0]
 
 
-def _rewrite(path, change, digest="keep"):
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
-    change(arrays)
-    if digest == "recompute":
-        from genesel.datasets import _arrays_digest
-
-        arrays.pop("sha256")
-        arrays["sha256"] = np.array(_arrays_digest(arrays))
-    elif digest == "drop":
-        arrays.pop("sha256")
-    with open(path, "wb") as fh:
-        np.savez(fh, **arrays)
-
-
-def _reload(tmp_path):
+def _reload(tmp_path, name="alon"):
     from genesel import datasets as D
 
     D._load.cache_clear()
-    return load_dataset("alon", cache=tmp_path)
+    return load_dataset(name, cache=tmp_path)
 
 
-@pytest.mark.parametrize("damage", ["garbage", "value", "shape", "old-format"])
-def test_damaged_parse_cache_is_reported_deleted_and_rebuilt(mirror, tmp_path, damage):
-    """A parsed .npz with a changed value used to be served; one with the wrong shape failed every load with
-    "the raw files may have changed" and was never removed. Now every parsed file carries a sha256 of its arrays;
-    a file that fails it (or the registered shape) is deleted, reported once with its path, and rebuilt."""
+@pytest.mark.parametrize("damage", ["garbage", "forged-value", "shape", "other-data-set", "pickle", "old-format"])
+def test_damaged_or_forged_parse_cache_is_reported_deleted_and_rebuilt(mirror, tmp_path, damage):
+    """A parsed file with a changed value used to be served as long as its checksum was recomputed; one with the
+    wrong shape failed every load. Now a parsed file is an authenticated record naming its data set and source: a
+    file that fails (garbage, a value changed by someone without the cache's key, a genuine record of the wrong shape
+    or of another data set, a pickled payload) is deleted, reported once with its path, and rebuilt; no code in it
+    ever runs. A file of the earlier format is replaced quietly."""
+    import io
+    import json
+    import pickle
+    import zipfile
+
     from genesel._core.io import CacheIntegrityWarning
+    from genesel._core.store import write_record
+    from test_store import _Evil, _forge
 
     a = _reload(tmp_path)
     path = _parsed_file(tmp_path)
+    marker = tmp_path / "pwned"
     if damage == "garbage":
         path.write_bytes(b"broken")
-    elif damage == "value":  # one value changed in its 13th digit, the file otherwise intact
-        _rewrite(path, lambda z: z["X"].__setitem__((3, 7), z["X"][3, 7] * (1 + 1e-12)))
-    elif damage == "shape":  # a consistent file of the wrong shape (e.g. written by a broken parser)
-        _rewrite(path, lambda z: z.__setitem__("X", z["X"][:, :-1].copy()), digest="recompute")
-    else:  # written by a genesel without checksums: rebuilt quietly
-        _rewrite(path, lambda z: None, digest="drop")
+    elif damage == "forged-value":  # one value changed in its 13th digit by a writer without the key
+        def change(body, arrays):
+            rec = json.loads(body)
+            i = rec["data"]["X"]["__array__"]
+            arrays[i] = arrays[i].copy()
+            arrays[i][3, 7] *= 1 + 1e-12
+            return body, arrays
+
+        _forge(path, change)
+    elif damage == "shape":  # a genuine record of the wrong shape (e.g. written by a broken parser)
+        from genesel._core.store import read_record
+
+        rec = read_record(path, kind="parsed")
+        rec["X"] = rec["X"][:, :-1].copy()
+        write_record(path, rec, kind="parsed")
+    elif damage == "other-data-set":  # a genuine record of another data set copied under this name
+        _reload(tmp_path, "golub")
+        path.write_bytes(_parsed_file(tmp_path, "golub").read_bytes())
+    elif damage == "pickle":
+        buf = io.BytesIO()
+        np.save(buf, np.array([_Evil(marker)], dtype=object), allow_pickle=True)
+        with zipfile.ZipFile(path, "a") as zf:
+            zf.writestr(f"a{len(zf.namelist()) - 2}.npy", buf.getvalue())
+    else:  # the earlier format: an .npz beside, no record
+        path.unlink()
+        (tmp_path / "parsed" / "alon-0123456789abcdef.npz").write_bytes(pickle.dumps("old"))
     if damage == "old-format":
         with warnings.catch_warnings():
             warnings.simplefilter("error", CacheIntegrityWarning)
             b = _reload(tmp_path)
+        assert not list((tmp_path / "parsed").glob("alon-*.npz"))
     else:
         with pytest.warns(CacheIntegrityWarning, match=re.escape(str(path))):
             b = _reload(tmp_path)
+    assert not marker.exists(), "code in a parsed file ran"
     np.testing.assert_array_equal(a.X, b.X)
+    np.testing.assert_array_equal(a.y, b.y)
     with warnings.catch_warnings():
         warnings.simplefilter("error", CacheIntegrityWarning)
         c = _reload(tmp_path)  # repaired: read from the new file, no warning

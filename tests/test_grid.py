@@ -83,7 +83,8 @@ def test_cell_key_depends_on_cell_function_and_code():
 
 
 def _files(cache):
-    return sorted(Path(cache).glob("*/*.pkl"))
+    """The cell records (not the cost record) under ``cache``."""
+    return sorted(p for p in Path(cache).glob("*/*.rec") if p.name != "costs.rec")
 
 
 def test_results_round_trip_exactly_and_files_are_world_readable(tmp_path):
@@ -122,15 +123,15 @@ def test_damaged_cache_file_is_reported_deleted_and_recomputed(tmp_path, damage)
 def test_clear_cache_removes_interrupted_writes(tmp_path):
     run_grid([{"a": 1, "b": 2}], poly_cell, cache_dir=tmp_path, progress=False)
     folder = _files(tmp_path)[0].parent
-    stale = folder / ".deadbeef.pkl.abc.tmp"
+    stale = folder / ".deadbeef.rec.abc.tmp"
     stale.write_bytes(b"half a pick")
     old = stale.stat().st_mtime - 7200
     os.utime(stale, (old, old))
-    fresh = folder / ".cafe.pkl.def.tmp"
+    fresh = folder / ".cafe.rec.def.tmp"
     fresh.write_bytes(b"being written by another run")
     run_grid([{"a": 1, "b": 2}], poly_cell, cache_dir=tmp_path, progress=False)
     assert not stale.exists() and fresh.exists()  # only stale temp files are swept by a run
-    assert clear_cache(poly_cell, cache_dir=tmp_path) == 2  # the result and the other temp file
+    assert clear_cache(poly_cell, cache_dir=tmp_path) == 3  # the result, the cost record and the other temp file
     assert not any(folder.iterdir())
 
 
@@ -199,7 +200,7 @@ def test_killed_grid_leaves_no_process_behind(tmp_path, signame):
     import time
 
     psutil = pytest.importorskip("psutil")
-    from genesel.experiments.grid import _read
+    from genesel.experiments.cache import read_cell
 
     cache = tmp_path / "cache"
     (tmp_path / "kill_cells.py").write_text(
@@ -210,7 +211,7 @@ def test_killed_grid_leaves_no_process_behind(tmp_path, signame):
     kids = []
     try:
         deadline = time.monotonic() + 180
-        while not list(cache.glob("*/*.pkl")):  # wait until the workers are computing cells
+        while not _files(cache):  # wait until the workers are computing cells
             assert proc.poll() is None, "the grid process ended early"
             assert time.monotonic() < deadline, "no cell finished in 180 s"
             time.sleep(0.2)
@@ -228,10 +229,78 @@ def test_killed_grid_leaves_no_process_behind(tmp_path, signame):
             p.kill()
         if proc.poll() is None:
             proc.kill()
-    written = list(cache.glob("*/*.pkl"))
+    written = _files(cache)
     assert written
     for f in written:
         with warnings.catch_warnings():
             warnings.simplefilter("error", CacheIntegrityWarning)
-            hit, val = _read(f, f.stem)
+            hit, val, _ = read_cell(f.parent, f.stem)
         assert hit and set(val) == {"i2"}
+
+
+_NUMBA_CELLS = """
+import os, time
+from numba import njit
+
+
+@njit(cache=False)
+def spin(n):
+    acc = 0.0
+    for i in range(n):
+        acc += (i % 7) * 1e-9
+    return acc
+
+
+def long_numba(i, folder):
+    open(os.path.join(folder, f"started-{i}-{os.getpid()}"), "w").close()
+    return {"acc": spin(10 ** 12)}  # minutes inside one compiled call that holds the GIL
+"""
+
+_NUMBA_SCRIPT = """
+import sys
+sys.path.insert(0, {here!r})
+from genesel.experiments import run_grid
+
+if __name__ == "__main__":
+    import numba_cells
+    run_grid([{{"i": i, "folder": {here!r}}} for i in range(4)], numba_cells.long_numba, cache_dir={cache!r},
+             n_jobs=2, progress=False)
+"""
+
+
+def test_killed_parent_takes_workers_stuck_in_a_long_numba_call_with_it(tmp_path):
+    """kill -9 of the parent while both workers sit inside one long numba call (which holds the GIL, so no Python
+    thread of theirs can run): the kernel kills them with the parent (PR_SET_PDEATHSIG); none is alive 5 s later."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    psutil = pytest.importorskip("psutil")
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the kernel's parent-death signal is Linux only")
+    (tmp_path / "numba_cells.py").write_text(_NUMBA_CELLS)
+    script = tmp_path / "run.py"
+    script.write_text(_NUMBA_SCRIPT.format(here=str(tmp_path), cache=str(tmp_path / "cache")))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers = []
+    try:
+        deadline = time.monotonic() + 180
+        while len(list(tmp_path.glob("started-*"))) < 2:
+            assert proc.poll() is None, "the grid process ended early"
+            assert time.monotonic() < deadline, "the cells did not start in 180 s"
+            time.sleep(0.2)
+        time.sleep(2.0)  # both are now compiling or inside the compiled loop
+        pids = {int(p.name.split("-")[-1]) for p in tmp_path.glob("started-*")}
+        workers = [psutil.Process(pid) for pid in pids]
+        assert all(w.cpu_percent(interval=1.0) > 5 for w in workers), "the workers are not computing"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        time.sleep(5.0)
+        survivors = [(w.pid, " ".join(w.cmdline())[:80]) for w in _alive(workers)]
+        assert not survivors, f"workers still running 5 s after the parent's kill -9: {survivors}"
+    finally:
+        for w in _alive(workers):
+            w.kill()
+        if proc.poll() is None:
+            proc.kill()

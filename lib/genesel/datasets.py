@@ -4,10 +4,12 @@
 URL, always sha256-checked), parses them, checks the shape and class counts against the registry, and returns a
 :class:`Dataset` whose ``y`` is coded -1/+1 (``classes`` names the two) for binary tasks, or 0..K-1 for the few
 multi-class sets. The parsed arrays are cached next to the raw files (``data/parsed/``), keyed by the files'
-checksums, so later loads take milliseconds. Every parsed file carries a sha256 of its arrays and is checked on
-reading, together with the registered shape: a file that fails (bit rot, a hand-edited or truncated file, one
-written by a broken parser) is deleted, reported once with its path (``CacheIntegrityWarning``) and rebuilt from
-the sha256-checked raw files, so a damaged cache can neither serve wrong numbers nor fail every load.
+checksums, so later loads take milliseconds. A parsed file is an authenticated record of plain data
+(:mod:`genesel._core.store`: arrays and JSON, never a pickle, with an HMAC made with a key kept outside the data
+folder) that names its data set and the raw files it was parsed from; on reading, the record, that identity and
+the registered shape are checked: a file that fails (bit rot, a hand-edited, truncated or forged file, one copied
+from another data set) is deleted, reported once with its path (``CacheIntegrityWarning``) and rebuilt from the
+sha256-checked raw files, so a damaged or tampered cache can neither serve wrong numbers nor fail every load.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import pandas as pd
 
 from data_fetch import DATASETS, FAMILIES, FILES, cache_dir, fetch_file, resolve
 from data_fetch.parsers import Raw
-from genesel._core.io import CacheIntegrityWarning, atomic_write
+from genesel._core.io import CacheIntegrityWarning
+from genesel._core.store import RecordError, read_record, write_record
 
 __all__ = ["Dataset", "load_dataset", "list_datasets", "display_name", "recommended_preprocessing", "gene_symbols",
            "gene_labels", "annotation_note"]
@@ -95,64 +98,52 @@ def _knn_impute_genes(X: np.ndarray, k: int = 10) -> np.ndarray:
     return KNNImputer(n_neighbors=k).fit_transform(X.T).T
 
 
+def _source_digest(spec) -> str:
+    """What a parsed file is parsed from: the raw files' sha256 and the parser version."""
+    return hashlib.sha256(("|".join(FILES[f].sha256 for f in spec.files) + _PARSE_VERSION).encode()).hexdigest()
+
+
 def _parsed_path(spec, cdir: Path) -> Path:
-    h = hashlib.sha256(("|".join(FILES[f].sha256 for f in spec.files) + _PARSE_VERSION).encode()).hexdigest()
-    return cdir / "parsed" / f"{spec.name}-{h[:16]}.npz"
+    return cdir / "parsed" / f"{spec.name}-{_source_digest(spec)[:16]}.rec"
 
 
-def _atomic_savez(path: Path, **arrays) -> None:
-    atomic_write(path, lambda tmp: _savez_to(tmp, arrays))
-
-
-def _savez_to(tmp, arrays) -> None:
-    with open(tmp, "wb") as fh:  # a file object: np.savez would append ".npz" to a bare name
-        np.savez(fh, **arrays)
-
-
-_DIGEST_KEY = "sha256"
-
-
-def _arrays_digest(arrays: dict) -> str:
-    """sha256 over every array's name, dtype, shape and bytes (in name order)."""
-    h = hashlib.sha256()
-    for k in sorted(arrays):
-        a = np.ascontiguousarray(arrays[k])
-        h.update(f"{k}|{a.dtype.str}|{a.shape}|".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
+_ARRAYS = ("X", "labels", "gene_ids", "sample_ids")
 
 
 def _read_parsed(pp: Path, spec):
-    """The arrays of a parsed-data file, or None after deleting a file that fails its checks (reported once)."""
-    problem = None
+    """The arrays of a parsed-data record, or None after deleting a file that fails its checks (reported once)."""
     try:
-        with np.load(pp, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except Exception as exc:  # noqa: BLE001 - any failure to read means a damaged file
-        arrays, problem = None, f"cannot be read ({type(exc).__name__})"
-    if arrays is not None:
-        stored = arrays.pop(_DIGEST_KEY, None)
-        if stored is None:  # written by a genesel without checksums: rebuilt once, nothing is wrong with it
-            pp.unlink(missing_ok=True)
-            return None
-        if str(stored) != _arrays_digest(arrays):
-            problem = "failing its checksum (changed or damaged after it was written)"
-        elif not {"X", "labels", "gene_ids", "sample_ids"} <= set(arrays):
+        rec = read_record(pp, kind="parsed")
+    except FileNotFoundError:
+        return None
+    except RecordError as exc:
+        problem = str(exc)
+    else:
+        if not isinstance(rec, dict) or rec.get("name") != spec.name or rec.get("source") != _source_digest(spec):
+            problem = "the record of another data set or of other raw files (copied or renamed)"
+        elif not all(isinstance(rec.get(k), np.ndarray) for k in _ARRAYS):
             problem = "missing arrays"
-        elif arrays["X"].shape != tuple(spec.shape):
-            problem = f"of the wrong shape {arrays['X'].shape} (expected {tuple(spec.shape)})"
-    if problem is None:
-        return arrays
+        elif rec["X"].shape != tuple(spec.shape):
+            problem = f"of the wrong shape {rec['X'].shape} (expected {tuple(spec.shape)})"
+        else:
+            return rec
     pp.unlink(missing_ok=True)
     warnings.warn(f"parsed data cache {pp} was {problem}; deleted, rebuilding it from the checked raw files",
                   CacheIntegrityWarning, stacklevel=4)
     return None
 
 
+def _drop_legacy_parsed(pp: Path, spec) -> None:
+    """Parsed files of the earlier format (``.npz`` with a plain checksum) are deleted unread when the record
+    replacing them is written."""
+    for old in pp.parent.glob(f"{spec.name}-*.npz"):
+        old.unlink(missing_ok=True)
+
+
 def _raw(spec, mirror, cache) -> Raw:
     cdir = cache_dir(cache)
     pp = _parsed_path(spec, cdir)
-    z = _read_parsed(pp, spec) if pp.exists() else None
+    z = _read_parsed(pp, spec)
     if z is not None:
         return Raw(z["X"], z["labels"], z["gene_ids"], z["sample_ids"], z.get("train_idx"), z.get("test_idx"))
     raw = spec.parser(lambda f: fetch_file(f, mirror=mirror, cache=cdir))
@@ -163,7 +154,8 @@ def _raw(spec, mirror, cache) -> Raw:
                          f"{tuple(spec.shape)}; the files passed their sha256 check, so the parser does not match them")
     if raw.train_idx is not None:
         arrays.update(train_idx=raw.train_idx, test_idx=raw.test_idx)
-    _atomic_savez(pp, **arrays, **{_DIGEST_KEY: np.array(_arrays_digest(arrays))})
+    write_record(pp, {"name": spec.name, "source": _source_digest(spec), **arrays}, kind="parsed")
+    _drop_legacy_parsed(pp, spec)
     return Raw(arrays["X"], arrays["labels"], arrays["gene_ids"], arrays["sample_ids"], raw.train_idx,
                raw.test_idx)
 

@@ -8,14 +8,18 @@ never touches the committed full-protocol figures.
 
 Parameters are passed on as papermill's own command line would: ``-p NAME VALUE`` (``True``/``False``/``None``
 and numbers are converted, anything else stays a string, e.g. ``-p datasets '["singh"]'``) and ``-y YAML``
-(e.g. ``-y 'datasets: [singh, golub]'``). Nothing here computes anything: it only runs the notebooks.
+(e.g. ``-y 'datasets: [singh, golub]'``). ``--scheduler tcp://host:8786`` (or ``GENESEL_SCHEDULER``) runs every
+grid of the notebooks on a dask cluster (see :mod:`genesel.experiments.cluster`). Nothing here computes anything: it
+only runs the notebooks.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["notebook_paths", "execute_notebook", "parse_parameters", "main"]
@@ -79,17 +83,40 @@ def _kernel_manager_class():
     return IPCKernelManager
 
 
+@contextmanager
+def _kernel_environment(**values):
+    """Environment variables the notebook's kernel inherits, restored afterwards (``None`` leaves one alone)."""
+    old = {k: os.environ.get(k) for k in values}
+    try:
+        for k, v in values.items():
+            if v is not None:
+                os.environ[k] = str(v)
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: dict | None = None,
-                     timeout: int = 3600, progress: bool = False) -> Path:
-    """Run one notebook with papermill (parameters injected after its ``parameters`` cell)."""
+                     timeout: int = 3600, progress: bool = False, scheduler: str | None = None) -> Path:
+    """Run one notebook with papermill (parameters injected after its ``parameters`` cell).
+
+    The kernel shows grid progress as a few summary lines (``GENESEL_PROGRESS=log``, unless set otherwise), so the
+    saved notebook holds them rather than a bar's every state. ``scheduler``: a dask scheduler address; every grid
+    of the notebook then runs on that cluster (``GENESEL_SCHEDULER``)."""
     import papermill as pm
 
     out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / path.name
     params = {"quick": quick, **(parameters or {})}
     kw = {"kernel_manager_class": _kernel_manager_class()} if sys.platform != "win32" else {}
-    pm.execute_notebook(str(path), str(out), parameters=params, cwd=str(path.parent), kernel_name="python3",
-                        progress_bar=progress, execution_timeout=timeout, log_output=False, **kw)
+    env = {"GENESEL_PROGRESS": os.environ.get("GENESEL_PROGRESS") or "log", "GENESEL_SCHEDULER": scheduler}
+    with _kernel_environment(**env):
+        pm.execute_notebook(str(path), str(out), parameters=params, cwd=str(path.parent), kernel_name="python3",
+                            progress_bar=progress, execution_timeout=timeout, log_output=False, **kw)
     return out
 
 
@@ -100,6 +127,9 @@ def main(argv=None) -> int:
     ap.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"), default=[],
                     help="a notebook parameter, as papermill -p (repeatable)")
     ap.add_argument("-y", "--yaml", action="append", default=[], help="notebook parameters as a YAML mapping")
+    ap.add_argument("--scheduler", default=os.environ.get("GENESEL_SCHEDULER") or None, metavar="ADDRESS",
+                    help="run every grid on this dask scheduler (e.g. tcp://10.0.0.5:8786; default: "
+                         "$GENESEL_SCHEDULER, else this machine)")
     ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01_guyon")
     args = ap.parse_args(argv)
     params = parse_parameters(args.parameter, args.yaml)
@@ -114,7 +144,7 @@ def main(argv=None) -> int:
         print(f"[{args.mode}] {p.name}{extra} ...", flush=True)
         try:
             execute_notebook(p, out_dir, quick=args.mode == "quick", parameters=params,
-                             timeout=900 if args.mode == "quick" else 7 * 86400)
+                             timeout=900 if args.mode == "quick" else 7 * 86400, scheduler=args.scheduler)
             print(f"[{args.mode}] {p.name} done in {time.perf_counter() - t0:.0f} s -> {out_dir / p.name}", flush=True)
         except Exception as exc:  # report every notebook, then fail
             failed.append(p.name)

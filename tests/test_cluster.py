@@ -1,0 +1,197 @@
+"""Running grids at cluster scale: batching, the SLURM recipe (as far as this machine allows), the scheduler taken
+from the environment, progress that suits where it runs."""
+
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from genesel.experiments import run_grid
+from genesel.experiments.batching import BatchPlanner, run_batch
+
+from test_grid import _files, poly_cell
+
+
+def pid_cell(a):
+    return {"pid": os.getpid()}
+
+
+def fail_on_three(a, b):
+    if a == 3:
+        raise RuntimeError("cell a=3 fails")
+    return {"v": a + b}
+
+
+# ------------------------------------------------------------------------------------------------ batching
+
+
+def test_batches_aim_at_the_target_work_and_cover_every_cell_once():
+    keys = [f"k{i}" for i in range(1000)]
+    est = {k: 2.0 ** -7 for k in keys}  # about 8 ms each (exact in binary): 32 cells make a 0.25 s task
+    p = BatchPlanner(keys, est, lambda: 2, target=0.25)
+    batches = []
+    while True:
+        b = p.next_batch()
+        if not b:
+            break
+        batches.append(b)
+    assert [k for b in batches for k in b] == keys
+    sizes = [len(b) for b in batches]
+    assert max(sizes) == 32  # 7.8 s of work, 2 workers: far above 4 x 2 x 0.25 s
+    # near the end the batches shrink so that both workers finish together
+    p2 = BatchPlanner(keys[:40], {k: 2.0 ** -7 for k in keys[:40]}, lambda: 2, target=0.25)
+    assert len(p2.next_batch()) == 5  # 0.31 s left over 2 workers: tasks of a quarter of 0.16 s
+
+
+def test_unknown_costs_start_with_single_cells_then_learn():
+    keys = [f"k{i}" for i in range(100)]
+    p = BatchPlanner(keys, {}, lambda: 1, target=0.25)
+    assert p.next_batch() == ["k0"]
+    assert p.next_batch() == ["k1"]
+    p.observe(2.0 ** -9)
+    p.observe(3 * 2.0 ** -9)  # about 4 ms per cell on average
+    assert len(p.next_batch()) == 24  # 98 cells x 3.9 ms = 0.38 s left for one worker: tasks of a quarter
+    big = BatchPlanner(["a", "b"], {"a": 100.0, "b": 1.0}, lambda: 4)
+    assert big.next_batch() == ["a"]  # a cell costlier than the target is a task of its own
+
+
+def test_a_failing_cell_returns_the_results_before_it():
+    done, exc = run_batch(fail_on_three, [(i, {"a": i, "b": 1}) for i in range(6)])
+    assert [d[0] for d in done] == [0, 1, 2] and isinstance(exc, RuntimeError)
+
+
+def test_dask_run_resumes_after_a_failing_cell(tmp_path):
+    pytest.importorskip("distributed")
+    from distributed import Client, LocalCluster
+
+    cells = [{"a": a, "b": 1} for a in range(8)]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        with pytest.raises(RuntimeError, match="a=3 fails"):
+            run_grid(cells, fail_on_three, cache_dir=tmp_path, backend="dask", scheduler=client, progress=False)
+    cached = len(_files(tmp_path))
+    assert 3 <= cached < 8  # what came back before the failure is kept
+
+
+def test_scheduler_from_the_environment_runs_the_grid_on_that_cluster(tmp_path, monkeypatch):
+    """GENESEL_SCHEDULER (set by `make full SCHEDULER=...` and the notebook runner's --scheduler) sends every grid
+    that names no backend to that scheduler: the recipe's last step, with a LocalCluster standing in for SLURM."""
+    distributed = pytest.importorskip("distributed")
+    cells = [{"a": a, "b": b} for a in range(6) for b in (0.5, 1.5)]
+    serial = run_grid(cells, poly_cell, use_cache=False, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        monkeypatch.setenv("GENESEL_SCHEDULER", cluster.scheduler_address)
+        got = run_grid(cells, poly_cell, cache_dir=tmp_path, progress=False)
+        pids = run_grid([{"a": a} for a in range(4)], pid_cell, use_cache=False, progress=False)["pid"]
+        workers = set(client.run(os.getpid).values())
+    pd.testing.assert_frame_equal(serial, got, check_exact=True)
+    assert set(pids) <= workers and os.getpid() not in set(pids), "the cells did not run on the cluster"
+    monkeypatch.setenv("GENESEL_SCHEDULER", "tcp://127.0.0.1:9")  # nothing listens there
+    with pytest.raises(OSError, match="cannot reach the dask scheduler"):
+        run_grid([{"a": 99, "b": 0}], poly_cell, cache_dir=tmp_path, progress=False)
+
+
+# ------------------------------------------------------------------------------------------------ the SLURM recipe
+
+
+def test_slurm_job_script_retires_workers_before_the_wall_time_and_needs_only_the_mirror(tmp_path, monkeypatch):
+    pytest.importorskip("dask_jobqueue")
+    from genesel.experiments.cluster import _seconds, lifetime_options, slurm_cluster
+
+    assert _seconds("02:00:00") == 7200 and _seconds("1-12") == 36 * 3600 and _seconds("45") == 2700
+    life = lifetime_options("02:00:00")
+    assert int(life[1].rstrip("s")) < 7200
+    monkeypatch.setenv("GENESEL_CACHE_KEY", "the client's secret, not for workers")
+    cluster = slurm_cluster(cores=4, memory="16GB", walltime="02:00:00", queue="short", account="lab",
+                            mirror="/shared/genesel-data", python="/opt/genesel/bin/python", max_jobs=25)
+    try:
+        script = cluster.job_script()
+        adaptive = cluster._adaptive
+    finally:
+        cluster.close()
+    assert "#SBATCH -t 02:00:00" in script and "#SBATCH -p short" in script and "#SBATCH -A lab" in script
+    assert "--cpus-per-task=4" in script and "--nworkers 4" in script and "--nthreads 1" in script
+    assert "export GENESEL_DATA_MIRROR=/shared/genesel-data" in script
+    assert "--lifetime 6480s" in script and "--lifetime-stagger 360s" in script  # 12 min before the wall time
+    assert "/opt/genesel/bin/python -m distributed.cli.dask_worker" in script
+    assert "GENESEL_CACHE_KEY" not in script and "secret" not in script  # workers never write the cache
+    assert adaptive is not None and adaptive.maximum == 25 * 4  # adaptive, up to 25 jobs of 4 workers
+
+
+def test_slurm_recipe_refuses_to_start_without_a_data_mirror(monkeypatch):
+    pytest.importorskip("dask_jobqueue")
+    from genesel.experiments.cluster import slurm_cluster
+
+    monkeypatch.delenv("GENESEL_DATA_MIRROR", raising=False)
+    with pytest.raises(ValueError, match="raw data files"):
+        slurm_cluster()
+
+
+# ------------------------------------------------------------------------------------------------ progress
+
+
+_PROGRESS_SCRIPT = """
+import sys, time
+sys.path.insert(0, {tests!r})
+from genesel.experiments import run_grid
+from test_cluster import slow_cell
+run_grid([{{"i": i}} for i in range(8)], slow_cell, use_cache=False, desc="demo")
+"""
+
+
+def slow_cell(i):
+    time.sleep(0.05)
+    return {"j": i}
+
+
+def _run_progress(mode):
+    env = dict(os.environ, GENESEL_PROGRESS=mode)
+    code = _PROGRESS_SCRIPT.format(tests=os.path.dirname(__file__))
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_progress_in_logs_is_a_few_summary_lines():
+    out = _run_progress("log").stdout.splitlines()
+    assert out[0] == "demo: 8 cells; computing 8 ..."
+    assert out[-1].startswith("demo: 8/8 cells done (")
+    assert len(out) <= 6
+
+
+def test_progress_in_a_terminal_is_a_bar_and_can_be_silenced():
+    bar = _run_progress("bar")
+    assert "8/8" in bar.stdout and "cell/s" in bar.stdout or "s/cell" in bar.stdout
+    assert _run_progress("none").stdout == ""
+    bad = _run_progress("loud")
+    assert bad.returncode != 0 and "GENESEL_PROGRESS" in bad.stderr
+
+
+def test_live_progress_in_jupyter_updates_one_output_in_place():
+    """In an interactive kernel the display is one output replaced in place (update_display_data), not a line per
+    update."""
+    from genesel.experiments import progress as P
+
+    shown = []
+
+    class Handle:
+        def update(self, obj):
+            shown.append(("update", str(obj.data)))
+
+    import IPython.display as D
+
+    orig = D.display
+    try:
+        D.display = lambda obj, display_id=False: shown.append(("display", str(obj.data))) or Handle()
+        bar = P._Live(total=10, initial=2, desc="grid")
+        for _ in range(8):
+            bar.update()
+            time.sleep(0.07)
+        bar.close()
+    finally:
+        D.display = orig
+    assert shown[0][0] == "display" and all(k == "update" for k, _ in shown[1:])
+    assert "10/10 cells; done in" in shown[-1][1]
