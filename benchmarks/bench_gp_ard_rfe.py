@@ -49,8 +49,8 @@ def _sk_gp_ard(X, y, seed):
 
 def sklearn_gp_ard_rfe(X, y, n_folds, p, seed):
     """GP-ARD-RFE's elimination (Figure 5.7) with sklearn's GPC as the ARD fitter; returns the 2^p survivors."""
+    from genesel._core.resampling import resampling_masks
     from genesel.gp_ard_select import ard_rfe_round, halving_sizes
-    from genesel.msvm_rfe import resampling_masks
 
     masks = resampling_masks(np.where(y > 0, 1, -1), n_folds, 1, np.random.RandomState(seed))
     sizes = halving_sizes(X.shape[1], p)
@@ -65,7 +65,8 @@ def msvm_sklearn(X, y, n_folds, seed):
     """MSVM-RFE one gene per step with sklearn SVC refitted for every SVM of every step; returns the ranking."""
     from sklearn.svm import SVC
 
-    from genesel.msvm_rfe import msvm_criterion, resampling_masks
+    from genesel._core.resampling import resampling_masks
+    from genesel.msvm_rfe import msvm_criterion
 
     masks = resampling_masks(np.where(y > 0, 1, -1), n_folds, 1, np.random.RandomState(seed))
     surv = list(range(X.shape[1]))

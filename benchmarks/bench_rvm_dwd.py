@@ -59,7 +59,9 @@ def _naive_rvm():
 
 def _previous_fit(kernel):
     """The previous genesel RVM: the same design, the loop in numpy/scipy (tests/naive/rvm.py::fast_marginal)."""
-    from genesel.rvm import RVM, _normalise_rows, check_binary_fit
+    from genesel._core.linalg import normalise_rows
+    from genesel._core.validation import check_binary_fit
+    from genesel.rvm import RVM
 
     naive_rvm = _naive_rvm()
 
@@ -67,7 +69,7 @@ def _previous_fit(kernel):
         m = RVM(kernel=kernel)
         Xc, ypm, _ = check_binary_fit(m, X, y, min_samples=2)
         PhiT, usable = m._design(Xc)[:2]
-        norms = _normalise_rows(PhiT)
+        norms = normalise_rows(PhiT)
         return naive_rvm.fast_marginal(PhiT, (ypm > 0).astype(float), usable & (norms > 0))
 
     return fit
@@ -75,12 +77,14 @@ def _previous_fit(kernel):
 
 def _genesel_core(X, y):
     """genesel's RVM without the estimator around it: basis in data-relative units, normalisation, numba loop."""
-    from genesel.rvm import _DAMP_AFTER, _DAMP_RATIO, _MAX_NEWTON, RVM, _fast_rvm, _normalise_rows
+    from genesel import _rvm_kernels as rk
+    from genesel._core.linalg import normalise_rows
+    from genesel.rvm import RVM
 
     PhiT, usable = RVM()._design(X)[:2]
-    norms = _normalise_rows(PhiT)
-    return _fast_rvm(PhiT, (y == np.unique(y)[1]).astype(float), usable & (norms > 0), 2000, 1e-3, _MAX_NEWTON,
-                     _DAMP_RATIO, _DAMP_AFTER)
+    norms = normalise_rows(PhiT)
+    return rk.fast_rvm(PhiT, (y == np.unique(y)[1]).astype(float), usable & (norms > 0), 2000, 1e-3, rk.MAX_NEWTON,
+                       rk.DAMP_RATIO, rk.DAMP_AFTER)
 
 
 def _sparsebayes_same_basis():

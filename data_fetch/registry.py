@@ -3,7 +3,8 @@
 ``classes`` gives the label names of the two classes in the order (-1, +1) for binary tasks; ``merge`` maps raw
 labels onto those two names where a task groups several raw classes (lymphoma); ``None`` keeps a multi-class set
 (labels coded 0..K-1 in sorted order). ``shape`` and ``counts`` are what the parsed data must show; the loader
-checks them, so a changed upstream file can never pass silently.
+checks them, so a changed upstream file can never pass silently. ``title`` is the data set's name for titles and
+tables ("Leukemia (Golub 1999)"; :func:`genesel.datasets.display_name` reads it, empty: the registry name is used).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class DatasetSpec:
     merge: dict = field(default_factory=dict)
     papers: tuple[str, ...] = ()
     missing_values: bool = False
+    title: str = ""
 
 
 DM = "datamicroarray R package (Ramey), pinned commit; "
@@ -42,6 +44,7 @@ _specs = [
         "tumor and normal colon tissues probed by oligonucleotide arrays. PNAS 96:6745-6750, 1999.",
         aliases=("colon",), papers=("Guyon2002", "Gentile2003", "Tan2006", "Shah2011"),
         merge={"t": "tumour"},  # the raw labels t / n, spelled out
+        title="Colon (Alon 1999)",
     ),
     DatasetSpec(
         "golub", ("golub.RData",), P.golub, ("ALL", "AML"), (72, 7129), {"ALL": 47, "AML": 25},
@@ -51,6 +54,7 @@ _specs = [
         "Golub TR, Slonim DK, Tamayo P et al. Molecular classification of cancer: class discovery and class "
         "prediction by gene expression monitoring. Science 286:531-537, 1999.",
         aliases=("leukemia", "leukaemia"), papers=("Guyon2002", "Gentile2003", "Tan2006"),
+        title="Leukemia (Golub 1999)",
     ),
     DatasetSpec(
         "singh", ("singh.RData", "05_prostata.tab"), P.singh, ("Normal", "Tumor"), (102, 12600),
@@ -61,6 +65,7 @@ _specs = [
         "Singh D, Febbo PG, Ross K et al. Gene expression correlates of clinical prostate cancer behavior. "
         "Cancer Cell 1:203-209, 2002.",
         aliases=("prostate",), papers=("Gentile2003", "Helleputte2009", "Tan2006", "Shah2011"),
+        title="Prostate (Singh 2002)",
     ),
     DatasetSpec(
         "west", ("west.RData",), P.datamicroarray("west.RData"), ("negative", "positive"), (49, 7129),
@@ -70,6 +75,7 @@ _specs = [
         "West M, Blanchette C, Dressman H et al. Predicting the clinical status of human breast cancer by using "
         "gene expression profiles. PNAS 98:11462-11467, 2001.",
         aliases=("breast_er", "breast"), papers=("Shah2011", "Gentile2003 (substitute)"),
+        title="Breast ER (West 2001)",
     ),
     DatasetSpec(
         "pomeroy", ("pomeroy.RData",), P.datamicroarray("pomeroy.RData"), ("survived", "died"), (60, 7128),
@@ -79,6 +85,7 @@ _specs = [
         "Pomeroy SL, Tamayo P, Gaasenbeek M et al. Prediction of central nervous system embryonal tumour outcome "
         "based on gene expression. Nature 415:436-442, 2002.",
         aliases=("cmd", "c_md", "medulloblastoma"), papers=("Shah2011",),
+        title="Medulloblastoma outcome (Pomeroy 2002)",
     ),
     DatasetSpec(
         "alizadeh", ("lymphoma.matrix", "lymphoma.mat"), P.alizadeh, ("other", "malignant"), (96, 4026),
@@ -92,6 +99,7 @@ _specs = [
         "expression profiling. Nature 403:503-511, 2000.",
         aliases=("lymphoma",), papers=("Gentile2003",), missing_values=True,
         merge={"DLBCL": "malignant", "FL": "malignant", "CLL": "malignant"},
+        title="Lymphoma (Alizadeh 2000)",
     ),
     DatasetSpec(
         "welsh", ("prostate.test.rda", "05_prostata.tab"), P.welsh, ("Normal", "Tumor"), (34, 12600),
@@ -101,6 +109,7 @@ _specs = [
         "Welsh JB, Sapinoso LM, Su AI et al. Analysis of gene expression identifies candidate markers and "
         "pharmacological targets in prostate cancer. Cancer Res 61:5974-5978, 2001.",
         aliases=("prostate_test",), papers=("Helleputte2009",),
+        title="Prostate (Welsh 2001)",
     ),
     DatasetSpec(
         "chandran_primary", ("prostate_GDS2545_p_nf.RData", "GPL8300_limpo.txt.gz"), P.chandran("p"),
@@ -110,12 +119,14 @@ _specs = [
         "Chandran UR, Ma C, Dhir R et al. Gene expression profiles of prostate cancer reveal involvement of "
         "multiple molecular pathways in the metastatic process. BMC Cancer 7:64, 2007.",
         papers=("Helleputte2009",),
+        title="Prostate, primary (Chandran 2007)",
     ),
     DatasetSpec(
         "chandran_metastasis", ("prostate_GDS2545_m_nf.RData", "GPL8300_limpo.txt.gz"), P.chandran("m"),
         ("normal", "metastasis"), (43, 12558), {"metastasis": 25, "normal": 18},
         "Chandran 2007 (GDS2545): 25 prostate-cancer metastases vs the same 18 normal prostates.",
         "Chandran UR et al. BMC Cancer 7:64, 2007.", papers=("Helleputte2009",),
+        title="Prostate, metastasis (Chandran 2007)",
     ),
     DatasetSpec(
         "gordon", ("gordon.RData",), P.datamicroarray("gordon.RData"), ("adenocarcinoma", "mesothelioma"),

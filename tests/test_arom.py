@@ -290,10 +290,12 @@ def test_bad_prior_is_refused_with_a_clear_message():
         check_prior(["a"] * 30, 30)
 
 
-@pytest.mark.parametrize("kw,match", [(dict(C=0), "C must be"), (dict(C=-1.0), "C must be"), (dict(tol=0), "tol"),
-                                      (dict(max_iter=0), "max_iter"), (dict(max_iter=2.5), "max_iter"),
-                                      (dict(n_features_to_select=0), ">= 1"),
-                                      (dict(n_features_to_select=1.5), "float")])
+@pytest.mark.parametrize("kw,match", [(dict(C=0), "'C' parameter of L2AROM"), (dict(C=-1.0), "'C' parameter"),
+                                      (dict(C=True), "'C' parameter"), (dict(tol=0), "'tol' parameter"),
+                                      (dict(max_iter=0), "'max_iter' parameter"),
+                                      (dict(max_iter=2.5), "'max_iter' parameter"),
+                                      (dict(n_features_to_select=0), "'n_features_to_select' parameter"),
+                                      (dict(n_features_to_select=1.5), "'n_features_to_select' parameter")])
 def test_bad_parameters(kw, match):
     X, y = _problem(n=20, d=30)
     with pytest.raises(ValueError, match=match):

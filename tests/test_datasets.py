@@ -272,3 +272,36 @@ def test_gene_symbols_from_the_mirror_annotation(mirror):
     assert "symbols for" in annotation_note(singh, s)
     assert not np.any(gene_symbols(alon) != "") and "no gene symbols" in annotation_note(alon)
     assert gene_labels(golub, [ids.index("M23197_at"), 0]) == ["CD33 (M23197_at)", "AFFX-BioB-5_at"]
+
+
+def test_display_name_reads_the_registry_and_a_paper_spelling():
+    from genesel.datasets import display_name
+
+    assert display_name("golub") == "Leukemia (Golub 1999)"
+    assert display_name("leukemia") == "Leukemia (Golub 1999)"  # aliases resolve
+    assert display_name("chandran_primary") == "Prostate, primary (Chandran 2007)"
+    assert display_name("gordon") == "gordon"  # no title in the registry: the name
+    assert display_name("my_own_file") == "my_own_file"  # not registered (a user's data set)
+    spelling = {"golub": "Leuk", "pomeroy": "C_MD"}
+    assert display_name("golub", spelling) == "Leuk" and display_name("cmd", spelling) == "C_MD"
+    assert display_name("alon", spelling) == "Colon (Alon 1999)"
+    assert display_name("alon", spelling, fallback="name") == "alon"
+    with pytest.raises(ValueError, match="fallback must be 'title' or 'name'"):
+        display_name("golub", fallback="short")
+
+
+def test_every_paper_names_its_data_sets_through_the_one_lookup(mirror):
+    """Each paper's spelling, as its tables printed them before the names moved to the registry."""
+    from genesel.papers import gentile2003, guyon2002_report, helleputte2009, shah2012_report, tan2006
+
+    assert [shah2012_report.paper_name(d) for d in ("alon", "golub", "pomeroy", "west", "garber", "mnist_1v7")] == \
+        ["Colon", "Leuk", "C_MD", "BreastER", "Lung", "MNIST-1vs7"]
+    assert [gentile2003.paper_name(d) for d in ("golub", "alon", "west", "singh", "alizadeh", "gordon")] == \
+        ["Leukemia", "Colon", "Breast", "Prostate", "Lymphoma", "gordon"]
+    assert [helleputte2009.study_name(d) for d in ("singh", "chandran_metastasis", "gordon")] == \
+        ["Singh", "Chandran (metastasis)", "gordon"]
+    assert [tan2006.thesis_name(d) for d in ("alon", "golub", "singh", "west")] == \
+        ["Colon", "Leukemia", "Prostate (Singh)", "Breast ER (West 2001)"]
+    assert guyon2002_report.dataset_title("golub") == "Leukemia (ALL vs AML)"
+    assert guyon2002_report.dataset_title("alon") == "Colon (normal vs tumour)"
+    assert guyon2002_report.dataset_title("singh") == "singh (Normal vs Tumor)"

@@ -65,9 +65,9 @@ def test_rbf_kernel_runs_and_separates():
 
 def test_errors():
     X, y = _data(10, 3, 1.0, seed=0)
-    with pytest.raises(ValueError, match="C must"):
+    with pytest.raises(ValueError, match="'C' parameter of DWD must be a str among {'auto'} or a float"):
         DWD(C=-1).fit(X, y)
-    with pytest.raises(ValueError, match="kernel"):
+    with pytest.raises(ValueError, match="'kernel' parameter of DWD"):
         DWD(kernel="sigmoid").fit(X, y)
     with pytest.raises(ValueError, match="single class"):
         DWD().fit(X, np.ones(10))

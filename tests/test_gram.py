@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from sklearn.metrics.pairwise import pairwise_kernels
 
-from genesel._core.gram import _dot_matrix, gram, linear_gram
+from genesel._core.gram import _dot_matrix, add_gram_rows, gram, gram_rows, linear_gram
+from naive import gram as naive_gram
 
 
 def _data():
@@ -42,3 +43,23 @@ def test_precomputed_and_bad_kernel():
     assert gram(K, None, "precomputed") is K
     with pytest.raises(ValueError, match="kernel must be one of"):
         gram(A, None, "sigmoid")
+
+
+def test_elimination_kernels_match_naive_and_downdate_equals_recomputation():
+    """gram_rows and add_gram_rows (SVM-RFE's downdate with sign -1) against numpy; a downdate equals recomputing
+    the Gram matrix of the survivors."""
+    rng = np.random.default_rng(0)
+    Xt = rng.normal(size=(50, 12))
+    Xt[7, 3] = 0.0  # zeros are skipped: same result
+    rows = np.arange(50)
+    K = gram_rows(Xt, rows)
+    np.testing.assert_allclose(K, naive_gram.gram_rows(Xt, rows), rtol=1e-12, atol=1e-12)
+    removed = np.array([3, 7, 17, 40, 41])
+    ref = naive_gram.add_gram_rows(K, Xt, removed, -1.0)
+    add_gram_rows(K, Xt, removed, -1.0)
+    np.testing.assert_allclose(K, ref, atol=1e-12)
+    assert np.array_equal(K, K.T)
+    keep = np.setdiff1d(rows, removed)
+    np.testing.assert_allclose(K, Xt[keep].T @ Xt[keep], atol=1e-12)  # downdate == recomputation
+    add_gram_rows(K, Xt, removed, 1.0)  # and back
+    np.testing.assert_allclose(K, Xt.T @ Xt, atol=1e-12)

@@ -7,6 +7,7 @@ from sklearn.svm import SVC
 
 from genesel._core import newton, smo
 from genesel.svm import dual_objective, kkt_violation, solve_svm_dual
+from naive import linalg as naive_linalg
 from naive import newton as naive_newton
 from naive import svm as naive_svm
 
@@ -24,17 +25,52 @@ def _spd(m, seed):
     return A @ A.T
 
 
-def test_free_cholesky_matches_numpy():
-    X, y = _problem(25, 40, seed=1)
+def _free_factor(seed, F):
+    """A problem, its free block Q_FF and the factor free_cholesky writes for it."""
+    X, y = _problem(25, 40, seed=seed)
     K = X @ X.T
-    F = np.array([0, 3, 4, 9, 17, 24], dtype=np.int64)
+    F = np.array(F, dtype=np.int64)
     L = np.zeros((25, 25))
     assert newton.free_cholesky(K, y, F, F.size, L)
-    Q = np.outer(y, y) * K
-    np.testing.assert_allclose(L[:6, :6], np.tril(np.linalg.cholesky(Q[np.ix_(F, F)])), rtol=1e-12, atol=1e-12)
+    return X, y, K, F, L, (np.outer(y, y) * K)[np.ix_(F, F)]
+
+
+def test_free_cholesky_matches_numpy():
+    X, y, K, F, L, Q = _free_factor(1, [0, 3, 4, 9, 17, 24])
+    np.testing.assert_allclose(L[:6, :6], np.tril(np.linalg.cholesky(Q)), rtol=1e-12, atol=1e-12)
     # a singular block (two identical samples) is refused
     X[4] = X[3]
     assert not newton.free_cholesky(X @ X.T, y, F, F.size, L)
+
+
+def test_kkt_solve_is_the_bordered_system_against_numpy():
+    X, y, K, F, L, Q = _free_factor(3, [1, 2, 5, 8, 13, 21])
+    r = np.random.default_rng(4).normal(size=F.size)
+    u, w = r.copy(), y[F].copy()
+    yu, yw = smo.kkt_solve(L, F.size, y, F, u, w)
+    np.testing.assert_allclose(u, np.linalg.solve(Q, r), rtol=1e-9)
+    np.testing.assert_allclose(w, np.linalg.solve(Q, y[F]), rtol=1e-9)
+    assert yu == pytest.approx(y[F] @ u, rel=1e-12) and yw == pytest.approx(y[F] @ w, rel=1e-12) and yw > 0
+
+
+@pytest.mark.parametrize("polish", [False, True])
+def test_warm_solve_matches_the_twins_polish_then_smo(polish):
+    """smo.warm_solve (every elimination stage's solve): Newton polish on the free set, then SMO, as the twins."""
+    X, y = _problem(30, 500, seed=7)
+    C = 0.05
+    K = X @ X.T
+    start = solve_svm_dual(K, y, C, tol=1e-12)["alpha"]
+    K2 = K - np.outer(X[:, 3], X[:, 3])  # one gene removed: the old optimum is a feasible warm start
+    a = start.copy()
+    G, it, gap = smo.warm_solve(K2, y, C, a, polish, 1e-10, 10**7)
+    ref = start.copy()
+    if polish:
+        ref, _ = naive_svm.newton_step(K2, y, C, ref, naive_svm.gradient(K2, y, ref))
+    ref, _, it0, gap0 = naive_svm.smo(K2, y, C, ref, 1e-10, 10**7)
+    assert gap < 1e-10 and gap0 < 1e-10
+    np.testing.assert_allclose(a, ref, atol=1e-8)
+    np.testing.assert_allclose(G, smo.gradient(K2, y, a), atol=1e-9)  # the returned gradient is the final one
+    assert dual_objective(K2, y, a) == pytest.approx(dual_objective(K2, y, ref), rel=1e-10)
 
 
 def test_free_set_lists_the_strictly_interior_multipliers():
@@ -52,7 +88,7 @@ def test_chol_downdate_matches_refactoring(seed):
     L[:m, :m] = np.linalg.cholesky(A)
     v = 0.3 * rng.normal(size=m) * np.sqrt(np.diag(A))
     v *= 0.9 / np.sqrt(v @ np.linalg.solve(A, v)) if v @ np.linalg.solve(A, v) >= 1 else 1.0  # keep A - vv^T PD
-    ref = naive_newton.chol_downdate(L[:m, :m].copy(), v)
+    ref = naive_linalg.chol_rank1(L[:m, :m].copy(), v, -1.0)
     assert newton.chol_downdate(L, m, v.copy())
     np.testing.assert_allclose(L[:m, :m], ref, rtol=1e-9, atol=1e-10)
     np.testing.assert_allclose(L[:m, :m] @ L[:m, :m].T, A - np.outer(v, v), rtol=1e-9, atol=1e-9)
@@ -62,7 +98,7 @@ def test_chol_downdate_refuses_an_indefinite_result():
     A = _spd(5, 3)
     L = np.linalg.cholesky(A)
     v = np.linalg.cholesky(A)[:, 0] * 1.01  # A - v v^T has a negative direction
-    assert naive_newton.chol_downdate(L.copy(), v) is None
+    assert naive_linalg.chol_rank1(L.copy(), v, -1.0) is None
     assert not newton.chol_downdate(L.copy(), 5, v.copy())
 
 

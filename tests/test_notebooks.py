@@ -46,6 +46,57 @@ def test_notebook_structure(path):
     assert re.search(r"^#+\s*Exercises", text, re.M | re.I), "the notebook ends with exercises"
 
 
+#: The budget of a notebook's code (non-blank lines that are not only a comment). Notebooks call, display and narrate;
+#: tables and summaries are built in the paper modules. 100 lines in all leaves room for a parameters cell (~10), the
+#: imports and parameter checks (~20), and some 15 analysis cells of 3-7 lines (run a grid, show a table, save and
+#: show a figure); the thinned notebooks need 28-89. No analysis cell above 15 lines (a grid, its table and a figure
+#: take about 10; more is logic that belongs in a module), except the first after the parameters (imports and
+#: parameter checks: 30). A loop body of at most 3 lines: a figure is drawn, saved and shown, a table captioned and
+#: shown; a longer body builds something.
+BUDGET_NOTEBOOK, BUDGET_CELL, BUDGET_SETUP_CELL, BUDGET_LOOP_BODY = 100, 15, 30, 3
+
+
+def _code_lines(src: str) -> set:
+    """Line numbers (1-based) of ``src`` that hold code: not blank, not only a comment."""
+    return {i for i, line in enumerate(src.splitlines(), 1) if line.strip() and not line.strip().startswith("#")}
+
+
+def _loop_bodies(src: str) -> list:
+    """(first line, code lines) of the body of every for / while loop in ``src``."""
+    code = _code_lines(src)
+    out = []
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            first, last = node.body[0].lineno, max(n.end_lineno for n in node.body)
+            out.append((node.lineno, len([i for i in range(first, last + 1) if i in code])))
+    return out
+
+
+def test_the_budget_counts_code_lines_and_loop_bodies():
+    src = "x = 1  # a comment\n\n# only a comment\nfor i in range(3):\n    a = i\n    for j in (1, 2):\n" \
+          "        b = (j,\n             i)\n"
+    assert len(_code_lines(src)) == 6
+    assert sorted(_loop_bodies(src)) == [(4, 4), (6, 2)]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_code_stays_within_its_budget(path):
+    nb, code = _sources(path)
+    cells = [("".join(c["source"]), "parameters" in c.get("metadata", {}).get("tags", []))
+             for c in nb["cells"] if c["cell_type"] == "code"]
+    total = sum(len(_code_lines(src)) for src, _ in cells)
+    assert total <= BUDGET_NOTEBOOK, (f"{path.name} holds {total} lines of code (budget {BUDGET_NOTEBOOK}): build "
+                                      "tables and summaries in its paper module and call them")
+    analysis = [src for src, is_param in cells if not is_param]
+    for k, src in enumerate(analysis):
+        n, cap = len(_code_lines(src)), BUDGET_SETUP_CELL if k == 0 else BUDGET_CELL
+        assert n <= cap, f"{path.name}: a cell of {n} lines (budget {cap}) starting {src.splitlines()[0]!r}"
+        for line, body in _loop_bodies(src):
+            assert body <= BUDGET_LOOP_BODY, (f"{path.name}: the loop at line {line} of the cell starting "
+                                              f"{src.splitlines()[0]!r} has a body of {body} lines (budget "
+                                              f"{BUDGET_LOOP_BODY}): move what it builds into the paper module")
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_every_parameter_is_documented_for_papermill(path):
     """papermill --help-notebook lists every parameter with a type and a help text (an apostrophe in a comment, for

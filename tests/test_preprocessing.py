@@ -70,8 +70,10 @@ def test_log_transform_floor_ceiling():
     X = np.array([[-5.0, 0.0, 100.0, 1e6]])
     out = LogTransform(floor=20, ceiling=16000).fit_transform(X)
     np.testing.assert_allclose(out, np.log10([[20, 20, 100, 16000]]))
-    with pytest.raises(ValueError, match="floor must be > 0"):
+    with pytest.raises(ValueError, match=r"'floor' parameter of LogTransform must be a float in the range \(0.0"):
         LogTransform(floor=0).fit(X)
+    with pytest.raises(ValueError, match="ceiling 20 must exceed floor 20"):
+        LogTransform(floor=20, ceiling=20).fit(X)
 
 
 def test_sample_standardizer_rows():

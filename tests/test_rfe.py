@@ -9,7 +9,6 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel import rfe as grfe
-from genesel._core.gram import gram_rows
 from genesel.rfe import SVMRFE, elimination_schedule
 from genesel.svm import LinearSVM
 from naive import svm as naive_svm
@@ -63,18 +62,10 @@ def test_int_and_fraction_schedules_follow_sklearn():
 # ---------------------------------------------------------------- kernels vs plain-Python twins
 
 
-def test_gram_kernels_match_naive_and_downdate_equals_recomputation():
+def test_weight_kernel_matches_naive():
     rng = np.random.default_rng(0)
     Xt = rng.normal(size=(50, 12))
-    rows = np.arange(50)
-    K = gram_rows(Xt, rows)
-    np.testing.assert_allclose(K, naive_svm.gram_rows(Xt, rows), rtol=1e-12, atol=1e-12)
-    removed = np.array([3, 17, 40, 41])
-    naive_down = naive_svm.downdate(K, Xt, removed)
-    grfe._downdate(K, Xt, removed)
-    np.testing.assert_allclose(K, naive_down, atol=1e-12)
-    keep = np.setdiff1d(rows, removed)
-    np.testing.assert_allclose(K, Xt[keep].T @ Xt[keep], atol=1e-12)  # downdate == recomputation
+    keep = np.setdiff1d(np.arange(50), [3, 17, 40, 41])
     c = rng.normal(size=12)
     w = np.array([grfe._dot_row(Xt, g, c) for g in keep])
     np.testing.assert_allclose(w, naive_svm.weights(Xt, c, keep))
@@ -165,9 +156,9 @@ def test_bad_input_errors():
     Xc[:, 7] = 1.5
     with pytest.raises(ValueError, match="constant gene"):
         SVMRFE().fit(Xc, y)
-    with pytest.raises(ValueError, match="step"):
+    with pytest.raises(ValueError, match="'step' parameter of SVMRFE"):
         SVMRFE(step=0).fit(X, y)
-    with pytest.raises(ValueError, match="C must be"):
+    with pytest.raises(ValueError, match="'C' parameter of SVMRFE"):
         SVMRFE(C=0).fit(X, y)
 
 

@@ -11,7 +11,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from genesel import rvm as rvm_mod
+from genesel import _rvm_kernels as rk
+from genesel._core.linalg import normalise_rows
+from genesel._core.validation import check_binary_fit
 from genesel.rvm import RVM, rvm_posterior_mode
 
 
@@ -37,9 +39,9 @@ def _cycling(seed, sep_max):
 
 def _internal(m, X, y):
     """The normalised basis, the usable mask and the 0/1 targets the fit hands to the numba kernel."""
-    Xc, ypm, _ = rvm_mod.check_binary_fit(m, X, y)
+    Xc, ypm, _ = check_binary_fit(m, X, y)
     PhiT, usable = m._design(Xc)[:2]
-    norms = rvm_mod._normalise_rows(PhiT)
+    norms = normalise_rows(PhiT)
     return PhiT, usable & (norms > 0), (ypm > 0).astype(float)
 
 
@@ -53,8 +55,8 @@ def test_fast_rvm_matches_naive_twin(kernel, sep, seed):
     X, y = _data(30, 12, sep, seed)
     m = RVM(kernel=kernel, gamma=0.1 if kernel == "rbf" else None)
     PhiT, usable, t = _internal(m, X, y)
-    fast = rvm_mod._fast_rvm(PhiT, t, usable, 2000, 1e-3, 100, rvm_mod._DAMP_RATIO, rvm_mod._DAMP_AFTER)
-    slow = naive_rvm.fast_marginal(PhiT, t, usable, 2000, 1e-3, rvm_mod._DAMP_RATIO, rvm_mod._DAMP_AFTER)
+    fast = rk.fast_rvm(PhiT, t, usable, 2000, 1e-3, 100, rk.DAMP_RATIO, rk.DAMP_AFTER)
+    slow = naive_rvm.fast_marginal(PhiT, t, usable, 2000, 1e-3, rk.DAMP_RATIO, rk.DAMP_AFTER)
     np.testing.assert_array_equal(fast[0], slow[0])  # active set
     np.testing.assert_allclose(fast[1], slow[1], rtol=1e-7)  # alpha
     np.testing.assert_allclose(fast[2], slow[2], rtol=1e-7, atol=1e-12)  # weights
@@ -70,9 +72,9 @@ def test_safeguards_match_naive_twin(seed, sep, kernel):
     X, y = _cycling(seed, sep)
     m = RVM(kernel=kernel)
     PhiT, usable, t = _internal(m, X, y)
-    fast = rvm_mod._fast_rvm(PhiT, t, usable, 2000, 1e-3, 100, rvm_mod._DAMP_RATIO, rvm_mod._DAMP_AFTER)
+    fast = rk.fast_rvm(PhiT, t, usable, 2000, 1e-3, 100, rk.DAMP_RATIO, rk.DAMP_AFTER)
     trace = []
-    slow = naive_rvm.fast_marginal(PhiT, t, usable, 2000, 1e-3, rvm_mod._DAMP_RATIO, rvm_mod._DAMP_AFTER, trace)
+    slow = naive_rvm.fast_marginal(PhiT, t, usable, 2000, 1e-3, rk.DAMP_RATIO, rk.DAMP_AFTER, trace)
     np.testing.assert_array_equal(fast[0], slow[0])
     np.testing.assert_allclose(fast[1], slow[1], rtol=1e-6)
     assert fast[5] == pytest.approx(slow[5], abs=1e-8)
@@ -102,40 +104,18 @@ def test_posterior_mode_matches_twin():
     np.testing.assert_allclose(Phi.T @ (t - s) - alpha * w, 0.0, atol=1e-10)
 
 
-@pytest.mark.parametrize("delta", [0.7, -0.3, 5.0])
-def test_cholesky_rank_one_update(delta):
-    rng = np.random.default_rng(1)
-    A = rng.normal(size=(6, 6))
-    H = A @ A.T + 6 * np.eye(6)
-    L = np.linalg.cholesky(H)
-    for j in (0, 3, 5):
-        Lj = L.copy()
-        assert rvm_mod._chol_rank1(Lj, 6, j, delta)
-        H2 = H.copy()
-        H2[j, j] += delta
-        np.testing.assert_allclose(np.tril(Lj), np.linalg.cholesky(H2), rtol=1e-12, atol=1e-12)
-    Lj = L.copy()
-    assert not rvm_mod._chol_rank1(Lj, 6, 2, -H[2, 2] - 1.0)  # would leave H indefinite
-
-
-def test_scale_centre_and_normalise_rows():
+def test_scale_centre():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(7, 5)) * 3 + 100
     X[:, 2] = 4.25  # constant
-    out, mu, s, colmax, const = rvm_mod._scale_centre(X, True, False)
+    out, mu, s, colmax, const = rk.scale_centre(X, True, False)
     assert s == 2.0 ** np.ceil(np.log2(np.abs(X).max())) or s == 2.0 ** (np.floor(np.log2(np.abs(X).max())) + 1)
     np.testing.assert_allclose(out * s, X - X.mean(0) * np.array([1, 1, 0, 1, 1]) - np.where(const, X, 0),
                                atol=1e-12)
     np.testing.assert_array_equal(const, [False, False, True, False, False])
     np.testing.assert_allclose(mu * s, X.mean(0), rtol=1e-15)
-    outT = rvm_mod._scale_centre(X, False, True)[0]
+    outT = rk.scale_centre(X, False, True)[0]
     np.testing.assert_array_equal(outT.T[:, [0, 1, 3, 4]], (X / s)[:, [0, 1, 3, 4]])
-    P = np.vstack([rng.normal(size=(3, 4)) * 1e200, np.zeros((1, 4)), rng.normal(size=(1, 4)) * 1e-300])
-    ref = [np.linalg.norm(r / np.abs(r).max()) * np.abs(r).max() if np.any(r) else 0.0 for r in P]
-    Pn = P.copy()
-    norms = rvm_mod._normalise_rows(Pn)
-    np.testing.assert_allclose(norms, ref, rtol=1e-14)
-    np.testing.assert_allclose(np.linalg.norm(Pn, axis=1), [1, 1, 1, 0, 1], rtol=1e-14)
 
 
 # ------------------------------------------------------------------------------------ the solution, directly checked
@@ -353,7 +333,7 @@ def test_four_model_cycle_on_prostate(mirror):
     assert m.converged_ and m.n_iter_ < 500
     assert m.log_marginal_likelihood_ > -18.04
     PhiT, usable, t = _internal(m, X, ds.y[tr])
-    slow = naive_rvm.fast_marginal(PhiT, t, usable, 2000, 1e-3, rvm_mod._DAMP_RATIO, rvm_mod._DAMP_AFTER)
+    slow = naive_rvm.fast_marginal(PhiT, t, usable, 2000, 1e-3, rk.DAMP_RATIO, rk.DAMP_AFTER)
     np.testing.assert_array_equal(slow[0], m.active_)
     assert slow[5] == pytest.approx(m.log_marginal_likelihood_, abs=1e-8)
 

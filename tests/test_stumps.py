@@ -11,6 +11,7 @@ from sklearn.preprocessing import FunctionTransformer
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from genesel import _stumps_kernels as SK
 from genesel import bounds as B
 from genesel import stumps as S
 from naive import stumps as NV
@@ -56,7 +57,7 @@ def test_cover_node_matches_twin(seed, occam):
     A, Bv = X.min(0), X.max(0)
     ps = np.array([0.5, 1.0, 2.0, 10.0])
     etas = np.array([0.0, 0.01, 0.05, 0.2])
-    res = S._cover_node(vals, order, active, pos, used, ps, etas, int(pos.sum()), A, Bv, occam)
+    res = SK.cover_node(vals, order, active, pos, used, ps, etas, int(pos.sum()), A, Bv, occam)
     twin = NV.cover_node(vals, order, active, pos, used, ps, etas, int(pos.sum()), A, Bv, occam)
     for c in range(len(ps)):
         u, gain, g, d, lo, hi, q, r, bits, thr = twin[c]
@@ -101,8 +102,8 @@ def test_soft_node_matches_exhaustive_twin(seed, width):
     etas = np.array([0.0, 0.01, 0.05, 0.3])
     pidx = np.array([0, 1, 0, 1])
     rv, ro = S._keep_only((vals, order), pi > 0)  # the kernel works on the examples still in S
-    lab, new, idx = S._position_major(rv, ro, pos, True)
-    res = S._soft_node(rv, ro, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width, 1e-9)
+    lab, new, idx = SK.position_major(rv, ro, pos, True)
+    res = SK.soft_node(rv, ro, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width, 1e-9)
     twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width)
     for c in range(len(etas)):
         U, _, g, d, a, b = twin[c]
@@ -135,7 +136,7 @@ def test_dyadic_bits_twin_and_bounds_module_agree():
     rng = np.random.default_rng(0)
     for _ in range(200):
         a, b = np.sort(rng.uniform(-2, 5, 2))
-        k1 = S._dyadic_bits(a, b, -2.0, 5.0)
+        k1 = SK.dyadic_bits(a, b, -2.0, 5.0)
         k2 = NV.dyadic_bits(a, b, -2.0, 5.0)
         k3 = B.dyadic_threshold(a, b, -2.0, 5.0)
         assert k1[0] == k2[0] == int(k3[0])

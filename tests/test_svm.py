@@ -256,7 +256,7 @@ def test_bad_input_errors(Est):
         Est().fit(X, np.ones(20))
     with pytest.raises(ValueError, match="binary"):
         Est().fit(X, np.arange(20) % 3)
-    with pytest.raises(ValueError, match="C must be"):
+    with pytest.raises(ValueError, match=f"'C' parameter of {Est.__name__} must be a float in the range"):
         Est(C=-1.0).fit(X, y)
     with pytest.raises(ValueError):
         Est().fit(X, y[:-1])

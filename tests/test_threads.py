@@ -27,3 +27,23 @@ def test_blas_threads_for_limits_only_small_fits():
     with blas_threads_for(1500, max_single=2000):
         assert all(n == 1 for n in _blas_threads())
     assert _blas_threads() == before
+
+
+def test_the_fit_decorator_limits_by_the_samples_of_X():
+    from genesel._core.threads import few_samples_one_blas_thread
+
+    seen = []
+
+    class Est:
+        @few_samples_one_blas_thread(10)
+        def fit(self, X, y=None, *, flag=False):
+            seen.append((len(X), _blas_threads(), flag))
+            return self
+
+    before = _blas_threads()
+    est = Est()
+    assert est.fit(np.zeros((5, 3)), flag=True) is est
+    est.fit(np.zeros((50, 3)))
+    assert seen[0][1] == [1] * len(before) and seen[0][2] is True
+    assert seen[1][1] == before
+    assert _blas_threads() == before

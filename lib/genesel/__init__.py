@@ -5,34 +5,50 @@ Five papers re-run end to end on the real public data. Every public estimator is
 section and equations it implements. Where each paper lives:
 
 =========================================  ==========================================  ==============================
-paper                                      algorithms                                  notebook code (``papers/``)
+paper                                      algorithms                                  notebook code (``papers/``:
+                                                                                       cells, + ``_report``: tables,
+                                                                                       figures, prose)
 =========================================  ==========================================  ==============================
-Guyon, Weston, Barnhill & Vapnik 2002      ``svm`` (LinearSVM, KernelSVM), ``rfe``     ``papers.guyon2002``
-(SVM-RFE)                                  (SVMRFE), ``voting`` (GolubVoting),
+Guyon, Weston, Barnhill & Vapnik 2002      ``svm`` (LinearSVM, KernelSVM), ``rfe``     ``guyon2002``,
+(SVM-RFE)                                  (SVMRFE), ``voting`` (GolubVoting),         ``guyon2002_report``
                                            ``filters`` (SignalToNoiseSelector,
                                            FisherSelector), ``metrics`` (quality)
-Gentile 2003 (ALMA)                        ``alma`` (ALMA, ALMAFS, ALMARFE,            ``papers.gentile2003``
-                                           make_corr_pipeline)
-Helleputte & Dupont 2009 (transfer)        ``arom`` (L2AROM; PS-l2-AROM via            ``papers.helleputte2009``
-                                           ``prior=``), ``stability``
-Shah, Marchand & Corbeil 2012 (stumps)     ``stumps`` (OccamStumps, SampleCompression  ``papers.shah2012``
-                                           Stumps, PACBayesStumps, AdaBoostStumps),
-                                           ``bounds`` (Theorems 2, 3, 5)
-Tan 2006, ch. 3 and 4.3 (kernel            ``gp`` (GaussianProcessClassifier),         ``papers.tan2006_ch3``
-classifiers)                               ``rvm``, ``smlr``, ``dwd``, ``svm``
-Tan 2006, ch. 4-5 (rankings, stability)    ``forward`` (forward_path), ``msvm_rfe``    ``papers.tan2006_ch45``
-                                           (MSVMRFE), ``gp_ard_select`` (GPARDFS,      (+ ``tan2006_ch45_report``)
+Gentile 2003 (ALMA)                        ``alma`` (ALMA, ALMAFS, ALMARFE,            ``gentile2003``,
+                                           make_corr_pipeline)                         ``gentile2003_report``
+Helleputte & Dupont 2009 (transfer)        ``arom`` (L2AROM; PS-l2-AROM via            ``helleputte2009``,
+                                           ``prior=``), ``stability``                  ``helleputte2009_report``
+Shah, Marchand & Corbeil 2012 (stumps)     ``stumps`` (OccamStumps,                    ``shah2012``,
+                                           SampleCompressionStumps, PACBayesStumps,    ``shah2012_report``
+                                           AdaBoostStumps), ``bounds`` (Theorems 2,
+                                           3, 5)
+Tan 2006, ch. 3 and 4.3 (kernel            ``gp`` (GaussianProcessClassifier),         ``tan2006_ch3``,
+classifiers)                               ``rvm`` (RVM), ``smlr`` (SMLR), ``dwd``     ``tan2006_ch3_report``
+                                           (DWD), ``svm``
+Tan 2006, ch. 4-5 (rankings, stability)    ``forward`` (forward_path), ``msvm_rfe``    ``tan2006_ch45``,
+                                           (MSVMRFE), ``gp_ard_select`` (GPARDFS,      ``tan2006_ch45_report``
                                            GPARDRFE), ``sparse_select`` (RVMSelector,
                                            SMLRSelector), ``stability``
-the data sets of all five                  ``datasets``, ``preprocessing``             ``papers.datasets_overview``
+the data sets of all five                  ``datasets``, ``preprocessing``             ``datasets_overview``
+                                           (LogTransform, GeneStandardizer,
+                                           SampleStandardizer, MissingValueImputer)
 =========================================  ==========================================  ==============================
 
-Layers (a test enforces them): algorithm modules and ``_core`` (private: the SMO solver, the Gram function, input
-checks, fast math, BLAS threads) import nothing from ``datasets``, ``experiments`` or ``papers``;
-``experiments`` holds protocols, the cached grid runner, tables and the notebook runner; ``papers`` is the only
-layer that loads data and runs grids. Package ``__init__`` files hold re-exports and constants only.
+Layers (a test enforces them): algorithm modules and ``_core`` (private, paper-agnostic: the SVM dual solvers, the
+one small linear-algebra module, the Gram function, data-relative units, input checks, the estimator and selector
+bases, the hyper-parameter constraints, fast math, BLAS threads) import nothing from ``datasets``, ``experiments``
+or ``papers``; ``experiments`` holds protocols, the cached grid runner, tables and the notebook runner; ``papers``
+is the only layer that loads data and runs grids. Package ``__init__`` files hold re-exports and constants only.
+The numba kernels of the long algorithms sit in private modules beside their estimators, as scikit-learn keeps
+``_classes.py`` apart from its helpers: ``_stumps_kernels`` (``stumps``), ``_rvm_kernels`` (``rvm``),
+``_alma_kernels`` (``alma``); their plain-Python twins are in ``tests/naive/``.
+
+Every public estimator declares its hyper-parameters in ``_parameter_constraints`` and checks them with
+scikit-learn's own validation at ``fit`` (a wrong value raises ``InvalidParameterError``, a ``ValueError`` naming
+the parameter, the estimator and the allowed values); every selector stands on one base
+(``genesel._core.selector``: tags, support mask, ``subset``, one rule for ``n_features_to_select``).
 """
 
+from genesel._core import jit_cache as _jit_cache  # noqa: F401  first: where numba caches the kernels
 from genesel._version import __version__
 from genesel._core.validation import DegenerateModelWarning
 from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline

@@ -29,7 +29,7 @@ Algorithms*. NIPS 16, pp. 121-128.
 
 Implementation notes
 --------------------
-* The numba kernel keeps ``theta_k = T(w_k)`` instead of ``w_k``. Since T and T^-1 are positively homogeneous of
+* The numba kernels (:mod:`genesel._alma_kernels`) keep ``theta_k = T(w_k)`` instead of ``w_k``. Since T and T^-1 are positively homogeneous of
   degree 1 and ``||T^-1(theta)||_q = ||theta||_p``, Figure 1's update is exactly ``theta' = theta_k + eta_k y_t
   x^_t``, ``theta_{k+1} = theta' / ||theta'||_p``, ``w_{k+1} = T^-1(theta_{k+1})`` (one power per component per
   update). The literal Figure 1 (T, add, T^-1, q-normalise) is the plain-Python twin in ``tests/naive/alma.py``
@@ -44,7 +44,7 @@ Implementation notes
   private copy of the data and reports w in the caller's column order; the final w is computed on all columns.
   Trajectories (updates, cycles) equal the dense computation's and weights agree to ~1e-15 (tested).
   On Singh's prostate data (12600 genes, p = ln f = 9.4) the block ends at roughly half the genes.
-* ALMA_2 with more genes than twice the samples runs in the dual (``_alma2_dual_core``): with ``w = sum_t a_t
+* ALMA_2 with more genes than twice the samples runs in the dual (``_alma_kernels.alma2_dual_core``): with ``w = sum_t a_t
   x^_t`` and the Gram matrix of the normalised rows, a check costs O(1) and an update O(m), so a fit costs about
   one Gram matrix (one BLAS call). Same steps and weights as the primal kernel to rounding (tested).
 * Early stop: once a whole sweep over the training set makes no update, neither w_k nor k changes any more, so all
@@ -69,16 +69,19 @@ import numbers
 import time
 
 import numpy as np
-from numba import njit
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.feature_selection import SelectorMixin
+from sklearn.base import _fit_context
 from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel._core.fastmath import dot, pow_pos
+from genesel import _alma_kernels as _ak
+from genesel._core.base import BinaryClassifier
+from genesel._core.linalg import row_pnorms
+from genesel._core.params import N_FEATURES, POSITIVE_INT, StrOptions, real
+from genesel._core.selector import SelectorBase
 from genesel._core.threads import single_blas_thread
-from genesel._core.validation import check_binary_fit, pow2_exponent, warn_degenerate, warn_if_one_class
+from genesel._core.units import pow2_exponent
+from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class
 from genesel.filters import SignalToNoiseSelector
 
 __all__ = [
@@ -105,232 +108,17 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# numba kernels (plain-Python twins in tests/naive/alma.py)
+# the numba kernels (genesel._alma_kernels) on arrays prepared here
 # ----------------------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _row_pnorms(X, p):
-    """p-norm of every row of X (scaled by the row's max |x| so that |x|^p cannot overflow)."""
-    m, f = X.shape
-    out = np.zeros(m)
-    for t in range(m):
-        mx = 0.0
-        for i in range(f):
-            a = abs(X[t, i])
-            if a > mx:
-                mx = a
-        if mx == 0.0:
-            continue
-        s = 0.0
-        if p == 2.0:
-            for i in range(f):
-                v = X[t, i] / mx
-                s += v * v
-            out[t] = mx * math.sqrt(s)
-        else:
-            for i in range(f):
-                a = abs(X[t, i]) / mx
-                if a > 0.0:
-                    s += a**p
-            out[t] = mx * s ** (1.0 / p)
-    return out
-
-
-@njit(cache=True, error_model="numpy", fastmath={"contract"})
-def _swap_columns(Xn, theta, perm, i, j):
-    """Exchange columns i and j of Xn (and of theta, perm)."""
-    if i == j:
-        return
-    for r in range(Xn.shape[0]):
-        v = Xn[r, i]
-        Xn[r, i] = Xn[r, j]
-        Xn[r, j] = v
-    v = theta[i]
-    theta[i] = theta[j]
-    theta[j] = v
-    pi = perm[i]
-    perm[i] = perm[j]
-    perm[j] = pi
-
-
-@njit(cache=True, error_model="numpy", fastmath={"contract"})
-def _axpy_detect(theta, xt, sc, c, lo, hi, tha):
-    """theta[lo:hi] = sc theta + c x; returns how many |theta_i| now exceed ``tha``."""
-    cnt = 0
-    for i in range(lo, hi):
-        v = theta[i] * sc + c * xt[i]
-        theta[i] = v
-        cnt += abs(v) > tha
-    return cnt
-
-
-@njit(cache=True, error_model="numpy", fastmath={"contract"})
-def _active_update(theta, xt, wr, sc, c, n, e, is2):
-    """On the active block [0, n): theta = sc theta + c x, wr = sign(theta) |theta|^e (e = p - 1)."""
-    if is2:
-        for i in range(n):
-            v = theta[i] * sc + c * xt[i]
-            theta[i] = v
-            wr[i] = v
-    else:
-        for i in range(n):
-            v = theta[i] * sc + c * xt[i]
-            theta[i] = v
-            ap = pow_pos(abs(v), e)
-            wr[i] = ap if v >= 0.0 else -ap
-
-
-@njit(cache=True, error_model="numpy", fastmath={"contract"})
-def _link_block(theta, wr, lo, hi, e, is2):
-    """wr[lo:hi] = sign(theta) |theta|^e (theta unchanged)."""
-    for i in range(lo, hi):
-        v = theta[i]
-        ap = abs(v) if is2 else pow_pos(abs(v), e)
-        wr[i] = ap if v >= 0.0 else -ap
-
-
-@njit(cache=True, error_model="numpy", fastmath={"contract"})
-def _alma_core(Xn, y, order, p, alpha, n_cycles, truncate):
-    """ALMA_p (Figure 1) on p-normalised rows ``Xn``, sweeping ``order`` up to ``n_cycles`` times.
-
-    ``Xn`` is permuted in place (columns; ``perm`` maps positions back to columns). Returns
-    ``(w, k, n_updates, cycles_run, converged)`` with w in the original column order; the final margin is
-    gamma_k with this k. See the module docstring (implementation notes) for the bookkeeping.
-    """
-    m, f = Xn.shape
-    theta = np.zeros(f)  # T(w_k) before the pending scale ``sc``: T(w_k) = sc * theta
-    wr = np.zeros(f)  # w_k = wsc * wr on the active block [0, n_act)
-    perm = np.arange(f)
-    is2 = p == 2.0
-    e = p - 1.0
-    # active block: columns whose |theta_i|^p may exceed 2^-53 / f of ||theta||_p^p (see the notes)
-    c_f = (2.0**-53 / f) ** (1.0 / p) if truncate and not is2 else 0.0
-    n_act = f if c_f == 0.0 else 0
-    sc = 1.0
-    wsc = 0.0
-    fresh = True  # theta = 0 (start, or after an update cancelled w exactly)
-    k = 1
-    n_updates = 0
-    cycles_run = 0
-    converged = False
-    cg = math.sqrt(8.0 * e) / alpha
-    ce = math.sqrt(2.0 / e)
-    thr = 1.0 - alpha
-    for _c in range(n_cycles):
-        cycles_run += 1
-        updated = False
-        for j in range(order.shape[0]):
-            t = order[j]
-            xt = Xn[t]
-            sqk = math.sqrt(k)
-            marg = y[t] * (wsc * dot(wr, xt, n_act)) if not fresh else 0.0
-            if marg > thr * (cg / sqk):
-                continue
-            c = y[t] * ce / sqk
-            n_old = n_act
-            if n_act < f:
-                # lower bound on ||T(w_k) + c x||_p (= |c| from theta = 0; else >= 1 - |c|)
-                nlb = abs(c) if fresh else 1.0 - abs(c)
-                tha = c_f * nlb if nlb > 0.0 else 0.0
-                if _axpy_detect(theta, xt, sc, c, n_act, f, tha) > 0:
-                    for i in range(n_act, f):
-                        if abs(theta[i]) > tha:
-                            _swap_columns(Xn, theta, perm, i, n_act)
-                            n_act += 1
-            _active_update(theta, xt, wr, sc, c, n_old, e, is2)
-            _link_block(theta, wr, n_old, n_act, e, is2)  # columns that just entered: theta is up to date
-            s = dot(wr, theta, n_act)  # ||theta'||_p^p  (sum |theta_i|^(p-1) |theta_i|)
-            k += 1
-            n_updates += 1
-            updated = True
-            if s == 0.0:  # w' = 0 exactly (possible with one feature): restart from w = 0
-                for i in range(f):
-                    theta[i] = 0.0
-                    wr[i] = 0.0
-                sc = 1.0
-                wsc = 0.0
-                fresh = True
-                continue
-            nrm = s ** (1.0 / p)
-            sc = 1.0 / nrm  # theta_{k+1} = theta' / ||theta'||_p, applied lazily in the next update
-            wsc = nrm / s  # w_{k+1} = T^-1(theta_{k+1}) = wr / nrm^(p-1)
-            fresh = False
-        if not updated:
-            converged = True
-            break
-    w = np.zeros(f)
-    if not fresh:
-        for i in range(f):
-            v = theta[i] * sc
-            a = abs(v)
-            wi = a if is2 else pow_pos(a, e)
-            w[perm[i]] = wi if v >= 0.0 else -wi
-    return w, k, n_updates, cycles_run, converged, n_act
-
-
-@njit(cache=True, error_model="numpy", fastmath={"contract"})
-def _alma2_dual_core(K, y, order, alpha, n_cycles):
-    """ALMA_2 (Figure 1 with p = 2) in the dual: ``w_k = sum_t a_t x^_t`` with K the Gram matrix of the
-    normalised rows ``x^_t``. Keeps ``g = K a`` (``g_s = w_k . x^_s``), so a check costs O(1) and an update
-    O(m): ``a_t += eta_k y_t``, ``g += eta_k y_t K[t]``, then both are divided by ``||w'||_2 = sqrt(a . g)``; g is
-    recomputed from a every 64 updates so rounding cannot drift. Same steps as :func:`_alma_core` with p = 2.
-
-    Returns ``(a, k, n_updates, cycles_run, converged)``.
-    """
-    m = K.shape[0]
-    a = np.zeros(m)
-    g = np.zeros(m)
-    k = 1
-    n_updates = 0
-    cycles_run = 0
-    converged = False
-    cg = math.sqrt(8.0) / alpha
-    ce = math.sqrt(2.0)
-    thr = 1.0 - alpha
-    for _c in range(n_cycles):
-        cycles_run += 1
-        updated = False
-        for j in range(order.shape[0]):
-            t = order[j]
-            sqk = math.sqrt(k)
-            if y[t] * g[t] > thr * (cg / sqk):
-                continue
-            c = y[t] * ce / sqk
-            a[t] += c
-            k += 1
-            n_updates += 1
-            updated = True
-            if n_updates % 64 == 0:
-                for s in range(m):
-                    g[s] = dot(K[s], a, m)
-            else:
-                Kt = K[t]
-                for s in range(m):
-                    g[s] += c * Kt[s]
-            n2 = dot(a, g, m)
-            if n2 <= 0.0:  # w' = 0 exactly: restart from w = 0
-                for s in range(m):
-                    a[s] = 0.0
-                    g[s] = 0.0
-                continue
-            inv = 1.0 / math.sqrt(n2)
-            for s in range(m):
-                a[s] *= inv
-                g[s] *= inv
-        if not updated:
-            converged = True
-            break
-    return a, k, n_updates, cycles_run, converged
-
-
 def _alma_kernel(Xn, y, order, p, alpha, n_cycles, truncate=True, inplace=False, with_active=False):
-    """ALMA_p on p-normalised rows (see :func:`_alma_core`); ``Xn`` is copied unless ``inplace``.
+    """ALMA_p on p-normalised rows (see :func:`genesel._alma_kernels.alma_core`); ``Xn`` is copied unless ``inplace``.
 
     Returns ``(w, k, n_updates, cycles_run, converged)``, plus the final size of the active block if
     ``with_active``."""
     Xn = Xn if inplace else np.array(Xn, dtype=np.float64, order="C", copy=True)
-    out = _alma_core(Xn, np.asarray(y, dtype=np.float64), np.asarray(order, dtype=np.int64), float(p),
+    out = _ak.alma_core(Xn, np.asarray(y, dtype=np.float64), np.asarray(order, dtype=np.int64), float(p),
                      float(alpha), int(n_cycles), bool(truncate))
     return out if with_active else out[:5]
 
@@ -388,7 +176,7 @@ def pnorm_margin(w, X, y, p):
     """Normalised p-norm margins ``y_t w . x_t / (||w||_q ||x_t||_p)`` of every example (section 2)."""
     X = np.asarray(X, dtype=float)
     p = resolve_p(p, X.shape[1])
-    xn = _row_pnorms(np.ascontiguousarray(X), p)
+    xn = row_pnorms(np.ascontiguousarray(X), p)
     wq = np.linalg.norm(np.asarray(w, dtype=float), ord=_dual(p))
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.asarray(y) * (X @ w) / (xn * wq)
@@ -451,12 +239,12 @@ def training_order(n, shuffle, random_state):
 
 
 def _alma2_dual(X, norms, y, order, alpha, n_cycles, G=None):
-    """ALMA_2 through the Gram matrix of the normalised rows (:func:`_alma2_dual_core`); returns the kernel tuple.
+    """ALMA_2 through the Gram matrix of the normalised rows (:func:`genesel._alma_kernels.alma2_dual_core`); returns the kernel tuple.
 
     ``G`` optionally passes the Gram matrix ``X X^T`` already computed."""
     inv = np.where(norms > 0, 1.0 / np.where(norms > 0, norms, 1.0), 0.0)
     K = (X @ X.T if G is None else G) * inv[:, None] * inv[None, :]
-    a, k, n_upd, cyc, conv = _alma2_dual_core(np.ascontiguousarray(K), np.asarray(y, dtype=np.float64),
+    a, k, n_upd, cyc, conv = _ak.alma2_dual_core(np.ascontiguousarray(K), np.asarray(y, dtype=np.float64),
                                               np.asarray(order, dtype=np.int64), float(alpha), int(n_cycles))
     w = (a * inv) @ X  # w = sum_t a_t x_t / ||x_t||_2
     return w, k, n_upd, cyc, conv
@@ -472,7 +260,7 @@ def run_alma(X, y, p, alpha, n_cycles, order):
         G = X @ X.T if dual else None  # an overflowing Gram matrix sends us to the primal below
         norms = np.sqrt(np.diag(G)) if dual else None  # the row 2-norms come with the Gram matrix
     if norms is None or not np.all(np.isfinite(norms)):
-        norms = _row_pnorms(X, p)  # scaled: no overflow whatever the magnitudes
+        norms = row_pnorms(X, p)  # scaled: no overflow whatever the magnitudes
     nz = norms > 0
     order = order[nz[order]]
     if dual and np.all(np.isfinite(G)):
@@ -486,7 +274,7 @@ def run_alma(X, y, p, alpha, n_cycles, order):
 
 def decision_values(X, w, p):
     X = np.ascontiguousarray(X, dtype=np.float64)
-    norms = _row_pnorms(X, p)
+    norms = row_pnorms(X, p)
     raw = X @ w
     return np.where(norms > 0, raw / np.where(norms > 0, norms, 1.0), 0.0)
 
@@ -540,7 +328,13 @@ def elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1, 
 _FAR_FROM_ORIGIN = 4.0
 
 
-class _ALMABase(ClassifierMixin, BaseEstimator):
+#: the constraints every ALMA estimator shares
+_COMMON = {"alpha": [real(0, 1, "right")], "n_cycles": [POSITIVE_INT], "shuffle": ["boolean"],
+           "random_state": ["random_state"]}
+_P = [real(2, None, "left"), StrOptions({"ln"})]
+
+
+class _ALMABase(BinaryClassifier):
     def _validate_common(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         self._warn_if_far_from_origin(X)
@@ -557,6 +351,7 @@ class _ALMABase(ClassifierMixin, BaseEstimator):
         return decision_values(X[:, sup], self.coef_[0, sup], self.p_)
 
     def predict(self, X):
+        """``classes_[1]`` where the margin is >= 0 (sign(0) = +1, Gentile 2003 section 2)."""
         d = self.decision_function(X)
         return self.classes_[(d >= 0).astype(int)]
 
@@ -595,11 +390,6 @@ class _ALMABase(ClassifierMixin, BaseEstimator):
                             f"own training samples correctly, no better than the majority class ({majority:.0%})",
                             cause, remedy, stacklevel=4)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
 
 class ALMA(_ALMABase):
     """ALMA_p(alpha), Gentile (2003) Figure 1: approximate maximal p-norm margin hyperplane through the origin.
@@ -632,6 +422,8 @@ class ALMA(_ALMABase):
     classes_ : ndarray (2,)
     """
 
+    _parameter_constraints = {"p": _P, **_COMMON}
+
     def __init__(self, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
         self.p = p
         self.alpha = alpha
@@ -639,8 +431,8 @@ class ALMA(_ALMABase):
         self.shuffle = shuffle
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        _check_p(self.p)
         X, y, order = self._validate_common(X, y)
         p = resolve_p(self.p, X.shape[1])
         w, gamma, n_upd, cyc, conv = run_alma(X, y, p, self._alpha, self._cycles, order)
@@ -656,7 +448,7 @@ class ALMA(_ALMABase):
         return self
 
 
-class _ALMASelectorBase(SelectorMixin, _ALMABase):
+class _ALMASelectorBase(SelectorBase, _ALMABase):
     def _fit_path(self, X, y, order, *, rule, p_mode, n_target=1):
         t0 = time.perf_counter()
         F, w, p, gamma, stages, elim = elimination_path(X, y, alpha=self._alpha, n_cycles=self._cycles,
@@ -682,9 +474,11 @@ class _ALMASelectorBase(SelectorMixin, _ALMABase):
         self._warn_if_one_class(X, y)
         return self
 
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
+    def _subset_order(self):
+        return np.argsort(self.ranking_, kind="stable")  # the genes of every stage before those it eliminated
+
+    def _visited_sizes(self):
+        return [st["n_features"] for st in self.stages_]
 
 
 class ALMAFS(_ALMASelectorBase):
@@ -700,12 +494,15 @@ class ALMAFS(_ALMASelectorBase):
     (over all stages), ``fit_time_`` (seconds).
     """
 
+    _parameter_constraints = dict(_COMMON)
+
     def __init__(self, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
         self.alpha = alpha
         self.n_cycles = n_cycles
         self.shuffle = shuffle
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y, order = self._validate_common(X, y)
         return self._fit_path(X, y, order, rule="fs", p_mode="ln")
@@ -715,9 +512,12 @@ class ALMARFE(_ALMASelectorBase):
     """ALMA_ln-RFE(n_f) (``p="ln"``) or ALMA_2-RFE(n_f) (``p=2``), Gentile (2003) section 4.
 
     Figure 2 with Eq. 1 replaced by ``f* = max(floor(f/2), n_f)``: halve the genes by |w_i| at each stage until
-    ``n_features_to_select`` remain; the final ALMA_p is trained on them (p = max(2, ln n_f) for "ln"). Asking for
-    more genes than there are keeps all of them (genesel's rule for every selector). Attributes as :class:`ALMAFS`.
+    ``n_features_to_select`` remain (a count, or a fraction of the genes); the final ALMA_p is trained on them
+    (p = max(2, ln n_f) for "ln"). Asking for more genes than there are keeps all of them (genesel's rule for every
+    selector). ``subset(size)`` gives the genes of every stage (one of the ``n_features`` of ``stages_``). Attributes as :class:`ALMAFS`.
     """
+
+    _parameter_constraints = {"n_features_to_select": N_FEATURES[:2], "p": _P, **_COMMON}
 
     def __init__(self, n_features_to_select=20, p="ln", alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
         self.n_features_to_select = n_features_to_select
@@ -727,13 +527,10 @@ class ALMARFE(_ALMASelectorBase):
         self.shuffle = shuffle
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        _check_p(self.p)
-        nf = self.n_features_to_select
-        if not isinstance(nf, numbers.Integral) or isinstance(nf, bool) or nf < 1:
-            raise ValueError(f"n_features_to_select must be a positive integer, got {nf!r}")
         X, y, order = self._validate_common(X, y)
-        return self._fit_path(X, y, order, rule="halve", p_mode=self.p, n_target=min(int(nf), X.shape[1]))
+        return self._fit_path(X, y, order, rule="halve", p_mode=self.p, n_target=self._n_select(X.shape[1], None))
 
 
 def make_corr_pipeline(n_features_to_select=20, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None,
@@ -793,7 +590,7 @@ def warm_up():
     y = np.array([1.0, -1.0, 1.0])
     order = np.arange(3, dtype=np.int64)
     for p in (2.0, 3.0):
-        Xn = X / _row_pnorms(X, p)[:, None]
+        Xn = X / row_pnorms(X, p)[:, None]
         _alma_kernel(Xn, y, order, p, 0.5, 2)
-    _alma2_dual(X, _row_pnorms(X, 2.0), y, order, 0.5, 2)
+    _alma2_dual(X, row_pnorms(X, 2.0), y, order, 0.5, 2)
     _WARM = True

@@ -61,18 +61,16 @@ gives signatures of every size (``feature_order_[:s]``).
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
 from numba import njit
-from sklearn.base import BaseEstimator
+from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils import ClassifierTags
-from sklearn.utils.validation import check_is_fitted
 
-from genesel._core.smo import gradient, newton_step, rho, smo
+from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF
+from genesel._core.selector import SelectorBase
+from genesel._core.smo import rho, warm_solve
 from genesel._core.threads import single_blas_thread
 from genesel._core.validation import check_binary_fit
 
@@ -209,10 +207,7 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
             n_active.append(int(n_alive))
             Xs = np.multiply(Xc, zc[:, None], out=buf[: idx.size])  # rescaled data, genes x samples
             K = Xs.T @ Xs
-            G = gradient(K, yf, alpha)
-            if k > 0 and newton_step(K, yf, C, alpha, G):
-                G = gradient(K, yf, alpha)
-            _, gap = smo(K, yf, C, alpha, G, smo_tol, smo_max_iter)
+            G, _, gap = warm_solve(K, yf, C, alpha, k > 0, smo_tol, smo_max_iter)
             gaps.append(float(gap))
             b = -rho(yf, C, alpha, G)
             wbar = Xs @ (alpha * yf)
@@ -255,7 +250,7 @@ def _feature_order(z, exit_it, exit_w):
     return np.lexsort((idx, -w, -it)).astype(np.int64)
 
 
-class L2AROM(SelectorMixin, BaseEstimator):
+class L2AROM(SelectorBase):
     """l2-AROM gene selection (Weston et al. 2003), with an optional prior relevance vector (PS-l2-AROM, Helleputte
     & Dupont 2009).
 
@@ -294,6 +289,9 @@ class L2AROM(SelectorMixin, BaseEstimator):
     classes_ : the two class labels (classes_[1] is the +1 class of the SVM).
     """
 
+    _parameter_constraints = {"n_features_to_select": N_FEATURES, "prior": ["array-like", None],
+                              "C": [POSITIVE_OR_INF], "max_iter": [POSITIVE_INT], "tol": [POSITIVE]}
+
     def __init__(self, n_features_to_select=None, prior=None, C=1e3, max_iter=500, tol=1e-6):
         self.n_features_to_select = n_features_to_select
         self.prior = prior
@@ -301,40 +299,10 @@ class L2AROM(SelectorMixin, BaseEstimator):
         self.max_iter = max_iter
         self.tol = tol
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
-
-    def _check_params(self):
-        if isinstance(self.C, bool) or not isinstance(self.C, numbers.Real) or not self.C > 0:
-            raise ValueError(f"L2AROM: C must be a positive number (np.inf for a hard margin), got {self.C!r}")
-        if isinstance(self.tol, bool) or not isinstance(self.tol, numbers.Real) or not self.tol > 0:
-            raise ValueError(f"L2AROM: tol must be a positive number, got {self.tol!r}")
-        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
-            raise ValueError(f"L2AROM: max_iter must be a positive integer, got {self.max_iter!r}")
-
-    def _n_select(self, d, n_active):
-        k = self.n_features_to_select
-        if k is None:
-            return n_active
-        if isinstance(k, bool) or not isinstance(k, numbers.Real):
-            raise ValueError(f"n_features_to_select must be None, an int or a float in (0, 1), got {k!r}")
-        if isinstance(k, numbers.Integral):
-            k = int(k)
-            if k < 1:
-                raise ValueError(f"n_features_to_select must be >= 1, got {k}")
-            return min(k, d)  # genesel's rule: asking for more genes than there are selects them all
-        if 0.0 < k < 1.0:
-            return max(1, int(k * d))
-        raise ValueError(f"n_features_to_select as a float must lie in (0, 1), got {k!r}")
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        self._check_params()
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=2)
         n, d = X.shape
-        self._n_select(d, 1)  # validate before the work
         beta = check_prior(self.prior, d)
         res = arom_path(X, y_pm1, beta, C=float(self.C), tol=float(self.tol), max_iter=int(self.max_iter))
         if max(res["smo_gaps"]) >= _SMO_TOL:
@@ -359,7 +327,7 @@ class L2AROM(SelectorMixin, BaseEstimator):
         self.n_active_ = int(np.sum(res["exit_iteration"] < 0))
         self.n_iter_ = int(res["n_iter"])
         self.converged_ = bool(res["converged"])
-        s = self._n_select(d, self.n_active_)
+        s = self._n_select(d, self.n_active_)  # None: the genes still active
         support = np.zeros(d, dtype=bool)
         support[self.feature_order_[:s]] = True
         ranking = np.empty(d, dtype=np.int64)
@@ -369,14 +337,7 @@ class L2AROM(SelectorMixin, BaseEstimator):
         self.n_features_ = int(s)
         return self
 
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
     def signature(self, size):
-        """Column indices (ascending) of the signature of ``size`` genes: the first ``size`` of ``feature_order_``."""
-        check_is_fitted(self, "feature_order_")
-        size = int(size)
-        if not 1 <= size <= self.feature_order_.size:
-            raise ValueError(f"signature size must be in 1..{self.feature_order_.size}, got {size}")
-        return np.sort(self.feature_order_[:size])
+        """Column indices (ascending) of the signature of ``size`` genes: the first ``size`` of ``feature_order_``
+        (:meth:`subset`, under the name of Helleputte & Dupont 2009)."""
+        return self.subset(size)

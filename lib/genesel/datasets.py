@@ -26,8 +26,8 @@ from data_fetch import DATASETS, FAMILIES, FILES, cache_dir, fetch_file, resolve
 from data_fetch.parsers import Raw
 from genesel._core.io import CacheIntegrityWarning, atomic_write
 
-__all__ = ["Dataset", "load_dataset", "list_datasets", "recommended_preprocessing", "gene_symbols", "gene_labels",
-           "annotation_note"]
+__all__ = ["Dataset", "load_dataset", "list_datasets", "display_name", "recommended_preprocessing", "gene_symbols",
+           "gene_labels", "annotation_note"]
 
 _PARSE_VERSION = "1"  # bump when a parser changes what it returns
 
@@ -236,6 +236,30 @@ def list_datasets() -> pd.DataFrame:
                          counts=None, papers="", files=", ".join(members)))
     out = pd.DataFrame(rows)
     return out.astype({"n_samples": "Int64", "n_genes": "Int64"})
+
+
+def display_name(name: str, spelling=None, *, fallback: str = "title") -> str:
+    """The name of data set ``name`` (registry name or alias) in titles and tables: the one lookup of every notebook.
+
+    ``spelling`` is a paper's own name for its data sets ({registry name: name}, e.g. Shah et al.'s ``{"golub":
+    "Leuk"}``), a fact of that paper kept beside its printed numbers; it is used first. A data set it does not name
+    gets its registry ``title`` ("Leukemia (Golub 1999)") with ``fallback="title"``, or its registry name ("golub")
+    with ``fallback="name"``; a data set without a title, or not registered (e.g. one read from a user's file), is
+    called by the name given."""
+    if fallback not in ("title", "name"):
+        raise ValueError(f"fallback must be 'title' or 'name', got {fallback!r}")
+    try:
+        spec = resolve(name)
+    except ValueError:
+        spec = None
+    key = spec.name if spec is not None else name
+    if spelling:
+        for k in (key, name):
+            if k in spelling:
+                return spelling[k]
+    if spec is None:
+        return name
+    return (spec.title or spec.name) if fallback == "title" else spec.name
 
 
 # Per data set, the customary transformation of its raw values before standardisation:

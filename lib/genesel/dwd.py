@@ -38,16 +38,15 @@ Euclidean distances between training samples of opposite classes (computed in th
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
+from sklearn.base import _fit_context
 
+from genesel._core.base import BinaryClassifier
 from genesel._core.gram import gram
-from genesel._core.threads import blas_threads_for
-from genesel._core.validation import (check_binary_fit, check_expression_data, scale_pow2, unit_row_exponent,
-                                      warn_if_one_class)
+from genesel._core.params import POSITIVE, StrOptions, integer, real
+from genesel._core.threads import few_samples_one_blas_thread
+from genesel._core.units import scale_pow2, unit_row_exponent
+from genesel._core.validation import check_binary_fit, warn_if_one_class
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]
@@ -215,7 +214,7 @@ def _solve_dwd(L, y, C, tol=1e-10, max_outer=100):
     return z[:-1], z[-1], mu
 
 
-class DWD(ClassifierMixin, BaseEstimator):
+class DWD(BinaryClassifier):
     """Distance-weighted discrimination (Marron & Todd), binary, linear or kernel.
 
     Parameters
@@ -237,6 +236,11 @@ class DWD(ClassifierMixin, BaseEstimator):
     training data).
     """
 
+    _parameter_constraints = {
+        "C": [StrOptions({"auto"}), POSITIVE], "kernel": [StrOptions(set(_KERNELS))], "gamma": [POSITIVE, None],
+        "degree": [integer(0, None, "left")], "coef0": [real(None, None, "neither")], "tol": [POSITIVE],
+    }
+
     def __init__(self, C="auto", kernel="linear", gamma=None, degree=3, coef0=1.0, tol=1e-10):
         self.C = C
         self.kernel = kernel
@@ -249,18 +253,10 @@ class DWD(ClassifierMixin, BaseEstimator):
         return gram(X, Z, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0,
                     blas=True)
 
+    @_fit_context(prefer_skip_nested_validation=True)
+    @few_samples_one_blas_thread(_SINGLE_THREAD_MAX_N)
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes, or a precomputed n × n Gram matrix) and binary ``y``."""
-        # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
-        with blas_threads_for(_num_samples(X), _SINGLE_THREAD_MAX_N):
-            return self._fit(X, y)
-
-    def _fit(self, X, y):
-        if self.kernel not in _KERNELS:
-            raise ValueError(f"DWD: kernel must be one of {_KERNELS}, got {self.kernel!r}")
-        if not (isinstance(self.C, str) and self.C == "auto"):
-            if not isinstance(self.C, numbers.Real) or not np.isfinite(self.C) or self.C <= 0:
-                raise ValueError(f"DWD: C must be 'auto' or a positive finite number, got {self.C!r}")
         X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         y_pm = y_pm.astype(float)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
@@ -323,21 +319,8 @@ class DWD(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """Signed score f(x) = wᵀφ(x) + b; positive means classes_[1]."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False, ensure_all_finite=False)
-        X = check_expression_data(X, name="X", allow_constant=True, min_samples=1)
+        X = self._check_predict_input(X)
         if self.kernel == "linear":
             return X @ self.coef_ + self.intercept_
         Kx = X if self.kernel == "precomputed" else self._kernel(X, self.X_fit_)
         return Kx @ self.dual_coef_ + self.intercept_
-
-    def predict(self, X):
-        """Class labels (original labels)."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags

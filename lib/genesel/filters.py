@@ -24,8 +24,9 @@ as RFE-style curves need) and the choice does not depend on which class is calle
 negates every score and selects the same genes (tested). For odd k the extra gene is the stronger of the next
 pair (exact ties in |P|: the gene of class +1).
 
-Asking for more genes than there are selects all of them (the same rule as ``SelectKBest`` and ``RFE``); every
-selector of genesel follows it (these two, ``GolubVoting``, ``SVMRFE``, ``ALMAFS`` / ``ALMARFE``).
+``n_features_to_select`` follows the one rule of every genesel selector (:func:`genesel._core.selector.n_select`):
+a count, where more genes than there are selects all of them (as ``SelectKBest`` and ``RFE``), a fraction of the
+genes in (0, 1), or None for all genes.
 
 Any scale. The scores are ratios of class moments; each gene is multiplied by a power of two before its moments
 are taken (exact, so the scores are bit for bit those of the raw formula on data of ordinary scale), so data near
@@ -37,20 +38,17 @@ order.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from scipy import special, stats
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils import ClassifierTags
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import _fit_context
 
-from genesel._core.validation import (check_binary_fit, check_expression_data, mean_std, safe_pow2_exponent,
-                                      scale_pow2)
+from genesel._core.params import N_FEATURES
+from genesel._core.selector import SelectorBase
+from genesel._core.units import safe_pow2_exponent, scale_pow2
+from genesel._core.validation import check_binary_fit, check_expression_data, mean_std
 
 __all__ = ["signal_to_noise", "fisher_ratio", "t_statistic", "wilcoxon_pvalues", "abs_score", "class_moments",
-           "balanced_order", "check_n_genes", "SignalToNoiseSelector", "FisherSelector"]
+           "balanced_order", "SignalToNoiseSelector", "FisherSelector"]
 
 
 def _scaled_moments(X, y, ddof: int, min_per_class: int = 1):
@@ -169,17 +167,6 @@ def balanced_order(scores):
     return np.asarray(out, dtype=np.int64)
 
 
-
-def check_n_genes(n, d, name):
-    """A requested number of genes: a positive int (more than ``d`` means all ``d``) or None (all genes)."""
-    if n is None:
-        return d
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"{name} must be a positive int or None (all genes), got {n!r}")
-    return min(int(n), d)
-
-
-
 def _refuse_tied_scores(who, s, k):
     """A selection must select: refuse scores that are all infinite or all equal in magnitude when only ``k`` of
     the genes are to be kept (the choice would be the column order, silently); keeping every gene needs no
@@ -199,22 +186,17 @@ def _refuse_tied_scores(who, s, k):
     )
 
 
-class _ScoreSelector(SelectorMixin, BaseEstimator):
+class _ScoreSelector(SelectorBase):
     _score = None
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
 
     def _order(self, scores):  # pragma: no cover - overridden
         raise NotImplementedError
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         d = X.shape[1]
-        k = check_n_genes(self.n_features_to_select, d, "n_features_to_select")
+        k = self._n_select(d, d)  # None: every gene
         s = type(self)._score(X, y_pm1)
         _refuse_tied_scores(type(self).__name__, np.where(np.isnan(s), 0.0, s), k)
         s = np.nan_to_num(s, nan=0.0)
@@ -228,15 +210,6 @@ class _ScoreSelector(SelectorMixin, BaseEstimator):
         self.n_features_ = k
         return self
 
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
-    def subset(self, size):
-        """The ``size`` best genes (ascending indices); nested in ``size``."""
-        check_is_fitted(self, "feature_order_")
-        return np.sort(self.feature_order_[: int(size)])
-
 
 class SignalToNoiseSelector(_ScoreSelector):
     """Select genes by Golub's signal-to-noise ratio P(g, c) = (mu_+ - mu_-)/(sigma_+ + sigma_-).
@@ -246,10 +219,12 @@ class SignalToNoiseSelector(_ScoreSelector):
     genes, the odd one out by :func:`balanced_order`'s documented rule; ``False``: the largest |P| (Furey 2000).
     A gene constant in the training data scores 0 (ranked last); one constant within each class but different
     between them scores +-inf (a perfect separator, ranked first).
-    ``ranking_`` is the full ranking (1 = best, all distinct), ``support_`` its top ``n_features_to_select``.
+    ``ranking_`` is the full ranking (1 = best, all distinct), ``support_`` its top ``n_features_to_select`` (a
+    count, a fraction of the genes, or None for all).
     """
 
     _score = staticmethod(signal_to_noise)
+    _parameter_constraints = {"n_features_to_select": N_FEATURES, "balanced": ["boolean"]}
 
     def __init__(self, n_features_to_select=50, balanced=True):
         self.n_features_to_select = n_features_to_select
@@ -265,6 +240,7 @@ class FisherSelector(_ScoreSelector):
     ``n_features_to_select`` (all genes if that is more than there are)."""
 
     _score = staticmethod(fisher_ratio)
+    _parameter_constraints = {"n_features_to_select": N_FEATURES}
 
     def __init__(self, n_features_to_select=50):
         self.n_features_to_select = n_features_to_select

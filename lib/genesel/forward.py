@@ -36,7 +36,7 @@ from numba import njit
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
-from genesel._core.smo import gradient, newton_step, rho, smo
+from genesel._core.smo import rho, warm_solve
 from genesel._core.validation import check_expression_data, to_pm1
 
 __all__ = ["ForwardPath", "forward_path", "optimal_sizes"]
@@ -80,10 +80,7 @@ def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo):
             if tt != 0.0:
                 for q in range(n):
                     Kt[t, q] += tt * Xt[k, q]
-        G = gradient(Kf, y, alpha)
-        if k > 0 and newton_step(Kf, y, C, alpha, G):
-            G = gradient(Kf, y, alpha)
-        it, gap = smo(Kf, y, C, alpha, G, tol, max_iter)
+        G, it, gap = warm_solve(Kf, y, C, alpha, k > 0, tol, max_iter)
         if gap > worst:
             worst = gap
         r = rho(y, C, alpha, G)
@@ -116,10 +113,7 @@ def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo):
                 a[p] = loo_alpha[i, idx[p]]
                 for q in range(n - 1):
                     sub[p, q] = Kf[idx[p], idx[q]]
-            Gs = gradient(sub, ys, a)
-            if k > 0 and newton_step(sub, ys, C, a, Gs):
-                Gs = gradient(sub, ys, a)
-            it, gap = smo(sub, ys, C, a, Gs, tol, max_iter)
+            Gs, it, gap = warm_solve(sub, ys, C, a, k > 0, tol, max_iter)
             if gap > worst:
                 worst = gap
             rs = rho(ys, C, a, Gs)

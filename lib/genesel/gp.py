@@ -41,7 +41,6 @@ for all m at once: two matrix products, O(n²d) time and O(n² + nd) memory (:fu
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 
 import numpy as np
@@ -50,14 +49,16 @@ import scipy.optimize
 import scipy.sparse
 import scipy.special
 from numba import njit
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from genesel._core.base import BinaryClassifier
+from genesel._core.params import POSITIVE, POSITIVE_INT, NON_NEGATIVE, StrOptions, integer
 from genesel._core.threads import blas_threads_for
-from genesel._core.validation import (check_binary_fit, check_expression_data, pow2_exponent, warn_degenerate,
-                                      warn_if_one_class)
+from genesel._core.units import pow2_exponent
+from genesel._core.validation import check_binary_fit, check_expression_data, warn_degenerate, warn_if_one_class
 
 __all__ = ["GaussianProcessClassifier"]
 
@@ -400,7 +401,7 @@ def _ep(K, y, need_grad, sites=None):
 # ---------------------------------------------------------------------------------------------------------------
 # The estimator
 # ---------------------------------------------------------------------------------------------------------------
-class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
+class GaussianProcessClassifier(BinaryClassifier):
     """Binary Gaussian-process classifier with the ARD covariance of Tan (2006), Eq. 3.8.
 
     Parameters
@@ -469,6 +470,13 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
     (evidence and gradient at any θ).
     """
 
+    _parameter_constraints = {
+        "approximation": [StrOptions({"laplace", "ep"})], "ard": ["boolean"],
+        "link": [StrOptions({"auto", "logistic", "probit"})], "v0": [POSITIVE], "v1": [NON_NEGATIVE],
+        "v2": [NON_NEGATIVE], "l": [POSITIVE, "array-like", None], "optimizer": [StrOptions({"L-BFGS-B"}), None],
+        "n_restarts": [integer(0, None, "left")], "max_iter": [POSITIVE_INT], "random_state": ["random_state"],
+    }
+
     def __init__(
         self,
         approximation="laplace",
@@ -497,10 +505,6 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
 
     # -- parameter checks -----------------------------------------------------------------------------------------
     def _resolved_link(self):
-        if self.approximation not in ("laplace", "ep"):
-            raise ValueError(f"approximation must be 'laplace' or 'ep', got {self.approximation!r}")
-        if self.link not in ("auto", "logistic", "probit"):
-            raise ValueError(f"link must be 'auto', 'logistic' or 'probit', got {self.link!r}")
         if self.approximation == "ep":
             if self.link == "logistic":
                 raise ValueError(
@@ -511,21 +515,8 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         return "logistic" if self.link == "auto" else self.link
 
     def _check_params(self, n_features):
+        """The checks that need the data or two parameters at once (the rest: ``_parameter_constraints``)."""
         link = self._resolved_link()
-        for name in ("v0", "v1", "v2"):
-            val = getattr(self, name)
-            if not isinstance(val, numbers.Real) or not np.isfinite(val) or val < 0:
-                raise ValueError(f"{name} must be a finite non-negative number, got {val!r}")
-        if self.v0 <= 0:
-            raise ValueError(f"v0 (signal variance) must be positive, got {self.v0!r}")
-        if self.optimizer not in ("L-BFGS-B", None):
-            raise ValueError(f"optimizer must be 'L-BFGS-B' or None, got {self.optimizer!r}")
-        if not isinstance(self.n_restarts, numbers.Integral) or self.n_restarts < 0:
-            raise ValueError(f"n_restarts must be a non-negative integer, got {self.n_restarts!r}")
-        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
-            raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
-        if not isinstance(self.ard, (bool, np.bool_)):
-            raise TypeError(f"ard must be True or False, got {self.ard!r}")
         n_l = n_features if self.ard else 1
         if self.l is None:
             l0 = None
@@ -601,6 +592,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         return res.x, -res.fun, res.nit, bool(res.success), str(res.message)
 
     # -- sklearn API ----------------------------------------------------------------------------------------------
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Fit the hyper-parameters (unless ``optimizer=None``) and the approximate posterior."""
         if scipy.sparse.issparse(X):
@@ -774,13 +766,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         p = np.clip(np.exp(log_p1 - np.logaddexp(log_p0, log_p1)), 0.0, 1.0)
         return np.column_stack([1.0 - p, p])
 
-    def predict(self, X):
-        """Most probable class (original labels)."""
-        d = self.decision_function(X)
-        return self.classes_[(d > 0).astype(int)]
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
         tags.input_tags.sparse = False
         return tags

@@ -38,19 +38,17 @@ classifier for every prefix and left-out sample, which is exact and K·(n + 1) t
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
-from sklearn.base import BaseEstimator, clone
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils import ClassifierTags, check_random_state
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import _fit_context, clone
+from sklearn.utils import check_random_state
 
+from genesel._core.params import POSITIVE_INT, POSITIVE_OR_INF, HasMethods, StrOptions, integer, real
+from genesel._core.resampling import resampling_masks
+from genesel._core.selector import SelectorBase
 from genesel._core.validation import check_binary_fit, check_expression_data
 from genesel.filters import wilcoxon_pvalues
 from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
-from genesel.msvm_rfe import resampling_masks
 
 __all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes"]
 
@@ -128,39 +126,29 @@ def halving_sizes(d, p):
     return sizes
 
 
-class _GPARDBase(SelectorMixin, BaseEstimator):
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
+#: the constraints GP-ARD-FS and GP-ARD-RFE share
+_COMMON = {"n_folds": [integer(2, None, "left")], "n_restarts": [integer(0, None, "left")], "max_iter": [POSITIVE_INT],
+           "forward": [StrOptions({"svm"}), HasMethods(["fit"])], "C": [POSITIVE_OR_INF],
+           "random_state": ["random_state"]}
 
-    def _check_common(self, n_min_class):
-        v = self.n_folds
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 2:
-            raise ValueError(f"{type(self).__name__}: n_folds must be an integer >= 2, got {v!r}")
-        if v > n_min_class:
-            raise ValueError(f"{type(self).__name__}: n_folds={v} exceeds the size of the smallest class "
+
+class _GPARDBase(SelectorBase):
+    def _check_folds(self, y_pm1):
+        n_min_class = int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)))
+        if self.n_folds > n_min_class:
+            raise ValueError(f"{type(self).__name__}: n_folds={self.n_folds} exceeds the size of the smallest class "
                              f"({n_min_class}); lower n_folds")
-        v = self.n_restarts
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
-            raise ValueError(f"{type(self).__name__}: n_restarts must be a non-negative integer, got {v!r}")
-        if not (self.forward == "svm" or hasattr(self.forward, "fit")):
-            raise ValueError(f"{type(self).__name__}: forward must be 'svm' or a scikit-learn classifier, got "
-                             f"{self.forward!r}")
 
     def _gp(self, seed):
         return GaussianProcessClassifier(approximation="laplace", ard=True, n_restarts=self.n_restarts,
                                          max_iter=self.max_iter, random_state=seed)
 
-    def _forward(self, X, y, order):
+    def _forward(self, X, y, order, max_genes=None):
+        """Forward selection with leave-one-out along ``order`` with the SVM or the user's classifier."""
         if self.forward == "svm":
-            return forward_path(X, y, order, C=self.C)
-        return forward_path(X, y, order, estimator=clone(self.forward))
+            return forward_path(X, y, order, max_genes=max_genes, C=self.C)
+        return forward_path(X, y, order, max_genes=max_genes, estimator=clone(self.forward))
 
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
 
 
 class GPARDRFE(_GPARDBase):
@@ -198,6 +186,8 @@ class GPARDRFE(_GPARDBase):
     train_masks_ : (k, n_samples) the fold training masks.
     """
 
+    _parameter_constraints = {**_COMMON, "p": [integer(0, None, "left")]}
+
     def __init__(self, n_folds=10, p=8, n_restarts=2, max_iter=200, forward="svm", C=1.0, random_state=None):
         self.n_folds = n_folds
         self.p = p
@@ -207,12 +197,11 @@ class GPARDRFE(_GPARDBase):
         self.C = C
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
     def fit(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
         n, d = X.shape
-        self._check_common(int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0))))
-        if isinstance(self.p, bool) or not isinstance(self.p, numbers.Integral) or self.p < 0:
-            raise ValueError(f"GPARDRFE: p must be a non-negative integer, got {self.p!r}")
+        self._check_folds(y_pm1)
         rng = check_random_state(self.random_state)
         masks = resampling_masks(y_pm1, self.n_folds, 1, rng)
         seeds = rng.randint(0, 2**31 - 1, size=(len(halving_sizes(d, self.p)), self.n_folds))
@@ -256,12 +245,8 @@ class GPARDRFE(_GPARDBase):
         self.n_features_ = int(k)
         return self
 
-    def subset(self, size):
-        """Gene indices (ascending) of the survivors of the round that left ``size`` genes (one of ``sizes_``)."""
-        check_is_fitted(self, "sizes_")
-        if size not in self.sizes_:
-            raise ValueError(f"size {size} was not visited; visited sizes are {self.sizes_}")
-        return np.sort(self.feature_order_[:size])
+    def _visited_sizes(self):
+        return self.sizes_
 
 
 class GPARDFS(_GPARDBase):
@@ -290,6 +275,8 @@ class GPARDFS(_GPARDBase):
     prefiltered genes by average ARD value, then the genes that failed the prefilter by p-value.
     """
 
+    _parameter_constraints = {**_COMMON, "alpha": [real(0, 1, "right")], "max_forward_genes": [POSITIVE_INT, None]}
+
     def __init__(self, alpha=0.01, n_folds=10, n_restarts=2, max_iter=200, forward="svm", C=1.0,
                  max_forward_genes=None, random_state=None):
         self.alpha = alpha
@@ -301,12 +288,11 @@ class GPARDFS(_GPARDBase):
         self.max_forward_genes = max_forward_genes
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
     def fit(self, X, y, prefilter_X=None):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
         n, d = X.shape
-        self._check_common(int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0))))
-        if not isinstance(self.alpha, numbers.Real) or not 0 < self.alpha <= 1:
-            raise ValueError(f"GPARDFS: alpha must be a significance level in (0, 1], got {self.alpha!r}")
+        self._check_folds(y_pm1)
         if prefilter_X is None:
             P = X
         else:
@@ -331,8 +317,7 @@ class GPARDFS(_GPARDBase):
             Ri = G[_rank_desc(theta[i])]
             R.append(Ri)
             kmax = None if self.max_forward_genes is None else min(int(self.max_forward_genes), G.size)
-            path = (forward_path(X[mask], y_pm1[mask], Ri, max_genes=kmax, C=self.C) if self.forward == "svm"
-                    else forward_path(X[mask], y_pm1[mask], Ri, max_genes=kmax, estimator=clone(self.forward)))
+            path = self._forward(X[mask], y_pm1[mask], Ri, max_genes=kmax)
             M.append(Ri[: path.biomarker_size("loo")])
         avg = dict(zip(G.tolist(), theta.mean(axis=0).tolist()))
         counts = {}

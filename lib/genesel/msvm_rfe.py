@@ -30,24 +30,24 @@ the survivors halve, so rounding does not accumulate. The elimination loop is on
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
 from numba import njit
-from sklearn.base import BaseEstimator
+from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils import ClassifierTags, check_random_state
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils import check_random_state
 
 from genesel._core.gram import gram_rows
 from genesel._core.newton import chol_downdate, newton_smo
+from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, integer
+from genesel._core.resampling import resampling_masks
+from genesel._core.selector import SelectorBase
 from genesel._core.validation import check_binary_fit
 from genesel.forward import forward_path
 from genesel.rfe import elimination_schedule
 
-__all__ = ["MSVMRFE", "msvm_criterion", "resampling_masks"]
+__all__ = ["MSVMRFE", "msvm_criterion", "resampling_masks"]  # resampling_masks: re-exported from genesel._core
 
 
 def msvm_criterion(W):
@@ -67,23 +67,6 @@ def msvm_criterion(W):
     with np.errstate(divide="ignore", invalid="ignore"):
         c = mean / sd
     return np.where(sd > 0, c, np.where(mean > 0, np.inf, 0.0))
-
-
-def resampling_masks(y_pm1, n_folds, n_repeats, rng):
-    """Boolean training masks (t x n) of the t = n_folds x n_repeats SVMs: stratified folds, each left out once."""
-    y_pm1 = np.asarray(y_pm1)
-    n = y_pm1.size
-    masks = []
-    for _ in range(n_repeats):
-        fold = np.empty(n, dtype=np.int64)
-        offset = 0
-        for c in (-1, 1):
-            members = rng.permutation(np.flatnonzero(y_pm1 == c))
-            fold[members] = (np.arange(members.size) + offset) % n_folds
-            offset += members.size
-        for f in range(n_folds):
-            masks.append(fold != f)
-    return np.array(masks)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -264,7 +247,7 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
     return eliminated, rows[:n_rem].copy(), final_crit, worst
 
 
-class MSVMRFE(SelectorMixin, BaseEstimator):
+class MSVMRFE(SelectorBase):
     """MSVM-RFE gene ranking (Duan et al. 2005; Tan 2006 Figure 5.1) with a forward-selected biomarker set.
 
     Parameters
@@ -277,7 +260,7 @@ class MSVMRFE(SelectorMixin, BaseEstimator):
         Genes removed per step (Figure 5.1 removes one); same meaning as :class:`genesel.rfe.SVMRFE`.
     C : float, default 1.0
         Box constraint of the linear SVMs (and of the forward-selection SVM).
-    n_features_to_select : int or None, default None
+    n_features_to_select : int, float in (0, 1) or None, default None
         None: ``support_`` is the biomarker set (smallest prefix of the ranking with the best training LOO accuracy
         of a linear SVM); an int: the top genes.
     max_forward_genes : int or None, default None
@@ -295,6 +278,12 @@ class MSVMRFE(SelectorMixin, BaseEstimator):
     n_iter_ : number of elimination steps + 1 (rounds of t SVM fits).
     """
 
+    _parameter_constraints = {
+        "n_folds": [integer(2, None, "left")], "n_repeats": [POSITIVE_INT], "step": STEP, "C": [POSITIVE_OR_INF],
+        "n_features_to_select": N_FEATURES, "max_forward_genes": [POSITIVE_INT, None], "tol": [POSITIVE],
+        "max_iter": [POSITIVE_INT, None], "random_state": ["random_state"],
+    }
+
     def __init__(self, n_folds=10, n_repeats=1, step=1, C=1.0, n_features_to_select=None, max_forward_genes=None,
                  tol=1e-6, max_iter=None, random_state=None):
         self.n_folds = n_folds
@@ -307,38 +296,14 @@ class MSVMRFE(SelectorMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
-
-    def _check_params(self, n_min_class, d):
-        for name in ("n_folds", "n_repeats"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
-                raise ValueError(f"MSVMRFE: {name} must be a positive integer, got {v!r}")
-        if self.n_folds < 2 or self.n_folds * self.n_repeats < 2:
-            raise ValueError(f"MSVMRFE: n_folds must be >= 2 (the criterion of Eq. 5.3 needs t >= 2 SVMs), got "
-                             f"{self.n_folds}")
-        if self.n_folds > n_min_class:
-            raise ValueError(f"MSVMRFE: n_folds={self.n_folds} exceeds the size of the smallest class "
-                             f"({n_min_class}); some SVMs would see all of it: lower n_folds")
-        if not isinstance(self.C, numbers.Real) or not self.C > 0:
-            raise ValueError(f"MSVMRFE: C must be a positive number, got {self.C!r}")
-        if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
-            raise ValueError(f"MSVMRFE: tol must be a positive number, got {self.tol!r}")
-        k = self.n_features_to_select
-        if k is not None and (isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1):
-            raise ValueError(f"MSVMRFE: n_features_to_select must be None or a positive int, got {k!r}")
-        mf = self.max_forward_genes
-        if mf is not None and (isinstance(mf, bool) or not isinstance(mf, numbers.Integral) or mf < 1):
-            raise ValueError(f"MSVMRFE: max_forward_genes must be None or a positive int, got {mf!r}")
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
         n, d = X.shape
-        self._check_params(int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0))), d)
+        n_min_class = int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)))
+        if self.n_folds > n_min_class:
+            raise ValueError(f"MSVMRFE: n_folds={self.n_folds} exceeds the size of the smallest class "
+                             f"({n_min_class}); some SVMs would see all of it: lower n_folds")
         rng = check_random_state(self.random_state)
         masks = resampling_masks(y_pm1, self.n_folds, self.n_repeats, rng)
         schedule = elimination_schedule(d, 1, self.step)
@@ -356,18 +321,14 @@ class MSVMRFE(SelectorMixin, BaseEstimator):
         self.ranking_[self.feature_order_] = np.arange(1, d + 1)
         self.train_masks_ = masks
         self.n_iter_ = int(schedule.size + 1)
-        if self.n_features_to_select is None:
+        k = self._n_select(d, None)
+        if k is None:  # the biomarker set: forward selection with leave-one-out
             self.forward_path_ = forward_path(X, y_pm1, self.feature_order_, max_genes=self.max_forward_genes and
                                               min(self.max_forward_genes, d), C=self.C, tol=self.tol)
             k = self.forward_path_.biomarker_size("loo")
         else:
             self.forward_path_ = None
-            k = min(int(self.n_features_to_select), d)  # genesel's rule: more genes than exist selects them all
         self.support_ = np.zeros(d, dtype=bool)
         self.support_[self.feature_order_[:k]] = True
         self.n_features_ = k
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_

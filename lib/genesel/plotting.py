@@ -17,7 +17,7 @@ from pathlib import Path
 
 from genesel._core.io import atomic_write
 
-__all__ = ["setup", "set_style", "figures_dir", "savefig", "show", "title_of"]
+__all__ = ["setup", "set_style", "figures_dir", "savefig", "show", "save_and_show", "title_of"]
 
 _STATE = {"quick": True}
 
@@ -88,3 +88,10 @@ def show(fig, alt: str | None = None):
     width = int(round(fig.get_figwidth() * 100))
     display(Image(data=buf.getvalue(), width=width, metadata={"alt": alt or title_of(fig)}))
     plt.close(fig)
+
+
+def save_and_show(fig, name: str) -> None:
+    """A notebook's figure in one call: :func:`savefig` under ``name``, then :func:`show` (returns nothing, so that
+    a cell ending with it displays no path)."""
+    savefig(fig, name)
+    show(fig)

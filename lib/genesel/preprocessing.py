@@ -23,10 +23,12 @@ mean exactly its value (numpy's mean of equal values can be off in the last bit,
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel._core.validation import mean_std, safe_pow2_exponent, scale_pow2
+from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, real
+from genesel._core.units import safe_pow2_exponent, scale_pow2
+from genesel._core.validation import mean_std
 
 __all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"]
 
@@ -43,20 +45,19 @@ def _stateless_input(est, X, **kw):
 class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """x -> log_base(clip(x, floor, ceiling)). ``floor`` must be positive (it is what non-positive values become)."""
 
+    _parameter_constraints = {"floor": [POSITIVE], "ceiling": [real(None, None, "neither"), None],
+                              "base": [real(1, None, "neither")]}
+
     def __init__(self, floor: float = 20.0, ceiling: float | None = None, base: float = 10.0):
         self.floor = floor
         self.ceiling = ceiling
         self.base = base
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         validate_data(self, X, ensure_all_finite="allow-nan")
-        if not self.floor > 0:
-            raise ValueError(f"LogTransform: floor must be > 0 (non-positive intensities become the floor), "
-                             f"got {self.floor}")
         if self.ceiling is not None and self.ceiling <= self.floor:
             raise ValueError(f"LogTransform: ceiling {self.ceiling} must exceed floor {self.floor}")
-        if not self.base > 1:
-            raise ValueError(f"LogTransform: base must be > 1, got {self.base}")
         return self
 
     def transform(self, X):
@@ -78,13 +79,14 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     ``"zero"`` maps such genes to 0 (scale 1).
     """
 
+    _parameter_constraints = {"on_constant": [StrOptions({"error", "zero"})]}
+
     def __init__(self, on_constant: str = "error"):
         self.on_constant = on_constant
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         X = validate_data(self, X, dtype=np.float64)
-        if self.on_constant not in ("error", "zero"):
-            raise ValueError(f"on_constant must be 'error' or 'zero', got {self.on_constant!r}")
         if X.shape[0] < 2:
             raise ValueError("GeneStandardizer: X has one sample (n_samples = 1); a gene's standard deviation needs "
                              "at least two samples: fit it on the whole training set")
@@ -109,6 +111,9 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 class SampleStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Each row to mean 0 and sd 1 over its genes (ddof=0). Rows that are constant raise an error."""
 
+    _parameter_constraints: dict = {}
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         validate_data(self, X, dtype=np.float64)
         return self
@@ -139,10 +144,13 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     ``KNNImputer``). A gene with no observed training value raises an error.
     """
 
+    _parameter_constraints = {"strategy": [StrOptions({"mean", "median", "knn"})], "n_neighbors": [POSITIVE_INT]}
+
     def __init__(self, strategy: str = "knn", n_neighbors: int = 10):
         self.strategy = strategy
         self.n_neighbors = n_neighbors
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         allnan = np.flatnonzero(np.all(np.isnan(X), axis=0))
@@ -155,8 +163,6 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
             from sklearn.impute import KNNImputer
 
             self.knn_ = KNNImputer(n_neighbors=self.n_neighbors, keep_empty_features=True).fit(X)
-        else:
-            raise ValueError(f"strategy must be 'mean', 'median' or 'knn', got {self.strategy!r}")
         return self
 
     def transform(self, X):

@@ -34,16 +34,17 @@ import warnings
 
 import numpy as np
 from numba import njit
-from sklearn.base import BaseEstimator
-from sklearn.utils import ClassifierTags
+from sklearn.base import _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from genesel._core.gram import gram_rows, linear_gram
-from genesel._core.smo import gradient, newton_step, restore_equality, rho, smo
-from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent
-from genesel.svm import LinearSVM, _in_x_units, _negligible_C_message
+from genesel._core.gram import add_gram_rows, gram_rows, linear_gram
+from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP
+from genesel._core.selector import SelectorBase
+from genesel._core.smo import restore_equality, rho, warm_solve
+from genesel._core.units import in_x_units, negligible_C_message, scale_pow2, unit_row_exponent
+from genesel._core.validation import check_binary_fit
+from genesel.svm import LinearSVM
 
 __all__ = ["SVMRFE", "elimination_schedule"]
 
@@ -97,22 +98,6 @@ def elimination_schedule(n_features, n_features_to_select, step):
 # ----------------------------------------------------------------------------------------------------------------
 # numba kernels (plain-Python twins in tests/naive/svm.py)
 # ----------------------------------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _downdate(K, Xt, rows):
-    """K <- K - X_R X_R^T in place for the genes ``rows``."""
-    n = Xt.shape[1]
-    for r in range(rows.shape[0]):
-        g = rows[r]
-        for i in range(n):
-            xi = Xt[g, i]
-            if xi != 0.0:
-                for j in range(i, n):
-                    K[i, j] -= xi * Xt[g, j]
-    for i in range(n):
-        for j in range(i):
-            K[i, j] = K[j, i]
 
 
 @njit(cache=True)
@@ -170,11 +155,7 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
     hint = -1
     for s in range(n_stages + 1):
         cur = rows[:n_rem]
-        G = gradient(K, y, alpha)
-        if s > 0 and polish:
-            if newton_step(K, y, C, alpha, G):
-                G = gradient(K, y, alpha)  # exact gradient again (the step's update is incremental)
-        it, gap = smo(K, y, C, alpha, G, tol, max_iter)
+        G, it, gap = warm_solve(K, y, C, alpha, s > 0 and polish, tol, max_iter)
         alphas[s, :] = alpha
         rhos[s] = rho(y, C, alpha, G)
         n_iters[s] = it
@@ -263,7 +244,7 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
             last_refresh = n_rem
             K = gram_rows(Xt, rows[:n_rem])
         else:
-            _downdate(K, Xt, removed)
+            add_gram_rows(K, Xt, removed, -1.0)
     final_rows = rows[:n_rem].copy()
     final_w = np.empty(n_rem)
     for t in range(n_rem):
@@ -276,7 +257,7 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-class SVMRFE(SelectorMixin, BaseEstimator):
+class SVMRFE(SelectorBase):
     """SVM-RFE gene selection (Guyon et al. 2002) with a linear SVM with bias, trained in the dual.
 
     Parameters
@@ -311,6 +292,9 @@ class SVMRFE(SelectorMixin, BaseEstimator):
     n_iter_ : total SMO iterations;  stage_n_iter_ : per stage.
     """
 
+    _parameter_constraints = {"n_features_to_select": N_FEATURES, "step": STEP, "C": [POSITIVE_OR_INF],
+                              "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None]}
+
     def __init__(self, n_features_to_select=None, step=1, C=1.0, tol=1e-8, max_iter=None):
         self.n_features_to_select = n_features_to_select
         self.step = step
@@ -318,44 +302,19 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        # binary only: declare it the way sklearn's checks understand (they then draw two-class targets)
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
-
-    def _n_select(self, d):
-        k = self.n_features_to_select
-        if k is None:
-            return max(1, d // 2)
-        if isinstance(k, bool) or not isinstance(k, numbers.Real):
-            raise ValueError(f"n_features_to_select must be None, an int or a float in (0, 1), got {k!r}")
-        if isinstance(k, numbers.Integral):
-            k = int(k)
-            if k < 1:
-                raise ValueError(f"n_features_to_select must be >= 1, got {k}")
-            return min(k, d)  # more genes than exist: all of them (genesel's rule for every selector)
-        if 0.0 < k < 1.0:
-            return max(1, int(k * d))
-        raise ValueError(f"n_features_to_select as a float must lie in (0, 1), got {k!r}")
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        if not isinstance(self.C, numbers.Real) or not self.C > 0:
-            raise ValueError(f"C must be a positive number (np.inf for a hard margin), got {self.C!r}")
-        if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
-            raise ValueError(f"tol must be a positive number, got {self.tol!r}")
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=False, min_samples=2)
         n, d = X.shape
-        k = self._n_select(d)
+        k = self._n_select(d, max(1, d // 2))  # None: half the genes, as scikit-learn's RFE
         schedule = elimination_schedule(d, k, self.step)
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
         # data-relative units (exact): X' = 2^e X, C' = C / 4^e, the same SVMs (see genesel.svm)
         e = unit_row_exponent(X)
         Xs = scale_pow2(X, e)
-        C_scaled = _in_x_units(float(self.C), -2 * e)
+        C_scaled = in_x_units(float(self.C), -2 * e)
         if not C_scaled > 0:
-            raise ValueError(_negligible_C_message(type(self).__name__, self.C, linear_gram(Xs), 2 * e))
+            raise ValueError(negligible_C_message(type(self).__name__, self.C, linear_gram(Xs), 2 * e))
         Xt = np.ascontiguousarray(Xs.T)
         yf = y_pm1.astype(np.float64)
         eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots = _rfe_path(
@@ -387,7 +346,7 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         self.support_ = support
         self.ranking_ = ranking
         self.n_features_ = int(support.sum())
-        self.stage_alpha_ = _in_x_units(alphas, 2 * e)
+        self.stage_alpha_ = in_x_units(alphas, 2 * e)
         self._stage_alpha_scaled = alphas
         self.stage_intercept_ = -rhos
         self.stage_n_iter_ = n_iters
@@ -407,16 +366,8 @@ class SVMRFE(SelectorMixin, BaseEstimator):
         self.intercept_ = est.intercept_
         return self
 
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
-    def subset(self, size):
-        """Indices (ascending) of the nested subset of ``size`` genes visited during elimination."""
-        check_is_fitted(self, "feature_order_")
-        if size not in set(self.subset_sizes_.tolist()):
-            raise ValueError(f"size {size} was not visited; visited sizes are subset_sizes_ ({self.subset_sizes_})")
-        return np.sort(self.feature_order_[:size])
+    def _visited_sizes(self):
+        return self.subset_sizes_
 
     def iter_subsets(self):
         """Yield ``(size, indices)`` for every nested subset visited, largest first."""

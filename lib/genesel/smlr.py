@@ -40,18 +40,17 @@ iteration stops when the largest violation of the optimality (subgradient) condi
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from numba import njit
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.gram import gram
-from genesel._core.threads import blas_threads_for
-from genesel._core.validation import (check_expression_data, mean_std, pow2_exponent, warn_degenerate,
-                                      warn_if_one_class)
+from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, integer, real
+from genesel._core.threads import few_samples_one_blas_thread
+from genesel._core.units import pow2_exponent
+from genesel._core.validation import check_expression_data, mean_std, warn_degenerate, warn_if_one_class
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["SMLR", "smlr_objective"]
@@ -181,6 +180,13 @@ class SMLR(ClassifierMixin, BaseEstimator):
     weight), feature_importances_.
     """
 
+    _parameter_constraints = {
+        "lam": [POSITIVE], "lam_scale": [StrOptions({"absolute", "max"})],
+        "kernel": [StrOptions({"linear", "rbf", "poly"}), None], "gamma": [POSITIVE, None],
+        "degree": [integer(0, None, "left")], "coef0": [real(None, None, "neither")], "fit_intercept": ["boolean"],
+        "max_iter": [POSITIVE_INT], "tol": [POSITIVE],
+    }
+
     def __init__(self, lam=1.0, lam_scale="absolute", kernel=None, gamma=None, degree=3, coef0=1.0, fit_intercept=True, max_iter=20000,
                  tol=1e-7):
         self.lam = lam
@@ -193,32 +199,16 @@ class SMLR(ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.tol = tol
 
-    def _check_params(self):
-        if not isinstance(self.lam, numbers.Real) or not np.isfinite(self.lam) or self.lam <= 0:
-            raise ValueError(f"SMLR: lam must be a positive finite number, got {self.lam!r}")
-        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
-            raise ValueError(f"SMLR: max_iter must be a positive integer, got {self.max_iter!r}")
-        if not isinstance(self.tol, numbers.Real) or self.tol <= 0:
-            raise ValueError(f"SMLR: tol must be a positive number, got {self.tol!r}")
-        if self.lam_scale not in ("absolute", "max"):
-            raise ValueError(f"SMLR: lam_scale must be 'absolute' or 'max', got {self.lam_scale!r}")
-        if self.kernel not in (None, "linear", "rbf", "poly"):
-            raise ValueError(f"SMLR: kernel must be None, 'linear', 'rbf' or 'poly', got {self.kernel!r}")
-
     def _basis(self, X):
         if self.kernel is None:
             return X
         return gram(X, self.X_fit_, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0,
                     blas=True)
 
+    @_fit_context(prefer_skip_nested_validation=True)
+    @few_samples_one_blas_thread(_SINGLE_THREAD_MAX_N)
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes) and class labels ``y`` (two or more classes)."""
-        # tiny n × n / n × d BLAS calls: OpenBLAS threads only add overhead (and thrash a loaded machine)
-        with blas_threads_for(_num_samples(X), _SINGLE_THREAD_MAX_N):
-            return self._fit(X, y)
-
-    def _fit(self, X, y):
-        self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2, ensure_all_finite=False)
         X = check_expression_data(X, name="X", allow_constant=True)
         check_classification_targets(y)

@@ -11,11 +11,10 @@ select one optimal subset of genes, which is the biomarker set." The models are 
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils import ClassifierTags
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import _fit_context
 
+from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions
+from genesel._core.selector import SelectorBase
 from genesel._core.validation import check_binary_fit
 from genesel.rvm import RVM
 from genesel.smlr import SMLR
@@ -23,14 +22,9 @@ from genesel.smlr import SMLR
 __all__ = ["RVMSelector", "SMLRSelector"]
 
 
-class _SparseSelector(SelectorMixin, BaseEstimator):
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
-
+class _SparseSelector(SelectorBase):
     def _finish(self, X, weights):
+        self.n_iter_ = self.estimator_.n_iter_
         w = np.abs(np.ravel(weights))
         self.support_ = w > 0
         if not self.support_.any():
@@ -44,22 +38,22 @@ class _SparseSelector(SelectorMixin, BaseEstimator):
         self.n_features_ = int(self.support_.sum())
         return self
 
-    def _get_support_mask(self):
-        check_is_fitted(self, "support_")
-        return self.support_
-
 
 class RVMSelector(_SparseSelector):
     """Genes with a non-zero weight in an RVM on the genes (``RVM(kernel=None)``).
 
     Parameters: ``max_iter``, ``tol`` of :class:`genesel.rvm.RVM`. Attributes: ``support_`` (the biomarker set),
-    ``weights_`` (one per gene, 0 if pruned), ``feature_order_``, ``ranking_`` (by |weight|), ``estimator_``.
+    ``weights_`` (one per gene, 0 if pruned), ``feature_order_``, ``ranking_`` (by |weight|), ``estimator_``,
+    ``n_iter_`` (the model's iterations).
     """
+
+    _parameter_constraints = {"max_iter": [POSITIVE_INT], "tol": [POSITIVE]}
 
     def __init__(self, max_iter=2000, tol=1e-3):
         self.max_iter = max_iter
         self.tol = tol
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         self.estimator_ = RVM(kernel=None, max_iter=self.max_iter, tol=self.tol).fit(X, y)
@@ -73,12 +67,16 @@ class SMLRSelector(_SparseSelector):
     of the smallest prior weight that keeps no gene). Attributes as :class:`RVMSelector`.
     """
 
+    _parameter_constraints = {"lam": [POSITIVE], "lam_scale": [StrOptions({"absolute", "max"})],
+                              "max_iter": [POSITIVE_INT], "tol": [POSITIVE]}
+
     def __init__(self, lam=0.1, lam_scale="max", max_iter=20000, tol=1e-7):
         self.lam = lam
         self.lam_scale = lam_scale
         self.max_iter = max_iter
         self.tol = tol
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         self.estimator_ = SMLR(lam=self.lam, lam_scale=self.lam_scale, max_iter=self.max_iter,

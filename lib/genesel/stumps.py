@@ -33,16 +33,18 @@ Learners (scikit-learn classifiers, each a greedy set-covering heuristic of §6;
 Speed. Every gene is sorted once per fit (or once per data set: :func:`presort_rows` restricts a data set's
 presort to a training set in linear time), and the sorted arrays are restricted to the remaining examples as the
 greedy covers them. Each step scores every (gene, threshold, direction) candidate with cumulative counts over the
-sorted order, vectorised over genes: the arrays are laid out position-major (samples x genes,
-:func:`_position_major`) so that one pass over the sorted positions updates all genes at once with SIMD
-(linear in genes × samples; the SC step and the AdaBoost round). The soft greedy has O(J²) intervals per gene
+sorted order, vectorised over genes: the arrays are laid out position-major (samples x genes) so that one pass over
+the sorted positions updates all genes at once with SIMD (linear in genes × samples; the SC step and the AdaBoost
+round). The soft greedy has O(J²) intervals per gene
 (J distinct remaining values); it scores them exactly but only for the genes that can still win: since
 σ^d_{a,b} is the average of the hard stumps with thresholds in [a, b], C/N − pE/|P| of an interval is at most that
 of the best hard stump of the same gene, so the best hard utility minus η times the smallest possible margin term
 bounds every interval of a gene (a vectorised pass); genes are scored in decreasing bound order, each only for the
 (p, η) pairs it can still win, until no bound reaches a best utility found (an exact pruning: the result of
 scanning everything). Paths for several (p, η) pairs share their common prefix (one kernel call per node of the
-tree of paths). Plain-Python twins of the kernels are in ``tests/naive/stumps.py``.
+tree of paths). The numba kernels are in :mod:`genesel._stumps_kernels` (plain-Python twins in
+``tests/naive/stumps.py``); this module holds the estimators and the functional API (presorting, the greedy paths
+for one or many parameter settings, AdaBoost's path).
 
 Ties (exact float equality) go to the larger training-error decrease |Q| − |R| (SC and Occam, as ``pyscm``), then
 to the first candidate in (gene, threshold, direction +1 before −1) order. The prior ranges [A_i, B_i] of §3/§5
@@ -53,22 +55,20 @@ data-dependent range makes the bounds slightly optimistic.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
-from numba import njit
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import ClassifierTags
+from sklearn.base import _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from genesel import _stumps_kernels as SK
 from genesel import bounds as _bounds
+from genesel._core.base import BinaryClassifier
+from genesel._core.params import POSITIVE_INT, StrOptions, real
 from genesel._core.validation import check_binary_fit
 
 __all__ = ["SampleCompressionStumps", "OccamStumps", "PACBayesStumps", "AdaBoostStumps", "presort", "presort_rows",
            "stump_outputs", "soft_outputs", "scm_paths", "occam_paths", "pac_bayes_paths", "adaboost_path", "warm_up"]
-
-_MAX_BITS = 60
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -81,71 +81,7 @@ def presort(X):
     (int64). Compute it once per data set and pass :func:`presort_rows` of it to every fit on a subset."""
     Xt = np.ascontiguousarray(np.asarray(X, dtype=np.float64).T)
     order = np.ascontiguousarray(np.argsort(Xt, axis=1), dtype=np.int64)  # ties: their order never matters
-    return _gather_rows(Xt, order), order
-
-
-@njit(cache=True)
-def _restrict(vals, order, new_index):
-    """Keep, in every gene's sorted order, the samples i with new_index[i] >= 0, renumbered to new_index[i]
-    (linear in genes x samples, no sorting; branch-free: which samples stay is in random order along a gene)."""
-    n, m = vals.shape
-    k = 0
-    for s in range(m):
-        if new_index[order[0, s]] >= 0:
-            k += 1
-    v2 = np.empty((n, k))
-    o2 = np.empty((n, k), dtype=np.int64)
-    vb = np.empty(m + 1)
-    ob = np.empty(m + 1, dtype=np.int64)
-    for g in range(n):
-        t = 0
-        for s in range(m):
-            j = new_index[order[g, s]]
-            vb[t] = vals[g, s]
-            ob[t] = j
-            t += j >= 0
-        for s in range(k):
-            v2[g, s] = vb[s]
-            o2[g, s] = ob[s]
-    return v2, o2
-
-
-@njit(cache=True)
-def _position_major(vals, order, pos, with_idx):
-    """Position-major (samples x genes) copies of a presort for the vectorised scans: lab[s, g] = 1 when the sample
-    at sorted position s of gene g is positive, new[s, g] = a boundary after position s (the next value differs,
-    or s is the last position), idx[s, g] = that sample. Blocked over genes so reads and writes stay in cache."""
-    n, k = vals.shape
-    posf = np.zeros(pos.shape[0])
-    for i in range(pos.shape[0]):
-        if pos[i]:
-            posf[i] = 1.0
-    lab = np.empty((k, n))
-    new = np.empty((k, n), dtype=np.bool_)
-    idx = np.empty((k if with_idx else 0, n), dtype=np.int64)
-    blk = 64
-    for g0 in range(0, n, blk):
-        g1 = min(n, g0 + blk)
-        for s in range(k):  # rows of the output in order: few pages touched at a time
-            last = s == k - 1
-            for g in range(g0, g1):
-                i = order[g, s]
-                if with_idx:
-                    idx[s, g] = i
-                lab[s, g] = posf[i]
-                new[s, g] = last or vals[g, min(s + 1, k - 1)] != vals[g, s]
-    return lab, new, idx
-
-
-@njit(cache=True)
-def _gather_rows(Xt, order):
-    """vals[g, s] = Xt[g, order[g, s]]."""
-    n, m = Xt.shape
-    vals = np.empty((n, m))
-    for g in range(n):
-        for s in range(m):
-            vals[g, s] = Xt[g, order[g, s]]
-    return vals
+    return SK.gather_rows(Xt, order), order
 
 
 def presort_rows(presorted, rows):
@@ -156,539 +92,14 @@ def presort_rows(presorted, rows):
     if np.unique(rows).size != rows.size:
         raise ValueError("presort_rows: rows must not repeat")
     new_index[rows] = np.arange(rows.size)
-    return _restrict(vals, order, new_index)
+    return SK.restrict(vals, order, new_index)
 
 
 def _keep_only(presorted, keep):
     """The presort restricted to the samples with keep[i] (same sample numbering)."""
     vals, order = presorted
     new_index = np.where(keep, np.arange(keep.size), -1).astype(np.int64)
-    return _restrict(vals, order, new_index)
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# numba kernels (plain-Python twins in tests/naive/stumps.py)
-# ----------------------------------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _dyadic_bits(a, b, A, B):
-    """Shortest dyadic code (bits, threshold) of a point of Λ_l strictly inside (a, b); (-1, nan) if none."""
-    if not (B > A and b > a):
-        return -1, np.nan
-    span = B - A
-    scale = 1.0
-    for k in range(1, _MAX_BITS + 2):
-        scale *= 2.0
-        lo = np.floor((a - A) / span * scale) + 1.0
-        if lo >= scale:
-            continue
-        t = A + span * (lo / scale)
-        if t > a and t < b:
-            return k - 1, t
-    return -1, np.nan
-
-
-@njit(cache=True)
-def _cover_node(vals, order, active, pos, used, ps, etas, n_pos_total, A, B, occam):
-    """One greedy step of the hard set-covering machine for several parameter pairs at once (SC: occam=False,
-    U = |Q| - p|R|; Occam: occam=True, U = |Q|/|N'| - p|R|/|P| - eta * bits).
-
-    Candidates per unused gene, in canonical order: for each gap between consecutive distinct values w_j < w_{j+1}
-    of the active (not yet covered) examples, d=+1 covering x <= w_j, then d=-1 covering x >= w_{j+1}; after the
-    last value, d=+1 covering every active example (the gap up to B). Ties: larger |Q| - |R|, then the first.
-    Returns per parameter pair: gene (-1: none), direction, lo, hi (the gap), n_neg, n_pos covered, utility,
-    bits, threshold.
-    """
-    n, m = vals.shape
-    C = ps.shape[0]
-    posi = np.zeros(pos.shape[0], dtype=np.int64)
-    n_neg = 0
-    n_pos = 0
-    for i in range(active.shape[0]):
-        if pos[i]:
-            posi[i] = 1
-        if active[i]:
-            if pos[i]:
-                n_pos += 1
-            else:
-                n_neg += 1
-    best_u = np.full(C, -np.inf)
-    best_gain = np.full(C, -np.inf)
-    bg = np.full(C, -1, dtype=np.int64)
-    bd = np.zeros(C, dtype=np.int64)
-    blo = np.full(C, np.nan)
-    bhi = np.full(C, np.nan)
-    bq = np.zeros(C, dtype=np.int64)
-    br = np.zeros(C, dtype=np.int64)
-    bbits = np.full(C, -1, dtype=np.int64)
-    bthr = np.full(C, np.nan)
-    fneg = float(max(n_neg, 1))
-    fpos = float(max(n_pos_total, 1))
-    for g in range(n):
-        if used[g]:
-            continue
-        cn = 0
-        cp = 0
-        prev = 0.0
-        have = False
-        idx = 0
-        for s in range(m + 1):
-            last = s == m
-            if not last:
-                idx = order[g, s]
-                if not active[idx]:
-                    continue
-                v = vals[g, s]
-                boundary = have and v != prev
-            else:
-                v = B[g]
-                boundary = have
-            if boundary:
-                for side in range(2):
-                    if side == 0:
-                        q = cn
-                        r = cp
-                        d = 1
-                    else:
-                        if last:
-                            break
-                        q = n_neg - cn
-                        r = n_pos - cp
-                        d = -1
-                    if q + r == 0:
-                        continue
-                    gain = float(q - r)
-                    if occam:
-                        bits = -2
-                        thr = np.nan
-                        for c in range(C):
-                            u0 = q / fneg - ps[c] * r / fpos
-                            if u0 < best_u[c]:
-                                continue
-                            if bits == -2:
-                                bits, thr = _dyadic_bits(prev, v, A[g], B[g])
-                            if bits < 0:
-                                break
-                            u = u0 - etas[c] * bits
-                            if u > best_u[c] or (u == best_u[c] and gain > best_gain[c]):
-                                best_u[c] = u
-                                best_gain[c] = gain
-                                bg[c] = g
-                                bd[c] = d
-                                blo[c] = prev
-                                bhi[c] = v
-                                bq[c] = q
-                                br[c] = r
-                                bbits[c] = bits
-                                bthr[c] = thr
-                    else:
-                        for c in range(C):
-                            u = q - ps[c] * r
-                            if u > best_u[c] or (u == best_u[c] and gain > best_gain[c]):
-                                best_u[c] = u
-                                best_gain[c] = gain
-                                bg[c] = g
-                                bd[c] = d
-                                blo[c] = prev
-                                bhi[c] = v
-                                bq[c] = q
-                                br[c] = r
-                                bbits[c] = 0
-                                bthr[c] = prev if d == 1 else v
-            if last:
-                break
-            pv = posi[idx]  # branch-free counting: the labels are in random order along a gene
-            cp += pv
-            cn += 1 - pv
-            prev = v
-            have = True
-    return bg, bd, blo, bhi, bq, br, best_u, bbits, bthr
-
-
-@njit(cache=True, error_model="numpy")
-def _scm_scan(lab, new, vals, order, pos, used, ps, n_neg, n_pos):
-    """The sample-compression step (U = |Q| - p|R|) for several p at once over the remaining examples (the presort
-    holds exactly them). Candidates and tie rules as :func:`_cover_node`: after each boundary, the prefix with
-    d=+1 then the suffix with d=-1; ties: larger |Q| - |R|, then first in gene, position, direction order.
-
-    Pass 1, vectorised over genes on the position-major layout (:func:`_position_major`): every gene's best
-    utility from running counts. Pass 2, only for the genes reaching the overall maximum (usually one): the tie
-    rules, walking the gene's sorted order. Returns per p: gene (-1: none), position s of the gap's lower value,
-    side (0: d=+1, 1: d=-1), utility."""
-    k, n = lab.shape
-    C = ps.shape[0]
-    cp = np.empty(n)
-    bu = np.empty(n)
-    og = np.full(C, -1, dtype=np.int64)
-    os_ = np.zeros(C, dtype=np.int64)
-    oside = np.zeros(C, dtype=np.int64)
-    ou = np.full(C, -np.inf)
-    fneg = float(n_neg)
-    fpos = float(n_pos)
-    for c in range(C):
-        p = ps[c]
-        cp[:] = 0.0
-        bu[:] = -np.inf
-        for s in range(k):
-            fs = s + 1.0
-            notlast = s < k - 1
-            for g in range(n):
-                cpg = cp[g] + lab[s, g]
-                cp[g] = cpg
-                cng = fs - cpg
-                u0 = cng - p * cpg
-                u1 = (fneg - cng) - p * (fpos - cpg)
-                ok = new[s, g]
-                u0 = u0 if ok else -np.inf
-                u1 = u1 if (ok & notlast) else -np.inf
-                u = u0 if u0 > u1 else u1
-                bu[g] = u if u > bu[g] else bu[g]
-        best = -np.inf
-        for g in range(n):
-            if not used[g] and bu[g] > best:
-                best = bu[g]
-        if best == -np.inf:
-            continue
-        bestgain = -np.inf
-        for g in range(n):
-            if used[g] or bu[g] != best:
-                continue
-            cn = 0.0
-            cpp = 0.0
-            for s in range(k):
-                if pos[order[g, s]]:
-                    cpp += 1.0
-                else:
-                    cn += 1.0
-                if not (s == k - 1 or vals[g, s + 1] != vals[g, s]):
-                    continue
-                for side in range(2):
-                    if side == 0:
-                        u = cn - p * cpp
-                        gain = cn - cpp
-                    else:
-                        if s == k - 1:
-                            break
-                        u = (fneg - cn) - p * (fpos - cpp)
-                        gain = (fneg - cn) - (fpos - cpp)
-                    if u == best and gain > bestgain:
-                        bestgain = gain
-                        og[c] = g
-                        os_[c] = s
-                        oside[c] = side
-                        ou[c] = u
-    return og, os_, oside, ou
-
-
-@njit(cache=True)
-def _compact(vals, order, g, pi, posf, u, wn, wp):
-    """Distinct values (ascending) of gene g among examples with pi > 0, with their summed negative and positive
-    weights; returns their number J (written into u, wn, wp)."""
-    m = vals.shape[1]
-    J = 0
-    for s in range(m):
-        idx = order[g, s]
-        w = pi[idx]
-        if w <= 0.0:
-            continue
-        v = vals[g, s]
-        if J == 0 or v != u[J - 1]:
-            u[J] = v
-            wn[J] = 0.0
-            wp[J] = 0.0
-            J += 1
-        wpos = w * posf[idx]  # branch-free: the labels are in random order along a gene
-        wp[J - 1] += wpos
-        wn[J - 1] += w - wpos
-    return J
-
-
-@njit(cache=True)
-def _soft_cover(W, WX, J, i, k, xa, xb, d):
-    """The covered amount sum(weight * (1 - sigma)) of an interval [xa, xb] (values shifted by A) that holds the
-    distinct values u_i..u_k (i > k: none), plus every value fully covered: below the interval (d=+1) or above
-    it (d=-1). W, WX: prefix sums (entries 0..J) of the weights and of weight * shifted value."""
-    w = xb - xa
-    if i <= k:
-        s0 = W[k + 1] - W[i]
-        s1 = WX[k + 1] - WX[i]
-    else:
-        s0 = 0.0
-        s1 = 0.0
-    if d == 1:
-        return W[i] + (xb * s0 - s1) / w
-    return (W[J] - W[k + 1]) + (s1 - xa * s0) / w
-
-
-@njit(cache=True)
-def _better(U, g, d, a, b, best_u, bg, bd, ba, bb):
-    """Larger utility; exact ties: smaller gene, then d=+1, then smaller a, then smaller b."""
-    if U > best_u:
-        return True
-    if U < best_u or bg < 0:
-        return U == best_u and bg < 0
-    if g != bg:
-        return g < bg
-    if d != bd:
-        return d > bd
-    if a != ba:
-        return a < ba
-    return b < bb
-
-
-@njit(cache=True, error_model="numpy")
-def _soft_bounds(lab, new, idx, vals, pi, used, ps, etas, pidx, fneg, fpos, A, B, width_frac):
-    """Pass 1 of :func:`_soft_node`, vectorised over genes (position-major layout of the examples with pi > 0): for
-    each gene and (p, eta) pair an upper bound on the soft utility of every interval of the gene. sigma is the
-    average of the hard stumps with thresholds in [a, b], so C/N - p E/|P| of an interval is at most the best hard
-    prefix or suffix cover (or the empty or full cover), and the margin term is at least eta times its smallest
-    value (the widest interval, or the fixed width). Returns ub (genes x pairs) and its maximum per gene."""
-    k, n = lab.shape
-    C = etas.shape[0]
-    P = ps.shape[0]
-    totn = 0.0
-    totp = 0.0
-    for s in range(k):
-        i = idx[s, 0]
-        totn += pi[i] * (1.0 - lab[s, 0])
-        totp += pi[i] * lab[s, 0]
-    besth = np.empty((P, n))
-    for t in range(P):
-        full = totn / fneg - ps[t] * totp / fpos
-        for g in range(n):
-            besth[t, g] = full if full > 0.0 else 0.0  # the full and the empty cover
-    cn = np.zeros(n)
-    cp = np.zeros(n)
-    wrow = np.empty(n)
-    for s in range(k - 1):
-        for g in range(n):
-            wrow[g] = pi[idx[s, g]]
-        for g in range(n):
-            wp_ = wrow[g] * lab[s, g]
-            cp[g] += wp_
-            cn[g] += wrow[g] - wp_
-        for t in range(P):
-            p = ps[t]
-            for g in range(n):
-                h1 = cn[g] / fneg - p * cp[g] / fpos
-                h2 = (totn - cn[g]) / fneg - p * (totp - cp[g]) / fpos
-                h = h1 if h1 > h2 else h2
-                h = h if new[s, g] else -np.inf
-                besth[t, g] = h if h > besth[t, g] else besth[t, g]
-    ub = np.full((n, C), -np.inf)
-    ubmax = np.full(n, -np.inf)
-    fixed = width_frac > 0.0
-    for g in range(n):
-        if used[g] or not (B[g] > A[g]):
-            continue
-        span = vals[g, k - 1] - vals[g, 0]
-        if not fixed and not span > 0.0:
-            continue
-        lmin = -np.log(2.0 * width_frac) if fixed else np.log(B[g] - A[g]) - np.log(span)
-        for c in range(C):
-            v = besth[pidx[c], g] - etas[c] * lmin
-            ub[g, c] = v
-            if v > ubmax[g]:
-                ubmax[g] = v
-    return ub, ubmax
-
-
-@njit(cache=True)
-def _soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, width_frac, slack):
-    """One step of the PAC-Bayes soft greedy (§6.2) for several (p, eta) pairs at once: pair c uses
-    p = ps[pidx[c]] (ps: the distinct p values) and eta = etas[c]. width_frac <= 0: variable margin, intervals
-    [u_i, u_k], i < k, over the distinct values of the examples still in S (pi > 0); width_frac > 0: fixed
-    margin, intervals of width 2 * width_frac * (B - A) with one end at such a value, inside [A, B].
-
-    The presort (vals, order; lab, new, idx its position-major copy) must hold exactly the examples with pi > 0.
-    Exact pruning: the best hard stump of a gene bounds the first two utility terms of all its intervals
-    (:func:`_soft_bounds`); a gene is scored exactly only for the pairs whose best utility it can still reach, in
-    decreasing order of its bound. Returns per pair:
-    gene (-1: none), direction, a, b, utility; and the number of genes scored exactly.
-    """
-    n, m = vals.shape
-    C = etas.shape[0]
-    P = ps.shape[0]
-    posf = np.zeros(pos.shape[0])
-    for i in range(pos.shape[0]):
-        if pos[i]:
-            posf[i] = 1.0
-    n_neg_amt = 0.0
-    for i in range(pi.shape[0]):
-        if not pos[i]:
-            n_neg_amt += pi[i]
-    fneg = n_neg_amt if n_neg_amt > 0 else 1.0
-    fpos = float(max(n_pos_total, 1))
-    u = np.empty(m)
-    wn = np.empty(m)
-    wp = np.empty(m)
-    Wn = np.empty(m + 1)
-    Wp = np.empty(m + 1)
-    WnX = np.empty(m + 1)
-    WpX = np.empty(m + 1)
-    fixed = width_frac > 0.0
-    ub, ubmax = _soft_bounds(lab, new, idx, vals, pi, used, ps, etas, pidx, fneg, fpos, A, B, width_frac)
-    # pass 2: exact search, genes in decreasing bound order, only for the pairs they can still win
-    cand = np.argsort(-ubmax, kind="mergesort")
-    best_u = np.full(C, -np.inf)
-    bg = np.full(C, -1, dtype=np.int64)
-    bd = np.zeros(C, dtype=np.int64)
-    ba = np.full(C, np.nan)
-    bb = np.full(C, np.nan)
-    need = np.zeros(C, dtype=np.bool_)
-    gbu = np.empty(C)
-    gd = np.zeros(C, dtype=np.int64)
-    ga = np.empty(C)
-    gbb = np.empty(C)
-    rlen = 2 * m + 2
-    rowC = np.empty(rlen)
-    rowE = np.empty(rlen)
-    rowL = np.empty(rlen)
-    rowA = np.empty(rlen)
-    rowB = np.empty(rlen)
-    searched = 0
-    for r in range(n):
-        g = cand[r]
-        if ubmax[g] == -np.inf:
-            break
-        worst = np.inf
-        any_need = False
-        for c in range(C):
-            lim = best_u[c] - slack * (1.0 + abs(best_u[c])) if best_u[c] > -np.inf else -np.inf
-            if lim < worst:
-                worst = lim
-            need[c] = ub[g, c] >= lim
-            if need[c]:
-                any_need = True
-        if ubmax[g] < worst:
-            break
-        if not any_need:
-            continue
-        searched += 1
-        J = _compact(vals, order, g, pi, posf, u, wn, wp)
-        Ag = A[g]
-        R = B[g] - Ag
-        logR = np.log(R)
-        Wn[0] = 0.0
-        Wp[0] = 0.0
-        WnX[0] = 0.0
-        WpX[0] = 0.0
-        for j in range(J):
-            x = u[j] - Ag
-            Wn[j + 1] = Wn[j] + wn[j]
-            Wp[j + 1] = Wp[j] + wp[j]
-            WnX[j + 1] = WnX[j] + wn[j] * x
-            WpX[j + 1] = WpX[j] + wp[j] * x
-        # every interval of the gene, a row (fixed a, or all fixed-width intervals) at a time: the row's
-        # covering and error amounts and margin terms once, then a tight loop per pair; the gene's best per pair
-        # (ties: d=+1, then smaller a, then smaller b) is then compared with the best so far
-        for c in range(C):
-            gbu[c] = -np.inf
-        for di in range(2):
-            d = 1 if di == 0 else -1
-            nrows = J - 1 if not fixed else 1
-            for i in range(nrows):
-                nk = 0
-                if not fixed:
-                    xa = u[i] - Ag
-                    for k in range(i + 1, J):
-                        xb = u[k] - Ag
-                        rowC[nk] = _soft_cover(Wn, WnX, J, i, k, xa, xb, d) / fneg
-                        rowE[nk] = _soft_cover(Wp, WpX, J, i, k, xa, xb, d) / fpos
-                        rowL[nk] = logR - np.log(xb - xa)
-                        rowA[nk] = u[i]
-                        rowB[nk] = u[k]
-                        nk += 1
-                else:
-                    w = 2.0 * width_frac * R
-                    L = -np.log(2.0 * width_frac)
-                    for j in range(J):
-                        for side in range(2):
-                            a = u[j] - w if side == 0 else u[j]
-                            b = u[j] if side == 0 else u[j] + w
-                            if a < Ag or b > B[g]:
-                                continue
-                            xa = a - Ag
-                            xb = b - Ag
-                            ii = np.searchsorted(u[:J], a, side="left")
-                            kk = np.searchsorted(u[:J], b, side="right") - 1
-                            rowC[nk] = _soft_cover(Wn, WnX, J, ii, kk, xa, xb, d) / fneg
-                            rowE[nk] = _soft_cover(Wp, WpX, J, ii, kk, xa, xb, d) / fpos
-                            rowL[nk] = L
-                            rowA[nk] = a
-                            rowB[nk] = b
-                            nk += 1
-                for c in range(C):
-                    if not need[c]:
-                        continue
-                    pc = ps[pidx[c]]
-                    ec = etas[c]
-                    for t in range(nk):
-                        U = rowC[t] - pc * rowE[t] - ec * rowL[t]
-                        if U > gbu[c] or (U == gbu[c] and (d > gd[c] or (d == gd[c] and (
-                                rowA[t] < ga[c] or (rowA[t] == ga[c] and rowB[t] < gbb[c]))))):
-                            gbu[c] = U
-                            gd[c] = d
-                            ga[c] = rowA[t]
-                            gbb[c] = rowB[t]
-        for c in range(C):
-            if need[c] and gbu[c] > -np.inf and _better(gbu[c], g, gd[c], ga[c], gbb[c], best_u[c], bg[c], bd[c],
-                                                         ba[c], bb[c]):
-                best_u[c] = gbu[c]
-                bg[c] = g
-                bd[c] = gd[c]
-                ba[c] = ga[c]
-                bb[c] = gbb[c]
-    return bg, bd, ba, bb, best_u, searched
-
-
-@njit(cache=True, error_model="numpy")
-def _gini_scan(idx, lab, valid, w, pos):
-    """The depth-1 Gini tree of scikit-learn on sample weights w (one AdaBoost round), vectorised over genes
-    (position-major layout of :func:`_position_major`, built once per fit).
-
-    Minimises the weighted Gini impurity G = lp*ln/wl + rp*rn/wr (scikit-learn maximises the equivalent proxy
-    -2G) over the split positions s between values more than 1e-7 apart (valid[s, g]) whose children both carry
-    weight; ties: first gene, then first position. Returns (gene, position, G); gene = -1 if none."""
-    k, n = lab.shape
-    W = 0.0
-    Wp = 0.0
-    for i in range(w.shape[0]):
-        W += w[i]
-        if pos[i]:
-            Wp += w[i]
-    Wn = W - Wp
-    lp = np.zeros(n)
-    ln = np.zeros(n)
-    gb = np.full(n, np.inf)
-    gs = np.full(n, -1, dtype=np.int64)
-    wrow = np.empty(n)
-    for s in range(k - 1):
-        for g in range(n):  # gather first: the loop below then runs on contiguous rows (SIMD, ~6x faster)
-            wrow[g] = w[idx[s, g]]
-        for g in range(n):
-            wi = wrow[g]
-            li = float(lab[s, g])
-            a = lp[g] + wi * li
-            b = ln[g] + (wi - wi * li)
-            lp[g] = a
-            ln[g] = b
-            wl = a + b
-            wr = W - wl
-            rp = Wp - a
-            rn = Wn - b
-            G = a * b / wl + rp * rn / wr
-            better = valid[s, g] & (wl > 0.0) & (wr > 0.0) & (G < gb[g])
-            gb[g] = G if better else gb[g]
-            gs[g] = s if better else gs[g]
-    best = np.inf
-    bg = -1
-    for g in range(n):
-        if gs[g] >= 0 and gb[g] < best:
-            best = gb[g]
-            bg = g
-    return bg, (gs[bg] if bg >= 0 else -1), best
+    return SK.restrict(vals, order, new_index)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -744,7 +155,7 @@ def _cover_paths(X, pos, ps, etas, max_stumps, A, B, occam, presorted, reuse_gen
         if depth >= max_stumps or not np.any(active & ~pos):
             continue
         if occam:
-            res = _cover_node(vals, order, active, pos, used, ps[members], etas[members], npos, A, B, True)
+            res = SK.cover_node(vals, order, active, pos, used, ps[members], etas[members], npos, A, B, True)
         else:
             res = _scm_node(vals, order, active, pos, used, ps[members])
         groups = {}
@@ -780,12 +191,12 @@ def _cover_paths(X, pos, ps, etas, max_stumps, A, B, occam, presorted, reuse_gen
 
 
 def _scm_node(vals, order, active, pos, used, ps):
-    """The SC step through the vectorised scan, in :func:`_cover_node`'s output format. ``vals``/``order`` must
+    """The SC step through the vectorised scan, in :func:`genesel._stumps_kernels.cover_node`'s output format. ``vals``/``order`` must
     hold exactly the active examples."""
-    lab, new, _ = _position_major(vals, order, pos, False)
+    lab, new, _ = SK.position_major(vals, order, pos, False)
     n_pos = int(np.sum(pos & active))
     n_neg = int(np.sum(~pos & active))
-    g, s, side, u = _scm_scan(lab, new, vals, order, pos, used, ps, n_neg, n_pos)
+    g, s, side, u = SK.scm_scan(lab, new, vals, order, pos, used, ps, n_neg, n_pos)
     C = ps.size
     lo = np.full(C, np.nan)
     hi = np.full(C, np.nan)
@@ -854,8 +265,8 @@ def pac_bayes_paths(X, pos, p, eta, max_stumps, A, B, *, width_frac=0.0, presort
         if depth >= max_stumps or not np.any((pi > 0) & ~pos):
             continue
         up, pidx = np.unique(ps[members], return_inverse=True)
-        lab, new, idx = _position_major(vals, order, pos, True)
-        res = _soft_node(vals, order, lab, new, idx, pi, pos, used, up, etas[members], pidx.astype(np.int64), npos,
+        lab, new, idx = SK.position_major(vals, order, pos, True)
+        res = SK.soft_node(vals, order, lab, new, idx, pi, pos, used, up, etas[members], pidx.astype(np.int64), npos,
                          A, B, float(width_frac), float(slack))
         groups = {}
         for j, c in enumerate(members):
@@ -880,104 +291,6 @@ def pac_bayes_paths(X, pos, p, eta, max_stumps, A, B, *, width_frac=0.0, presort
     return paths
 
 
-@njit(cache=True)
-def _adaboost_rounds(vals, order, idx, lab, valid, pos, n_rounds):
-    """The AdaBoost loop (two-class SAMME, learning rate 1) around :func:`_gini_scan`, as scikit-learn runs it:
-    weighted error e of the round's stump, weight alpha = log((1 - e) / e), w <- exp(log w + alpha * mistake)
-    then normalised; stop after a stump with e = 0 (kept with alpha = 1) or before one with e >= 1/2 (status 2
-    if that is the first round). Returns (genes, thresholds, lefts, rights, alphas, errors, rounds, status)."""
-    n, m = vals.shape
-    genes = np.full(n_rounds, -1, dtype=np.int64)
-    thr = np.zeros(n_rounds)
-    lefts = np.zeros(n_rounds, dtype=np.int64)
-    rights = np.zeros(n_rounds, dtype=np.int64)
-    alphas = np.zeros(n_rounds)
-    errors = np.zeros(n_rounds)
-    w = np.full(m, 1.0 / m)
-    h = np.empty(m, dtype=np.int64)
-    inc = np.empty(m)
-    t = 0
-    status = 0
-    while t < n_rounds:
-        g, s, _ = _gini_scan(idx, lab, valid, w, pos)
-        lp = 0.0
-        ln = 0.0
-        rp = 0.0
-        rn = 0.0
-        if g >= 0:
-            lo = vals[g, s]
-            hi = vals[g, s + 1]
-            th = lo / 2.0 + hi / 2.0
-            if th == hi or not np.isfinite(th):
-                th = lo
-            for q in range(m):
-                i = order[g, q]
-                if q <= s:
-                    if pos[i]:
-                        lp += w[i]
-                    else:
-                        ln += w[i]
-                else:
-                    if pos[i]:
-                        rp += w[i]
-                    else:
-                        rn += w[i]
-        else:  # every gene constant: a one-leaf tree
-            th = np.inf
-            for i in range(m):
-                if pos[i]:
-                    lp += w[i]
-                else:
-                    ln += w[i]
-            rp = lp
-            rn = ln
-        left = 1 if lp > ln else -1
-        right = 1 if rp > rn else -1
-        num = 0.0
-        den = 0.0
-        for i in range(m):
-            h[i] = left
-        if g >= 0:
-            for q in range(m):
-                i = order[g, q]
-                h[i] = left if q <= s else right
-        for i in range(m):
-            yi = 1 if pos[i] else -1
-            inc[i] = 1.0 if h[i] != yi else 0.0
-            num += w[i] * inc[i]
-            den += w[i]
-        err = num / den
-        if err <= 0.0:
-            genes[t] = g
-            thr[t] = th
-            lefts[t] = left
-            rights[t] = right
-            alphas[t] = 1.0
-            errors[t] = 0.0
-            t += 1
-            break
-        if err >= 0.5:
-            status = 2 if t == 0 else 1
-            break
-        alpha = np.log((1.0 - err) / err)
-        genes[t] = g
-        thr[t] = th
-        lefts[t] = left
-        rights[t] = right
-        alphas[t] = alpha
-        errors[t] = err
-        t += 1
-        if t < n_rounds:
-            tot = 0.0
-            for i in range(m):
-                if w[i] > 0.0:
-                    w[i] = np.exp(np.log(w[i]) + alpha * inc[i])
-                tot += w[i]
-            for i in range(m):
-                w[i] = w[i] / tot
-    return genes[:t], thr[:t], lefts[:t], rights[:t], alphas[:t], errors[:t], t, status
-
-
 def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     """Discrete AdaBoost (two-class SAMME) with depth-1 Gini trees, as scikit-learn's ``AdaBoostClassifier`` with
     ``DecisionTreeClassifier(max_depth=1)`` (learning rate 1). Returns a dict of arrays over the rounds fitted:
@@ -988,11 +301,11 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     y = np.asarray(y_pm1)
     pos = y > 0
     vals, order = presort(X) if presorted is None else presorted
-    lab, _, idx = _position_major(vals, order, pos, True)
+    lab, _, idx = SK.position_major(vals, order, pos, True)
     # compact copies (6 bytes per entry instead of 17): each round streams them once, memory is the limit
     lab, idx = lab.astype(np.uint8), idx.astype(np.int32)
     valid = np.ascontiguousarray((vals[:, 1:] > vals[:, :-1] + 1e-7).T)  # scikit-learn's FEATURE_THRESHOLD
-    g, thr, left, right, alpha, err, t, status = _adaboost_rounds(vals, order, idx, lab, valid, pos, int(n_rounds))
+    g, thr, left, right, alpha, err, t, status = SK.adaboost_rounds(vals, order, idx, lab, valid, pos, int(n_rounds))
     if status == 2:
         if not valid.any() and bool(np.any(vals[:, 1:] > vals[:, :-1])):
             raise ValueError("AdaBoostStumps: no two values of any gene differ by more than 1e-7, the absolute "
@@ -1009,39 +322,16 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def _check_real(v, name, lo=None, lo_open=False, allow_zero=True):
-    if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
-        raise ValueError(f"{name} must be a finite number, got {v!r}")
-    if lo is not None and (v < lo or (lo_open and v == lo)):
-        raise ValueError(f"{name} must be {'>' if lo_open else '>='} {lo}, got {v!r}")
-    return float(v)
+#: the constraints every conjunction learner shares
+_COMMON = {"p": [real(0, None, "left")], "max_stumps": [POSITIVE_INT],
+           "model": [StrOptions({"conjunction", "disjunction"})], "delta": [real(0, 1, "right")]}
+_RANGE = {"eta": [real(0, None, "left")], "feature_range": ["array-like", None]}
 
 
-def _check_int(v, name, lo=1):
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
-        raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
-    return int(v)
-
-
-class _StumpConjunction(ClassifierMixin, BaseEstimator):
+class _StumpConjunction(BinaryClassifier):
     """Shared fit/predict of the conjunction learners (binary; see the module doc)."""
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
-
-    def _check_common(self):
-        if self.model not in ("conjunction", "disjunction"):
-            raise ValueError(f"model must be 'conjunction' or 'disjunction', got {self.model!r}")
-        _check_real(self.p, "p", 0.0)
-        _check_int(self.max_stumps, "max_stumps")
-        delta = _check_real(self.delta, "delta", 0.0, lo_open=True)
-        if delta > 1:
-            raise ValueError(f"delta must lie in (0, 1], got {delta!r}")
-
     def _prepare(self, X, y):
-        self._check_common()
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=1)
         self.positive_class_ = self.classes_[1] if self.model == "conjunction" else self.classes_[0]
         pos = (y_pm1 > 0) if self.model == "conjunction" else (y_pm1 < 0)
@@ -1107,7 +397,9 @@ class _StumpConjunction(ClassifierMixin, BaseEstimator):
         :func:`presort_rows`)."""
         from sklearn.base import clone
 
-        return clone(self)._path_losses(X, y, X_val, y_val, param_grid, presorted)
+        est = clone(self)
+        est._validate_params()
+        return est._path_losses(X, y, X_val, y_val, param_grid, presorted)
 
     def _path_losses(self, X, y, X_val, y_val, param_grid, presorted):
         X, pos = self._prepare(X, y)
@@ -1124,7 +416,7 @@ class _StumpConjunction(ClassifierMixin, BaseEstimator):
         if not grid:
             raise ValueError("param_grid is empty: give at least one setting, e.g. [{'p': 1.0}]")
         paths = self._grid_paths(X, pos, grid, presorted)
-        S = _check_int(self.max_stumps, "max_stumps")
+        S = int(self.max_stumps)
         return np.array([self._prefix_losses(path, X_val, pos_val, S) for path in paths])
 
     def _grid_value(self, grid, key):
@@ -1175,12 +467,15 @@ class SampleCompressionStumps(_StumpConjunction):
     the bound of each prefix conjunction).
     """
 
+    _parameter_constraints = dict(_COMMON)
+
     def __init__(self, p=1.0, max_stumps=10, model="conjunction", delta=0.05):
         self.p = p
         self.max_stumps = max_stumps
         self.model = model
         self.delta = delta
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
@@ -1217,6 +512,8 @@ class OccamStumps(_StumpConjunction):
     ``bounds_`` (of each prefix).
     """
 
+    _parameter_constraints = {**_COMMON, **_RANGE}
+
     def __init__(self, p=1.0, eta=0.01, max_stumps=10, model="conjunction", feature_range=None, delta=0.05):
         self.p = p
         self.eta = eta
@@ -1225,10 +522,10 @@ class OccamStumps(_StumpConjunction):
         self.feature_range = feature_range
         self.delta = delta
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
-        _check_real(self.eta, "eta", 0.0)
         A, B = self._ranges(X)
         path = occam_paths(X, pos, self.p, self.eta, self.max_stumps, A, B, presorted=presorted)[0]
         self.stumps_ = list(zip(path["gene"], path["threshold"], path["direction"]))
@@ -1284,6 +581,9 @@ class PACBayesStumps(_StumpConjunction):
     bounds_ (each prefix), kl_ (KL(Q‖P)).
     """
 
+    _parameter_constraints = {**_COMMON, **_RANGE, "margin": [StrOptions({"variable", "fixed"})],
+                              "gamma": [real(0, 0.5, "right")]}
+
     def __init__(self, p=1.0, eta=0.01, max_stumps=10, model="conjunction", margin="variable", gamma=0.05,
                  feature_range=None, delta=0.05):
         self.p = p
@@ -1295,17 +595,11 @@ class PACBayesStumps(_StumpConjunction):
         self.feature_range = feature_range
         self.delta = delta
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
-        _check_real(self.eta, "eta", 0.0)
-        if self.margin not in ("variable", "fixed"):
-            raise ValueError(f"margin must be 'variable' or 'fixed', got {self.margin!r}")
-        width = 0.0
-        if self.margin == "fixed":
-            width = _check_real(self.gamma, "gamma", 0.0, lo_open=True)
-            if width > 0.5:
-                raise ValueError(f"gamma must lie in (0, 0.5] (half-width as a fraction of the range), got {width!r}")
+        width = float(self.gamma) if self.margin == "fixed" else 0.0
         A, B = self._ranges(X)
         path = pac_bayes_paths(X, pos, self.p, self.eta, self.max_stumps, A, B, width_frac=width,
                                presorted=presorted)[0]
@@ -1408,7 +702,7 @@ class PACBayesStumps(_StumpConjunction):
         return float(np.mean(self.gibbs_losses(X, y)))
 
 
-class AdaBoostStumps(ClassifierMixin, BaseEstimator):
+class AdaBoostStumps(BinaryClassifier):
     """AdaBoost with decision stumps, the ensemble of scikit-learn's
     ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=n_estimators)`` (SAMME, learning rate 1)
     for two classes, computed with every gene sorted once per fit and one numba pass per round.
@@ -1420,17 +714,14 @@ class AdaBoostStumps(ClassifierMixin, BaseEstimator):
     :meth:`staged_predict` yields the prediction after every round (one fit for every number of rounds).
     """
 
+    _parameter_constraints = {"n_estimators": [POSITIVE_INT]}
+
     def __init__(self, n_estimators=50):
         self.n_estimators = n_estimators
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        return tags
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
-        _check_int(self.n_estimators, "n_estimators")
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=1)
         rec = adaboost_path(X, y_pm1, self.n_estimators, presorted=presorted)
         self.genes_ = rec["gene"].astype(np.int64)
@@ -1452,9 +743,6 @@ class AdaBoostStumps(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         # scikit-learn's two-class SAMME decision: 2 sum_t alpha_t h_t(x) / sum_t alpha_t
         return 2.0 * self._votes(X).sum(axis=1) / self.alphas_.sum()
-
-    def predict(self, X):
-        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
 
     def staged_predict(self, X):
         """Predictions after 1, 2, ..., n_rounds_ rounds."""

@@ -27,16 +27,18 @@ add overhead and stall badly when the machine is loaded.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from genesel._core.base import BinaryClassifier
 from genesel._core.gram import gram, linear_gram
+from genesel._core.params import POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, StrOptions, integer, real
 from genesel._core.smo import dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
-from genesel._core.validation import check_binary_fit, scale_pow2, unit_row_exponent, warn_if_one_class
+from genesel._core.units import (in_x_units, log10_scale, log_scale_str, negligible_C_message, scale_pow2,
+                                 unit_row_exponent)
+from genesel._core.validation import check_binary_fit, warn_if_one_class
 
 __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_violation"]
 
@@ -45,7 +47,7 @@ __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_vi
 # ----------------------------------------------------------------------------------------------------------------
 
 
-class _DualSVMBase(ClassifierMixin, BaseEstimator):
+class _DualSVMBase(BinaryClassifier):
     """Shared fit/predict for the dual SVMs (binary; classes_[1] is the positive class, as in sklearn).
 
     Units: the solver runs on X' = 2^k X (exact; k puts the longest sample at norm in [0.5, 1)), where the
@@ -54,19 +56,6 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
     data of ordinary scale this is the unscaled computation bit for bit; at 1e200 or 1e-300 the Gram matrix no
     longer overflows or underflows. Dual attributes (``alpha_``, ``dual_coef_``) are reported in the units of X.
     """
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
-    def _check_params(self):
-        if not isinstance(self.C, numbers.Real) or not self.C > 0:
-            raise ValueError(f"C must be a positive number (np.inf for a hard margin), got {self.C!r}")
-        if not isinstance(self.tol, numbers.Real) or not self.tol > 0:
-            raise ValueError(f"tol must be a positive number, got {self.tol!r}")
-        if self.max_iter is not None and (not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1):
-            raise ValueError(f"max_iter must be a positive int or None, got {self.max_iter!r}")
 
     def _validate_fit_data(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y)
@@ -77,9 +66,9 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
         times the units of X; ``who`` names the estimator in messages."""
         who = who or type(self).__name__
         if not C_scaled > 0:
-            raise ValueError(_negligible_C_message(who, self.C, K, exp2))
+            raise ValueError(negligible_C_message(who, self.C, K, exp2))
         if alpha0 is not None:
-            alpha0 = _in_x_units(np.asarray(alpha0, dtype=float), alpha0_exp2 - exp2)
+            alpha0 = in_x_units(np.asarray(alpha0, dtype=float), alpha0_exp2 - exp2)
         res = solve_svm_dual(K, y_pm1, C_scaled, tol=self.tol, max_iter=self.max_iter, alpha0=alpha0)
         if not res["converged"]:
             import warnings
@@ -101,59 +90,26 @@ class _DualSVMBase(ClassifierMixin, BaseEstimator):
                           np.where(y_pm1 > 0, self.classes_[1], self.classes_[0]), cause, remedy, stacklevel=4)
         self._alpha_scaled = alpha
         self._exp2 = int(exp2)
-        self.alpha_ = _in_x_units(alpha, exp2)
+        self.alpha_ = in_x_units(alpha, exp2)
         self.support_ = np.flatnonzero(alpha > 0)
         self._dual_coef_scaled = (alpha * y_pm1)[self.support_][None, :]
-        self.dual_coef_ = _in_x_units(self._dual_coef_scaled, exp2)
+        self.dual_coef_ = in_x_units(self._dual_coef_scaled, exp2)
         self.intercept_ = np.array([-res["rho"]])
         self.n_iter_ = res["n_iter"]
-        self.objective_ = float(_in_x_units(res["objective"], exp2))
+        self.objective_ = float(in_x_units(res["objective"], exp2))
         self.n_support_ = np.array(
             [np.sum(y_pm1[self.support_] < 0), np.sum(y_pm1[self.support_] > 0)], dtype=np.int32
         )
         return res
 
     def _one_class_cause(self, K, exp2):
-        t = _log_scale_str(self.C, K, exp2)
-        if _log10_scale(self.C, K, exp2) < -1:
+        t = log_scale_str(self.C, K, exp2)
+        if log10_scale(self.C, K, exp2) < -1:
             return (f"C={self.C:g} is small against the scale of X (C * max k(x, x) = {t}), so the margin term is "
                     "weak and the bias alone decides",
                     "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)")
         return (f"at C={self.C:g} (C * max k(x, x) = {t}) the training classes are not separated",
                 "check that the genes carry class information, or try a larger C")
-
-    def predict(self, X):
-        d = self.decision_function(X)
-        return np.where(d > 0, self.classes_[1], self.classes_[0])
-
-
-def _in_x_units(a, exp2):
-    """a * 2^exp2, quietly inf or 0 where the units of X cannot hold it (data near 1e200 or 1e-300)."""
-    with np.errstate(over="ignore", under="ignore"):
-        return np.ldexp(a, exp2)
-
-
-def _log10_scale(C, K, exp2):
-    """log10 of C times the largest diagonal entry of the Gram matrix in the units of X (K = 2^exp2 K_X)."""
-    kmax = float(np.max(np.diag(K))) if K.size else 0.0
-    if not (C > 0 and kmax > 0):
-        return -np.inf
-    return np.log10(C) + np.log10(kmax) - exp2 * np.log10(2.0)
-
-
-def _log_scale_str(C, K, exp2):
-    """C * max k(x, x) in the units of X as a string that never overflows."""
-    e10 = _log10_scale(C, K, exp2)
-    if not np.isfinite(e10):
-        return "0" if e10 < 0 else "inf"
-    m, e = 10 ** (e10 - np.floor(e10)), int(np.floor(e10))
-    return f"{m:.3g}e{e:+d}"
-
-
-def _negligible_C_message(who, C, K, exp2):
-    return (f"{who}: C={C:g} is negligible at the scale of X: C * max k(x, x) = {_log_scale_str(C, K, exp2)} "
-            "underflows, so every sample would be a bounded support vector of weight 0 and the decision "
-            "function a constant; raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)")
 
 
 def _check_decision_spread(who, C, K, exp2, f_train, rho):
@@ -171,7 +127,7 @@ def _check_decision_spread(who, C, K, exp2, f_train, rho):
         cause = "all training samples are identical (the Gram matrix is constant)"
         remedy = "check X: the samples must differ"
     else:
-        cause = (f"C={C:g} is negligible at the scale of X (C * max k(x, x) = {_log_scale_str(C, K, exp2)}): every "
+        cause = (f"C={C:g} is negligible at the scale of X (C * max k(x, x) = {log_scale_str(C, K, exp2)}): every "
                  "sample is a bounded support vector and the margin term drowns in rounding")
         remedy = "raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)"
     raise ValueError(f"{who}: the decision values of the fitted SVM do not vary across the training samples "
@@ -202,26 +158,28 @@ class LinearSVM(_DualSVMBase):
     predictions do not.
     """
 
+    _parameter_constraints = {"C": [POSITIVE_OR_INF], "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None]}
+
     def __init__(self, C=1.0, tol=1e-6, max_iter=None):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, alpha0=None):
         return self._fit(X, y, alpha0)
 
     def _fit(self, X, y, alpha0=None, alpha0_exp2=0, who=None):
-        self._check_params()
         X, y_pm1 = self._validate_fit_data(X, y)
         k = unit_row_exponent(X)
         Xs = scale_pow2(X, k)
         K = linear_gram(Xs)
-        self._solve(K, y_pm1, alpha0, _in_x_units(float(self.C), -2 * k), 2 * k, alpha0_exp2, who)
+        self._solve(K, y_pm1, alpha0, in_x_units(float(self.C), -2 * k), 2 * k, alpha0_exp2, who)
         self._x_exp = k
         self.support_vectors_ = X[self.support_]
         # (1, n_SV) @ (n_SV, d), BLAS-free; in scaled units w' = w / 2^k
         self._coef_scaled = linear_gram(self._dual_coef_scaled, Xs[self.support_].T)
-        self.coef_ = _in_x_units(self._coef_scaled, k)
+        self.coef_ = in_x_units(self._coef_scaled, k)
         return self
 
     def decision_function(self, X):
@@ -248,6 +206,12 @@ class KernelSVM(_DualSVMBase):
     The computation runs in data-relative units as ``LinearSVM``'s (``_gamma_`` is reported in the units of X).
     """
 
+    _parameter_constraints = {
+        "kernel": [StrOptions({"linear", "poly", "rbf", "precomputed"})], "C": [POSITIVE_OR_INF],
+        "degree": [integer(0, None, "left")], "gamma": [StrOptions({"scale", "auto"}), POSITIVE],
+        "coef0": [real(None, None, "neither")], "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None],
+    }
+
     def __init__(self, kernel="rbf", C=1.0, degree=3, gamma="scale", coef0=0.0, tol=1e-6, max_iter=None):
         self.kernel = kernel
         self.C = C
@@ -263,10 +227,8 @@ class KernelSVM(_DualSVMBase):
             v = float(np.sum(Xs.var(axis=0)))  # the sum of the gene variances: translation invariant per gene
             return 1.0 / v if v > 0 else 1.0
         if self.gamma == "auto":
-            return _in_x_units(1.0 / Xs.shape[1], -2 * k)
-        if isinstance(self.gamma, numbers.Real) and self.gamma > 0:
-            return _in_x_units(float(self.gamma), -2 * k)
-        raise ValueError(f"gamma must be 'scale', 'auto' or a positive number, got {self.gamma!r}")
+            return in_x_units(1.0 / Xs.shape[1], -2 * k)
+        return in_x_units(float(self.gamma), -2 * k)
 
     def _kernel(self, A, B):
         return gram(A, B, self.kernel, degree=self.degree, gamma=self._gamma_scaled, coef0=self.coef0)
@@ -285,15 +247,8 @@ class KernelSVM(_DualSVMBase):
                     "try a larger C, or a gamma suited to the distances between the samples (gamma='scale')")
         return super()._one_class_cause(K, exp2)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, alpha0=None):
-        self._check_params()
-        if self.kernel not in ("linear", "poly", "rbf", "precomputed"):
-            raise ValueError(f"kernel must be 'linear', 'poly', 'rbf' or 'precomputed', got {self.kernel!r}")
         X, y_pm1 = self._validate_fit_data(X, y)
         if self.kernel == "precomputed":
             return self._fit_precomputed(X, y_pm1, alpha0)
@@ -301,14 +256,14 @@ class KernelSVM(_DualSVMBase):
         Xs = scale_pow2(X, k)
         self._x_exp = k
         self._gamma_scaled = float(self._gamma_value(Xs, k))
-        self._gamma_ = float(_in_x_units(self._gamma_scaled, 2 * k))
+        self._gamma_ = float(in_x_units(self._gamma_scaled, 2 * k))
         K = self._kernel(Xs, Xs)
         exp2 = 2 * k if self.kernel == "linear" else 0  # rbf / poly: same kernel values, same C
-        self._solve(K, y_pm1, alpha0, _in_x_units(float(self.C), -exp2), exp2)
+        self._solve(K, y_pm1, alpha0, in_x_units(float(self.C), -exp2), exp2)
         self.support_vectors_ = X[self.support_]
         self._sv_scaled = Xs[self.support_]
         if self.kernel == "linear":
-            self.coef_ = _in_x_units(self._dual_coef_scaled @ self._sv_scaled, k)
+            self.coef_ = in_x_units(self._dual_coef_scaled @ self._sv_scaled, k)
         return self
 
     def _fit_precomputed(self, K, y_pm1, alpha0):

@@ -17,19 +17,20 @@ Asking for more genes than there are uses all of them (genesel's rule for every 
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from genesel._core.base import BinaryClassifier
+from genesel._core.params import POSITIVE_INT
+from genesel._core.selector import n_select
 from genesel._core.validation import check_binary_fit, warn_if_one_class
-from genesel.filters import balanced_order, check_n_genes, signal_to_noise
+from genesel.filters import balanced_order, signal_to_noise
 
 __all__ = ["GolubVoting"]
 
 
-class GolubVoting(ClassifierMixin, BaseEstimator):
+class GolubVoting(BinaryClassifier):
     """Golub's weighted-voting classifier on the ``n_genes`` genes with the best signal-to-noise ratio,
     half positively and half negatively correlated with the class (``balanced=True``, Golub 1999), or the
     ``n_genes`` largest |P(g, c)| (``balanced=False``, Furey 2000). ``n_genes=None`` uses every gene.
@@ -40,19 +41,17 @@ class GolubVoting(ClassifierMixin, BaseEstimator):
     ``coef_`` (1, n_features: a_g on the selected genes, 0 elsewhere), ``intercept_``, ``midpoints_`` (b_g).
     """
 
+    _parameter_constraints = {"n_genes": [POSITIVE_INT, None], "balanced": ["boolean"]}
+
     def __init__(self, n_genes=50, balanced=True):
         self.n_genes = n_genes
         self.balanced = balanced
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=False, min_samples=2)
         d = X.shape[1]
-        k = check_n_genes(self.n_genes, d, "n_genes")
+        k = n_select(self.n_genes, d, d)  # more genes than there are, or None: all of them
         # a gene constant within both classes would have sigma_+ + sigma_- = 0; P is then +-inf (filters doc);
         # refuse it here rather than vote with an infinite weight
         P = signal_to_noise(X, y_pm1)
@@ -96,6 +95,3 @@ class GolubVoting(ClassifierMixin, BaseEstimator):
         tot = vp + vn
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(tot > 0, (vp - vn) / tot, 0.0)
-
-    def predict(self, X):
-        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])

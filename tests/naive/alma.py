@@ -1,4 +1,4 @@
-"""Plain-Python twins of the numba kernels in genesel.alma (slow, literal, for tests only).
+"""Plain-Python twins of the numba kernels in genesel._alma_kernels (slow, literal, for tests only).
 
 ``alma_kernel`` follows Gentile (2003) Figure 1 word for word: it keeps w_k itself and computes
 ``T(w_k)``, adds ``eta_k y_t x^_t``, maps back with ``T^-1`` and divides by the q-norm, whereas the numba kernel
@@ -30,10 +30,6 @@ def link_T(w, p):
 
 def link_T_inv(theta, p):
     return grad_half_sq_norm(list(theta), p)
-
-
-def row_pnorms(X, p):
-    return [_norm([float(a) for a in row], p) for row in X]
 
 
 def alma_kernel(Xn, y, order, p, alpha, n_cycles):

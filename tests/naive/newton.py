@@ -1,20 +1,11 @@
-"""Plain-Python twins of genesel._core.newton: the Cholesky downdate by refactoring with numpy, and the
-Newton/SMO alternation built from the twins in naive/svm.py."""
+"""Plain-Python twin of genesel._core.newton: the Newton/SMO alternation built from the twins in naive/svm.py (the
+Cholesky downdate's twin is ``naive/linalg.py::chol_rank1``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from naive import svm as naive_svm
-
-
-def chol_downdate(L, v):
-    """Cholesky factor of L L^T - v v^T by refactoring (None if it is not positive definite)."""
-    A = L @ L.T - np.outer(v, v)
-    try:
-        return np.linalg.cholesky(A)
-    except np.linalg.LinAlgError:
-        return None
 
 
 def newton_smo(K, y, C, alpha, tol, max_iter, chunk):

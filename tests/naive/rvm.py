@@ -7,11 +7,11 @@
 - ``rvm_tipping2001(Phi, t)``: the original algorithm — all basis functions start in the model, α_i ← γ_i / μ_i²
   with γ_i = 1 − α_i Σ_ii, IRLS for the mode, pruning of α_i > 1e12.
 
-Plain-Python twins of the numba kernels of genesel.rvm (the vectorised implementation genesel.rvm had before its
+Plain-Python twins of the numba kernels of genesel.rvm (in genesel._rvm_kernels; the vectorised implementation genesel.rvm had before its
 loop moved to numba, plus the oscillation safeguard):
 
-- ``irls_mode(Phi_A, t, alpha, w0)``: twin of ``_posterior_mode`` (damped Newton, Cholesky rebuilt every step).
-- ``fast_marginal(PhiT, t, usable, ...)``: twin of ``_fast_rvm`` — Tipping & Faul's add / re-estimate / delete loop
+- ``irls_mode(Phi_A, t, alpha, w0)``: twin of ``genesel._rvm_kernels.posterior_mode`` (damped Newton, Cholesky rebuilt every step).
+- ``fast_marginal(PhiT, t, usable, ...)``: twin of ``genesel._rvm_kernels.fast_rvm`` — Tipping & Faul's add / re-estimate / delete loop
   with S_m, Q_m by the Woodbury identity from scratch at every iteration (no carried Cholesky factor).
 """
 
@@ -128,7 +128,7 @@ def irls_mode(Phi, t, alpha, w0=None, max_iter=100):
 
 
 def fast_marginal(PhiT, t, usable, max_iter=2000, tol=1e-3, damp_ratio=0.9, damp_after=3, trace=None):
-    """Twin of genesel.rvm._fast_rvm: (active, alpha, w, Sigma, f, log evidence, n_iter, status).
+    """Twin of genesel._rvm_kernels.fast_rvm: (active, alpha, w, Sigma, f, log evidence, n_iter, status).
 
     ``trace``: a list that receives (action, basis index, predicted gain, log evidence before the step) for every
     step taken.

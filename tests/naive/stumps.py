@@ -1,4 +1,4 @@
-"""Plain-Python twins of the numba kernels in genesel.stumps (slow, obvious, no pruning; for tests only).
+"""Plain-Python twins of the numba kernels in genesel._stumps_kernels (slow, obvious, no pruning; for tests only).
 
 They use the same formulas in the same order as the kernels, so their results agree exactly; the pruned kernels
 must therefore find exactly what an exhaustive scan finds. The independent check against the definitions (σ of §5,
@@ -64,7 +64,7 @@ def _distinct_active(vals, order, g, active, pos):
 
 
 def cover_node(vals, order, active, pos, used, ps, etas, n_pos_total, A, B, occam):
-    """Twin of genesel.stumps._cover_node (one pass per parameter pair, every candidate)."""
+    """Twin of genesel._stumps_kernels.cover_node (one pass per parameter pair, every candidate)."""
     n_neg = sum(1 for i in range(len(active)) if active[i] and not pos[i])
     n_pos = sum(1 for i in range(len(active)) if active[i] and pos[i])
     fneg = float(max(n_neg, 1))
@@ -152,7 +152,7 @@ def _better(U, key, best):
 
 
 def soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, width_frac):
-    """Twin of genesel.stumps._soft_node: every gene, every interval, every pair (no pruning)."""
+    """Twin of genesel._stumps_kernels.soft_node: every gene, every interval, every pair (no pruning)."""
     n_neg_amt = sum(pi[i] for i in range(len(pi)) if not pos[i])
     fneg = n_neg_amt if n_neg_amt > 0 else 1.0
     fpos = float(max(n_pos_total, 1))
@@ -200,7 +200,7 @@ def soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, wid
 
 
 def gini_round(vals, order, valid, w, pos, skip):
-    """Twin of genesel.stumps._gini_round without its pruning: (gene, position, G)."""
+    """Twin of genesel._stumps_kernels.gini_scan without its pruning: (gene, position, G)."""
     n, m = vals.shape
     W = float(sum(w))
     Wp = float(sum(w[i] for i in range(m) if pos[i]))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from naive.gram import gram_rows
+
 TAU = 1e-12
 
 
@@ -71,16 +73,6 @@ def rho(y, C, alpha, G):
     ub = np.min(np.concatenate([yg[at_c & (y < 0)], yg[at_0 & (y > 0)], [np.inf]]))
     lb = np.max(np.concatenate([yg[at_c & (y > 0)], yg[at_0 & (y < 0)], [-np.inf]]))
     return 0.5 * (ub + lb)
-
-
-def gram_rows(Xt, rows):
-    X = Xt[rows].T
-    return X @ X.T
-
-
-def downdate(K, Xt, rows):
-    XR = Xt[rows].T
-    return K - XR @ XR.T
 
 
 def weights(Xt, c, rows):

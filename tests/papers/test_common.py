@@ -1,54 +1,17 @@
-"""genesel.papers.common: parameters as papermill passes them, refused with the right syntax otherwise."""
+"""genesel.papers.common: the cached loader every paper module shares (its quick-mode gene filter on either scale,
+against a brute-force ranking), and the count of one-class fits."""
 
-import pandas as pd
+import numpy as np
 import pytest
 
-from genesel.papers.common import as_list, dataset_list, tidy
-
-
-@pytest.mark.parametrize("value,expected", [
-    (["singh"], ["singh"]), ('["singh"]', ["singh"]), ("[singh, golub]", ["singh", "golub"]),
-    ("singh", ["singh"]), ("singh,golub", ["singh", "golub"]), (("alon",), ["alon"]),
-])
-def test_lists_from_papermill_strings(value, expected):
-    assert as_list(value, "datasets") == expected
-
-
-def test_numbers_and_errors():
-    assert as_list("[0.5, 0.9]", "alphas", kind=float) == [0.5, 0.9]
-    assert as_list(0.5, "alphas", kind=float) == [0.5]
-    assert as_list(None, "alphas") is None
-    with pytest.raises(ValueError, match=r"papermill -p alphas"):
-        as_list("[0.5, oops", "alphas", kind=float, example=[0.5])
-    with pytest.raises(ValueError, match="must be a list"):
-        as_list({"a": 1}, "alphas")
-
-
-def test_dataset_names_aliases_and_refusals():
-    assert dataset_list('["leukemia", "colon", "golub"]', ["golub"]) == ["golub", "alon"]
-    assert dataset_list(None, ["golub", "alon"]) == ["golub", "alon"]
-    with pytest.raises(ValueError, match="unknown data set 'nosuch'"):
-        dataset_list("nosuch", ["golub"])
-    with pytest.raises(ValueError, match="more than two classes"):
-        dataset_list("[khan]", ["golub"])
-    with pytest.raises(ValueError, match="family"):
-        dataset_list("mnist_pairs", ["golub"])
-
-
-def test_tidy_integers_and_index():
-    df = pd.DataFrame({"n_genes": [20.0, 40.0], "error": [0.1, 0.25]}, index=[5, 9])
-    t = tidy(df)
-    assert t["n_genes"].dtype.kind == "i" and t["error"].dtype.kind == "f" and list(t.index) == [0, 1]
+from genesel.datasets import load_dataset
+from genesel.papers.common import load_task, one_class_fits
 
 
 def test_one_class_fits_counts_degenerate_fits_and_passes_other_warnings_on():
     import warnings
 
-    import numpy as np
-    import pytest
-
     from genesel import LinearSVM
-    from genesel.papers.common import one_class_fits
 
     X = np.array([[0.0], [1.0], [0.0], [1.0], [0.0], [1.0]])
     y = np.array([0, 0, 1, 1, 1, 1])  # one uninformative gene: the SVM optimum predicts the majority
@@ -60,3 +23,37 @@ def test_one_class_fits_counts_degenerate_fits_and_passes_other_warnings_on():
                 LinearSVM(C=1.0).fit(X, y)
                 warnings.warn("kept", UserWarning)
     assert n[0] == 2
+
+
+@pytest.mark.parametrize("scale,view", [
+    ("recommended", lambda X: np.log10(np.clip(X, 20.0, 16000.0))),  # golub's usual floor and ceiling
+    ("log_floor_p5", lambda X: np.log10(np.maximum(X, max(1.0, np.percentile(X, 5))))),
+])
+def test_load_task_keeps_the_most_variable_genes_on_the_scale_asked_for(mirror, scale, view):
+    full = load_dataset("golub")
+    ds = load_task("golub", 150, variance_scale=scale)
+    col = {g: i for i, g in enumerate(full.gene_ids)}
+    keep = np.array([col[g] for g in ds.gene_ids])
+    assert keep.size == 150 and np.all(np.diff(keep) > 0)  # the original column order
+    np.testing.assert_array_equal(ds.X, full.X[:, keep])
+    np.testing.assert_array_equal(ds.y, full.y)
+    np.testing.assert_array_equal(ds.train_idx, full.train_idx)
+    var = view(full.X).var(axis=0)
+    dropped = np.setdiff1d(np.arange(full.n_genes), keep)
+    assert var[keep].min() >= var[dropped].max() * (1 - 1e-12)
+    assert load_task("golub", 150, variance_scale=scale) is ds  # cached per process
+    assert not ds.X.flags.writeable
+    # numpy's X[:, keep] gives a Fortran-ordered copy; the quick-mode GP fits of 05b (capped L-BFGS-B) change in their
+    # last digits with the memory order BLAS sees, so the loader keeps that order
+    assert ds.X.flags.f_contiguous
+
+
+def test_load_task_scales_differ_and_bad_values_are_refused(mirror):
+    a = load_task("golub", 150, variance_scale="recommended")
+    b = load_task("golub", 150, variance_scale="log_floor_p5")
+    assert set(a.gene_ids) != set(b.gene_ids)  # the two quick-mode filters really differ on raw intensities
+    assert load_task("golub") is load_dataset("golub") and load_task("golub", 10**6) is load_dataset("golub")
+    with pytest.raises(ValueError, match="variance_scale must be one of"):
+        load_task("golub", 10, variance_scale="zscore")
+    with pytest.raises(ValueError, match="max_genes must be a positive"):
+        load_task("golub", 0)

@@ -1,5 +1,6 @@
-"""genesel.papers.helleputte2009 and genesel.datasets.align_studies: alignment by probe ID, shared-sample detection,
-the transfer design and prior, the grid cell against the public estimators, and the summaries against brute force."""
+"""genesel.papers.helleputte2009 (+ helleputte2009_report) and genesel.datasets.align_studies: alignment by probe ID,
+shared-sample detection, the transfer design and prior, the grid cell against the public estimators, and the summaries
+against brute force."""
 
 import numpy as np
 import pandas as pd
@@ -8,6 +9,7 @@ import pytest
 from genesel.arom import L2AROM
 from genesel.datasets import Dataset, align_studies
 from genesel.papers import helleputte2009 as H
+from genesel.papers import helleputte2009_report as R
 from genesel.preprocessing import GeneStandardizer
 from genesel.stability import kuncheva_index
 from genesel.svm import LinearSVM
@@ -114,7 +116,7 @@ def test_transfer_prior_single_and_multiple():
 # ---------------------------------------------------------------- the grid cell
 
 
-def test_svm_shortcut_predicts_as_linear_svm():
+def test_svm_on_the_gram_matrices_predicts_as_linear_svm():
     X, y = sparse_problem(m=50, f=40, seed=3)
     got = H._svm_predict(X[:40], y[:40], X[40:])
     np.testing.assert_array_equal(got, LinearSVM(C=H.SVM_C, tol=1e-6).fit(X[:40], y[:40]).predict(X[40:]))
@@ -152,7 +154,7 @@ def test_source_order_uses_only_the_source(prostate):
 def test_kuncheva_pairs_agree_with_genesel_stability():
     rng = np.random.default_rng(5)
     sigs = [rng.choice(300, 12, replace=False) for _ in range(7)]
-    P = H.kuncheva_pairs(sigs, 300)
+    P = R.kuncheva_pairs(sigs, 300)
     iu = np.triu_indices(7, 1)
     assert P[iu].mean() == pytest.approx(kuncheva_index(sigs, 300), abs=1e-12)
 
@@ -161,8 +163,8 @@ def test_bootstrap_pair_means_are_brute_force_means():
     rng = np.random.default_rng(6)
     P = rng.uniform(size=(6, 6))
     P = (P + P.T) / 2
-    cnt = H._boot_counts(rng, 6, 40)
-    got = H._boot_means(P, cnt)
+    cnt = R._boot_counts(rng, 6, 40)
+    got = R._boot_means(P, cnt)
     for b in range(40):
         idx = np.repeat(np.arange(6), cnt[b].astype(int))
         pairs = [P[i, j] for a, i in enumerate(idx) for j in idx[a + 1:] if i != j]
@@ -170,11 +172,11 @@ def test_bootstrap_pair_means_are_brute_force_means():
 
 
 def test_verdicts():
-    assert H._verdict(4, 0, 4) == "holds"
-    assert H._verdict(3, 0, 4) == "holds"
-    assert H._verdict(3, 1, 4) == "holds partly"
-    assert H._verdict(1, 0, 4) == "holds partly"
-    assert H._verdict(0, 2, 4) == "does not hold here"
+    assert R._verdict(4, 0, 4) == "holds"
+    assert R._verdict(3, 0, 4) == "holds"
+    assert R._verdict(3, 1, 4) == "holds partly"
+    assert R._verdict(1, 0, 4) == "holds partly"
+    assert R._verdict(0, 2, 4) == "does not hold here"
 
 
 def test_small_protocol_end_to_end(prostate):
@@ -187,14 +189,14 @@ def test_small_protocol_end_to_end(prostate):
         for r in H.transfer_cell(**c):
             rows.append({**c, **r})
     res = pd.DataFrame(rows)
-    stab = H.stability_summary(res, 12533, n_boot=20)
-    bcr = H.bcr_summary(res)
+    stab = R.stability_summary(res, 12533, n_boot=20)
+    bcr = R.bcr_summary(res)
     assert set(stab["method"]) == {"none", "rfe", "single", "multiple"}
     assert ((stab["lo"] <= stab["kuncheva"] + 1e-12) & (stab["kuncheva"] <= stab["hi"] + 1e-12)).all()
-    eff = H.transfer_effects(res, 12533, B=50, n_boot=20)
+    eff = R.transfer_effects(res, 12533, B=50, n_boot=20)
     assert len(eff) == 4 * 2
-    sens = H.b_sensitivity(stab, bcr)
+    sens = R.b_sensitivity(stab, bcr)
     assert sens.empty  # two values of B only: no sensitivity row (needs three or more)
-    tests, claims = H.claims(res, 12533, B=50, n_boot=20)
+    tests, claims = R.claims(res, 12533, B=50, n_boot=20)
     assert len(tests) == 4
     assert {c["genesel"] for c in claims} <= {"holds", "holds partly", "does not hold here"}

@@ -1,11 +1,12 @@
-"""genesel.papers.shah2012: the paper's tables as printed, the nested protocol (selection inside the training
-folds only), the summaries, and the cells on real data in quick mode."""
+"""genesel.papers.shah2012 (+ shah2012_report): the paper's tables as printed, the nested protocol (selection inside
+the training folds only), the summaries, and the cells on real data in quick mode."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from genesel.papers import shah2012 as SH
+from genesel.papers import shah2012_report as R
 
 
 def test_paper_tables_as_printed():
@@ -53,7 +54,7 @@ def test_summary_counts_errors_per_permutation():
         for f, e in enumerate(errs):
             rows.append(dict(dataset="alon", method="SC", perm=perm, fold=f, errors=e, n_test=12, size=1 + f % 2,
                              cpu_seconds=0.1, bound=0.5))
-    s = SH.summarise_cv(pd.DataFrame(rows)).iloc[0]
+    s = R.summarise_cv(pd.DataFrame(rows)).iloc[0]
     assert s["errors"] == pytest.approx(5.0) and s["errors_sd"] == pytest.approx(0.0)
     assert s["n_samples"] == 60 and s["size_mode"] == 1 and s["bound"] == pytest.approx(0.5)
 
@@ -75,10 +76,18 @@ def test_final_classifier_names_its_genes(mirror):
     assert f["n_stumps"] == len(f["genes"]) == len(f["probe_ids"]) >= 1
     assert all(p.endswith("_at") or p.startswith("AFFX") for p in f["probe_ids"])
     assert f["positive_class"] in ("ALL", "AML")
-    table = SH.table5(pd.DataFrame([dict(dataset="golub", **f)]))
+    table = R.table5(pd.DataFrame([dict(dataset="golub", **f)]))
     assert table["data set"].iloc[0] == "Leuk" and table["stump"].iloc[0] == 1
 
 
 def test_cells_refuse_unknown_methods(mirror):
     with pytest.raises(ValueError, match="unknown SVM method"):
         SH.cv_cell("alon", "LASSO", 0, 0, quick=True)
+
+
+def test_paper_names_and_method_checks():
+    assert [R.paper_name(d) for d in ("golub", "pomeroy", "garber", "mnist_2v3", "singh")] == \
+        ["Leuk", "C_MD", "Lung", "MNIST-2vs3", "singh"]
+    assert R.check_methods(None) == list(SH.METHODS) and R.check_methods(["SC"]) == ["SC"]
+    with pytest.raises(ValueError, match="unknown methods \\['LASSO'\\]; choose from"):
+        R.check_methods(["SC", "LASSO"])

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["gram", "gram_rows", "linear_gram", "KERNELS"]
+__all__ = ["gram", "gram_rows", "add_gram_rows", "linear_gram", "KERNELS"]
 
 KERNELS = ("linear", "poly", "rbf", "precomputed")
 
@@ -85,21 +85,36 @@ def gram(A, B=None, kernel: str = "linear", *, gamma=None, degree: int = 3, coef
     return np.exp(-gamma * sq)
 
 
-@njit(cache=True)
-def gram_rows(Xt, rows):
-    """K = sum_{g in rows} x_g x_g^T for Xt (genes x samples): the linear Gram matrix of the samples on the genes
-    ``rows``, summed gene by gene (skipping zeros), as recursive elimination (SVM-RFE, MSVM-RFE) needs it. Plain-Python
-    twin: ``tests/naive/svm.py::gram_rows``."""
+@njit(cache=True, inline="always")  # inlined: callers keep the speed of their own loop
+def add_gram_rows(K, Xt, rows, sign):
+    """K <- K + sign * sum_{g in rows} x_g x_g^T in place, for Xt (genes x samples) and ``sign`` +1.0 or -1.0:
+    the linear Gram matrix of the samples on the genes ``rows``, added or (``sign=-1.0``) taken away gene by gene
+    (skipping zeros), as recursive elimination needs it: SVM-RFE's downdate K <- K - X_R X_R^T after removing the
+    genes R (Guyon et al. 2002, section 3.4). Only the upper triangle is accumulated, then mirrored. Plain-Python
+    twin: ``tests/naive/gram.py::add_gram_rows``."""
     n = Xt.shape[1]
-    K = np.zeros((n, n))
+    subtract = sign < 0.0  # two inner loops, so that each is the plain update (no multiplication by the sign)
     for r in range(rows.shape[0]):
         g = rows[r]
         for i in range(n):
             xi = Xt[g, i]
             if xi != 0.0:
-                for j in range(i, n):
-                    K[i, j] += xi * Xt[g, j]
+                if subtract:
+                    for j in range(i, n):
+                        K[i, j] -= xi * Xt[g, j]
+                else:
+                    for j in range(i, n):
+                        K[i, j] += xi * Xt[g, j]
     for i in range(n):
         for j in range(i):
             K[i, j] = K[j, i]
+
+
+@njit(cache=True)
+def gram_rows(Xt, rows):
+    """K = sum_{g in rows} x_g x_g^T for Xt (genes x samples): the linear Gram matrix of the samples on the genes
+    ``rows`` (:func:`add_gram_rows` from zero), as recursive elimination (SVM-RFE, MSVM-RFE) needs it."""
+    n = Xt.shape[1]
+    K = np.zeros((n, n))
+    add_gram_rows(K, Xt, rows, 1.0)
     return K

@@ -12,7 +12,8 @@ Q_FF each Newton step costs O(|F|^2).
 
 Recursive elimination changes the Gram matrix by a rank one term per removed gene, K <- K - x x^T, so Q_FF <-
 Q_FF - v v^T with v = (y_i x_i)_{i in F}: :func:`chol_downdate` updates L in O(|F|^2) (the classical rank-one
-downdate by hyperbolic rotations; Golub & Van Loan, *Matrix Computations*, 4th ed., §6.5.4) instead of refactoring
+downdate by hyperbolic rotations, :func:`genesel._core.linalg.chol_rank1`; Golub & Van Loan, *Matrix Computations*,
+4th ed., §6.5.4) instead of refactoring
 in O(|F|^3). :func:`newton_smo` alternates such steps with chunks of SMO (the solver still certifies every result
 with the maximal-violating-pair gap), so a warm start whose free set changed also gets a Newton step on its new free
 set. Plain-Python twins in ``tests/naive/newton.py``.
@@ -23,28 +24,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from genesel._core.smo import _PIVOT, box_step, chol_solve, free_cholesky, free_set, smo, take_step
+from genesel._core.linalg import chol_rank1
+from genesel._core.smo import _PIVOT, box_step, free_cholesky, free_set, kkt_solve, smo, take_step
 
 __all__ = ["free_set", "free_cholesky", "chol_downdate", "newton_solve", "newton_smo"]
 
 
 @njit(cache=True)
 def chol_downdate(L, m, v):
-    """Replace L[:m, :m] by the Cholesky factor of L L^T - v v^T (``v`` is overwritten). Returns False if the
-    downdated matrix is not (numerically) positive definite; L is then undefined."""
-    for k in range(m):
-        lkk = L[k, k]
-        r2 = lkk * lkk - v[k] * v[k]
-        if r2 <= _PIVOT * lkk * lkk:
-            return False
-        r = np.sqrt(r2)
-        c = r / lkk
-        s = v[k] / lkk
-        L[k, k] = r
-        for i in range(k + 1, m):
-            L[i, k] = (L[i, k] - s * v[i]) / c
-            v[i] = c * v[i] - s * L[i, k]
-    return True
+    """Replace L[:m, :m] by the Cholesky factor of L L^T - v v^T (``v`` is overwritten): the hyperbolic rotation of
+    :func:`genesel._core.linalg.chol_rank1`. Returns False if the downdated matrix is not (numerically) positive
+    definite (a new squared pivot below _PIVOT of the old one); L is then undefined."""
+    return chol_rank1(L, m, v, -1.0, 0, _PIVOT)
 
 
 @njit(cache=True)
@@ -56,13 +47,7 @@ def newton_solve(K, y, C, alpha, G, F, m, L):
     for p in range(m):
         u[p] = G[F[p]]
         w[p] = y[F[p]]
-    chol_solve(L, m, u)
-    chol_solve(L, m, w)
-    yu = 0.0
-    yw = 0.0
-    for p in range(m):
-        yu += y[F[p]] * u[p]
-        yw += y[F[p]] * w[p]
+    yu, yw = kkt_solve(L, m, y, F, u, w)
     if not yw > 0.0:
         return False
     b = -yu / yw

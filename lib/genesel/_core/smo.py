@@ -18,8 +18,10 @@ the constraints do not, so the previous solution stays feasible and a few SMO st
 :func:`newton_step` additionally solves the KKT system on the current free set exactly (a Cholesky of Q_FF, step
 clipped to the box, taken only if it lowers the objective); when the set of free vectors did not change this lands
 on the optimum and SMO only certifies it. Kernels (plain-Python twins in ``tests/naive/svm.py``): :func:`gradient`,
-:func:`smo`, :func:`rho`, :func:`newton_step` (built on :func:`free_set`, :func:`free_cholesky`,
-:func:`chol_solve`, :func:`box_step`, :func:`take_step`, also used by :mod:`genesel._core.newton`); the entry point is :func:`solve_dual`.
+:func:`smo`, :func:`rho`, :func:`newton_step` (built on :func:`free_set`, :func:`free_cholesky`, :func:`box_step`,
+:func:`take_step`, also used by :mod:`genesel._core.newton`, and the Cholesky solve of
+:mod:`genesel._core.linalg`); :func:`warm_solve` is the polish-then-SMO sequence of every warm-started solve in
+the elimination loops; the entry point is :func:`solve_dual`.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["gradient", "smo", "rho", "free_set", "free_cholesky", "chol_solve", "box_step", "take_step",
-           "newton_step", "solve_dual", "dual_objective", "kkt_violation", "as_pm1_float"]
+from genesel._core.linalg import chol_solve, cholesky
+
+__all__ = ["gradient", "smo", "rho", "free_set", "free_cholesky", "kkt_solve", "box_step", "take_step",
+           "newton_step", "warm_solve", "solve_dual", "dual_objective", "kkt_violation", "as_pm1_float"]
 
 _TAU = 1e-12  # LIBSVM's guard for non-positive curvature a_ij
 _PIVOT = 1e-10  # relative size below which a Cholesky pivot counts as zero (Q_FF numerically singular)
@@ -181,40 +185,30 @@ def free_set(alpha, C, F):
 @njit(cache=True)
 def free_cholesky(K, y, F, m, L):
     """Lower Cholesky factor of Q_FF (Q_ij = y_i y_j K_ij) for the first m indices of F, written into L[:m, :m]
-    (no LAPACK threads). Returns False (L undefined) if a pivot falls below _PIVOT of the largest diagonal entry."""
+    (:func:`genesel._core.linalg.cholesky`, no LAPACK threads). Returns False (L undefined) if a pivot is not above
+    _PIVOT of the largest diagonal entry."""
     dmax = 0.0
     for p in range(m):
         for q in range(p + 1):
             L[p, q] = y[F[p]] * y[F[q]] * K[F[p], F[q]]
         if L[p, p] > dmax:
             dmax = L[p, p]
-    for p in range(m):
-        for q in range(p + 1):
-            acc = L[p, q]
-            for r in range(q):
-                acc -= L[p, r] * L[q, r]
-            if p == q:
-                if acc <= _PIVOT * dmax:
-                    return False
-                L[p, p] = np.sqrt(acc)
-            else:
-                L[p, q] = acc / L[q, q]
-    return True
+    return cholesky(L, m, L, _PIVOT * dmax)
 
 
 @njit(cache=True)
-def chol_solve(L, m, b):
-    """Solve L L^T x = b in place (the first m entries of b; L lower triangular)."""
+def kkt_solve(L, m, y, F, u, w):
+    """The two solves of the Newton step's bordered KKT system on the free set F[:m]: u <- Q_FF^-1 u and
+    w <- Q_FF^-1 w in place (L L^T = Q_FF); returns (y_F . u, y_F . w), from which the multiplier of y^T a = 0
+    follows. Used by :func:`newton_step` and :func:`genesel._core.newton.newton_solve`."""
+    chol_solve(L, m, u)
+    chol_solve(L, m, w)
+    yu = 0.0
+    yw = 0.0
     for p in range(m):
-        acc = b[p]
-        for r in range(p):
-            acc -= L[p, r] * b[r]
-        b[p] = acc / L[p, p]
-    for p in range(m - 1, -1, -1):
-        acc = b[p]
-        for r in range(p + 1, m):
-            acc -= L[r, p] * b[r]
-        b[p] = acc / L[p, p]
+        yu += y[F[p]] * u[p]
+        yw += y[F[p]] * w[p]
+    return yu, yw
 
 
 @njit(cache=True)
@@ -288,14 +282,7 @@ def newton_step(K, y, C, alpha, G):
     for i in range(n):
         if not (alpha[i] > 0.0 and alpha[i] < C):
             h -= y[i] * alpha[i]
-    # solve L L^T u = rhs and L L^T w = v
-    chol_solve(L, m, rhs)
-    chol_solve(L, m, v)
-    yu = 0.0
-    yv = 0.0
-    for p in range(m):
-        yu += y[F[p]] * rhs[p]
-        yv += y[F[p]] * v[p]
+    yu, yv = kkt_solve(L, m, y, F, rhs, v)  # rhs <- Q_FF^-1 rhs, v <- Q_FF^-1 y_F
     if yv <= 0.0:
         return False
     b = (yu - h) / yv
@@ -318,6 +305,19 @@ def newton_step(K, y, C, alpha, G):
         return False
     take_step(K, y, C, alpha, G, F, m, d, t)
     return True
+
+
+@njit(cache=True, inline="always")  # inlined: callers keep the speed of their own loop
+def warm_solve(K, y, C, alpha, polish, tol, max_iter):
+    """Solve the dual from the feasible warm start ``alpha`` (updated in place): with ``polish``, first one
+    :func:`newton_step` on the free set (after which the gradient is recomputed exactly, the step's update being
+    incremental), then :func:`smo` to the tolerance. Returns ``(G, n_iter, gap)`` with G the final gradient. The
+    solve of every stage of SVM-RFE, l2-AROM and the forward selection (polish from the second stage on)."""
+    G = gradient(K, y, alpha)
+    if polish and newton_step(K, y, C, alpha, G):
+        G = gradient(K, y, alpha)
+    it, gap = smo(K, y, C, alpha, G, tol, max_iter)
+    return G, it, gap
 
 
 def as_pm1_float(y):

@@ -4,15 +4,9 @@ Bad input must fail loudly with a message that names the problem and what to do,
 number: NaN or infinite values, shape mismatches, a single class (e.g. inside a fold), more than two classes for a
 binary method, and genes that are constant across the samples.
 
-Units. Expression values come in any units (raw intensities near 1e4, log ratios near 1, or a user's data scaled
-by 1e-300 or 1e200). Estimators compute in *data-relative* units: they multiply X by a power of two
-(:func:`pow2_exponent`, :func:`unit_row_exponent`) and express their internal constants (starting values, boxes,
-penalties) in those units. Multiplying by a power of two is exact in floating point (no rounding, only the
-exponent changes), so on data of ordinary scale every number is bit for bit what the unscaled computation gives,
-while squares and Gram matrices of extreme data no longer overflow or underflow. Where only overflow protection is
-the point (:func:`safe_pow2_exponent`, :func:`unit_row_exponent`), data whose values are safe to square are not
-copied at all. :func:`mean_std` makes constant genes exactly constant (numpy's mean of equal values can miss them
-by one unit in the last place).
+Units: estimators compute in data-relative units (an exact power-of-two rescaling of X); the helpers are in
+:mod:`genesel._core.units`. :func:`mean_std` makes constant genes exactly constant (numpy's mean of equal values
+can miss them by one unit in the last place).
 
 Degenerate end states. A fit that ends in a model predicting one class for every training sample, with every
 weight zero or every relevance at a bound, is reported by :func:`warn_degenerate` (a
@@ -26,70 +20,13 @@ import warnings
 
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "pow2_exponent",
-           "safe_pow2_exponent", "scale_pow2", "mean_std",
-           "unit_row_exponent", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
+__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "mean_std",
+           "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
 
 
 class DegenerateModelWarning(UserWarning):
     """A fit ended in a (nearly) useless state: one class predicted for every training sample, every weight zero,
     every relevance at a bound of its box. The message names the cause and the remedy."""
-
-
-def pow2_exponent(X, axis=None):
-    """Exponent(s) k such that ``np.ldexp(X, k)`` has its largest absolute value in [0.5, 1).
-
-    ``axis=None``: one int for the whole array; ``axis=0``: one per column (gene), ``axis=1`` one per row. An
-    all-zero array (or column) gets 0. Scaling by ``2**k`` is exact (see the module docstring).
-    """
-    X = np.asarray(X, dtype=np.float64)
-    if X.size == 0:
-        m = np.zeros(np.delete(X.shape, axis) if axis is not None else ())
-    else:
-        m = np.maximum(X.max(axis=axis), -X.min(axis=axis))  # max |x| without an |X| copy
-    _, e = np.frexp(m)  # m = f * 2**e with f in [0.5, 1); frexp(0) = (0, 0)
-    k = -np.asarray(e, dtype=np.int64)
-    return int(k) if np.ndim(k) == 0 else k
-
-
-#: Data whose largest values lie within [2^-SAFE, 2^SAFE] need no rescaling for sums of squares (their squares stay
-#: far inside the double range); :func:`safe_pow2_exponent` returns 0 for them, which skips the work.
-_SAFE_EXP = 400
-
-
-def safe_pow2_exponent(X, axis=None):
-    """:func:`pow2_exponent`, but 0 wherever the values are already safe to square and sum (largest |x| within
-    2^-400 .. 2^400, or all zero). Since the rescaling is exact, skipping it there changes no bit; it only saves
-    the copy on ordinary data."""
-    k = pow2_exponent(X, axis=axis)
-    safe = np.abs(k) <= _SAFE_EXP
-    if np.ndim(k) == 0:
-        return 0 if safe else k
-    return np.where(safe, 0, k)
-
-
-def scale_pow2(X, k, axis=None):
-    """``X * 2**k`` (exact), broadcasting per-column (``axis=0``) or per-row (``axis=1``) exponents; returns X
-    itself when every exponent is 0."""
-    X = np.asarray(X, dtype=np.float64)
-    if np.ndim(k) == 0:
-        return X if k == 0 else np.ldexp(X, int(k))
-    if not np.any(k):
-        return X
-    return np.ldexp(X, k[None, :] if axis == 0 else k[:, None])
-
-
-def unit_row_exponent(X) -> int:
-    """One exponent k such that the longest row of ``np.ldexp(X, k)`` has Euclidean norm in [0.5, 1): the
-    largest diagonal entry of its Gram matrix is then in [0.25, 1). Computed without squaring the raw values,
-    so it works at any scale. Data of ordinary scale (largest |x| within 2^-400 .. 2^400) get 0: for an exact
-    rescaling that changes no bit of what is computed from it, only the copy is saved."""
-    k1 = pow2_exponent(X)
-    if abs(k1) <= _SAFE_EXP:
-        return 0
-    X1 = np.ldexp(np.asarray(X, dtype=np.float64), k1)
-    rn = float(np.sqrt(np.max(np.einsum("ij,ij->i", X1, X1)))) if X1.size else 0.0
-    return k1 + pow2_exponent(rn)
 
 
 def mean_std(X, axis=0, ddof=0):

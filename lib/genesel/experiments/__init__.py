@@ -5,7 +5,8 @@ A notebook describes an experiment as a grid of cells (data set, protocol, split
 seed); each cell is a pure function call whose result is cached on disk (:mod:`~genesel.experiments.grid`, keys
 from :mod:`~genesel.experiments.codekey`); the tidy results become the paper's tables with
 :mod:`~genesel.experiments.tables`. :mod:`~genesel.experiments.runner` executes the notebooks with papermill
-(``python -m genesel.notebooks``).
+(``python -m genesel.notebooks``). ``single_blas_thread()`` limits BLAS to one thread inside a block (a cell of a
+parallel grid computing many small Gram matrices).
 """
 
 from .grid import CacheIntegrityWarning, cell_key, clear_cache, default_cache_dir, run_grid
@@ -21,7 +22,9 @@ from .protocols import (
     stratified_kfold,
 )
 from .tables import format_mean_sd, paper_vs_genesel, summarise
+from genesel._core.threads import single_blas_thread
 
 __all__ = ["predefined_split", "random_splits", "permuted_training_orders", "leave_one_out", "stratified_kfold",
            "repeated_stratified_kfold", "nested_cv", "repeated_nested_cv", "make_splits", "run_grid", "cell_key",
-           "clear_cache", "default_cache_dir", "CacheIntegrityWarning", "summarise", "format_mean_sd", "paper_vs_genesel"]
+           "clear_cache", "default_cache_dir", "CacheIntegrityWarning", "summarise", "format_mean_sd", "paper_vs_genesel",
+           "single_blas_thread"]

@@ -1,125 +1,70 @@
-"""What every paper notebook shares: parameter checking, the one-line mode banner, display set-up, tidy tables.
+"""What the grid cells of every paper share: the one cached loader of a paper's data, and the count of one-class
+fits.
 
-Notebooks are run three ways: in JupyterLab, headless by papermill (whose ``-p`` passes every list as a string,
-e.g. ``-p datasets '["singh"]'``, while ``-y 'datasets: [singh]'`` passes a real list), and by teachers who project
-them. The helpers here make every parameter accept what papermill passes and refuse anything else with a message
-that shows the right syntax, and make quick mode say what it leaves out.
+Cell modules import this module, so it imports nothing of the presentation (no :mod:`genesel.plotting`, no
+matplotlib; the notebooks' helpers are in :mod:`genesel.papers.notebook`): its code is part of every cell's cache
+key.
 """
 
 from __future__ import annotations
 
-import json
-import numbers
 import warnings
 from contextlib import contextmanager
+from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
-import pandas as pd
 
-__all__ = ["as_list", "dataset_list", "mode_banner", "setup_notebook", "tidy", "SYNTAX", "one_class_fits"]
+from genesel import DegenerateModelWarning
+from genesel.datasets import Dataset, load_dataset, recommended_preprocessing
+from genesel.preprocessing import LogTransform
 
-SYNTAX = ("papermill -p {name} '{example}'  or  papermill -y '{name}: {yaml}'  (a list, e.g. {example})")
+__all__ = ["VARIANCE_SCALES", "load_task", "one_class_fits"]
 
-
-def _syntax(name, example):
-    yaml = "[" + ", ".join(str(x) for x in example) + "]"
-    return SYNTAX.format(name=name, example=json.dumps(list(example)), yaml=yaml)
-
-
-def as_list(value, name: str, *, example=("golub",), kind=str, allow_none: bool = True):
-    """A list parameter from what a notebook user or papermill passes: a list or tuple, a JSON or YAML list in a
-    string (``'["singh", "golub"]'``, ``'[singh, golub]'``), a comma-separated string or a single value.
-    ``None`` stays None when ``allow_none``. Items are converted with ``kind``; anything else is refused with the
-    papermill syntax."""
-    if value is None:
-        if allow_none:
-            return None
-        raise ValueError(f"parameter {name!r} is required; pass a list: {_syntax(name, example)}")
-    items = value
-    if isinstance(value, str):
-        text = value.strip()
-        if text.startswith("["):
-            try:
-                import yaml
-
-                items = yaml.safe_load(text)
-            except Exception as exc:  # noqa: BLE001 - any parse error gets the same helpful message
-                raise ValueError(f"parameter {name!r}: cannot read {value!r} as a list ({exc}); "
-                                 f"use {_syntax(name, example)}") from None
-        else:
-            items = [t.strip() for t in text.split(",") if t.strip()]
-    elif isinstance(value, (numbers.Number, np.generic)):
-        items = [value]
-    if not isinstance(items, (list, tuple)):
-        raise ValueError(f"parameter {name!r} must be a list, got {type(value).__name__} {value!r}; "
-                         f"use {_syntax(name, example)}")
-    try:
-        return [kind(v) for v in items]
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"parameter {name!r}: {exc}; use {_syntax(name, example)}") from None
+#: The scales on which :func:`load_task` can rank genes by variance (quick mode's gene filter; see there).
+VARIANCE_SCALES = ("recommended", "log_floor_p5")
 
 
-def dataset_list(value, default, name: str = "datasets", *, binary: bool = True):
-    """Data set names (aliases resolved to the registry's names, duplicates dropped, order kept).
-
-    Refuses unknown names (listing the registered ones) and, when ``binary``, the multi-class sets, which the
-    paper methods cannot use."""
-    from data_fetch import resolve
-
-    names = as_list(value, name, example=list(default)[:1] or ["golub"])
-    if names is None:
-        names = list(default)
-    out = []
-    for n in names:
-        try:
-            spec = resolve(str(n))
-        except ValueError as exc:
-            raise ValueError(f"parameter {name!r}: {exc}") from None
-        if binary and spec.classes is None:
-            raise ValueError(f"parameter {name!r}: {spec.name!r} has more than two classes; this notebook's methods "
-                             "are binary (choose a two-class data set, e.g. golub, alon, singh)")
-        if spec.name not in out:
-            out.append(spec.name)
-    if not out:
-        raise ValueError(f"parameter {name!r} is empty; {_syntax(name, list(default)[:1] or ['golub'])}")
-    return out
+def _variance_view(dataset: str, X: np.ndarray, scale: str) -> np.ndarray:
+    if scale == "recommended":
+        return recommended_preprocessing(dataset, standardize=False).fit_transform(X)
+    if scale == "log_floor_p5":
+        return LogTransform(floor=max(1.0, float(np.percentile(X, 5)))).fit_transform(X)
+    raise ValueError(f"variance_scale must be one of {VARIANCE_SCALES}, got {scale!r}")
 
 
-def mode_banner(quick: bool, leaves_out: str, full_takes: str = ""):
-    """The one line every notebook shows at its top: which mode ran and what that mode leaves out (Markdown)."""
-    from IPython.display import Markdown
+@lru_cache(maxsize=16)
+def load_task(dataset: str, max_genes: int | None = None, *, variance_scale: str = "recommended") -> Dataset:
+    """The data set as every paper module loads it, once per process: :func:`genesel.datasets.load_dataset`
+    (``y`` in -1/+1, the predefined split where there is one), optionally restricted to ``max_genes`` genes.
 
-    if quick:
-        text = (f"**Quick mode** (a first look, minutes): {leaves_out}. Numbers below are from this quick run; "
-                "the paper's protocol runs with `quick=False` (`make full`)" + (f", {full_takes}" if full_takes else "")
-                + ".")
-    else:
-        text = "**Full mode**: the paper's protocol" + (f" ({full_takes})" if full_takes else "") + "."
-    return Markdown(text)
+    ``max_genes`` keeps the genes of largest variance over all samples (unsupervised; only quick modes use it, to
+    be quick), in their original column order. The variance is taken on a scale chosen by ``variance_scale``, which
+    changes which genes a quick run keeps (never a full run, which keeps them all):
 
+    - ``"recommended"``: after the data set's :func:`genesel.datasets.recommended_preprocessing` without its
+      standardisation (the log of floored intensities for raw Affymetrix sets, the values as published for sets
+      already on a log or standardised scale). Tan 2006 ch. 3 (notebook 05a).
+    - ``"log_floor_p5"``: the log of the values floored at the larger of 1 and the 5th percentile of the whole
+      matrix, for every data set alike. Tan 2006 ch. 4-5 (notebooks 05b, 05c).
 
-def setup_notebook(quick: bool) -> None:
-    """House style for figures (and where they are saved: runs/quick/figures or figures/), and tables that show
-    whole notes, three decimals and no truncated columns."""
-    from genesel import plotting
-
-    plotting.setup(quick=quick)
-    pd.set_option("display.max_colwidth", None)
-    pd.set_option("display.max_columns", 40)
-    pd.set_option("display.width", 200)
-    pd.set_option("display.precision", 3)
-    pd.set_option("styler.format.precision", 3)
-
-
-def tidy(df: pd.DataFrame, *, index: bool = False) -> pd.DataFrame:
-    """A result table as a reader wants it: integer-valued float columns as integers, the internal index dropped
-    (``index=False``) or kept."""
-    out = df.copy() if index else df.reset_index(drop=True)
-    for c in out.columns:
-        col = out[c]
-        if pd.api.types.is_float_dtype(col) and col.notna().all() and np.all(np.mod(col.to_numpy(), 1) == 0):
-            out[c] = col.astype(np.int64)
-    return out
+    The returned :class:`~genesel.datasets.Dataset` is shared by every caller in the process: its arrays are
+    read-only.
+    """
+    if variance_scale not in VARIANCE_SCALES:
+        raise ValueError(f"variance_scale must be one of {VARIANCE_SCALES}, got {variance_scale!r}")
+    ds = load_dataset(dataset)
+    if max_genes is None or max_genes >= ds.n_genes:
+        return ds
+    if int(max_genes) < 1:
+        raise ValueError(f"max_genes must be a positive number of genes (or None for all), got {max_genes!r}")
+    keep = np.sort(np.argsort(-_variance_view(dataset, ds.X, variance_scale).var(axis=0), kind="stable")[:max_genes])
+    # X[:, keep] is a Fortran-ordered copy (numpy's fancy indexing along axis 1); downstream BLAS products, and so
+    # the last digits of capped optimisations (the GP-ARD fits of Tan ch. 4), depend on the memory order: keep it
+    X, genes = ds.X[:, keep], np.asarray(ds.gene_ids)[keep]
+    for arr in (X, genes):
+        arr.setflags(write=False)
+    return replace(ds, X=X, gene_ids=genes)
 
 
 @contextmanager
@@ -128,8 +73,6 @@ def one_class_fits():
     instead of letting each warning reach the notebook's stderr; every other warning is re-issued unchanged.
     Yields a one-element list whose item is the count once the block ends. For protocols where such fits are
     expected and scored for what they predict (e.g. losing candidates of an inner grid search)."""
-    from genesel._core.validation import DegenerateModelWarning
-
     count = [0]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DegenerateModelWarning)

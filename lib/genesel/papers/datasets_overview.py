@@ -9,9 +9,13 @@ Colon, Breast, Prostate, Lymphoma), Helleputte & Dupont 2009 (the prostate studi
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["PAPER_SETS", "PAPER_SHAPES", "DISPLAY_NAMES", "display_name", "class_balance", "value_distributions",
-           "top_genes_heatmap"]
+from genesel.datasets import annotation_note, display_name, gene_symbols, recommended_preprocessing
+from genesel.filters import signal_to_noise
+
+__all__ = ["PAPER_SETS", "PAPER_SHAPES", "shapes_table", "preprocessing_caption", "top_genes", "paper_vs_rows",
+           "class_balance", "value_distributions", "top_genes_heatmap"]
 
 #: The data sets the papers use that the public files provide (genesel names).
 PAPER_SETS = ("golub", "alon", "singh", "west", "pomeroy", "alizadeh")
@@ -28,17 +32,51 @@ PAPER_SHAPES = {
 }
 
 
-#: Readable names for the data sets, for titles and tables.
-DISPLAY_NAMES = {
-    "golub": "Leukemia (Golub 1999)", "alon": "Colon (Alon 1999)", "singh": "Prostate (Singh 2002)",
-    "west": "Breast ER (West 2001)", "pomeroy": "Medulloblastoma outcome (Pomeroy 2002)",
-    "alizadeh": "Lymphoma (Alizadeh 2000)", "welsh": "Prostate (Welsh 2001)",
-    "chandran_primary": "Prostate, primary (Chandran 2007)", "chandran_metastasis": "Prostate, metastasis (Chandran 2007)",
-}
+def shapes_table(datasets) -> pd.DataFrame:
+    """One row per loaded data set: its title (the registry's), name, samples, genes, classes, predefined split."""
+    return pd.DataFrame([
+        {"data set": display_name(d.name), "name": d.name, "samples": d.n_samples, "genes": d.n_genes,
+         "first class": f"{d.classes[0]} ({d.class_counts[d.classes[0]]})",
+         "second class": f"{d.classes[1]} ({d.class_counts[d.classes[1]]})",
+         "predefined split (train/test)": (f"{len(d.train_idx)}/{len(d.test_idx)}" if d.train_idx is not None
+                                           else "none")}
+        for d in datasets])
 
 
-def display_name(name: str) -> str:
-    return DISPLAY_NAMES.get(name, name)
+def preprocessing_caption(name: str) -> str:
+    """Markdown: the steps of the data set's recommended preprocessing."""
+    return f"**{display_name(name)}**: {' → '.join(step for step, _ in recommended_preprocessing(name).steps)}"
+
+
+def top_genes(ds, Z):
+    """The 50 genes with the largest |signal-to-noise| on the preprocessed values ``Z`` (25 per class): (their
+    heatmap, where the gene symbols come from, a table of the top 10)."""
+    snr = signal_to_noise(Z, ds.y)
+    order = np.argsort(snr, kind="stable")
+    top = np.r_[order[::-1][:25], order[:25]]
+    symbols = gene_symbols(ds)
+    labels = [symbols[i] or str(ds.gene_ids[i]) for i in top]
+    fig = top_genes_heatmap(Z[:, top], ds.y, labels, ds.classes,
+                            f"{display_name(ds.name)}: the 50 genes with largest |signal-to-noise|")
+    table = pd.DataFrame({
+        "rank": np.arange(1, 11), "gene symbol": [symbols[i] or "(none)" for i in top[:10]],
+        "probe / gene ID": [str(ds.gene_ids[i]) for i in top[:10]],
+        "higher in": [ds.classes[1] if snr[i] > 0 else ds.classes[0] for i in top[:10]],
+        "signal-to-noise": snr[top[:10]].round(3)})
+    return fig, annotation_note(ds, symbols), table
+
+
+def paper_vs_rows(datasets) -> list:
+    """Rows for :func:`genesel.experiments.paper_vs_genesel`: the shapes and classes the papers state beside the
+    public files (:data:`PAPER_SHAPES`)."""
+    rows = []
+    for d in datasets:
+        paper, note = PAPER_SHAPES.get(d.name, ("not used by the five papers", ""))
+        counts = " / ".join(f"{v} {k}" for k, v in d.class_counts.items())
+        split = f"; split {len(d.train_idx)}/{len(d.test_idx)}" if d.train_idx is not None else ""
+        rows.append(dict(quantity=f"{display_name(d.name)}: shape and classes", protocol="data as published",
+                         paper=paper, genesel=f"{d.n_samples} x {d.n_genes}, {counts}{split}", note=note))
+    return rows
 
 
 def class_balance(datasets):

@@ -5,7 +5,9 @@ NIPS 16, 2003. The algorithms (ALMA_p, ALMA-FS, ALMA_ln-RFE, ALMA_2-RFE, the COR
 :mod:`genesel.alma`, the Golub "CORR" ranking in :mod:`genesel.filters`. Here: the Table 1 protocol per data set,
 one grid cell per (data set, split, alpha) that computes every Table 1 entry of that split while sharing the
 identical ALMA runs between algorithms, the paper's own (partly garbled) Table 1, and the summaries the notebook
-shows (best alpha per cell, Wilcoxon signed-rank tests on shared splits, gene selection frequencies).
+shows; the summaries (best alpha per cell, Wilcoxon signed-rank tests on shared splits, gene selection
+frequencies), tables and figures are in :mod:`genesel.papers.gentile2003_report` (kept apart so that editing them
+never invalidates a cached cell).
 """
 
 from __future__ import annotations
@@ -14,18 +16,17 @@ import time
 
 import numpy as np
 import pandas as pd
-from scipy.stats import wilcoxon
+
+from sklearn.preprocessing import LabelBinarizer
 
 from genesel import alma as A
-from genesel._core.validation import to_pm1
-from genesel.datasets import load_dataset
+from genesel.datasets import display_name
 from genesel.experiments import permuted_training_orders, random_splits
 from genesel.filters import balanced_order, signal_to_noise
+from genesel.papers.common import load_task
 
-__all__ = ["TABLE1_ALGORITHMS", "TABLE1_PROTOCOL", "ALGORITHM_NAMES", "ROW_ORDER", "table1_split", "table1_cell",
-           "paper_table1", "table1_best_alpha", "table1_wilcoxon", "gene_selection_frequency", "paper_name",
-           "notebook_protocol", "table1_side_by_side", "wilcoxon_readable", "table1_figure",
-           "gene_frequency_figure"]
+__all__ = ["TABLE1_ALGORITHMS", "TABLE1_PROTOCOL", "table1_split", "table1_cell", "paper_table1", "paper_name",
+           "notebook_protocol", "table1_cells"]
 
 # ----------------------------------------------------------------------------------------------------------------
 # Table 1 of the paper: one (data set, split, alpha) cell, all five algorithms, all gene counts
@@ -69,7 +70,9 @@ def table1_split(X_train, y_train, X_test, y_test, *, alpha, n_cycles, gene_coun
     A.warm_up()
     Xtr = np.ascontiguousarray(X_train, dtype=np.float64)
     Xte = np.ascontiguousarray(X_test, dtype=np.float64)
-    ytr = to_pm1(np.asarray(y_train))[0]
+    if np.unique(y_train).size != 2:
+        raise ValueError(f"table1_split needs training labels of two classes, got {np.unique(y_train).tolist()}")
+    ytr = LabelBinarizer(neg_label=-1).fit_transform(np.asarray(y_train)).ravel()  # the larger label is +1
     yte = np.asarray(y_test).astype(np.int64)
     a = A.check_alpha(alpha)
     cyc = A.check_cycles(n_cycles)
@@ -132,7 +135,7 @@ def table1_cell(dataset, split, alpha, n_cycles, seed=0, n_train=None, gene_coun
     (Leukemia); otherwise ``random_splits(y, n_train, ., seed)`` (training order random as well). Returns the
     rows of :func:`table1_split`.
     """
-    ds = load_dataset(dataset)
+    ds = load_task(dataset)
     if n_train is None:
         tr, te = permuted_training_orders(ds.train_idx, ds.test_idx, split + 1, seed)[split]
     else:
@@ -254,95 +257,15 @@ def paper_table1(text=None):
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Summaries of a Table 1 grid (used by notebooks/02_gentile2003_alma.ipynb)
+# The notebook's protocol for any data set
 # ----------------------------------------------------------------------------------------------------------------
-
-
-def table1_best_alpha(res):
-    """Best alpha per (dataset, genes, algorithm), as in the paper: the alpha with the lowest mean test error.
-
-    ``res``: the tidy frame of :func:`table1_cell` rows (columns dataset, split, alpha, algorithm, genes, error,
-    n_genes, ...). Returns one row per (dataset, genes, algorithm) with ``alpha`` (best), ``error`` (mean, in
-    percent), ``sd`` (percent), ``n_genes`` (mean) and ``n_splits``. Ties go to the smaller alpha.
-    """
-    g = res.groupby(["dataset", "genes", "algorithm", "alpha"], sort=True)
-    agg = g.agg(error=("error", "mean"), sd=("error", "std"), n_genes=("n_genes", "mean"),
-                n_splits=("error", "size")).reset_index()
-    agg["error"] *= 100.0
-    agg["sd"] *= 100.0
-    best = agg.sort_values(["dataset", "genes", "algorithm", "error", "alpha"]).groupby(
-        ["dataset", "genes", "algorithm"], sort=False).head(1)
-    return pd.DataFrame(best).reset_index(drop=True)
-
-
-def table1_wilcoxon(res, best, pairs=(("ln-RFE", "2-RFE"), ("ln-CORR", "2-CORR"), ("FS", "ln-RFE"),
-                                      ("FS", "2-RFE"), ("ln-RFE", "ln-CORR"))):
-    """Wilcoxon signed-rank tests between algorithms on the same splits (each at its best alpha, from ``best``).
-
-    For FS the comparison row is its own gene count ("FS"), where the others were run with FS's count on the same
-    split. Returns dataset, genes, a, b, mean error difference a - b (percent), n_splits, and the two-sided p-value
-    of ``scipy.stats.wilcoxon`` (``zero_method="zsplit"``; p = 1 when all differences are zero).
-    """
-    key = best.set_index(["dataset", "genes", "algorithm"])["alpha"]
-    idx = res.set_index(["dataset", "genes", "algorithm", "alpha"]).sort_index()
-    out = []
-    for (d, genes), _ in best.groupby(["dataset", "genes"]):
-        for a, b in pairs:
-            if (d, genes, a) not in key.index or (d, genes, b) not in key.index:
-                continue
-            ra = idx.loc[(d, genes, a, key[d, genes, a])].set_index("split")["error"]
-            rb = idx.loc[(d, genes, b, key[d, genes, b])].set_index("split")["error"]
-            common = ra.index.intersection(rb.index)
-            diff = (ra[common] - rb[common]).to_numpy()
-            if diff.size == 0:
-                continue
-            if np.all(diff == 0):
-                pval = 1.0
-            else:
-                pval = float(wilcoxon(diff, zero_method="zsplit").pvalue)
-            out.append(dict(dataset=d, genes=genes, a=a, b=b, diff=100.0 * diff.mean(), n_splits=int(diff.size),
-                            p_value=pval))
-    return pd.DataFrame(out)
-
-
-def gene_selection_frequency(res, dataset, gene_ids=None, top=10):
-    """How often each gene is selected by ALMA-FS over the runs of ``dataset`` (the paper's footnote 5).
-
-    Returns the ``top`` genes: column index, gene id (if given), count and fraction of the ALMA-FS runs.
-    """
-    fs = res[(res["dataset"] == dataset) & (res["algorithm"] == "FS")]
-    counts: dict[int, int] = {}
-    for sel in fs["selected"]:
-        for j in sel:
-            counts[int(j)] = counts.get(int(j), 0) + 1
-    n = max(len(fs), 1)
-    items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-    return pd.DataFrame([dict(gene=j, gene_id=(str(gene_ids[j]) if gene_ids is not None else str(j)), count=c,
-                              fraction=c / n) for j, c in items])
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# The notebook's protocol for any data set, readable tables and figures
-# ----------------------------------------------------------------------------------------------------------------
-
-#: The algorithms of Table 1 spelled out (the paper's column codes are kept beside them).
-ALGORITHM_NAMES = {
-    "2-RFE": "ALMA_2-RFE (additive, halving)",
-    "2-CORR": "ALMA_2-CORR (Golub filter + additive)",
-    "ln-RFE": "ALMA_ln-RFE (multiplicative, halving)",
-    "FS": "ALMA-FS (picks its own gene count)",
-    "ln-CORR": "ALMA_ln-CORR (Golub filter + multiplicative)",
-}
-
-#: Row order of Table 1 (gene counts in numeric order, then all genes, then ALMA-FS's own count).
-ROW_ORDER = ("20", "40", "60", "100", "200", "all", "FS")
 
 _PAPER_NAME = {ds: name for name, (ds, _, _) in TABLE1_PROTOCOL.items()}
 
 
 def paper_name(dataset: str) -> str:
     """The paper's name of a Table 1 data set ("Leukemia"), or the data set's own name."""
-    return _PAPER_NAME.get(dataset, dataset)
+    return display_name(dataset, _PAPER_NAME, fallback="name")
 
 
 def notebook_protocol(datasets, *, quick: bool, n_splits=None, cycles=None, min_test_predictions: int = 20):
@@ -353,11 +276,9 @@ def notebook_protocol(datasets, *, quick: bool, n_splits=None, cycles=None, min_
     ``min_test_predictions`` test predictions per data set (2 for most, 20 for Prostate's 101/1 splits), so no
     quick-mode error rests on one or two test samples. Columns: dataset, paper name, n_train (None: the
     predefined split with permuted training orders), n_test, cycles, n_splits, test_predictions."""
-    from genesel.datasets import load_dataset
-
     rows = []
     for ds_name in datasets:
-        ds = load_dataset(ds_name)
+        ds = load_task(ds_name)
         if ds_name in _PAPER_NAME:
             _, n_train, cyc = TABLE1_PROTOCOL[_PAPER_NAME[ds_name]]
         else:
@@ -375,136 +296,8 @@ def notebook_protocol(datasets, *, quick: bool, n_splits=None, cycles=None, min_
     return pd.DataFrame(rows)
 
 
-def table1_side_by_side(best: pd.DataFrame, paper: pd.DataFrame, dataset: str) -> pd.DataFrame:
-    """Table 1 for one data set as a reader wants it: one row per gene count (numeric order, then "all", then
-    ALMA-FS's own count), one column per algorithm (spelled out), each cell "ours (paper)" in percent; "—" where
-    the paper has no entry, "garbled" where the text cannot be read."""
-    b = best[best["dataset"] == dataset].set_index(["genes", "algorithm"])
-    p = paper[paper["dataset"] == paper_name(dataset)].set_index(["genes", "algorithm"]) if len(paper) else None
-    fs_genes = b.loc[("FS", "FS"), "n_genes"] if ("FS", "FS") in b.index else np.nan
-    rows = []
-    for g in ROW_ORDER:
-        label = {"all": "all genes", "FS": f"ALMA-FS's own count (mean {fs_genes:.1f})"}.get(g, f"{g} genes")
-        row = {"genes": label}
-        for alg in TABLE1_ALGORITHMS:
-            ours = f"{b.loc[(g, alg), 'error']:.1f}" if (g, alg) in b.index else "—"
-            if p is None or (g, alg) not in p.index:
-                theirs = ""
-            elif p.loc[(g, alg), "status"] == "garbled":
-                theirs = " (paper: garbled)"
-            elif np.isnan(p.loc[(g, alg), "paper_error"]):
-                theirs = " (paper: —)"
-            else:
-                theirs = f" (paper {p.loc[(g, alg), 'paper_error']:.1f})"
-            row[ALGORITHM_NAMES[alg]] = ours + theirs
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def wilcoxon_readable(wil: pd.DataFrame, min_splits: int = 10, datasets=None) -> dict:
-    """The Wilcoxon tests as one small table per comparison (algorithms spelled out): rows are data sets, columns
-    gene counts in order, each cell "mean error difference a − b in points (p-value)", with * when p < 0.05.
-    p-values from fewer than ``min_splits`` paired splits are not shown (a signed-rank test on two pairs can only
-    give 0.5 or 1). Rows follow ``datasets`` (genesel names) when given. Returns {title: table}."""
-    out = {}
-    cols = [g for g in ROW_ORDER if g in set(wil["genes"])]
-    for (a, b), grp in wil.groupby(["a", "b"], sort=False):
-        table = {}
-        for _, r in grp.iterrows():
-            cell = f"{r['diff']:+.2f}"
-            if r["n_splits"] >= min_splits:
-                cell += f" (p = {r['p_value']:.2g}{'*' if r['p_value'] < 0.05 else ''})"
-            table.setdefault(paper_name(r["dataset"]), {})[r["genes"]] = cell
-        df = pd.DataFrame(table).T.reindex(columns=cols).fillna("")
-        if datasets is not None:
-            df = df.reindex([paper_name(d) for d in datasets if paper_name(d) in df.index])
-        df.columns = [{"all": "all genes", "FS": "ALMA-FS's count"}.get(c, f"{c} genes") for c in df.columns]
-        df.index.name = "data set"
-        out[f"{ALGORITHM_NAMES[a]} minus {ALGORITHM_NAMES[b]}"] = df
-    return out
-
-
-def _errors_with_spread(res: pd.DataFrame, best: pd.DataFrame) -> pd.DataFrame:
-    """Mean and standard error (over splits) of the test error at each cell's best alpha, in percent."""
-    key = best.set_index(["dataset", "genes", "algorithm"])["alpha"]
-    sub = res.set_index(["dataset", "genes", "algorithm"])
-    sub = sub[sub["alpha"].to_numpy() == key.reindex(sub.index).to_numpy()].reset_index()
-    g = sub.groupby(["dataset", "genes", "algorithm"])["error"]
-    out = pd.DataFrame({"error": 100 * g.mean(), "se": 100 * g.std(ddof=1) / np.sqrt(g.size()),
-                        "n": g.size()}).reset_index()
-    return out
-
-
-def table1_figure(res: pd.DataFrame, best: pd.DataFrame, paper: pd.DataFrame, protocol: pd.DataFrame):
-    """Table 1 as a figure: one panel per data set (gene count on the x axis, one marker per algorithm, error bars
-    = one standard error over the splits), the paper's readable values as open markers, the legend in its own
-    panel. Titles and captions come from ``protocol`` (the splits and cycles that actually ran)."""
-    import matplotlib.pyplot as plt
-
-    stats = _errors_with_spread(res, best)
-    names = list(protocol["dataset"])
-    ncol = 3
-    nrow = -(-(len(names) + 1) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(16, 4.6 * nrow + 0.8), squeeze=False)
-    colors = dict(zip(TABLE1_ALGORITHMS, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
-    markers = dict(zip(TABLE1_ALGORITHMS, "osD^v"))
-    xs = {g: i for i, g in enumerate(ROW_ORDER)}
-    for ax, (_, pr) in zip(axes.ravel(), protocol.iterrows()):
-        ds = pr["dataset"]
-        st = stats[stats["dataset"] == ds]
-        pp = paper[paper["dataset"] == paper_name(ds)] if len(paper) else paper
-        for k, alg in enumerate(TABLE1_ALGORITHMS):
-            s = st[st["algorithm"] == alg]
-            x = np.array([xs[g] for g in s["genes"]]) + (k - 2) * 0.13
-            ax.errorbar(x, s["error"], yerr=s["se"], fmt=markers[alg], color=colors[alg], ms=8, capsize=3, lw=1.5,
-                        label=ALGORITHM_NAMES[alg])
-            q = pp[(pp["algorithm"] == alg) & pp["paper_error"].notna()] if len(pp) else pp
-            if len(q):
-                xq = np.array([xs[g] for g in q["genes"]]) + (k - 2) * 0.13
-                ax.plot(xq, q["paper_error"], markers[alg], mfc="none", mec=colors[alg], ms=13, mew=2,
-                        label=f"{ALGORITHM_NAMES[alg]}: paper")
-        n_fs = best[(best["dataset"] == ds) & (best["genes"] == "FS") & (best["algorithm"] == "FS")]["n_genes"]
-        labels = [f"FS\n({n_fs.iloc[0]:.0f})" if g == "FS" and len(n_fs) else g for g in ROW_ORDER]
-        ax.set_xticks(range(len(ROW_ORDER)), labels)
-        ax.set_xlabel("number of genes")
-        ax.set_ylabel("test error (%)")
-        ax.set_ylim(bottom=0)
-        ax.set_title(f"{paper_name(ds)}: {pr['n_splits']} splits x {pr['n_test']} test")
-    for ax in axes.ravel()[len(names):]:
-        ax.axis("off")
-    handles, labs = axes.ravel()[0].get_legend_handles_labels()
-    ours = [(h, l) for h, l in zip(handles, labs) if not l.endswith(": paper")]
-    legend_ax = axes.ravel()[len(names)] if len(names) < nrow * ncol else None
-    from matplotlib.lines import Line2D
-
-    extra = [Line2D([], [], marker="o", ls="", mfc="none", mec="k", ms=12, mew=2, label="open marker: the paper")]
-    target = legend_ax if legend_ax is not None else fig
-    target.legend([h for h, _ in ours] + extra, [l for _, l in ours] + [extra[0].get_label()], loc="center",
-                  fontsize=13, frameon=False, title="filled: genesel (mean ± 1 s.e.)")
-    cyc = sorted(set(protocol["cycles"]))
-    fig.suptitle(f"Gentile 2003, Table 1: test error at the best alpha per cell, mean ± 1 s.e. over splits "
-                 f"({', '.join(map(str, cyc))} cycles)")
-    fig.tight_layout()
-    return fig
-
-
-def gene_frequency_figure(freqs: dict, title: str):
-    """Horizontal bars of the genes ALMA-FS selects most often, one panel per data set (``freqs``: data set ->
-    frame with ``label`` and ``fraction``)."""
-    import matplotlib.pyplot as plt
-
-    n = len(freqs)
-    ncol = min(3, n)
-    nrow = -(-n // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(16, 4.8 * nrow + 0.6), squeeze=False)
-    for ax, (name, f) in zip(axes.ravel(), freqs.items()):
-        ax.barh(range(len(f))[::-1], 100 * f["fraction"], color="C0")
-        ax.set_yticks(range(len(f))[::-1], f["label"], fontsize=12)
-        ax.set_xlim(0, 100)
-        ax.set_xlabel("ALMA-FS runs selecting the gene (%)")
-        ax.set_title(name)
-    for ax in axes.ravel()[n:]:
-        ax.axis("off")
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+def table1_cells(protocol: pd.DataFrame, alphas, seed=0, gene_counts=(20, 40, 60, 100, 200)) -> list:
+    """The grid of a :func:`notebook_protocol`: one :func:`table1_cell` per (data set, split, alpha)."""
+    return [dict(dataset=r.dataset, split=i, alpha=float(a), n_cycles=int(r.cycles), seed=seed,
+                 n_train=(None if pd.isna(r.n_train) else int(r.n_train)), gene_counts=list(gene_counts))
+            for r in protocol.itertuples() for i in range(int(r.n_splits)) for a in alphas]

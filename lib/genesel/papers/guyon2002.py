@@ -3,9 +3,10 @@
 I. Guyon, J. Weston, S. Barnhill, V. Vapnik, *Gene Selection for Cancer Classification using Support Vector
 Machines*, Machine Learning 46:389-422, 2002. The algorithms live in :mod:`genesel.svm` (the linear SVM),
 :mod:`genesel.rfe` (SVM-RFE), :mod:`genesel.voting` (Golub's weighted voting), :mod:`genesel.filters` (the
-signal-to-noise ranking) and :mod:`genesel.metrics` (the quality measures of section 4). The paper's own numbers,
-the claim checks, tables and figures are in :mod:`genesel.papers.guyon2002_report` (kept apart so that editing a
-figure never invalidates the cached grid cells computed here).
+signal-to-noise ranking) and :mod:`genesel.metrics` (the quality measures of section 4). The paper's claims, the
+claim checks, tables and figures are in :mod:`genesel.papers.guyon2002_report` (kept apart so that editing a
+figure never invalidates the cached grid cells computed here); the grids of the notebook are built here
+(:func:`curve_cells`, :func:`fold_cells`, :func:`sensitivity_cells`).
 
 Two protocols, both module-level grid cells for :func:`genesel.experiments.run_grid`:
 
@@ -43,6 +44,7 @@ number from a solver stopped at its iteration limit.
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 
@@ -51,20 +53,21 @@ import pandas as pd
 from sklearn.feature_selection import VarianceThreshold
 from sklearn.pipeline import make_pipeline
 
-from genesel._core.validation import DegenerateModelWarning
-from genesel.datasets import load_dataset, recommended_preprocessing
+from genesel import DegenerateModelWarning
+from genesel.datasets import recommended_preprocessing
 from genesel.experiments import leave_one_out, predefined_split, random_splits
 from genesel.filters import SignalToNoiseSelector
 from genesel.metrics import METRIC_NAMES, guyon_quality, quality_metrics
-from genesel.papers.common import one_class_fits
+from genesel.papers.common import load_task, one_class_fits
 from genesel.preprocessing import GeneStandardizer, LogTransform, SampleStandardizer
 from genesel.rfe import SVMRFE
 from genesel.svm import LinearSVM
 from genesel.voting import GolubVoting
 
-__all__ = ["GUYON_METHODS", "THRESHOLDS", "GENE_FILTERS", "STANDARDIZE", "SQUASH", "MAX_LOO_SAMPLES",
-           "guyon_preprocess", "guyon_sizes", "guyon_protocol", "guyon_n_train", "guyon2002_curves",
-           "guyon2002_loo_folds", "loo_metrics_from_outputs", "linearly_separable"]
+__all__ = ["GUYON_METHODS", "THRESHOLDS", "GENE_FILTERS", "STANDARDIZE", "SQUASH", "MAX_LOO_SAMPLES", "C_VALUES",
+           "STEPS", "SETTING_COLUMNS", "guyon_preprocess", "guyon_data", "guyon_sizes", "guyon_protocol",
+           "guyon_n_train", "guyon2002_curves", "guyon2002_loo_folds", "loo_metrics_from_outputs", "linearly_separable",
+           "setting_options", "setting_for", "cell", "curve_cells", "fold_cells", "sensitivity_cells"]
 
 GUYON_METHODS = ("svm-rfe", "baseline")
 THRESHOLDS = ("genesel", "dudoit")
@@ -153,10 +156,10 @@ def guyon_preprocess(X_train, X_test, dataset, *, thresholds="genesel", gene_fil
 # ------------------------------------------------------------------------------------------------------------
 
 
-def _guyon_data(dataset, split, seed):
+def guyon_data(dataset, split, seed):
     """(ds, train_idx, test_idx or None): "predefined" (the paper's split), "all" (every sample for training,
     no test set) or "half" (a seeded stratified random half/half split)."""
-    ds = load_dataset(dataset)
+    ds = load_task(dataset)
     if len(ds.classes) != 2 or not set(np.unique(ds.y)) <= {-1, 1}:
         raise ValueError(f"data set {dataset!r} has {len(ds.classes)} classes; Guyon's methods are binary "
                          "(choose a two-class data set, e.g. golub, alon, singh)")
@@ -179,7 +182,7 @@ def guyon_protocol(dataset):
     eight-metric curves, which need a test set, use a seeded stratified half/half split. Leave-one-out over more
     than ``MAX_LOO_SAMPLES`` samples is refused with a message.
     """
-    ds = load_dataset(dataset)
+    ds = load_task(dataset)
     if len(ds.classes) != 2:
         raise ValueError(f"data set {dataset!r} has {len(ds.classes)} classes; Guyon's methods are binary "
                          "(choose a two-class data set, e.g. golub, alon, singh)")
@@ -196,7 +199,7 @@ def guyon_protocol(dataset):
 
 def guyon_n_train(dataset, split, seed=0):
     """Number of training samples of a Guyon 2002 split (the number of leave-one-out folds)."""
-    return int(_guyon_data(dataset, split, seed)[1].size)
+    return int(guyon_data(dataset, split, seed)[1].size)
 
 
 def guyon_sizes(n_genes):
@@ -299,7 +302,7 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
     when an elimination stage down to it stopped at the SMO iteration cap although separable: NaN as well).
     """
     C, step = _check_C(method, C, step)
-    ds, tr, te = _guyon_data(dataset, split, seed)
+    ds, tr, te = guyon_data(dataset, split, seed)
     prep = dict(thresholds=thresholds, gene_filter=gene_filter, standardize=standardize, squash=squash)
     Xtr, Xte, kept = guyon_preprocess(ds.X[tr], None if te is None else ds.X[te], dataset, **prep)
     ytr, yte = ds.y[tr], (None if te is None else ds.y[te])
@@ -356,7 +359,7 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
     not converge (``converged``), get output NaN.
     """
     C, step = _check_C(method, C, step)
-    ds, tr, _ = _guyon_data(dataset, split, seed)
+    ds, tr, _ = guyon_data(dataset, split, seed)
     prep = dict(thresholds=thresholds, gene_filter=gene_filter, standardize=standardize, squash=squash)
     rows = []
     for fold, (inner_tr, inner_te) in enumerate(leave_one_out(tr.size)):
@@ -414,3 +417,86 @@ def loo_metrics_from_outputs(df, by=("dataset", "method", "n_genes")):
         m = quality_metrics(yv, out, pos_label=1)
         rows.append({**head, **{f"V_{k}": m[k] for k in METRIC_NAMES}, "V_errors": int(np.sum(yv * out <= 0))})
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the grids: the notebook's setting (sections 1, 2) and every setting of 2002 (section 3)
+# ------------------------------------------------------------------------------------------------------------
+
+C_VALUES = (0.01, 0.1, 1.0, 10.0, 100.0, math.inf)
+STEPS = ("halving", 1)
+#: the preprocessing and SVM-RFE options that make a setting
+SETTING_COLUMNS = ["thresholds", "gene_filter", "standardize", "squash", "C", "step"]
+
+
+def setting_for(dataset, setting) -> dict:
+    """The notebook's setting as applied to ``dataset``: Golub-scale thresholds and Dudoit's filter only on
+    leukemia (the Hu6800 intensities they were defined for); everything else as given."""
+    s = dict(setting)
+    if dataset != "golub":
+        s.update(thresholds="genesel", gene_filter="none")
+    return s
+
+
+def setting_options(dataset, quick=False) -> dict:
+    """The values of each setting tried on ``dataset``: thresholds and Dudoit's filter on leukemia (the Affymetrix
+    set they were defined for), squashing on colon (where the paper squashes), standardisation, C and step on
+    every set. Quick: the genesel reading with C in {1, 100}, halving, all three standardisations."""
+    opts = dict(thresholds=["genesel"], gene_filter=["none"], standardize=list(STANDARDIZE), squash=["none"],
+                C=list(C_VALUES), step=list(STEPS))
+    if dataset == "golub":
+        opts.update(thresholds=list(THRESHOLDS), gene_filter=list(GENE_FILTERS))
+    if dataset == "alon":
+        opts.update(squash=list(SQUASH))
+    if quick:
+        opts.update(thresholds=["genesel"], gene_filter=["none"], squash=["none"], C=[1.0, 100.0],
+                    step=["halving"])
+    return opts
+
+
+def cell(dataset, method, split, setting, *, seed=0, max_size=None) -> dict:
+    """One grid cell (for ``guyon2002_curves`` or ``guyon2002_loo_folds``); the baseline ignores C and step."""
+    svm = method == "svm-rfe"
+    return dict(dataset=dataset, method=method, C=float(setting["C"]) if svm else None,
+                step=setting["step"] if svm else None, split=split, seed=int(seed), max_size=max_size,
+                thresholds=setting["thresholds"], gene_filter=setting["gene_filter"],
+                standardize=setting["standardize"], squash=setting["squash"])
+
+
+def _settings(dataset, quick):
+    opts = setting_options(dataset, quick)
+    keys = SETTING_COLUMNS
+    for combo in itertools.product(*(opts[k] for k in keys)):
+        yield dict(zip(keys, combo))
+
+
+def sensitivity_cells(datasets, loo_splits, *, quick=False, seed=0, max_size=None):
+    """(curve cells, fold cells) of the sensitivity grid: every setting of :func:`setting_options`, both
+    methods (the baseline once per preprocessing), the paper's protocol on ``loo_splits[dataset]`` and, in full
+    mode, the same with selection inside each leave-one-out fold (none in quick mode). ``max_size``: skip the
+    subsets between it and all genes (quick runs)."""
+    curve_cells, seen = [], set()
+    for ds in datasets:
+        for s in _settings(ds, quick):
+            for method in ("svm-rfe", "baseline"):
+                c = cell(ds, method, loo_splits[ds], s, seed=seed, max_size=max_size)
+                key = tuple(sorted((k, str(v)) for k, v in c.items()))
+                if key not in seen:
+                    seen.add(key)
+                    curve_cells.append(c)
+    fold_cells = [] if quick else [dict(c) for c in curve_cells]
+    return curve_cells, fold_cells
+
+
+def curve_cells(datasets, protocol, setting, *, seed=0, max_size=None) -> list:
+    """Section 1: :func:`guyon2002_curves` of both methods under ``setting`` on each data set's curve split and
+    leave-one-out split (``protocol``: {data set: :func:`guyon_protocol`})."""
+    return [cell(d, method, split, setting_for(d, setting), seed=seed, max_size=max_size)
+            for d in datasets for split in sorted({protocol[d]["curve_split"], protocol[d]["loo_split"]})
+            for method in GUYON_METHODS]
+
+
+def fold_cells(datasets, protocol, setting, *, seed=0, max_size=None) -> list:
+    """Section 2: :func:`guyon2002_loo_folds` of both methods under ``setting`` on each leave-one-out split."""
+    return [cell(d, m, protocol[d]["loo_split"], setting_for(d, setting), seed=seed, max_size=max_size)
+            for d in datasets for m in GUYON_METHODS]

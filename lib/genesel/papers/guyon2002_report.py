@@ -1,7 +1,7 @@
 """Guyon et al. (2002) for notebook 01: the published claims, which settings reproduce them, tables and figures.
 
-The computations are the grid cells of :mod:`genesel.papers.guyon2002`; this module only builds their cell lists,
-reads their results and draws them (kept apart so that editing a table or a figure leaves the cached cells valid).
+The computations and the grids are the cells of :mod:`genesel.papers.guyon2002`; this module only reads their
+results and shows them (kept apart so that editing a table or a figure leaves the cached cells valid).
 
 **The published claims** (the abstract; every number in the text of the paper available to us is masked, as the
 notebook explains):
@@ -13,7 +13,8 @@ notebook explains):
 4. against 86 % for the baseline (no whole count of 62 rounds to 86 %: the nearest is 9 errors, 85.5 %).
 
 All four are leave-one-out results with the genes selected on every sample assessed (the paper's protocol);
-:func:`claim_checks` evaluates them for every setting of the sensitivity grid (:func:`sensitivity_cells`), under
+:func:`claim_checks` evaluates them for every setting of the sensitivity grid
+(:func:`genesel.papers.guyon2002.sensitivity_cells`), under
 that protocol and with selection inside each fold.
 """
 
@@ -26,19 +27,20 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from genesel.datasets import annotation_note, display_name
 from genesel.metrics import METRIC_NAMES
-from genesel.papers.guyon2002 import GENE_FILTERS, SQUASH, STANDARDIZE, THRESHOLDS
+from genesel.papers.common import load_task
+from genesel.papers.guyon2002 import (GENE_FILTERS, SETTING_COLUMNS, SQUASH, STANDARDIZE, THRESHOLDS, guyon_data,
+                                      guyon_preprocess, loo_metrics_from_outputs, setting_for, setting_options)
 
-__all__ = ["C_VALUES", "STEPS", "DEFAULT_SETTING", "SETTING_COLUMNS", "CLAIMS", "OPTION_SOURCES",
-           "dataset_title", "setting_options", "cell", "sensitivity_cells", "sensitivity_long", "sensitivity_table",
+__all__ = ["DEFAULT_SETTING", "CLAIMS", "OPTION_SOURCES", "dataset_title", "sensitivity_long", "sensitivity_table",
            "claim_checks", "claim_summary", "joint_settings", "paper_vs_genesel_rows", "setting_label",
-           "metrics_tables", "setting_for", "top_genes_table", "plot_quality_panels", "plot_selection_bias", "plot_sensitivity", "format_C", "hard_margin_note",
-           "notebook_setting", "class_names", "bias_summary",
-           "paper_reading"]
+           "metrics_tables", "top_genes_table", "plot_quality_panels", "plot_selection_bias", "plot_sensitivity",
+           "format_C", "hard_margin_note", "constant_fit_note", "notebook_setting", "class_names", "bias_summary",
+           "paper_reading", "PAPER_NAMES", "data_table", "metrics_sections", "quality_title", "top_genes_sections",
+           "main_long", "bias_sections", "sensitivity_notes", "settings_run", "joint_sections", "sensitivity_claims",
+           "closing_rows", "claims_reproduced", "bias_paragraph"]
 
-C_VALUES = (0.01, 0.1, 1.0, 10.0, 100.0, math.inf)
-STEPS = ("halving", 1)
-SETTING_COLUMNS = ["thresholds", "gene_filter", "standardize", "squash", "C", "step"]
 DEFAULT_SETTING = dict(thresholds="genesel", gene_filter="none", standardize="sample+gene", squash="none",
                        C=100.0, step="halving")
 
@@ -65,7 +67,8 @@ OPTION_SOURCES = pd.DataFrame([
      "gene per step", "all"),
 ], columns=["option", "value", "what it is and where it comes from", "data sets"])
 
-_TITLES = {"golub": "Leukemia (ALL vs AML)", "alon": "Colon (normal vs tumour)"}
+#: The paper's names of its two data sets.
+PAPER_NAMES = {"golub": "Leukemia", "alon": "Colon"}
 METHOD_LABELS = {"svm-rfe": "SVM-RFE + linear SVM", "baseline": "baseline: signal-to-noise + weighted voting"}
 METRIC_WORDS = {"suc": "success rate", "acc": "acceptance rate", "ext": "extremal margin", "med": "median margin"}
 MEASURES = {"printed": "LOO, selection on all training samples (as printed)",
@@ -74,15 +77,10 @@ MEASURES = {"printed": "LOO, selection on all training samples (as printed)",
 
 
 def dataset_title(name, ds=None) -> str:
-    """'Leukemia (ALL vs AML)' for the paper's sets, else '<name> (<class -1> vs <class +1>)'."""
-    if name in _TITLES:
-        return _TITLES[name]
-    if ds is None:
-        from genesel.datasets import load_dataset
-
-        ds = load_dataset(name)
-    a, b = class_names(ds)
-    return f"{name} ({a} vs {b})"
+    """'<name> (<class -1> vs <class +1>)', the name being the paper's ('Leukemia (ALL vs AML)') or the data set's
+    registry name."""
+    a, b = class_names(load_task(name) if ds is None else ds)
+    return f"{display_name(name, PAPER_NAMES, fallback='name')} ({a} vs {b})"
 
 
 def _missing(v) -> bool:
@@ -122,56 +120,6 @@ def setting_label(s, dataset=None) -> str:
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def setting_options(dataset, quick=False) -> dict:
-    """The values of each setting tried on ``dataset``: thresholds and Dudoit's filter on leukemia (the Affymetrix
-    set they were defined for), squashing on colon (where the paper squashes), standardisation, C and step on
-    every set. Quick: the genesel reading with C in {1, 100}, halving, all three standardisations."""
-    opts = dict(thresholds=["genesel"], gene_filter=["none"], standardize=list(STANDARDIZE), squash=["none"],
-                C=list(C_VALUES), step=list(STEPS))
-    if dataset == "golub":
-        opts.update(thresholds=list(THRESHOLDS), gene_filter=list(GENE_FILTERS))
-    if dataset == "alon":
-        opts.update(squash=list(SQUASH))
-    if quick:
-        opts.update(thresholds=["genesel"], gene_filter=["none"], squash=["none"], C=[1.0, 100.0],
-                    step=["halving"])
-    return opts
-
-
-def cell(dataset, method, split, setting, *, seed=0, max_size=None) -> dict:
-    """One grid cell (for ``guyon2002_curves`` or ``guyon2002_loo_folds``); the baseline ignores C and step."""
-    svm = method == "svm-rfe"
-    return dict(dataset=dataset, method=method, C=float(setting["C"]) if svm else None,
-                step=setting["step"] if svm else None, split=split, seed=int(seed), max_size=max_size,
-                thresholds=setting["thresholds"], gene_filter=setting["gene_filter"],
-                standardize=setting["standardize"], squash=setting["squash"])
-
-
-def _settings(dataset, quick):
-    opts = setting_options(dataset, quick)
-    keys = SETTING_COLUMNS
-    for combo in itertools.product(*(opts[k] for k in keys)):
-        yield dict(zip(keys, combo))
-
-
-def sensitivity_cells(datasets, loo_splits, *, quick=False, seed=0, max_size=None):
-    """(curve cells, fold cells) of the sensitivity grid: every setting of :func:`setting_options`, both
-    methods (the baseline once per preprocessing), the paper's protocol on ``loo_splits[dataset]`` and, in full
-    mode, the same with selection inside each leave-one-out fold (none in quick mode). ``max_size``: skip the
-    subsets between it and all genes (quick runs)."""
-    curve_cells, seen = [], set()
-    for ds in datasets:
-        for s in _settings(ds, quick):
-            for method in ("svm-rfe", "baseline"):
-                c = cell(ds, method, loo_splits[ds], s, seed=seed, max_size=max_size)
-                key = tuple(sorted((k, str(v)) for k, v in c.items()))
-                if key not in seen:
-                    seen.add(key)
-                    curve_cells.append(c)
-    fold_cells = [] if quick else [dict(c) for c in curve_cells]
-    return curve_cells, fold_cells
-
-
 def _norm_settings(df):
     df = df.copy()
     for col in SETTING_COLUMNS:
@@ -186,8 +134,6 @@ def sensitivity_long(curves, folds=None) -> pd.DataFrame:
     """One row per (data set, method, setting, measure, subset size): ``errors`` (NaN where the hard margin does
     not exist), ``n`` (samples assessed). Measures: "printed" (LOO, genes selected on all training samples),
     "test" (test set, when there is one) and "in-fold" (LOO with everything inside each fold)."""
-    from genesel.papers.guyon2002 import loo_metrics_from_outputs
-
     keys = ["dataset", "method"] + SETTING_COLUMNS
     c = _norm_settings(curves)
     parts = [c.assign(measure="printed", errors=c["V_errors"].astype(float), n=c["n_train"])]
@@ -469,6 +415,179 @@ def metrics_tables(curves, dataset, split) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# the notebook's sections
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def data_table(datasets, protocol: dict, seed: int = 0) -> pd.DataFrame:
+    """The data sets of the run: samples, genes, classes, the split of the curves (section 1) and the samples of the
+    leave-one-out headline (``protocol``: {data set: :func:`genesel.papers.guyon2002.guyon_protocol`})."""
+    from genesel.papers.guyon2002 import guyon_n_train
+
+    rows = []
+    for d in datasets:
+        ds = load_task(d)
+        p = protocol[d]
+        n_tr = guyon_n_train(d, p["curve_split"], seed)
+        rows.append({"data set": dataset_title(d), "samples": ds.n_samples, "genes": ds.n_genes,
+                     "classes": ", ".join(f"{int(np.sum(ds.y == c))} {w}" for c, w in zip((-1, 1), class_names(ds))),
+                     "curves (section 1)": ("the paper's split" if p["curve_split"] == "predefined" else
+                                            f"seeded stratified half/half split (seed {seed})")
+                                           + f": {n_tr} training, {ds.n_samples - n_tr} test samples",
+                     "leave-one-out headline (sections 2, 3)": f"{p['n_loo']} samples"})
+    return pd.DataFrame(rows).set_index("data set")
+
+
+def metrics_sections(curves, datasets, protocol: dict, setting) -> list:
+    """Section 1's tables in order: per data set, a caption and :func:`metrics_tables` (leave-one-out, test set)."""
+    from IPython.display import Markdown
+
+    out = []
+    for d in datasets:
+        split = protocol[d]["curve_split"]
+        sub = curves[(curves.dataset == d) & (curves.split == split)]
+        for name, table in metrics_tables(curves, d, split).items():
+            n = int(sub.n_train.iloc[0]) if name == "leave-one-out" else int(sub.n_test.iloc[0])
+            out += [Markdown(f"**{dataset_title(d)}**, {name} ({n} samples): quality measures per number of genes "
+                             f"({setting_label(setting_for(d, setting), d)})"), table]
+    return out
+
+
+def quality_title(dataset, split, seed: int = 0) -> str:
+    """The title of :func:`plot_quality_panels` for a data set and its curve split."""
+    where = "the paper's 38/34 split" if split == "predefined" else f"a random half/half split (seed {seed})"
+    return f"{dataset_title(dataset)}: quality of the gene subsets, {where}"
+
+
+def top_genes_sections(curves, datasets, protocol: dict, setting) -> list:
+    """The top genes of section 1 in order: per data set, a caption (with where the gene names come from) and
+    :func:`top_genes_table` (16 genes, or 2 where the run stopped at fewer genes)."""
+    from IPython.display import Markdown
+
+    out = []
+    for d in datasets:
+        split = protocol[d]["loo_split"]
+        n_top = 16 if curves[(curves.dataset == d) & (curves.split == split)].n_genes.max() > 16 else 2
+        out += [Markdown(f"**{dataset_title(d)}**, genes ranked on all {protocol[d]['n_loo']} leave-one-out samples. "
+                         + annotation_note(load_task(d))),
+                top_genes_table(curves, d, split, setting, n_top=n_top)]
+    return out
+
+
+def main_long(curves, folds, protocol: dict) -> pd.DataFrame:
+    """:func:`sensitivity_long` of the notebook's setting (sections 1-2): the leave-one-out measures only, as
+    printed and inside the folds."""
+    loo_curves = curves[curves.split == curves.dataset.map({d: p["loo_split"] for d, p in protocol.items()})]
+    main = sensitivity_long(loo_curves, folds)
+    return main[main.measure != "test"]
+
+
+def bias_sections(main, datasets, protocol: dict) -> list:
+    """Section 2's tables in order: per data set, a caption and the leave-one-out errors of both methods per number
+    of genes, genes chosen on all samples and inside the folds."""
+    from IPython.display import Markdown
+
+    from genesel.papers.notebook import tidy
+
+    bias = main.assign(genes=np.where(main.all_genes, "all", main.n_genes.astype(str)),
+                       method=main.method.map({"svm-rfe": "SVM-RFE", "baseline": "baseline"}),
+                       measure=main.measure.map({"printed": "genes chosen on all samples", "in-fold": "inside folds"}))
+    out = []
+    for d in datasets:
+        t = bias[bias.dataset == d].pivot_table(index=["n_genes", "genes"], columns=["method", "measure"],
+                                                values="errors").sort_index().droplevel(0)
+        out += [Markdown(f"**{dataset_title(d)}**: leave-one-out errors out of {protocol[d]['n_loo']}"),
+                tidy(t, index=True)]
+    return out
+
+
+def sensitivity_notes(curves, folds=None) -> list:
+    """The sentences on the sensitivity grid's hard margin and constant fits that apply (Markdown strings)."""
+    return [n for n in (hard_margin_note(curves, folds), constant_fit_note(curves)) if n]
+
+
+def settings_run(long, datasets, in_fold: bool) -> str:
+    """How many settings ran per data set."""
+    n_set = long.drop_duplicates(["dataset", "method"] + SETTING_COLUMNS).groupby("dataset").size()
+    return ("settings run: " + ", ".join(f"{dataset_title(d)} {int(n_set.get(d, 0))}" for d in datasets)
+            + " (SVM-RFE and baseline)" + ("" if in_fold else "; quick mode: no in-fold half"))
+
+
+def joint_sections(joint, checks) -> list:
+    """Section 3's best settings in order: a caption, the ten settings reproducing the most claims, and a sentence
+    on the best one and the best one consistent with the paper's description (nothing when no claim was checked)."""
+    from IPython.display import Markdown
+
+    if joint.empty:
+        return []
+    show = joint.head(10).assign(C=lambda t: t.C.map(format_C))
+    best = joint.iloc[0]
+    principled = joint[joint["paper's reading"]].iloc[0] if joint["paper's reading"].any() else None
+    text = ("No setting tried reproduces any published claim." if best["claims reproduced"] == 0 else
+            f"The single setting reproducing the most claims is **{setting_label(best)}**: "
+            f"{int(best['claims reproduced'])} of {checks.claim.nunique()} ({best['which'] or 'none'}); "
+            + ("it is consistent with the paper's description." if best["paper's reading"] else
+               "it is **not** the paper's reading."))
+    if principled is not None and not best["paper's reading"]:
+        text += (f" The best setting consistent with the paper's description, {setting_label(principled)}, "
+                 f"reproduces {int(principled['claims reproduced'])} ({principled['which'] or 'none'}).")
+    return [Markdown(f"**The settings that reproduce the most claims** ({len(joint)} combinations over the data "
+                     f"sets run; the paper's reading: all genes, sample then gene standardisation, the chunks of "
+                     f"the paper and, on colon, a squashing function)"),
+            show.set_index(SETTING_COLUMNS), Markdown(text)]
+
+
+def sensitivity_claims(datasets) -> list:
+    """(data set, claim) of every SVM-RFE claim on the data sets that ran: one :func:`plot_sensitivity` each."""
+    return [(d, cl) for d in datasets for cl in CLAIMS if cl.dataset == d and cl.method == "svm-rfe"]
+
+
+def closing_rows(long, checks, joint, setting, datasets) -> list:
+    """Rows of the closing table (:func:`genesel.experiments.paper_vs_genesel`): every claim under the setting that
+    reproduces the most claims, the best one agreeing with the paper's description and this notebook's parameters
+    (each once), with the paper's protocol and, for the named settings, selection inside the folds."""
+    if checks.empty:
+        return [dict(quantity="published claims", paper="leukemia and colon only", genesel="not run",
+                     note=f"this run used {', '.join(datasets)}; pass datasets golub and alon to compare")]
+    named = [("the setting reproducing the most claims", {k: joint.iloc[0][k] for k in SETTING_COLUMNS}, True)]
+    if joint.iloc[0]["claims reproduced"] == 0:  # no setting reproduces anything: report the parameters used
+        named = []
+    if joint["paper's reading"].any() and not joint.iloc[0]["paper's reading"]:
+        named.append(("the best setting agreeing with the paper's description",
+                      {k: joint[joint["paper's reading"]].iloc[0][k] for k in SETTING_COLUMNS}, True))
+    if all(setting_label(setting) != setting_label(s) for _, s, _ in named):
+        named.append(("this notebook's parameters", setting, not named))
+    rows = []
+    for name, s, with_folds in named:
+        rows += [r for r in paper_vs_genesel_rows(long, checks, s, name)
+                 if with_folds or r["protocol"].startswith("paper")]
+    return rows
+
+
+def claims_reproduced(checks) -> str:
+    """Markdown: per published claim, how many settings reproduce it under the paper's protocol."""
+    lines = []
+    if not checks.empty:
+        for cl in CLAIMS:
+            c = checks[checks.claim == cl.key]
+            if len(c):
+                lines.append(f"- *{cl.text}* (paper: {cl.paper}): reproduced by {int(c.reproduced.sum())} of {len(c)} "
+                             f"settings under the paper's protocol.")
+    return "\n".join(lines) if lines else "No published claim was checked in this run."
+
+
+def bias_paragraph(long, main, whole_grid: bool) -> str:
+    """Markdown: :func:`bias_summary` over the whole sensitivity grid (``whole_grid``, full mode) or under the
+    notebook's setting (``main``; quick mode has no in-fold half); '' when nothing ran both ways."""
+    summary = bias_summary(long if whole_grid else main)
+    if not summary:
+        return ""
+    return (("**Selection bias over the whole grid**" if whole_grid else
+             "**Selection bias under this notebook's setting** (quick mode: the grid has no in-fold half)")
+            + " (leave-one-out errors with 2, 4 and 8 genes):\n\n" + summary)
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # figures
 # ----------------------------------------------------------------------------------------------------------------
 
@@ -676,23 +795,12 @@ def plot_sensitivity(long, dataset, claim_key, title):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def setting_for(dataset, setting) -> dict:
-    """The notebook's setting as applied to ``dataset``: Golub-scale thresholds and Dudoit's filter only on
-    leukemia (the Hu6800 intensities they were defined for); everything else as given."""
-    s = dict(setting)
-    if dataset != "golub":
-        s.update(thresholds="genesel", gene_filter="none")
-    return s
-
-
 def top_genes_table(curves, dataset, split, setting, n_top=16) -> pd.DataFrame:
     """The ``n_top`` best genes of each ranking (1-based rank, "SYMBOL (probe)" where a symbol is known) and each
     gene's rank by |signal-to-noise| on the same preprocessed training samples."""
     from genesel.datasets import gene_labels, gene_symbols
     from genesel.filters import signal_to_noise
-    from genesel.papers.guyon2002 import _guyon_data, guyon_preprocess
-
-    ds, tr, _ = _guyon_data(dataset, split, int(curves[curves.dataset == dataset].seed.iloc[0]))
+    ds, tr, _ = guyon_data(dataset, split, int(curves[curves.dataset == dataset].seed.iloc[0]))
     s = setting_for(dataset, setting)
     Xtr, _, kept = guyon_preprocess(ds.X[tr], None, dataset, thresholds=s["thresholds"],
                                     gene_filter=s["gene_filter"], standardize=s["standardize"], squash=s["squash"])
@@ -750,8 +858,6 @@ def constant_fit_note(curves) -> str:
 def notebook_setting(*, C, step, standardize, thresholds, gene_filter, squash) -> dict:
     """The notebook's parameters checked and normalised into a setting (C a float, step "halving" or an int),
     each bad value refused with the values allowed."""
-    from genesel.papers.guyon2002 import GENE_FILTERS, SQUASH, STANDARDIZE, THRESHOLDS
-
     try:
         C = float(C)
     except (TypeError, ValueError):

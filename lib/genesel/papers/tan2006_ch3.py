@@ -7,7 +7,10 @@ best parameters were used for all methods. Regularization parameters are method-
 cross-validation for each method". §4.3: ARD values of GP-Laplace and GP-EP on the training data.
 
 Each function here is one cell of a :func:`genesel.experiments.run_grid` grid (plain JSON-able arguments, a dict
-returned, cached on disk). Preprocessing: the thesis' own (§3.4 and §4.1: "we normalize the original expression
+returned, cached on disk); the tables, figures and sentences of the notebook are in
+:mod:`genesel.papers.tan2006_ch3_report` (kept apart so that editing them never invalidates a cached cell).
+Quick mode keeps the most variable genes (:func:`genesel.papers.common.load_task`, ranked on the data set's
+recommended scale). Preprocessing: the thesis' own (§3.4 and §4.1: "we normalize the original expression
 data sets so that the mean is zero and the standard deviation is one"), i.e. per-gene z-scores of the values as
 distributed, *without* a log transform: the thesis' checkable numbers (Leukemia 28/34 test accuracy with all genes,
 Colon LOO 50/62, the Leukemia RVM biomarker set, see :mod:`genesel.papers.tan2006_ch45`) are reproduced exactly on
@@ -22,26 +25,22 @@ from __future__ import annotations
 import json
 import time
 import warnings
-from functools import lru_cache
 
 import numpy as np
-import pandas as pd
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 
-from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.dwd import DWD
 from genesel.experiments import random_splits, stratified_kfold
-from genesel.papers.common import one_class_fits
+from genesel.papers.common import load_task, one_class_fits
 from genesel.gp import GaussianProcessClassifier
 from genesel.preprocessing import GeneStandardizer
 from genesel.rvm import RVM
 from genesel.smlr import SMLR
 from genesel.svm import KernelSVM
 
-__all__ = ["CLASSIFIERS", "KERNEL_CANDIDATES", "load_task", "select_kernel_cell", "cv_cell", "ard_cell",
-           "ard_split", "thesis_preprocessing", "THESIS", "THESIS_NAMES", "thesis_name", "kernel_label",
-           "accuracy_figure", "auc_bootstrap", "auc_figure", "roc_figure", "cpu_figure", "ard_figure", "fmt_pair"]
+__all__ = ["CLASSIFIERS", "KERNEL_CANDIDATES", "APPROXIMATIONS", "kernel_cells", "cv_cells", "ard_cells",
+           "select_kernel_cell", "cv_cell", "ard_cell", "ard_split", "thesis_preprocessing", "THESIS"]
 
 CLASSIFIERS = ("SVM", "DWD", "GP-Laplace", "GP-EP", "RVM", "SMLR")
 
@@ -60,19 +59,6 @@ _GRIDS = {
     "quick": {"SVM": {"C": [0.1, 10.0]}, "DWD": {"C": ["auto", 10.0]}, "SMLR": {"lam": [0.3, 0.03]},
               "kernel_C": [1.0]},
 }
-
-
-@lru_cache(maxsize=8)
-def load_task(dataset: str, max_genes: int | None = None):
-    """(X, y, gene_ids, classes) of a data set; ``max_genes`` keeps the genes of largest variance (after the log
-    transform, over all samples — unsupervised, used only to make quick mode quick)."""
-    ds = load_dataset(dataset)
-    X, genes = ds.X, np.asarray(ds.gene_ids)
-    if max_genes is not None and max_genes < X.shape[1]:
-        L = recommended_preprocessing(dataset, standardize=False).fit_transform(X)
-        keep = np.sort(np.argsort(-L.var(axis=0), kind="stable")[:max_genes])
-        X, genes = X[:, keep], genes[keep]
-    return X, ds.y, genes, tuple(ds.classes)
 
 
 def _kernel_params(kernel: dict, n_genes: int) -> dict:
@@ -130,7 +116,8 @@ def _inner_cv(y_train, inner_k: int, seed: int, fold: int):
 def select_kernel_cell(dataset: str, fold: int, n_folds: int, seed: int, inner_k: int, quick: bool,
                        max_genes: int | None = None) -> dict:
     """Choose the kernel (and its parameters) on one outer training part by inner CV of the SVM (thesis §3.4)."""
-    X, y, _, _ = load_task(dataset, max_genes)
+    ds = load_task(dataset, max_genes)
+    X, y = ds.X, ds.y
     tr, _ = _outer_split(y, n_folds, seed, fold)
     d = X.shape[1]
     Cs = _GRIDS["quick" if quick else "full"]["kernel_C"]
@@ -167,7 +154,8 @@ def cv_cell(dataset: str, fold: int, n_folds: int, seed: int, method: str, kerne
     the final fit raised (``warnings``: e.g. a fit that ended as a constant predictor), for the notebook to report
     in a table rather than on stderr.
     """
-    X, y, _, _ = load_task(dataset, max_genes)
+    ds = load_task(dataset, max_genes)
+    X, y = ds.X, ds.y
     tr, te = _outer_split(y, n_folds, seed, fold)
     est, grid = _estimator(method, json.loads(kernel), X.shape[1], seed, quick)
     pipe = _pipeline(dataset, est)
@@ -198,10 +186,38 @@ def cv_cell(dataset: str, fold: int, n_folds: int, seed: int, method: str, kerne
             "warnings": " | ".join(messages)}
 
 
+# ----------------------------------------------------------------------------------------------------------------
+# the grids
+# ----------------------------------------------------------------------------------------------------------------
+
+#: The two GP approximations whose ARD values §4.3 compares.
+APPROXIMATIONS = ("laplace", "ep")
+
+
+def kernel_cells(datasets, *, n_folds, seed, inner_k, quick, max_genes=None) -> list:
+    """The kernel choice: one :func:`select_kernel_cell` per (data set, outer fold)."""
+    return [dict(dataset=d, fold=f, n_folds=n_folds, seed=seed, inner_k=inner_k, quick=quick, max_genes=max_genes)
+            for d in datasets for f in range(n_folds)]
+
+
+def cv_cells(kernels, *, n_folds, seed, inner_k, quick, max_genes=None) -> list:
+    """The outer CV: one :func:`cv_cell` per (data set, fold, classifier), with the kernel that fold chose
+    (``kernels``: the rows of the kernel grid, with ``dataset``, ``fold`` and ``kernel``)."""
+    return [dict(dataset=r.dataset, fold=int(r.fold), n_folds=n_folds, seed=seed, method=m, kernel=r.kernel,
+                 inner_k=inner_k, quick=quick, max_genes=max_genes)
+            for r in kernels.itertuples() for m in CLASSIFIERS]
+
+
+def ard_cells(datasets, *, seed, quick, max_genes=None) -> list:
+    """The ARD fits: one :func:`ard_cell` per (data set, approximation)."""
+    return [dict(dataset=d, approximation=a, seed=seed, quick=quick, max_genes=max_genes)
+            for d in datasets for a in APPROXIMATIONS]
+
+
 def ard_split(dataset: str, seed: int):
     """Training part used for the ARD values (thesis §4.1, Table 4.1): the predefined 38 Leukemia training samples,
     a random 32 of the 62 Colon samples; for data sets without a predefined split (Singh prostate) half of them."""
-    ds = load_dataset(dataset)
+    ds = load_task(dataset)
     if ds.train_idx is not None:
         return np.asarray(ds.train_idx)
     n_train = 32 if dataset in ("alon", "colon") else ds.y.size // 2
@@ -217,7 +233,8 @@ def ard_cell(dataset: str, approximation: str, seed: int, quick: bool, max_genes
     in the result (``optimizer_converged``, ``n_iter``) for the notebook to show, instead of as a warning."""
     from sklearn.exceptions import ConvergenceWarning
 
-    X, y, genes, _ = load_task(dataset, max_genes)
+    ds = load_task(dataset, max_genes)
+    X, y, genes = ds.X, ds.y, ds.gene_ids
     tr = ard_split(dataset, seed)
     Xtr = thesis_preprocessing().fit_transform(X[tr])
     gp = GaussianProcessClassifier(approximation=approximation, ard=True, n_restarts=0 if quick else 2,
@@ -234,11 +251,8 @@ def ard_cell(dataset: str, approximation: str, seed: int, quick: bool, max_genes
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# The notebook's names, the thesis' numbers and the figures (notebook 05a)
+# The thesis' own numbers
 # ----------------------------------------------------------------------------------------------------------------
-
-#: The thesis' names of its data sets (Singh's prostate set stands in for the lung SAGE set, which is not public).
-THESIS_NAMES = {"alon": "Colon", "golub": "Leukemia", "singh": "Prostate (Singh)"}
 
 #: Numbers the thesis prints (Table 4.7 and the text of section 3.4): SVM 10-fold CV errors with all genes, and the
 #: approximate AUCs read from the text for Colon.
@@ -246,164 +260,3 @@ THESIS = {
     "svm_errors": {"alon": (17, 62), "golub": (2, 72)},
     "auc_colon": {"SVM": 0.85, "DWD": 0.85, "GP-Laplace": 0.85, "GP-EP": 0.85, "RVM": 0.78, "SMLR": 0.78},
 }
-
-
-def thesis_name(dataset: str) -> str:
-    from genesel.papers.datasets_overview import display_name
-
-    return THESIS_NAMES.get(dataset, display_name(dataset))
-
-
-def kernel_label(kernel_json: str) -> str:
-    """The SVM-chosen kernel of a fold in words ("linear", "polynomial (γ xᵀx′ + 1)², γ = 1/#genes", ...)."""
-    k = json.loads(kernel_json)
-    if k["kernel"] == "linear":
-        return "linear"
-    if k["kernel"] == "poly":
-        g = k.get("gamma_scale", 1.0)
-        return f"polynomial of degree {k.get('degree', 2)}, γ = {g:g}/#genes"
-    return f"RBF, γ = {k.get('gamma_scale', 1.0):g}/#genes"
-
-
-def _fold_accuracy(res):
-    g = res.groupby(["dataset", "method"])["accuracy"]
-    return pd.DataFrame({"mean": 100 * g.mean(), "se": 100 * g.std(ddof=1) / np.sqrt(g.size()),
-                         "folds": g.size()}).reset_index()
-
-
-def accuracy_figure(res, datasets, protocol: str):
-    """Figure 3.6 as a dot plot: mean CV accuracy per classifier and data set with ± 1 standard error over the
-    folds, the thesis' SVM accuracy (Table 4.7) as an open marker. The axis starts where the data need it (no bar
-    is cut: there are no bars)."""
-    import matplotlib.pyplot as plt
-
-    st = _fold_accuracy(res)
-    fig, ax = plt.subplots(figsize=(14, 6.5))
-    colors = dict(zip(CLASSIFIERS, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
-    width = 0.8 / len(CLASSIFIERS)
-    for k, m in enumerate(CLASSIFIERS):
-        s = st[st["method"] == m].set_index("dataset").reindex(datasets)
-        x = np.arange(len(datasets)) + (k - (len(CLASSIFIERS) - 1) / 2) * width
-        ax.errorbar(x, s["mean"], yerr=s["se"], fmt="o", ms=10, capsize=4, color=colors[m], label=m)
-    for i, d in enumerate(datasets):
-        if d in THESIS["svm_errors"]:
-            e, n = THESIS["svm_errors"][d]
-            x = i - (len(CLASSIFIERS) - 1) / 2 * width
-            ax.plot(x, 100 * (1 - e / n), "s", mfc="none", mec=colors["SVM"], ms=16, mew=2.5,
-                    label="SVM in the thesis (Table 4.7)" if i == 0 else None)
-    ax.set_xticks(range(len(datasets)), [thesis_name(d) for d in datasets])
-    ax.set_ylabel("cross-validation accuracy (%)")
-    ax.set_ylim(min(50, float((st["mean"] - st["se"]).min()) - 2), 101)
-    ax.axhline(100, color="grey", lw=1, ls=":")
-    ax.set_title(f"Tan 2006 Fig. 3.6: {protocol} accuracy, mean ± 1 s.e. over folds")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=13, frameon=False)
-    fig.tight_layout()
-    return fig
-
-
-def auc_bootstrap(y_true, scores, n_boot: int = 1000, seed: int = 0, level: float = 0.95):
-    """Percentile bootstrap interval of the pooled-ROC AUC (samples resampled with replacement, both classes kept)."""
-    from genesel.metrics import roc_auc
-
-    y_true, scores = np.asarray(y_true), np.asarray(scores, float)
-    rng = np.random.default_rng(seed)
-    pos, neg = np.flatnonzero(y_true == np.max(y_true)), np.flatnonzero(y_true != np.max(y_true))
-    vals = []
-    for _ in range(n_boot):
-        idx = np.r_[rng.choice(pos, pos.size), rng.choice(neg, neg.size)]
-        vals.append(roc_auc(y_true[idx], scores[idx]))
-    a = (1 - level) / 2
-    return float(np.quantile(vals, a)), float(np.quantile(vals, 1 - a))
-
-
-def auc_figure(auc_tab: pd.DataFrame, ci: dict, datasets, protocol: str):
-    """Figure 3.8 as a dot plot: pooled-ROC AUC per classifier and data set with a 95 % bootstrap interval, the
-    thesis' approximate Colon AUCs as open markers."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(14, 6.5))
-    colors = dict(zip(CLASSIFIERS, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
-    width = 0.8 / len(CLASSIFIERS)
-    lo_all = 1.0
-    for k, m in enumerate(CLASSIFIERS):
-        x = np.arange(len(datasets)) + (k - (len(CLASSIFIERS) - 1) / 2) * width
-        v = np.array([auc_tab.loc[d, m] for d in datasets])
-        lo = np.array([ci[d, m][0] for d in datasets])
-        hi = np.array([ci[d, m][1] for d in datasets])
-        lo_all = min(lo_all, lo.min())
-        ax.errorbar(x, v, yerr=[v - lo, hi - v], fmt="o", ms=10, capsize=4, color=colors[m], label=m)
-        if "alon" in datasets:
-            i = list(datasets).index("alon")
-            ax.plot(x[i], THESIS["auc_colon"][m], "s", mfc="none", mec=colors[m], ms=16, mew=2.5,
-                    label="thesis (≈, Colon only)" if k == 0 else None)
-    ax.set_xticks(range(len(datasets)), [thesis_name(d) for d in datasets])
-    ax.set_ylabel("area under the pooled ROC curve")
-    ax.set_ylim(max(0.0, min(0.5, lo_all - 0.05)), 1.01)
-    ax.axhline(0.5, color="grey", lw=1, ls=":")
-    ax.set_title(f"Tan 2006 Fig. 3.8: AUC of the pooled {protocol} ROC curves, 95 % bootstrap intervals")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=13, frameon=False)
-    fig.tight_layout()
-    return fig
-
-
-def roc_figure(curves: dict, aucs: dict, dataset: str, protocol: str):
-    """Figure 3.7: the pooled ROC curve of every classifier on one data set, legend beside the axes."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(12, 7.5))
-    for m in CLASSIFIERS:
-        fpr, tpr = curves[dataset, m]
-        ax.step(fpr, tpr, where="post", label=f"{m} (AUC {aucs[dataset, m]:.3f})")
-    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls=":", label="chance")
-    ax.set_xlabel("false positive rate (share of the first class called second)")
-    ax.set_ylabel("true positive rate")
-    ax.set_aspect("equal")
-    ax.set_title(f"Tan 2006 Fig. 3.7: pooled {protocol} ROC, {thesis_name(dataset)}")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=13, frameon=False)
-    fig.tight_layout()
-    return fig
-
-
-def cpu_figure(cpu: pd.DataFrame, datasets, protocol: str):
-    """Figure 3.9: mean CPU seconds per outer fold (log scale), one dot per classifier and data set."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(14, 6.5))
-    colors = dict(zip(CLASSIFIERS, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
-    width = 0.8 / len(CLASSIFIERS)
-    for k, m in enumerate(CLASSIFIERS):
-        x = np.arange(len(datasets)) + (k - (len(CLASSIFIERS) - 1) / 2) * width
-        ax.plot(x, [cpu.loc[d, m] for d in datasets], "o", ms=11, color=colors[m], label=m)
-    ax.set_yscale("log")
-    ax.set_xticks(range(len(datasets)), [thesis_name(d) for d in datasets])
-    ax.set_ylabel("CPU seconds per fold (log scale)")
-    ax.set_title(f"Tan 2006 Fig. 3.9: CPU cost per fold of {protocol}, measured here")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=13, frameon=False)
-    fig.tight_layout()
-    return fig
-
-
-def fmt_pair(a: float, b: float) -> tuple[str, str]:
-    """Two numbers with two decimals, or three where two decimals would print them equal (a comparison of two
-    spreads must not show "1.67 vs 1.67" when one is larger)."""
-    digits = 2 if f"{a:.2f}" != f"{b:.2f}" else 3
-    return f"{a:.{digits}f}", f"{b:.{digits}f}"
-
-
-def ard_figure(ard_rows, dataset: str, n_genes_label: str):
-    """Figures 4.3-4.5: histograms of log10 of the ARD values (genes not constant in training), Laplace beside EP,
-    on a logarithmic count axis so the few highly relevant genes stay visible."""
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(15, 6), sharey=True, sharex=True)
-    rows = sorted(ard_rows, key=lambda r: r["approximation"] != "laplace")
-    logs = [np.log10(np.asarray(r["relevances"])[np.asarray(r["relevances"]) > 0]) for r in rows]
-    sds = fmt_pair(*(float(v.std()) for v in logs)) if len(logs) == 2 else [f"{float(v.std()):.2f}" for v in logs]
-    for ax, r, v, sd in zip(axes, rows, logs, sds):
-        ax.hist(v, bins=60, color="C0" if r["approximation"] == "laplace" else "C1", log=True)
-        ax.set_xlabel("log10 of the ARD value l_m (larger: more relevant)")
-        ax.set_title(f"GP-{'Laplace' if r['approximation'] == 'laplace' else 'EP'}: sd of log10 = {sd}")
-    axes[0].set_ylabel("number of genes (log scale)")
-    fig.suptitle(f"Tan 2006 Figs. 4.3-4.5: ARD values, {thesis_name(dataset)} ({n_genes_label})")
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
-    return fig

@@ -1,21 +1,160 @@
-"""Tan (2006), chapter 3 and §4.3: the sentences of notebook 05a that quote numbers, written from the run's own
-tables so that they are true in every mode and on every machine (kept apart from :mod:`genesel.papers.tan2006_ch3`
-so that editing a sentence never invalidates its cached cells).
+"""Tan (2006), chapter 3 and §4.3: the tables, figures and sentences of notebook 05a, from the cells of
+:mod:`genesel.papers.tan2006_ch3` (kept apart so that editing a table, a figure or a sentence never invalidates a
+cached cell).
 
-The CPU seconds of Figure 3.9 are measured on the machine that runs the notebook, and the ARD values of §4.3 come
-from evidence maximisations that stop at the optimiser's iteration cap on a very flat surface, where any change in
-the arithmetic moves the last digits: neither may be typed into the notebook's prose.
+M. Tan, *Comparative Study of Kernel Based Classification and Feature Selection Methods With Gene Expression Data*,
+MSc thesis, UBC 2006: Figures 3.6-3.9 (CV accuracy, pooled ROC curves, AUC, CPU cost) and 4.3-4.5 (ARD values).
+
+The sentences that quote numbers are written from the run's own tables, so that they are true in every mode and on
+every machine: the CPU seconds of Figure 3.9 are measured on the machine that runs the notebook, and the ARD values
+of §4.3 come from evidence maximisations that stop at the optimiser's iteration cap on a very flat surface, where any
+change in the arithmetic moves the last digits: neither may be typed into the notebook's prose.
 """
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
-from genesel.papers.tan2006_ch3 import fmt_pair
+from genesel.datasets import gene_symbols
+from genesel.metrics import auc, pooled_roc
+from genesel.papers.common import load_task
+from genesel.papers.tan2006 import thesis_name
+from genesel.papers.tan2006_ch3 import CLASSIFIERS, THESIS
 from genesel.stability import jaccard
 
-__all__ = ["fmt_pair", "ard_spread", "spread_sentence", "cpu_bullet", "ard_bullet"]
+__all__ = ["thesis_name", "kernel_label", "data_table", "kernel_table", "one_class_note", "cv_summary",
+           "accuracy_table", "errors_table", "warned_fits", "pooled_rocs", "auc_table", "cpu_table", "ard_spread",
+           "cpu_display", "ard_table", "ard_capped_note", "n_variable_genes", "ard_holds", "spread_paragraph",
+           "ard_top_genes", "top_genes_table", "top50_overlap", "spread_sentence", "paper_vs_rows", "differences",
+           "cpu_bullet", "ard_bullet", "fmt_pair", "file_tag", "accuracy_figure", "auc_bootstrap", "auc_figure",
+           "roc_figure", "cpu_figure", "ard_figure"]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# tables
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def data_table(datasets, max_genes=None) -> pd.DataFrame:
+    """The data sets as the run sees them: samples, class counts (second / first class), genes used."""
+    rows = []
+    for d in datasets:
+        ds = load_task(d, max_genes)
+        X, y, classes = ds.X, ds.y, ds.classes
+        rows.append({"data set": thesis_name(d), "samples": X.shape[0],
+                     f"{classes[1]} / {classes[0]}": f"{(y > 0).sum()} / {(y < 0).sum()}", "genes used": X.shape[1]})
+    return pd.DataFrame(rows)
+
+
+def kernel_label(kernel_json: str) -> str:
+    """The SVM-chosen kernel of a fold in words ("linear", "polynomial (γ xᵀx′ + 1)², γ = 1/#genes", ...)."""
+    k = json.loads(kernel_json)
+    if k["kernel"] == "linear":
+        return "linear"
+    if k["kernel"] == "poly":
+        g = k.get("gamma_scale", 1.0)
+        return f"polynomial of degree {k.get('degree', 2)}, γ = {g:g}/#genes"
+    return f"RBF, γ = {k.get('gamma_scale', 1.0):g}/#genes"
+
+
+def kernel_table(kernels: pd.DataFrame) -> pd.DataFrame:
+    """How many outer folds chose each kernel, per data set (``kernels``: rows of ``select_kernel_cell``)."""
+    k = kernels.assign(**{"kernel chosen": kernels.kernel.map(kernel_label),
+                          "data set": kernels.dataset.map(thesis_name)})
+    return k.groupby(["data set", "kernel chosen"]).size().rename("folds").reset_index()
+
+
+def one_class_note(kernels: pd.DataFrame) -> str:
+    """A sentence on the inner-CV fits of the kernel grid that ended as one-class models ('' when none did)."""
+    n_one_class = int(kernels.one_class_inner_fits.sum())
+    if not n_one_class:
+        return ""
+    return (f"{n_one_class} inner-CV fits of the kernel grid ended as one-class models (small C with a kernel too "
+            "narrow or too wide for the data); they lose the inner CV, as they should.")
+
+
+def cv_summary(res: pd.DataFrame, datasets) -> dict:
+    """Per data set and classifier (rows of ``cv_cell``): ``accuracy`` (mean over the folds, a fraction),
+    ``errors`` (test errors summed over the folds) and ``n_total`` (samples tested, per data set)."""
+    n_errors = pd.Series([int(np.sum(np.asarray(p) != np.asarray(t))) for p, t in zip(res.pred, res.y_true)],
+                         index=res.index)
+    r = res.assign(n_errors=n_errors, n_test=res.y_true.map(len))
+    acc = r.groupby(["dataset", "method"])["accuracy"].mean().unstack()[list(CLASSIFIERS)].reindex(datasets)
+    errors = r.groupby(["dataset", "method"])["n_errors"].sum().unstack()[list(CLASSIFIERS)].reindex(datasets)
+    n_total = r[r.method == "SVM"].groupby("dataset")["n_test"].sum()
+    return {"accuracy": acc, "errors": errors, "n_total": n_total}
+
+
+def accuracy_table(summary: dict) -> pd.DataFrame:
+    """Mean CV accuracy in percent (one decimal), data sets by their thesis names."""
+    return summary["accuracy"].mul(100).round(1).rename(index=thesis_name).rename_axis("data set")
+
+
+def errors_table(summary: dict) -> pd.DataFrame:
+    """Test errors summed over the folds, as "errors / samples"."""
+    errors = summary["errors"]
+    return (errors.astype(int).astype(str).add(" / " + summary["n_total"].reindex(errors.index).astype(str), axis=0)
+            .rename(index=thesis_name).rename_axis("data set"))
+
+
+def warned_fits(res: pd.DataFrame):
+    """(sentence, table or None): the final fits that raised a warning (data set, fold, method, accuracy, the
+    warnings), or a sentence saying that none did."""
+    flagged = res[res.warnings != ""]
+    if not len(flagged):
+        return "No fit raised a warning (no constant predictor, every optimiser converged).", None
+    table = (flagged.assign(**{"data set": flagged.dataset.map(thesis_name), "fold": flagged.fold + 1})
+             [["data set", "fold", "method", "accuracy", "warnings"]])
+    return "**Fits that warned** (the warning names the cause; the fold's predictions are used as they are):", table
+
+
+def pooled_rocs(res: pd.DataFrame, seed: int = 0) -> dict:
+    """The pooled ROC curve of every (data set, classifier) over its folds: ``curves`` {(d, m): (fpr, tpr)},
+    ``aucs`` {(d, m): AUC}, ``ci`` {(d, m): 95 % percentile-bootstrap interval of the AUC}."""
+    curves, aucs, ci = {}, {}, {}
+    for (d, m), g in res.groupby(["dataset", "method"]):
+        yt, sc = np.concatenate(g.y_true.to_list()), np.concatenate(g.score.to_list())
+        fpr, tpr, _ = pooled_roc(yt, sc)
+        curves[d, m], aucs[d, m] = (fpr, tpr), auc(fpr, tpr)
+        ci[d, m] = auc_bootstrap(yt, sc, seed=seed)
+    return {"curves": curves, "aucs": aucs, "ci": ci}
+
+
+def auc_table(rocs: dict, datasets) -> pd.DataFrame:
+    """The AUCs with their bootstrap intervals, "0.912 (0.83–0.97)", data sets by their thesis names."""
+    aucs, ci = rocs["aucs"], rocs["ci"]
+    return pd.DataFrame({m: [f"{aucs[d, m]:.3f} ({ci[d, m][0]:.2f}–{ci[d, m][1]:.2f})" for d in datasets]
+                         for m in CLASSIFIERS}, index=[thesis_name(d) for d in datasets]).rename_axis("data set")
+
+
+def _auc_frame(rocs: dict, datasets) -> pd.DataFrame:
+    return pd.Series(rocs["aucs"]).unstack()[list(CLASSIFIERS)].reindex(datasets)
+
+
+def cpu_table(res: pd.DataFrame, datasets) -> pd.DataFrame:
+    """Mean CPU seconds per outer fold (model selection + fit + prediction), data sets x classifiers."""
+    return res.groupby(["dataset", "method"])["cpu_seconds"].mean().unstack()[list(CLASSIFIERS)].reindex(datasets)
+
+
+def cpu_display(cpu: pd.DataFrame, kernels: pd.DataFrame) -> pd.DataFrame:
+    """:func:`cpu_table` with the mean CPU seconds of the kernel choice beside it, two decimals."""
+    kcpu = kernels.groupby("dataset")["cpu_kernel_selection"].mean()
+    return cpu.assign(**{"kernel choice (SVM)": kcpu}).round(2).rename(index=thesis_name).rename_axis("data set")
+
+
+def _ard_stats(r: dict) -> dict:
+    """The spread of one fit's ARD values (genes not constant in training): sd of log10 l, the genes holding 90 % of
+    Σ l, the Gini index, the values at the lower bound and the largest."""
+    rel = np.asarray(r["relevances"], dtype=float)
+    lam = np.sort(rel[rel > 0])[::-1]
+    share = np.cumsum(lam) / lam.sum()
+    return {"sd": np.log10(lam).std(), "n90": int(np.searchsorted(share, 0.9) + 1),
+            "gini": 1 - 2 * np.sum(np.cumsum(np.sort(lam)) / lam.sum()) / lam.size + 1 / lam.size,
+            "at_bound": int(np.sum(lam <= 1.0001e-12)), "constant": int(np.sum(rel == 0)), "largest": lam[0],
+            "top50": set(np.argsort(-rel, kind="stable")[:50].tolist())}
 
 
 def ard_spread(ard: pd.DataFrame) -> pd.DataFrame:
@@ -24,14 +163,154 @@ def ard_spread(ard: pd.DataFrame) -> pd.DataFrame:
     :func:`genesel.papers.tan2006_ch3.ard_cell`)."""
     rows = []
     for r in ard.to_dict("records"):
-        rel = np.asarray(r["relevances"], dtype=float)
-        lam = np.sort(rel[rel > 0])[::-1]
-        share = np.cumsum(lam) / lam.sum()
-        rows.append({"dataset": r["dataset"], "approximation": r["approximation"], "sd": float(np.log10(lam).std()),
-                     "n90": int(np.searchsorted(share, 0.9) + 1),
-                     "top50": set(np.argsort(-rel, kind="stable")[:50].tolist()),
-                     "capped": not bool(r["optimizer_converged"])})
+        s = _ard_stats(r)
+        rows.append({"dataset": r["dataset"], "approximation": r["approximation"], "sd": float(s["sd"]),
+                     "n90": s["n90"], "top50": s["top50"], "capped": not bool(r["optimizer_converged"])})
     return pd.DataFrame(rows)
+
+
+def ard_table(ard: pd.DataFrame) -> pd.DataFrame:
+    """One row per ARD fit: training samples, log evidence, the spread of the values (:func:`ard_spread` and the
+    Gini index), how many sit at the lower bound or belong to genes constant in training, the largest value,
+    whether the optimiser converged, CPU seconds."""
+    rows = []
+    for r in ard.to_dict("records"):
+        s = _ard_stats(r)
+        rows.append({"data set": thesis_name(r["dataset"]), "approximation": r["approximation"],
+                     "training samples": r["n_train"], "log evidence": r["log_evidence"], "sd of log10 l": s["sd"],
+                     "genes for 90 % of the total": s["n90"], "Gini": s["gini"], "at the lower bound": s["at_bound"],
+                     "constant in training": s["constant"], "largest l": s["largest"],
+                     "optimiser": ("converged" if r["optimizer_converged"] else f"stopped at {r['n_iter']} iterations")
+                                  + ("" if r["ep_converged"] else ", EP not at its fixed point"),
+                     "CPU s": r["cpu_seconds"]})
+    return pd.DataFrame(rows)
+
+
+def ard_capped_note(ard: pd.DataFrame) -> str:
+    """What the ARD values of fits stopped at the iteration cap are ('' when every fit converged)."""
+    if ard.optimizer_converged.all():
+        return ""
+    return ("Where the optimiser stopped at its iteration cap, the ARD values are the best point it reached, not a "
+            "certified maximum of the evidence: with thousands of relevances and a few dozen samples the evidence is "
+            "very flat, and L-BFGS-B keeps making tiny gains. Rankings from such fits are indicative only (see *What "
+            "differs and why*).")
+
+
+def n_variable_genes(ard: pd.DataFrame, dataset: str) -> int:
+    """Genes not constant on the training part of ``dataset``'s ARD fits (relevance > 0)."""
+    return int(np.sum(np.asarray(ard[ard.dataset == dataset].relevances.iloc[0]) > 0))
+
+
+def ard_holds(ard: pd.DataFrame) -> dict:
+    """{thesis name: whether Laplace's ARD values are more spread out than EP's (sd of log10 l)}."""
+    sd = {(thesis_name(r["dataset"]), r["approximation"]): r["sd"] for r in ard_spread(ard).to_dict("records")}
+    return {k: bool(sd[k, "laplace"] > sd[k, "ep"]) for k in dict.fromkeys(n for n, _ in sd)}
+
+
+def spread_paragraph(ard: pd.DataFrame, quick: bool) -> str:
+    """:func:`spread_sentence` for the run, with a caveat when quick mode contradicts the thesis."""
+    names = {d: thesis_name(d) for d in ard.dataset.unique()}
+    holds = ard_holds(ard)
+    return spread_sentence(ard_spread(ard), names) + (
+        "" if all(holds.values()) or not quick else
+        " — in quick mode the fits see 200 genes and no restarts; the full run (figures/tan2006_fig4_ard_*) is the "
+        "comparison with the thesis.")
+
+
+def ard_top_genes(ard: pd.DataFrame, top: int = 10) -> dict:
+    """{(thesis name, "GP-Laplace" / "GP-EP"): labels of the ``top`` genes of largest ARD value, best first}, a
+    label being "SYMBOL (probe)" or "— (probe)"."""
+    tops = {}
+    for r in ard.itertuples():
+        ds = load_task(r.dataset)
+        sym = dict(zip(ds.gene_ids.astype(str), gene_symbols(ds)))
+        order = np.argsort(-np.asarray(r.relevances), kind="stable")
+        tops[thesis_name(r.dataset), f"GP-{'Laplace' if r.approximation == 'laplace' else 'EP'}"] = [
+            f"{sym.get(r.gene_ids[i]) or '—'} ({r.gene_ids[i]})" for i in order[:top]]
+    return tops
+
+
+def top_genes_table(ard: pd.DataFrame, top: int = 10) -> pd.DataFrame:
+    """:func:`ard_top_genes` as a table: one column per (data set, approximation), rows ranked 1..``top``."""
+    return pd.DataFrame(ard_top_genes(ard, top), index=pd.RangeIndex(1, top + 1, name="rank"))
+
+
+def top50_overlap(ard: pd.DataFrame) -> pd.DataFrame:
+    """Per data set, the Jaccard index of the Laplace and EP top-50 lists."""
+    overlap = {}
+    for r in ard.itertuples():
+        order = np.argsort(-np.asarray(r.relevances), kind="stable")
+        overlap.setdefault(thesis_name(r.dataset), []).append(set(order[:50].tolist()))
+    return pd.DataFrame({"data set": list(overlap), "Jaccard of the two top-50 lists":
+                         [round(jaccard(*s), 3) for s in overlap.values()]})
+
+
+def paper_vs_rows(datasets, summary: dict, rocs: dict, kernels: pd.DataFrame, cpu: pd.DataFrame,
+                  ard: pd.DataFrame, protocol: str, genes_label: str) -> list:
+    """Rows for :func:`genesel.experiments.paper_vs_genesel`: the thesis' Colon AUCs and SVM errors, its verdicts
+    (hardest data set, most and least accurate classifiers, the kernel, the costliest classifier) and the ARD
+    spread, beside this run's."""
+    acc, errors, n_total = summary["accuracy"], summary["errors"], summary["n_total"]
+    aucs, ci = rocs["aucs"], rocs["ci"]
+    auc_tab = _auc_frame(rocs, datasets)
+    colon, leuk = "alon", "golub"
+    rows = []
+    if colon in datasets:
+        for m in CLASSIFIERS:
+            rows.append(dict(quantity=f"AUC Colon, {m}", protocol=f"{protocol}, pooled ROC, {genes_label}",
+                             paper=f"≈ {THESIS['auc_colon'][m]:.2f}",
+                             genesel=f"{aucs[colon, m]:.3f} (95 % CI {ci[colon, m][0]:.2f}–{ci[colon, m][1]:.2f})"))
+    if leuk in datasets:
+        rows.append(dict(quantity="AUC Leukemia, all six", protocol=f"{protocol}, pooled ROC, {genes_label}",
+                         paper="comparably excellent (Fig. 3.8)",
+                         genesel=f"{auc_tab.loc[leuk].min():.3f} – {auc_tab.loc[leuk].max():.3f}"))
+    for d, (e, n) in THESIS["svm_errors"].items():
+        if d in datasets:
+            rows.append(dict(quantity=f"SVM errors, {thesis_name(d)}",
+                             protocol=f"{protocol} (Table 4.7), {genes_label}",
+                             paper=f"{e} / {n}", genesel=f"{int(errors.loc[d, 'SVM'])} / {int(n_total[d])}"))
+    if len(datasets) > 1:
+        rows.append(dict(quantity="hardest data set", protocol="mean CV accuracy", paper="Colon",
+                         genesel=thesis_name(acc.mean(axis=1).idxmin())))
+    for d in datasets:
+        best_m = ", ".join(acc.columns[np.isclose(acc.loc[d], acc.loc[d].max())])
+        rows.append(dict(quantity=f"most accurate classifier, {thesis_name(d)}", protocol="mean CV accuracy",
+                         paper="GP-EP (not significantly)" if d in ("alon", "golub") else "– (lung: GP-EP)",
+                         genesel=best_m))
+    if colon in datasets:
+        rows.append(dict(quantity="least accurate on Colon", protocol="mean CV accuracy", paper="RVM and SMLR",
+                         genesel=", ".join(acc.columns[np.isclose(acc.loc[colon], acc.loc[colon].min())])))
+    chosen = kernels.kernel.map(kernel_label)
+    rows.append(dict(quantity="kernel chosen by CV", protocol="SVM inner CV, per outer fold",
+                     paper="linear, all data sets",
+                     genesel="; ".join(f"{thesis_name(d)}: " + ", ".join(f"{k} ×{n}" for k, n in
+                                       g.value_counts().items()) for d, g in chosen.groupby(kernels.dataset))))
+    rows.append(dict(quantity="costliest classifier", protocol="CPU seconds per fold",
+                     paper="GP (EP), up to ≈ 131 s (lung)",
+                     genesel=f"{cpu.max().idxmax()}, up to {cpu.values.max():.1f} s "
+                             f"({thesis_name(cpu.max(axis=1).idxmax())})"))
+    spread = ard_spread(ard)
+    holds = ard_holds(ard)
+    for d in datasets:
+        k = thesis_name(d)
+        sd = dict(zip(spread[spread.dataset == d].approximation, spread[spread.dataset == d].sd))
+        rows.append(dict(quantity=f"ARD spread, {k}",
+                         protocol=f"sd of log10 l_m, Laplace / EP, training part, {genes_label}",
+                         paper="Laplace more spread out than EP",
+                         genesel=" / ".join(fmt_pair(sd["laplace"], sd["ep"]))
+                                 + f": {'holds' if holds[k] else 'does not hold here'}"))
+    return rows
+
+
+def differences(cpu: pd.DataFrame, ard: pd.DataFrame) -> str:
+    """The two bullets of "What differs and why" that quote this run: CPU cost and ARD values."""
+    names = {d: thesis_name(d) for d in ard.dataset.unique()}
+    return cpu_bullet(cpu) + "\n" + ard_bullet(ard_spread(ard), ard_top_genes(ard), names)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# sentences
+# ----------------------------------------------------------------------------------------------------------------
 
 
 def spread_sentence(spread: pd.DataFrame, names: dict) -> str:
@@ -99,3 +378,162 @@ def ard_bullet(spread: pd.DataFrame, tops: dict, names: dict) -> str:
                  "(the problem the thesis takes up in chapter 5), so these rankings are less reproducible than the "
                  "classification results, and their last digits can differ between machines.")
     return text
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# figures
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def file_tag(dataset: str) -> str:
+    """The data set's part of a figure's file name: the first word of its thesis name ("leukemia")."""
+    return thesis_name(dataset).split()[0].lower()
+
+
+def _fold_accuracy(res):
+    g = res.groupby(["dataset", "method"])["accuracy"]
+    return pd.DataFrame({"mean": 100 * g.mean(), "se": 100 * g.std(ddof=1) / np.sqrt(g.size()),
+                         "folds": g.size()}).reset_index()
+
+
+def accuracy_figure(res, datasets, protocol: str):
+    """Figure 3.6 as a dot plot: mean CV accuracy per classifier and data set with ± 1 standard error over the
+    folds, the thesis' SVM accuracy (Table 4.7) as an open marker. The axis starts where the data need it (no bar
+    is cut: there are no bars)."""
+    import matplotlib.pyplot as plt
+
+    st = _fold_accuracy(res)
+    fig, ax = plt.subplots(figsize=(14, 6.5))
+    colors = dict(zip(CLASSIFIERS, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    width = 0.8 / len(CLASSIFIERS)
+    for k, m in enumerate(CLASSIFIERS):
+        s = st[st["method"] == m].set_index("dataset").reindex(datasets)
+        x = np.arange(len(datasets)) + (k - (len(CLASSIFIERS) - 1) / 2) * width
+        ax.errorbar(x, s["mean"], yerr=s["se"], fmt="o", ms=10, capsize=4, color=colors[m], label=m)
+    for i, d in enumerate(datasets):
+        if d in THESIS["svm_errors"]:
+            e, n = THESIS["svm_errors"][d]
+            x = i - (len(CLASSIFIERS) - 1) / 2 * width
+            ax.plot(x, 100 * (1 - e / n), "s", mfc="none", mec=colors["SVM"], ms=16, mew=2.5,
+                    label="SVM in the thesis (Table 4.7)" if i == 0 else None)
+    ax.set_xticks(range(len(datasets)), [thesis_name(d) for d in datasets])
+    ax.set_ylabel("cross-validation accuracy (%)")
+    ax.set_ylim(min(50, float((st["mean"] - st["se"]).min()) - 2), 101)
+    ax.axhline(100, color="grey", lw=1, ls=":")
+    ax.set_title(f"Tan 2006 Fig. 3.6: {protocol} accuracy, mean ± 1 s.e. over folds")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=13, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def auc_bootstrap(y_true, scores, n_boot: int = 1000, seed: int = 0, level: float = 0.95):
+    """Percentile bootstrap interval of the pooled-ROC AUC (samples resampled with replacement, both classes kept)."""
+    from genesel.metrics import roc_auc
+
+    y_true, scores = np.asarray(y_true), np.asarray(scores, float)
+    rng = np.random.default_rng(seed)
+    pos, neg = np.flatnonzero(y_true == np.max(y_true)), np.flatnonzero(y_true != np.max(y_true))
+    vals = []
+    for _ in range(n_boot):
+        idx = np.r_[rng.choice(pos, pos.size), rng.choice(neg, neg.size)]
+        vals.append(roc_auc(y_true[idx], scores[idx]))
+    a = (1 - level) / 2
+    return float(np.quantile(vals, a)), float(np.quantile(vals, 1 - a))
+
+
+def auc_figure(rocs: dict, datasets, protocol: str):
+    """Figure 3.8 as a dot plot: pooled-ROC AUC per classifier and data set with a 95 % bootstrap interval (``rocs``
+    from :func:`pooled_rocs`), the thesis' approximate Colon AUCs as open markers."""
+    import matplotlib.pyplot as plt
+
+    auc_tab, ci = _auc_frame(rocs, datasets), rocs["ci"]
+    fig, ax = plt.subplots(figsize=(14, 6.5))
+    colors = dict(zip(CLASSIFIERS, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    width = 0.8 / len(CLASSIFIERS)
+    lo_all = 1.0
+    for k, m in enumerate(CLASSIFIERS):
+        x = np.arange(len(datasets)) + (k - (len(CLASSIFIERS) - 1) / 2) * width
+        v = np.array([auc_tab.loc[d, m] for d in datasets])
+        lo = np.array([ci[d, m][0] for d in datasets])
+        hi = np.array([ci[d, m][1] for d in datasets])
+        lo_all = min(lo_all, lo.min())
+        ax.errorbar(x, v, yerr=[v - lo, hi - v], fmt="o", ms=10, capsize=4, color=colors[m], label=m)
+        if "alon" in datasets:
+            i = list(datasets).index("alon")
+            ax.plot(x[i], THESIS["auc_colon"][m], "s", mfc="none", mec=colors[m], ms=16, mew=2.5,
+                    label="thesis (≈, Colon only)" if k == 0 else None)
+    ax.set_xticks(range(len(datasets)), [thesis_name(d) for d in datasets])
+    ax.set_ylabel("area under the pooled ROC curve")
+    ax.set_ylim(max(0.0, min(0.5, lo_all - 0.05)), 1.01)
+    ax.axhline(0.5, color="grey", lw=1, ls=":")
+    ax.set_title(f"Tan 2006 Fig. 3.8: AUC of the pooled {protocol} ROC curves, 95 % bootstrap intervals")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=13, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def roc_figure(rocs: dict, dataset: str, protocol: str):
+    """Figure 3.7: the pooled ROC curve of every classifier on one data set (``rocs`` from :func:`pooled_rocs`),
+    legend beside the axes."""
+    import matplotlib.pyplot as plt
+
+    curves, aucs = rocs["curves"], rocs["aucs"]
+    fig, ax = plt.subplots(figsize=(12, 7.5))
+    for m in CLASSIFIERS:
+        fpr, tpr = curves[dataset, m]
+        ax.step(fpr, tpr, where="post", label=f"{m} (AUC {aucs[dataset, m]:.3f})")
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls=":", label="chance")
+    ax.set_xlabel("false positive rate (share of the first class called second)")
+    ax.set_ylabel("true positive rate")
+    ax.set_aspect("equal")
+    ax.set_title(f"Tan 2006 Fig. 3.7: pooled {protocol} ROC, {thesis_name(dataset)}")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=13, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def cpu_figure(cpu: pd.DataFrame, datasets, protocol: str):
+    """Figure 3.9: mean CPU seconds per outer fold (log scale), one dot per classifier and data set."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(14, 6.5))
+    colors = dict(zip(CLASSIFIERS, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    width = 0.8 / len(CLASSIFIERS)
+    for k, m in enumerate(CLASSIFIERS):
+        x = np.arange(len(datasets)) + (k - (len(CLASSIFIERS) - 1) / 2) * width
+        ax.plot(x, [cpu.loc[d, m] for d in datasets], "o", ms=11, color=colors[m], label=m)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(datasets)), [thesis_name(d) for d in datasets])
+    ax.set_ylabel("CPU seconds per fold (log scale)")
+    ax.set_title(f"Tan 2006 Fig. 3.9: CPU cost per fold of {protocol}, measured here")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=13, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def fmt_pair(a: float, b: float) -> tuple[str, str]:
+    """Two numbers with two decimals, or three where two decimals would print them equal (a comparison of two
+    spreads must not show "1.67 vs 1.67" when one is larger)."""
+    digits = 2 if f"{a:.2f}" != f"{b:.2f}" else 3
+    return f"{a:.{digits}f}", f"{b:.{digits}f}"
+
+
+def ard_figure(ard: pd.DataFrame, dataset: str, genes_label: str):
+    """Figures 4.3-4.5: histograms of log10 of the ARD values of ``dataset`` (genes not constant in training),
+    Laplace beside EP, on a logarithmic count axis so the few highly relevant genes stay visible; ``genes_label``
+    says which genes the fits saw ("all genes")."""
+    import matplotlib.pyplot as plt
+
+    n_genes_label = f"{n_variable_genes(ard, dataset)} of {genes_label} not constant in training"
+    fig, axes = plt.subplots(1, 2, figsize=(15, 6), sharey=True, sharex=True)
+    rows = sorted(ard[ard.dataset == dataset].to_dict("records"), key=lambda r: r["approximation"] != "laplace")
+    logs = [np.log10(np.asarray(r["relevances"])[np.asarray(r["relevances"]) > 0]) for r in rows]
+    sds = fmt_pair(*(float(v.std()) for v in logs)) if len(logs) == 2 else [f"{float(v.std()):.2f}" for v in logs]
+    for ax, r, v, sd in zip(axes, rows, logs, sds):
+        ax.hist(v, bins=60, color="C0" if r["approximation"] == "laplace" else "C1", log=True)
+        ax.set_xlabel("log10 of the ARD value l_m (larger: more relevant)")
+        ax.set_title(f"GP-{'Laplace' if r['approximation'] == 'laplace' else 'EP'}: sd of log10 = {sd}")
+    axes[0].set_ylabel("number of genes (log scale)")
+    fig.suptitle(f"Tan 2006 Figs. 4.3-4.5: ARD values, {thesis_name(dataset)} ({n_genes_label})")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    return fig

@@ -29,23 +29,24 @@ from __future__ import annotations
 
 import time
 import warnings
-from functools import lru_cache
 
 import numpy as np
 
-from genesel.datasets import load_dataset, recommended_preprocessing
+from genesel.datasets import recommended_preprocessing
 from genesel.experiments import random_splits, stratified_kfold
 from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
 from genesel.msvm_rfe import MSVMRFE
+from genesel.papers.common import load_task
 from genesel.preprocessing import LogTransform
 from genesel.rfe import SVMRFE
 from genesel.sparse_select import RVMSelector, SMLRSelector
 from genesel.svm import LinearSVM
 
-__all__ = ["LUNG_NOTE", "PAPER", "PREPROCESSING_CHECKS", "RANKERS", "SPARSE", "FOLD_METHODS", "VARIANTS",
-           "thesis_split", "standardise", "prefilter_view", "load_task", "ranking_cell", "fold_cell",
+__all__ = ["LUNG_NOTE", "PAPER", "PREPROCESSING_CHECKS", "RANKERS", "SPARSE", "FOLD_METHODS", "TABLE47_METHODS",
+           "VARIANTS", "VARIANCE_SCALE", "thesis_data", "thesis_split", "standardise", "prefilter_view",
+           "ranking_cells", "fold_cells", "ranking_cell", "fold_cell",
            "table54_cell", "preprocessing_cell"]
 
 LUNG_NOTE = ("Lung (26 SAGE libraries of the BC Cancer Agency, 19,624 genes) is not public; its rows are quoted from "
@@ -59,6 +60,8 @@ RANKERS = ("SVM-RFE", "GP-Laplace", "GP-EP")
 SPARSE = ("RVM", "SMLR")
 #: Tables 4.7, 5.5 and 5.6 (leave-one-fold-out)
 FOLD_METHODS = ("All genes", "SVM-RFE", "GP-Laplace", "RVM", "SMLR", "MSVM-RFE", "GP-ARD-FS", "GP-ARD-RFE")
+#: the methods of Table 4.7 (chapter 4's leave-one-fold-out)
+TABLE47_METHODS = FOLD_METHODS[:5]
 
 # ----------------------------------------------------------------------------------------------------------------
 # the thesis' numbers
@@ -117,9 +120,6 @@ PAPER = {
                  ("Leukemia", "GP-ARD-FS"): (93.1, 5), ("Leukemia", "GP-ARD-RFE"): (97.2, 2)},
 }
 
-#: thesis name of each genesel data set
-THESIS_NAME = {"alon": "Colon", "golub": "Leukemia"}
-
 #: the checks that pin the preprocessing down (thesis number, where it is printed)
 PREPROCESSING_CHECKS = (
     ("Leukemia test accuracy, SVM, all genes (38/34 split)", "82.3% (28/34)", "Table 4.2"),
@@ -130,33 +130,29 @@ PREPROCESSING_CHECKS = (
 )
 
 
-def thesis_name(dataset: str) -> str:
-    return THESIS_NAME.get(dataset, dataset)
-
-
 # ----------------------------------------------------------------------------------------------------------------
 # data, splits and preprocessing
 # ----------------------------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
-def load_task(dataset: str, max_genes: int | None = None):
-    """(X raw, y in {-1, +1}, gene ids, classes, predefined train idx or None). ``max_genes`` keeps the genes of
-    largest variance of the log values over all samples (unsupervised; quick mode only)."""
-    ds = load_dataset(dataset)
-    X, genes = ds.X, np.asarray(ds.gene_ids)
-    if max_genes is not None and max_genes < X.shape[1]:
-        L = LogTransform(floor=max(1.0, float(np.percentile(X, 5)))).fit_transform(X)
-        keep = np.sort(np.argsort(-L.var(axis=0), kind="stable")[:max_genes])
-        X, genes = X[:, keep], genes[keep]
-    return X, ds.y, genes, tuple(ds.classes), (None if ds.train_idx is None else np.asarray(ds.train_idx))
+#: How quick mode ranks the genes it keeps: by the variance of the log values floored at max(1, 5th percentile)
+#: (:func:`genesel.papers.common.load_task`).
+VARIANCE_SCALE = "log_floor_p5"
+
+
+def thesis_data(dataset: str, max_genes: int | None = None):
+    """The data set as chapters 4-5 use it (:func:`genesel.papers.common.load_task`): the raw values, ``y`` in
+    {-1, +1}, the predefined split where there is one; ``max_genes`` keeps the genes of largest variance of the
+    floored log values over all samples (unsupervised; quick mode only)."""
+    return load_task(dataset, max_genes, variance_scale=VARIANCE_SCALE)
 
 
 def thesis_split(dataset: str, seed: int, max_genes: int | None = None):
     """The chapter 4 training/test split (Table 4.1): the predefined one where it exists (Leukemia 38/34), else a
     stratified random split with the thesis' Colon sizes (32 training samples: 11 normal, 21 tumour) or, for other
     data sets, half of the samples."""
-    X, y, _, _, tr = load_task(dataset, max_genes)
+    ds = thesis_data(dataset, max_genes)
+    y, tr = ds.y, ds.train_idx
     if tr is not None:
         return np.sort(tr), np.setdiff1d(np.arange(y.size), tr)
     n_train = 32 if dataset == "alon" else y.size // 2
@@ -173,7 +169,7 @@ def standardise(X, fit_idx=None):
 
 
 def _matrix(dataset, variant, train_idx, max_genes):
-    X = load_task(dataset, max_genes)[0]
+    X = thesis_data(dataset, max_genes).X
     if variant == "merged":
         return standardise(X)
     if variant == "train-only":
@@ -187,9 +183,26 @@ def prefilter_view(dataset: str, max_genes: int | None = None):
     Colon, at 20 and capped at 16000 for Leukemia; sets already on a log or standardised scale are left as they
     are), then standardised per sample (each array to zero mean and unit variance). Reproduces the thesis' 373
     Colon genes at p < 0.01; uses no other sample, so it leaks nothing."""
-    X = load_task(dataset, max_genes)[0]
+    X = thesis_data(dataset, max_genes).X
     L = recommended_preprocessing(dataset, standardize=False).fit_transform(X)
     return (L - L.mean(axis=1, keepdims=True)) / L.std(axis=1, keepdims=True)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the grids
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def ranking_cells(datasets, variants, *, seed, quick, max_genes=None) -> list:
+    """Chapter 4 on the thesis' split: one :func:`ranking_cell` per (data set, ranker or sparse selector, variant)."""
+    return [dict(dataset=d, method=m, variant=v, seed=seed, quick=quick, max_genes=max_genes, max_forward=None)
+            for d in datasets for m in RANKERS + SPARSE for v in variants]
+
+
+def fold_cells(datasets, methods, variants, *, n_folds, seed, quick, max_genes=None) -> list:
+    """Leave-one-fold-out: one :func:`fold_cell` per (data set, method, variant, fold)."""
+    return [dict(dataset=d, method=m, fold=f, n_folds=n_folds, variant=v, seed=seed, quick=quick, max_genes=max_genes)
+            for d in datasets for m in methods for v in variants for f in range(n_folds)]
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -216,7 +229,8 @@ def ranking_cell(dataset: str, method: str, variant: str, seed: int, quick: bool
     """Chapter 4 on the thesis' split: rank the genes on the training part with ``method`` (SVM-RFE one gene per
     step, GPC-ARD with Laplace or EP) and score every prefix by SVM test accuracy and training LOO accuracy
     (Tables 4.2-4.5, Figures 4.2, 4.6); or take RVM's / SMLR's non-zero weights (Table 4.6)."""
-    X, y, genes, classes, _ = load_task(dataset, max_genes)
+    ds = thesis_data(dataset, max_genes)
+    X, y = ds.X, ds.y
     tr, te = thesis_split(dataset, seed, max_genes)
     A = _matrix(dataset, variant, tr, max_genes)
     t0 = time.process_time()
@@ -270,7 +284,8 @@ def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, 
     train a linear SVM (and GP-Laplace without ARD) on them with b_i only and count the errors on fold ``fold``.
     Also returns the top 100 of the method's gene ranking on those folds (``ranking_top``; RVM and SMLR: by |weight|,
     the selected genes first), for stability indices on sets of equal size."""
-    X, y, genes, classes, _ = load_task(dataset, max_genes)
+    ds = thesis_data(dataset, max_genes)
+    X, y = ds.X, ds.y
     tr, te = stratified_kfold(y, n_folds, seed)[fold]
     tr = np.sort(tr)
     A = _matrix(dataset, variant, tr, max_genes)
@@ -310,7 +325,8 @@ def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, 
 def table54_cell(dataset: str, seed: int, quick: bool, max_genes: int | None = None) -> dict:
     """Table 5.4 (as printed: every gene subset chosen on all samples, then LOO): SVM LOO accuracy with all genes,
     with the genes of Wilcoxon p < 0.01, and with GP-ARD-RFE's survivors (1024 and 512 on Colon)."""
-    X, y, genes, classes, _ = load_task(dataset, max_genes)
+    ds = thesis_data(dataset, max_genes)
+    X, y = ds.X, ds.y
     A = standardise(X)
     from genesel.filters import wilcoxon_pvalues
 
@@ -342,7 +358,8 @@ def preprocessing_cell(dataset: str) -> list:
     """The checkable numbers of :data:`PREPROCESSING_CHECKS` under three candidate preprocessings."""
     from genesel.filters import wilcoxon_pvalues
 
-    X, y, genes, classes, tr = load_task(dataset)
+    ds = thesis_data(dataset)
+    X, y, tr = ds.X, ds.y, ds.train_idx
     rows = []
     views = {"raw values, per-gene z (merged)": standardise(X),
              "log values, per-gene z (merged)": standardise(LogTransform(floor=20.0 if X.min() <= 0 else 1.0,

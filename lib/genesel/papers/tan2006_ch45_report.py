@@ -1,15 +1,276 @@
-"""Tan (2006), chapters 4-5: tables and figures of notebooks 05b and 05c from the cells of
-:mod:`genesel.papers.tan2006_ch45` (kept apart so that editing a figure never invalidates the cached cells)."""
+"""Tan (2006), chapters 4-5: tables, figures and sentences of notebooks 05b and 05c from the cells of
+:mod:`genesel.papers.tan2006_ch45` (kept apart so that editing a figure or a table never invalidates a cached cell).
+
+M. Tan, *Comparative Study of Kernel Based Classification and Feature Selection Methods With Gene Expression Data*,
+MSc thesis, UBC 2006: Tables 4.2-4.7 and Figures 4.2, 4.6 (notebook 05b), Tables 5.1-5.6 (notebook 05c), each
+beside the thesis' printed numbers (:data:`genesel.papers.tan2006_ch45.PAPER`).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from genesel.papers.tan2006 import thesis_name
+from genesel.papers.tan2006_ch45 import (LUNG_NOTE, PAPER, PREPROCESSING_CHECKS, RANKERS, VARIANTS, thesis_data,
+                                         thesis_split)
 from genesel.stability import kuncheva_index, mean_pairwise_jaccard, selection_frequency, stability_score
 
-__all__ = ["stability_table", "lofo_table", "occurrence_table", "ranking_tables", "fig_forward",
+__all__ = ["thesis_name", "variant_list", "split_summary", "checks_sentence", "preprocessing_table",
+           "thesis_ranking_tables", "unconverged_note", "thesis_sizes", "table46", "table47", "chapter4_paper_vs_rows",
+           "rvm_sets", "table53", "table54", "table55", "table56", "chapter5_paper_vs_rows", "stability_table",
+           "lofo_table", "occurrence_table", "ranking_tables", "forward_figure_name", "fig_forward",
            "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation", "chapter5_matches"]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the notebooks' set-up
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def variant_list(variants, quick: bool) -> list:
+    """The notebook's ``variants`` parameter checked: a list of :data:`~genesel.papers.tan2006_ch45.VARIANTS`
+    (default: quick ``["merged"]``, full both), anything else refused with the values allowed."""
+    from genesel.papers.notebook import as_list
+
+    variants = as_list(variants, "variants", example=["merged"]) or (["merged"] if quick else list(VARIANTS))
+    bad = [v for v in variants if v not in VARIANTS]
+    if bad:
+        raise ValueError(f"variants {bad} unknown; choose from {VARIANTS}")
+    return variants
+
+
+def split_summary(datasets, seed: int, max_genes=None) -> str:
+    """One line per data set: genes used, and the training and test parts of the thesis' split by class."""
+    lines = []
+    for d in datasets:
+        ds = thesis_data(d, max_genes)
+        y, classes = ds.y, ds.classes
+        tr, te = thesis_split(d, seed, max_genes)
+        lines.append(f"{thesis_name(d)}: {ds.X.shape[1]} genes; training {tr.size} ({int((y[tr] > 0).sum())} "
+                     f"{classes[1]} / {int((y[tr] < 0).sum())} {classes[0]}), test {te.size} "
+                     f"({int((y[te] > 0).sum())} {classes[1]} / {int((y[te] < 0).sum())} {classes[0]})")
+    return "\n".join(lines)
+
+
+def checks_sentence() -> str:
+    """The thesis numbers that pin its preprocessing down, in one Markdown line."""
+    return "**Thesis numbers used as checks:** " + "; ".join(f"{q}: {v} ({w})" for q, v, w in PREPROCESSING_CHECKS)
+
+
+def preprocessing_table(prep: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``preprocessing_cell`` indexed by (data set, preprocessing), counts as nullable integers."""
+    prep = prep.astype({c: "Int64" for c in prep.columns if c not in ("dataset", "preprocessing")})
+    return prep.assign(data=prep.dataset.map(thesis_name)).drop(columns="dataset").set_index(["data", "preprocessing"])
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# chapter 4 beside the thesis
+# ----------------------------------------------------------------------------------------------------------------
+
+_T4_COLUMNS = {"test": ["optimal subsets", "test acc. (%)", "genes in biomarker set"],
+               "loo": ["LOO acc. on training (%)", "genes in biomarker set", "optimal subsets"]}
+
+
+def _thesis_ranking(key, data, ranking):
+    """The thesis' row of Table 4.2/4.3 (SVM-RFE) or 4.4/4.5 (GPC-ARD) for a data set and ranking."""
+    if ranking == "SVM-RFE":
+        return PAPER["table4_2" if key == "test" else "table4_3"].get(data, (None,) * 4)
+    return PAPER["table4_4" if key == "test" else "table4_5"].get((data, ranking), (None,) * 3)
+
+
+def thesis_ranking_tables(rank: pd.DataFrame) -> dict:
+    """Tables 4.2-4.5: :func:`ranking_tables` of the ranking methods with the thesis' columns beside genesel's
+    (``{"test": ..., "loo": ...}``)."""
+    tabs = ranking_tables(rank[rank.method.isin(RANKERS)], {d: thesis_name(d) for d in rank.dataset.unique()})
+    for key, t in tabs.items():
+        cols = _T4_COLUMNS[key]
+        for c in cols:
+            t[f"thesis: {c}"] = [_thesis_ranking(key, r.data, r.ranking)[cols.index(c)] for r in t.itertuples()]
+    return tabs
+
+
+def unconverged_note(rank: pd.DataFrame) -> str:
+    """How many GP-ARD fits of the rankings stopped at the optimiser's iteration cap."""
+    return (f"GP-ARD fits whose L-BFGS-B optimiser stopped at its iteration cap: {int(rank.unconverged_fits.sum())} "
+            f"of {int(rank.method.isin(['GP-Laplace', 'GP-EP']).sum())}. Their ARD values rank the genes all the "
+            "same; the evidence could still rise a little.")
+
+
+def thesis_sizes(dataset: str, method: str):
+    """(biomarker size by test accuracy, by LOO) the thesis gives for a data set and ranking, or None."""
+    name = thesis_name(dataset)
+    if method == "SVM-RFE" and name in PAPER["table4_2"]:
+        return PAPER["table4_2"][name][2], PAPER["table4_3"][name][1]
+    if (name, method) in PAPER["table4_4"]:
+        return PAPER["table4_4"][name, method][2], PAPER["table4_5"][name, method][1]
+    return None
+
+
+def _table46(rank: pd.DataFrame) -> pd.DataFrame:
+    t46 = rank.assign(data=rank.dataset.map(thesis_name))
+    t46["test acc. (%)"] = (100 * (1 - t46.test_errors_at_biomarker / t46.n_test)).round(1)
+    t46["all genes test acc. (%)"] = (100 * (1 - t46.all_genes_test_errors / t46.n_test)).round(1)
+    t46["thesis: test acc. (%)"] = [PAPER["table4_6"].get((r.data, r.method), (None, None))[0] for r in t46.itertuples()]
+    t46["thesis: genes"] = [PAPER["table4_6"].get((r.data, r.method), (None, None))[1] for r in t46.itertuples()]
+    return t46
+
+
+def table46(rank: pd.DataFrame) -> pd.DataFrame:
+    """Table 4.6: the SVM's test accuracy with each selector's biomarker set, beside the thesis'."""
+    t46 = _table46(rank)
+    return t46[["data", "variant", "method", "biomarker_size", "test acc. (%)", "thesis: genes", "thesis: test acc. (%)",
+                "all genes test acc. (%)"]].rename(columns={"method": "selector", "biomarker_size": "genes"})
+
+
+def _thesis_lofo(lofo: pd.DataFrame, table: str, columns) -> pd.DataFrame:
+    """``lofo`` with the thesis' (accuracy or errors, second) entries of Table 4.7 or 5.6 as ``columns``."""
+    out = lofo.copy()
+    for i, c in enumerate(columns):
+        if c is not None:
+            out[c] = [PAPER[table].get((r.data, r.method), (None, None))[i] for r in out.itertuples()]
+    return out
+
+
+def table47(lofo: pd.DataFrame) -> pd.DataFrame:
+    """Table 4.7: total leave-one-fold-out errors and the average biomarker size, beside the thesis'
+    (``lofo`` from :func:`lofo_table`)."""
+    t = _thesis_lofo(lofo, "table4_7", ["thesis: errors", "thesis: avg size"])
+    return (t[["data", "variant", "method", "n", "svm_errors", "thesis: errors", "mean_size", "thesis: avg size"]]
+            .rename(columns={"n": "N", "svm_errors": "errors (SVM)", "mean_size": "avg size"}).round(1))
+
+
+def chapter4_paper_vs_rows(rank: pd.DataFrame, lofo: pd.DataFrame, n_folds: int) -> list:
+    """Rows for :func:`genesel.experiments.paper_vs_genesel`: every number of Tables 4.2, 4.3, 4.6 and 4.7 with a
+    counterpart in this run."""
+    tabs = thesis_ranking_tables(rank)
+    rows = []
+    for r in rank[rank.method == "SVM-RFE"].to_dict("records"):
+        name = thesis_name(r["dataset"])
+        if name in PAPER["table4_2"]:
+            ok = r["n_test"] - r["all_genes_test_errors"]
+            rows.append(dict(quantity=f"{name}: SVM test accuracy, all genes (Table 4.2)",
+                             protocol=r["variant"], paper=f"{PAPER['table4_2'][name][3]}%",
+                             genesel=f"{100 * ok / r['n_test']:.2f}% ({ok}/{r['n_test']})",
+                             note="the thesis truncates its percentages (28/34 = 82.35% is printed 82.3%)"))
+    for r in tabs["test"].to_dict("records"):
+        if r["ranking"] == "SVM-RFE" and r["data"] in PAPER["table4_2"]:
+            p = PAPER["table4_2"][r["data"]]
+            rows.append(dict(quantity=f"{r['data']}: SVM-RFE, optimal subsets by test / test acc. / biomarker size "
+                                      "(Table 4.2)", protocol=r["variant"], paper=f"{p[0]} / {p[1]}% / {p[2]}",
+                             genesel=f"{r['optimal subsets']} / {r['test acc. (%)']}% / {r['genes in biomarker set']}"))
+    for r in tabs["loo"].to_dict("records"):
+        if r["ranking"] == "SVM-RFE" and r["data"] in PAPER["table4_3"]:
+            p = PAPER["table4_3"][r["data"]]
+            rows.append(dict(quantity=f"{r['data']}: SVM-RFE, LOO acc. / biomarker size / optimal subsets (Table 4.3)",
+                             protocol=r["variant"], paper=f"{p[0]}% / {p[1]} / {p[2]}",
+                             genesel=f"{r['LOO acc. on training (%)']}% / {r['genes in biomarker set']} / "
+                                     f"{r['optimal subsets']}"))
+    for r in _table46(rank).to_dict("records"):
+        if (r["data"], r["method"]) in PAPER["table4_6"]:
+            p = PAPER["table4_6"][(r["data"], r["method"])]
+            rows.append(dict(quantity=f"{r['data']}: {r['method']} biomarker set, test acc. / genes (Table 4.6)",
+                             protocol=r["variant"], paper=f"{p[0]}% / {p[1]}",
+                             genesel=f"{r['test acc. (%)']}% / {r['biomarker_size']}"))
+    for r in lofo.to_dict("records"):
+        if (r["data"], r["method"]) in PAPER["table4_7"]:
+            p = PAPER["table4_7"][(r["data"], r["method"])]
+            rows.append(dict(quantity=f"{r['data']}: {r['method']}, leave-one-fold-out errors / avg size (Table 4.7)",
+                             protocol=f"{r['variant']}, {n_folds} folds", paper=f"{p[0]} / {p[1]}",
+                             genesel=f"{int(r['svm_errors'])} / {r['mean_size']:.1f}"))
+    rows.append(dict(quantity="Lung (Tables 4.1-4.6)", paper="reported", genesel="not public", note=LUNG_NOTE))
+    return rows
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# chapter 5 beside the thesis
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def rvm_sets(folds: pd.DataFrame, datasets, variant: str, max_genes=None) -> list:
+    """Tables 5.1-5.2 as the notebook shows them, in order: per data set, where its gene names come from, the genes
+    RVM selects in each training set and their occurrence counts; then the thesis' Table 5.1 when Colon ran."""
+    from IPython.display import Markdown
+
+    from genesel.papers.notebook import tidy
+
+    out = []
+    for d in datasets:
+        name = gene_namer(d, max_genes)
+        rv = folds[(folds.dataset == d) & (folds.method == "RVM") & (folds.variant == variant)].sort_values("fold")
+        occ = occurrence_table([set(b) for b in rv.biomarkers])
+        occ["genes"] = [", ".join(name(g) for g in gl) for gl in occ.genes]
+        out += [Markdown(annotation(d)),
+                Markdown(f"**{thesis_name(d)}: genes selected by RVM in each training set (Table 5.1)**"),
+                pd.DataFrame({"fold left out": rv.fold + 1, "genes": [", ".join(name(g) for g in b)
+                                                                      for b in rv.biomarkers]}).set_index("fold left out"),
+                Markdown(f"**{thesis_name(d)}: number of occurrences (Table 5.2)**"), tidy(occ[occ.N_i > 0])]
+    if "alon" in datasets:
+        out += [Markdown("**The thesis' Table 5.1 (Colon), for comparison**"),
+                pd.DataFrame({"experiment": range(1, 11), "genes": [str(s) for s in PAPER["table5_1"]]})
+                .set_index("experiment")]
+    return out
+
+
+def _with_thesis_S(stab: pd.DataFrame, table: str) -> pd.DataFrame:
+    return stab.assign(**{"thesis: S": [PAPER[table].get((r.data, r.method)) for r in stab.itertuples()]})
+
+
+def table53(stab: pd.DataFrame) -> pd.DataFrame:
+    """Table 5.3: the stability score S of RVM and SMLR, beside the thesis' (``stab`` from
+    :func:`stability_table`)."""
+    t53 = _with_thesis_S(stab[stab.method.isin(["RVM", "SMLR"])], "table5_3")
+    return t53[["data", "variant", "method", "stability_S", "thesis: S", "mean_size"]]
+
+
+def _table54(t54: pd.DataFrame) -> pd.DataFrame:
+    wilcoxon = "Wilcoxon p < 0.01 (373 genes)"
+    return t54.assign(**{"thesis LOO acc. (%)": [PAPER["table5_4"].get(s) or PAPER["table5_4"].get(
+        wilcoxon if s.startswith("Wilcoxon") else "") for s in t54.subset]})
+
+
+def table54(t54: pd.DataFrame) -> pd.DataFrame:
+    """Table 5.4 (the rows of ``table54_cell``) beside the thesis' LOO accuracies."""
+    return _table54(t54)[["subset", "n_genes", "loo_accuracy", "thesis LOO acc. (%)"]]
+
+
+def table55(stab: pd.DataFrame) -> pd.DataFrame:
+    """Table 5.5: the stability of every method's fold biomarker sets (S beside the thesis', Kuncheva, Jaccard)."""
+    return _with_thesis_S(stab, "table5_5")[["data", "variant", "method", "stability_S", "thesis: S", "kuncheva",
+                                             "jaccard", "union", "mean_size"]]
+
+
+def table56(lofo: pd.DataFrame) -> pd.DataFrame:
+    """Table 5.6: leave-one-fold-out accuracy and errors of the SVM (beside the thesis') and of GP-Laplace on the
+    biomarker sets."""
+    t = _thesis_lofo(lofo, "table5_6", ["thesis: acc. (%)", "thesis: errors"])
+    return t[["data", "variant", "method", "n", "svm_errors", "svm_accuracy", "thesis: errors", "thesis: acc. (%)",
+              "gp_errors", "gp_accuracy", "mean_size", "cpu_seconds"]]
+
+
+def chapter5_paper_vs_rows(stab: pd.DataFrame, lofo: pd.DataFrame, t54, n_folds: int) -> list:
+    """Rows for :func:`genesel.experiments.paper_vs_genesel`: the thesis' S (Tables 5.3, 5.5), Table 5.6 and, when
+    Colon ran, Table 5.4, beside this run's."""
+    rows = []
+    for r in _with_thesis_S(stab, "table5_5").to_dict("records"):
+        if r["thesis: S"] is not None and not pd.isna(r["thesis: S"]):
+            rows.append(dict(quantity=f"{r['data']}: stability S of {r['method']} (Tables 5.3, 5.5)",
+                             protocol=f"{r['variant']}, {n_folds} folds", paper=f"{r['thesis: S']:.2f}",
+                             genesel=f"{r['stability_S']:.2f}"))
+    for r in lofo.to_dict("records"):
+        p = PAPER["table5_6"].get((r["data"], r["method"]))
+        if p:
+            rows.append(dict(quantity=f"{r['data']}: {r['method']}, leave-one-fold-out accuracy (errors) (Table 5.6)",
+                             protocol=f"{r['variant']}, {n_folds} folds", paper=f"{p[0]}% ({p[1]})",
+                             genesel=f"{r['svm_accuracy']:.1f}% ({int(r['svm_errors'])})"))
+    if t54 is not None:
+        for r in _table54(t54).to_dict("records"):
+            rows.append(dict(quantity=f"Colon: LOO accuracy, {r['subset']} (Table 5.4)",
+                             protocol="as printed (genes chosen on all samples)",
+                             paper=f"{r['thesis LOO acc. (%)']}%",
+                             genesel=f"{r['loo_accuracy']:.2f}% ({r['n_genes']} genes)"))
+    rows.append(dict(quantity="Lung", paper="left out of chapter 5", genesel="not public", note=LUNG_NOTE))
+    return rows
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -18,7 +279,7 @@ __all__ = ["stability_table", "lofo_table", "occurrence_table", "ranking_tables"
 
 
 def stability_table(folds: pd.DataFrame) -> pd.DataFrame:
-    """Per data set, variant and method: Tan's S (Eq. 5.1) over the fold biomarker sets, the mean pairwise Jaccard
+    """Per data set (``data``: its thesis name), variant and method: Tan's S (Eq. 5.1) over the fold biomarker sets, the mean pairwise Jaccard
     index, the union size and the mean size; and the Kuncheva index, which needs sets of one size: the top k genes of
     every fold's ranking with k the smallest biomarker set of the method (``kuncheva_k``), so that each of those
     top-k sets lies inside (RVM, SMLR, GP-ARD-FS, GP-ARD-RFE, MSVM-RFE) or is (k = size) the fold's selection."""
@@ -36,17 +297,20 @@ def stability_table(folds: pd.DataFrame) -> pd.DataFrame:
         rows.append({"dataset": ds, "variant": var, "method": meth, "stability_S": stability_score(sets),
                      "kuncheva": ki, "kuncheva_k": int(k) if ok else None, "jaccard": mean_pairwise_jaccard(sets),
                      "union": len(set().union(*sets)), "mean_size": float(np.mean(sizes))})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out["data"] = out["dataset"].map(thesis_name)
+    return out
 
 
 def lofo_table(folds: pd.DataFrame) -> pd.DataFrame:
-    """Per data set, variant and method: total errors over the folds (SVM and GP-Laplace), accuracy, mean
-    biomarker size."""
+    """Per data set (``data``: its thesis name), variant and method: total errors over the folds (SVM and
+    GP-Laplace), accuracy, mean biomarker size."""
     agg = folds.groupby(["dataset", "variant", "method"], sort=False).agg(
         n=("n_test", "sum"), svm_errors=("svm_errors", "sum"), gp_errors=("gp_errors", "sum"),
         mean_size=("biomarker_size", "mean"), cpu_seconds=("cpu_seconds", "sum")).reset_index()
     agg["svm_accuracy"] = 100.0 * (1 - agg["svm_errors"] / agg["n"])
     agg["gp_accuracy"] = 100.0 * (1 - agg["gp_errors"] / agg["n"])
+    agg["data"] = agg["dataset"].map(thesis_name)
     return agg
 
 
@@ -133,11 +397,18 @@ def ranking_tables(rank: pd.DataFrame, names: dict) -> dict:
     return {k: pd.DataFrame(v) for k, v in out.items()}
 
 
-def fig_forward(rank: pd.DataFrame, dataset: str, method: str, variant: str, title_name: str, paper_sizes=None):
+def forward_figure_name(dataset: str, method: str) -> str:
+    """File name of :func:`fig_forward`'s figure: ``tan2006_fig4_2_<data set>_svm_rfe`` (Figure 4.2, SVM-RFE) or
+    ``tan2006_fig4_6_<data set>_gp_laplace`` (Figure 4.6, GPC-ARD)."""
+    return f"tan2006_fig4_{'2' if method == 'SVM-RFE' else '6'}_{dataset}_{method.lower().replace('-', '_')}"
+
+
+def fig_forward(rank: pd.DataFrame, dataset: str, method: str, variant: str):
     """Figures 4.2 / 4.6 for one data set and ranking: test and LOO accuracy of every prefix, linear and log axes;
-    the thesis' biomarker sizes (test and LOO) marked where known."""
+    the thesis' biomarker sizes (test and LOO, :func:`thesis_sizes`) marked where known."""
     import matplotlib.pyplot as plt
 
+    title_name, paper_sizes = thesis_name(dataset), thesis_sizes(dataset, method)
     r = rank[(rank.dataset == dataset) & (rank.method == method) & (rank.variant == variant)].iloc[0]
     te, lo = np.asarray(r.test_errors), np.asarray(r.loo_errors)
     k = np.arange(1, te.size + 1)
@@ -163,18 +434,18 @@ def fig_forward(rank: pd.DataFrame, dataset: str, method: str, variant: str, tit
 # ----------------------------------------------------------------------------------------------------------------
 # chapter 5 figures
 # ----------------------------------------------------------------------------------------------------------------
-def fig_stability_accuracy(stab: pd.DataFrame, lofo: pd.DataFrame, paper_S: dict, paper_acc: dict, names: dict,
-                           variant: str, n_folds: int):
-    """Stability S against leave-one-fold-out accuracy, one panel per data set: genesel filled, thesis hollow,
-    joined by a thin line per method."""
+def fig_stability_accuracy(stab: pd.DataFrame, lofo: pd.DataFrame, variant: str, n_folds: int):
+    """Stability S against leave-one-fold-out accuracy, one panel per data set: genesel filled, the thesis hollow
+    (Tables 5.5, 5.6), joined by a thin line per method."""
     import matplotlib.pyplot as plt
 
+    paper_S, paper_acc = PAPER["table5_5"], PAPER["table5_6"]
     ds_list = list(dict.fromkeys(stab.dataset))
     fig, axes = plt.subplots(1, len(ds_list), figsize=(7.5 * len(ds_list) + 3, 6.5), squeeze=False)
     methods = list(dict.fromkeys(stab.method))
     colors = {m: f"C{i}" for i, m in enumerate(methods)}
     for ax, ds in zip(axes[0], ds_list):
-        name = names.get(ds, ds)
+        name = thesis_name(ds)
         s = stab[(stab.dataset == ds) & (stab.variant == variant)].set_index("method")
         a = lofo[(lofo.dataset == ds) & (lofo.variant == variant)].set_index("method")
         for m in methods:
@@ -200,12 +471,12 @@ def fig_stability_accuracy(stab: pd.DataFrame, lofo: pd.DataFrame, paper_S: dict
     return fig
 
 
-def fig_overlap(folds: pd.DataFrame, dataset: str, variant: str, methods, title_name: str, gene_label=None,
-                top: int = 25):
+def fig_overlap(folds: pd.DataFrame, dataset: str, variant: str, methods, max_genes=None, top: int = 25):
     """Gene x fold picture of the fold biomarker sets, one panel per method: the ``top`` most often selected genes
-    (rows, by frequency), a filled cell where fold i's set holds the gene."""
+    (rows, by frequency, named by :func:`gene_namer`), a filled cell where fold i's set holds the gene."""
     import matplotlib.pyplot as plt
 
+    title_name, gene_label = f"{thesis_name(dataset)} ({variant} standardisation)", gene_namer(dataset, max_genes)
     methods = [m for m in methods if m != "All genes"]
     ncol = 4
     nrow = int(np.ceil(len(methods) / ncol))
@@ -242,11 +513,11 @@ def gene_namer(dataset: str, max_genes=None):
     """A function mapping a gene position of ``load_task(dataset, max_genes)`` to a readable label: "SYMBOL (probe)"
     or the probe ID on data sets with an annotation (:func:`genesel.datasets.gene_labels`), else the 1-based gene
     number of the full data set (the thesis' Table 5.1 numbering)."""
-    from genesel.datasets import gene_labels, gene_symbols, load_dataset
-    from genesel.papers.tan2006_ch45 import load_task
+    from genesel.datasets import gene_labels, gene_symbols
+    from genesel.papers.tan2006_ch45 import thesis_data
 
-    ds = load_dataset(dataset)
-    ids = load_task(dataset, max_genes)[2]
+    ds = thesis_data(dataset)
+    ids = thesis_data(dataset, max_genes).gene_ids
     pos = {g: i for i, g in enumerate(np.asarray(ds.gene_ids).astype(str))}
     sym = gene_symbols(ds)
     has = bool(np.any(sym != ""))
@@ -260,8 +531,8 @@ def gene_namer(dataset: str, max_genes=None):
 
 def annotation(dataset: str) -> str:
     """Where the gene names of ``dataset`` come from (:func:`genesel.datasets.annotation_note`)."""
-    from genesel.datasets import annotation_note, load_dataset
+    from genesel.datasets import annotation_note
 
-    note = annotation_note(load_dataset(dataset))
+    note = annotation_note(thesis_data(dataset))
     return note + (" Genes are numbered 1..2000 as in the thesis' Table 5.1." if dataset == "alon" else
                    " Genes without a symbol are shown by their probe ID.")

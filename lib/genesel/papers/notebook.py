@@ -1,0 +1,122 @@
+"""What every paper notebook shares at its top and in its tables: parameter checking, the one-line mode banner,
+display set-up, tidy tables. Presentation only: no grid cell imports this module (it reaches :mod:`genesel.plotting`),
+so editing it changes no cell's cache key; what the cells share is in :mod:`genesel.papers.common`.
+
+Notebooks are run three ways: in JupyterLab, headless by papermill (whose ``-p`` passes every list as a string,
+e.g. ``-p datasets '["singh"]'``, while ``-y 'datasets: [singh]'`` passes a real list), and by teachers who project
+them. The helpers here make every parameter accept what papermill passes and refuse anything else with a message
+that shows the right syntax, and make quick mode say what it leaves out.
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["as_list", "dataset_list", "mode_banner", "setup_notebook", "tidy", "SYNTAX"]
+
+SYNTAX = ("papermill -p {name} '{example}'  or  papermill -y '{name}: {yaml}'  (a list, e.g. {example})")
+
+
+def _syntax(name, example):
+    yaml = "[" + ", ".join(str(x) for x in example) + "]"
+    return SYNTAX.format(name=name, example=json.dumps(list(example)), yaml=yaml)
+
+
+def as_list(value, name: str, *, example=("golub",), kind=str, allow_none: bool = True):
+    """A list parameter from what a notebook user or papermill passes: a list or tuple, a JSON or YAML list in a
+    string (``'["singh", "golub"]'``, ``'[singh, golub]'``), a comma-separated string or a single value.
+    ``None`` stays None when ``allow_none``. Items are converted with ``kind``; anything else is refused with the
+    papermill syntax."""
+    if value is None:
+        if allow_none:
+            return None
+        raise ValueError(f"parameter {name!r} is required; pass a list: {_syntax(name, example)}")
+    items = value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                import yaml
+
+                items = yaml.safe_load(text)
+            except Exception as exc:  # noqa: BLE001 - any parse error gets the same helpful message
+                raise ValueError(f"parameter {name!r}: cannot read {value!r} as a list ({exc}); "
+                                 f"use {_syntax(name, example)}") from None
+        else:
+            items = [t.strip() for t in text.split(",") if t.strip()]
+    elif isinstance(value, (numbers.Number, np.generic)):
+        items = [value]
+    if not isinstance(items, (list, tuple)):
+        raise ValueError(f"parameter {name!r} must be a list, got {type(value).__name__} {value!r}; "
+                         f"use {_syntax(name, example)}")
+    try:
+        return [kind(v) for v in items]
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"parameter {name!r}: {exc}; use {_syntax(name, example)}") from None
+
+
+def dataset_list(value, default, name: str = "datasets", *, binary: bool = True):
+    """Data set names (aliases resolved to the registry's names, duplicates dropped, order kept).
+
+    Refuses unknown names (listing the registered ones) and, when ``binary``, the multi-class sets, which the
+    paper methods cannot use."""
+    from data_fetch import resolve
+
+    names = as_list(value, name, example=list(default)[:1] or ["golub"])
+    if names is None:
+        names = list(default)
+    out = []
+    for n in names:
+        try:
+            spec = resolve(str(n))
+        except ValueError as exc:
+            raise ValueError(f"parameter {name!r}: {exc}") from None
+        if binary and spec.classes is None:
+            raise ValueError(f"parameter {name!r}: {spec.name!r} has more than two classes; this notebook's methods "
+                             "are binary (choose a two-class data set, e.g. golub, alon, singh)")
+        if spec.name not in out:
+            out.append(spec.name)
+    if not out:
+        raise ValueError(f"parameter {name!r} is empty; {_syntax(name, list(default)[:1] or ['golub'])}")
+    return out
+
+
+def mode_banner(quick: bool, leaves_out: str, full_takes: str = ""):
+    """The one line every notebook shows at its top: which mode ran and what that mode leaves out (Markdown)."""
+    from IPython.display import Markdown
+
+    if quick:
+        text = (f"**Quick mode** (a first look, minutes): {leaves_out}. Numbers below are from this quick run; "
+                "the paper's protocol runs with `quick=False` (`make full`)" + (f", {full_takes}" if full_takes else "")
+                + ".")
+    else:
+        text = "**Full mode**: the paper's protocol" + (f" ({full_takes})" if full_takes else "") + "."
+    return Markdown(text)
+
+
+def setup_notebook(quick: bool) -> None:
+    """House style for figures (and where they are saved: runs/quick/figures or figures/), and tables that show
+    whole notes, three decimals and no truncated columns."""
+    from genesel import plotting
+
+    plotting.setup(quick=quick)
+    pd.set_option("display.max_colwidth", None)
+    pd.set_option("display.max_columns", 40)
+    pd.set_option("display.width", 200)
+    pd.set_option("display.precision", 3)
+    pd.set_option("styler.format.precision", 3)
+
+
+def tidy(df: pd.DataFrame, *, index: bool = False) -> pd.DataFrame:
+    """A result table as a reader wants it: integer-valued float columns as integers, the internal index dropped
+    (``index=False``) or kept."""
+    out = df.copy() if index else df.reset_index(drop=True)
+    for c in out.columns:
+        col = out[c]
+        if pd.api.types.is_float_dtype(col) and col.notna().all() and np.all(np.mod(col.to_numpy(), 1) == 0):
+            out[c] = col.astype(np.int64)
+    return out

@@ -1,0 +1,167 @@
+"""One shape for every public estimator (issue 21): scikit-learn's parameter validation everywhere, one selector base,
+one rule for the number of genes."""
+
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import InvalidParameterError
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import genesel
+from genesel._core.selector import SelectorBase, n_select
+from problems import golub_like
+
+ESTIMATORS = sorted((name, obj) for name, obj in vars(genesel).items()
+                    if name in genesel.__all__ and inspect.isclass(obj) and issubclass(obj, BaseEstimator))
+SELECTORS = ["SignalToNoiseSelector", "FisherSelector", "SVMRFE", "ALMAFS", "ALMARFE", "L2AROM", "MSVMRFE", "GPARDFS",
+             "GPARDRFE", "RVMSelector", "SMLRSelector"]
+#: the four wrong hyper-parameters of issue 21, and what each parameter accepts
+BAD = [("C", True), ("C", -1), ("step", 0), ("kernel", "sigmoid-ish")]
+
+
+def _init_params(cls):
+    return cls._get_param_names()  # scikit-learn's reading of __init__
+
+
+def test_every_public_estimator_is_listed():
+    names = {n for n, _ in ESTIMATORS}
+    assert len(names) >= 27 and set(SELECTORS) <= names and "SampleStandardizer" in names
+
+
+@pytest.mark.parametrize("name,cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
+def test_parameter_constraints_name_exactly_the_init_parameters(name, cls):
+    assert "_parameter_constraints" in vars(cls) or any("_parameter_constraints" in vars(b) for b in cls.__mro__[1:])
+    assert sorted(cls._parameter_constraints) == sorted(_init_params(cls)), name
+
+
+def _cases():
+    for name, cls in ESTIMATORS:
+        for param, value in BAD:
+            if param in _init_params(cls):
+                yield pytest.param(cls, param, value, id=f"{name}-{param}={value!r}")
+
+
+@pytest.mark.parametrize("cls,param,value", list(_cases()))
+def test_a_wrong_hyper_parameter_gets_sklearns_message(cls, param, value):
+    X, y = golub_like(n=16, d=6, seed=0)
+    with pytest.raises(InvalidParameterError, match=rf"The '{param}' parameter of {cls.__name__} must be .* Got "):
+        cls(**{param: value}).fit(X, y)
+
+
+def test_the_four_cases_cover_the_estimators_of_the_issue():
+    cases = {(c.__name__, p) for c, p, _ in (case.values for case in _cases())}
+    for est in ("LinearSVM", "KernelSVM", "SVMRFE", "L2AROM", "MSVMRFE", "DWD"):
+        assert (est, "C") in cases
+    assert {("SVMRFE", "step"), ("MSVMRFE", "step")} <= cases
+    assert {("KernelSVM", "kernel"), ("DWD", "kernel"), ("RVM", "kernel"), ("SMLR", "kernel")} <= cases
+
+
+@pytest.mark.parametrize("name,cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
+def test_no_number_is_a_bool(name, cls):
+    """scikit-learn's intervals take True for 1; genesel's do not (flags are 'boolean'; a seed is scikit-learn's
+    'random_state')."""
+    X, y = golub_like(n=16, d=6, seed=0)
+    for param, constraints in cls._parameter_constraints.items():
+        if "boolean" in constraints or "random_state" in constraints:
+            continue
+        with pytest.raises(InvalidParameterError, match=f"'{param}' parameter of {name}"):
+            cls(**{param: True}).fit(X, y)
+
+
+def test_data_dependent_checks_stay_in_fit_with_their_messages():
+    X, y = golub_like(n=12, d=6, seed=0)
+    for cls in (genesel.MSVMRFE, genesel.GPARDRFE, genesel.GPARDFS):
+        with pytest.raises(ValueError, match="exceeds the size of the smallest class") as err:
+            cls(n_folds=10).fit(X, y)
+        assert not isinstance(err.value, InvalidParameterError)
+    with pytest.raises(ValueError, match="outside feature_range"):
+        genesel.OccamStumps(feature_range=(0.0, 1e-3)).fit(X, y)
+    with pytest.raises(ValueError, match="ceiling 5 must exceed floor 20"):
+        genesel.LogTransform(ceiling=5).fit(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="link='logistic' is not available with approximation='ep'"):
+        genesel.GaussianProcessClassifier(approximation="ep", link="logistic").fit(X, y)
+
+
+# ---------------------------------------------------------------------------------------------------- selectors
+@pytest.mark.parametrize("name", SELECTORS)
+def test_every_selector_stands_on_the_one_base(name):
+    cls = getattr(genesel, name)
+    assert issubclass(cls, SelectorBase)
+    for method in ("_get_support_mask", "subset", "_n_select", "__sklearn_tags__"):
+        owner = next(b for b in cls.__mro__ if method in vars(b))
+        assert owner is SelectorBase, f"{name}.{method} is written again in {owner.__name__}"
+
+
+def test_n_select_rule():
+    assert n_select(None, 40, 17) == 17  # the selector's own default
+    assert n_select(5, 40, None) == 5
+    assert n_select(41, 40, None) == 40  # more genes than there are: all of them
+    assert n_select(np.int64(3), 40, None) == 3
+    assert n_select(0.25, 40, None) == 10 and n_select(0.001, 40, None) == 1  # a fraction, at least one gene
+    for bad in (0, -2, 1.0, 1.5, True, "5"):
+        with pytest.raises(ValueError):
+            n_select(bad, 40, None)
+
+
+def _small_fit(name, **kw):
+    X, y = golub_like(n=20, d=12, seed=3)
+    base = dict(SVMRFE={}, MSVMRFE=dict(n_folds=3, random_state=0), L2AROM={}, ALMARFE=dict(random_state=0),
+                SignalToNoiseSelector={}, FisherSelector={})[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return getattr(genesel, name)(**base, **kw).fit(X, y), X
+
+
+@pytest.mark.parametrize("name", ["SVMRFE", "MSVMRFE", "L2AROM", "ALMARFE", "SignalToNoiseSelector", "FisherSelector"])
+def test_one_rule_for_the_number_of_genes(name):
+    sel, X = _small_fit(name, n_features_to_select=13)  # more than the 12 genes: all
+    assert sel.support_.all() and sel.transform(X).shape == X.shape
+    sel, _ = _small_fit(name, n_features_to_select=0.25)  # a fraction of the genes
+    assert sel.support_.sum() == 3
+    sel, _ = _small_fit(name, n_features_to_select=4)
+    assert sel.support_.sum() == 4
+
+
+def test_documented_defaults_for_none():
+    assert _small_fit("SVMRFE")[0].support_.sum() == 6  # half the genes, as scikit-learn's RFE
+    assert _small_fit("SignalToNoiseSelector", n_features_to_select=None)[0].support_.all()
+    arom = _small_fit("L2AROM")[0]
+    assert arom.support_.sum() == arom.n_active_  # the genes still active
+    msvm = _small_fit("MSVMRFE")[0]
+    assert msvm.support_.sum() == msvm.forward_path_.biomarker_size("loo")  # the forward-selected set
+
+
+@pytest.mark.parametrize("name", ["SVMRFE", "ALMARFE"])
+def test_stagewise_selectors_give_only_the_subsets_they_visited(name):
+    sel, _ = _small_fit(name, n_features_to_select=2)
+    sizes = sel.subset_sizes_.tolist() if name == "SVMRFE" else [s["n_features"] for s in sel.stages_]
+    assert sizes[0] == 12 and sizes[-1] == 2
+    prev = None
+    for size in sizes:  # nested, each of the size asked for, the last one the selection
+        g = sel.subset(size)
+        assert g.size == size and (prev is None or set(g) <= set(prev))
+        prev = g
+    np.testing.assert_array_equal(prev, np.flatnonzero(sel.support_))
+    missing = next(s for s in range(1, 12) if s not in sizes)
+    with pytest.raises(ValueError, match="was not visited"):
+        sel.subset(missing)
+
+
+def test_subset_of_a_ranking_is_its_prefix():
+    sel, _ = _small_fit("FisherSelector", n_features_to_select=3)
+    np.testing.assert_array_equal(sel.subset(3), np.flatnonzero(sel.support_))
+    np.testing.assert_array_equal(sel.subset(5), np.sort(sel.feature_order_[:5]))
+    assert sel.subset(50).size == 12  # more genes than there are: all
+    with pytest.raises(ValueError, match="positive int"):
+        sel.subset(0)
+
+
+# ---------------------------------------------------------------------------------------------------- contract
+@parametrize_with_checks([genesel.RVMSelector(), genesel.SMLRSelector(lam=0.3)])
+def test_sparse_selectors_sklearn_contract(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(estimator)
