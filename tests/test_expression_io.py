@@ -219,3 +219,47 @@ def test_truncated_geo_file(tmp_path):
 def test_paths_are_told_from_registered_names():
     assert looks_like_path("data/my.csv") and looks_like_path("study.tsv.gz") and looks_like_path("x.h5ad")
     assert not looks_like_path("golub") and not looks_like_path("mnist_0v8")
+
+
+# ------------------------------------------------------------------------------------------------ wherever a name goes
+
+
+def test_load_dataset_takes_a_path_or_a_reference_string(tmp_path):
+    from genesel.datasets import display_name, gene_symbols, load_dataset
+    from genesel.expression_io import make_reference, parse_reference
+
+    p = _toy(tmp_path, TOY, "my study.csv")
+    ref = make_reference(p, label="class", classes=("normal", "tumour"), name="My study")
+    assert parse_reference(ref) == (str(p), {"label": "class", "classes": ("normal", "tumour"), "name": "My study"})
+    a = load_dataset(ref)
+    b = load_dataset(p, label="class")
+    np.testing.assert_array_equal(a.X, b.X)
+    assert a.name == "My study" and display_name(ref) == "My study" and display_name(str(p)) == "my study.csv"
+    assert load_dataset(ref) is a  # read once per process for one content
+    assert list(gene_symbols(a)) == ["", "", ""]  # a CSV names no symbols
+    with pytest.raises(ValueError, match="unknown reading option 'lable'"):
+        load_dataset(str(p) + "?lable=class")
+    with pytest.raises(ValueError, match="files only"):
+        load_dataset("golub", label="class")
+    with pytest.raises(FileNotFoundError, match="no such expression file"):
+        load_dataset(tmp_path / "missing.csv")
+
+
+def test_a_files_identity_in_the_cache_key_is_its_content(tmp_path):
+    import shutil
+
+    from genesel.experiments import cell_key
+
+    p = _toy(tmp_path, TOY, "a.csv")
+    key = cell_key(_identity_cell, {"dataset": f"{p}?label=class", "fold": 0}, code="c")
+    moved = tmp_path / "elsewhere" / "b.csv"
+    moved.parent.mkdir()
+    shutil.copy(p, moved)
+    assert cell_key(_identity_cell, {"dataset": f"{moved}?label=class", "fold": 0}, code="c") == key
+    moved.write_text(TOY.replace("1.5", "1.25"))
+    assert cell_key(_identity_cell, {"dataset": f"{moved}?label=class", "fold": 0}, code="c") != key
+    assert cell_key(_identity_cell, {"dataset": f"{p}?label=other", "fold": 0}, code="c") != key
+
+
+def _identity_cell(dataset, fold):
+    return {}

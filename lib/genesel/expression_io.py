@@ -54,7 +54,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["read_expression", "looks_like_path", "MULTICLASS_METHODS", "file_sha256"]
+__all__ = ["read_expression", "looks_like_path", "MULTICLASS_METHODS", "file_sha256", "parse_reference",
+           "make_reference", "file_identity"]
 
 #: Public estimators that accept more than two classes.
 MULTICLASS_METHODS = ("SMLR", "SMLRSelector (with more than two classes: SMLR's own multinomial weights)")
@@ -79,6 +80,58 @@ def looks_like_path(value) -> bool:
     if not isinstance(value, str):
         return False
     return (os.sep in value or "/" in value or value.lower().endswith(_PATH_SUFFIXES)) and not value.startswith("<")
+
+
+_REF_KEYS = ("label", "rows", "classes", "name")
+
+
+def make_reference(path, *, label=None, rows=None, classes=None, name=None) -> str:
+    """One string that names a user's file and how to read it, e.g. ``"study.csv?label=class"``: what a notebook
+    parameter, a grid cell or :func:`genesel.datasets.load_dataset` accepts wherever a registered name is
+    accepted. ``classes`` is a pair ``(negative, positive)``."""
+    from urllib.parse import urlencode
+
+    query = {k: v for k, v in (("label", label), ("rows", rows), ("name", name)) if v is not None}
+    if classes is not None:
+        query["classes"] = ",".join(map(str, classes))
+    text = os.fspath(path)
+    return text + ("?" + urlencode(query) if query else "")
+
+
+def parse_reference(ref) -> tuple[str, dict]:
+    """(path, read_expression keywords) of a reference made by :func:`make_reference` (or a bare path)."""
+    from urllib.parse import parse_qs
+
+    text = os.fspath(ref)
+    path, _, query = text.partition("?")
+    opts = {}
+    for k, v in parse_qs(query, keep_blank_values=True).items():
+        if k not in _REF_KEYS:
+            raise ValueError(f"{text}: unknown reading option {k!r}; use {', '.join(_REF_KEYS)}")
+        opts[k] = v[-1]
+    if "classes" in opts:
+        opts["classes"] = tuple(c.strip() for c in opts["classes"].split(","))
+    return path, opts
+
+
+def file_identity(ref) -> dict | None:
+    """What a grid cell's cache key records of a user file: the sha256 of its content (and of its sample sheet),
+    never its path, so a renamed or moved file keeps its cached results and a changed one does not. None for a
+    string that names no existing file."""
+    if not looks_like_path(ref):
+        return None
+    path, opts = parse_reference(ref)
+    if not os.path.isfile(path):
+        return None
+    out = {"sha256": file_sha256(path), **{k: v for k, v in opts.items() if k != "label"}}
+    label = opts.get("label")
+    if label is not None and looks_like_path(label) and os.path.isfile(label):
+        out["sample_sheet_sha256"] = file_sha256(label)
+    elif label is not None:
+        out["label"] = label
+    if isinstance(out.get("classes"), tuple):
+        out["classes"] = list(out["classes"])
+    return out
 
 
 def file_sha256(path) -> str:
