@@ -28,9 +28,10 @@ from data_fetch import DATASETS, FAMILIES, FILES, cache_dir, fetch_file, resolve
 from data_fetch.parsers import Raw
 from genesel._core.io import CacheIntegrityWarning
 from genesel._core.store import RecordError, read_record, write_record
+from genesel.expression_io import read_expression
 
-__all__ = ["Dataset", "load_dataset", "list_datasets", "display_name", "recommended_preprocessing", "gene_symbols",
-           "gene_labels", "annotation_note"]
+__all__ = ["Dataset", "load_dataset", "read_expression", "list_datasets", "display_name", "recommended_preprocessing",
+           "gene_symbols", "gene_labels", "annotation_note"]
 
 _PARSE_VERSION = "1"  # bump when a parser changes what it returns
 
@@ -196,14 +197,20 @@ def _load(name: str, mirror, cache, impute) -> Dataset:
                    raw.train_idx, raw.test_idx, labels)
 
 
-def load_dataset(name: str, *, mirror: str | os.PathLike | None = None, cache: str | os.PathLike | None = None,
-                 impute: str | None = "knn") -> Dataset:
-    """Load a registered data set by name or alias (see :func:`list_datasets`).
+def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLike | None = None,
+                 cache: str | os.PathLike | None = None, impute: str | None = "knn", **read_options) -> Dataset:
+    """Load a registered data set by name or alias (see :func:`list_datasets`), or a user's file.
 
     Parameters
     ----------
-    name : e.g. ``"golub"`` (alias ``"leukemia"``), ``"alon"`` (``"colon"``), ``"singh"`` (``"prostate"``),
-        ``"west"`` (``"breast_er"``), ``"pomeroy"`` (``"cmd"``), ``"alizadeh"`` (``"lymphoma"``), ``"mnist_0v8"``.
+    name : a registered name, e.g. ``"golub"`` (alias ``"leukemia"``), ``"alon"`` (``"colon"``), ``"singh"``
+        (``"prostate"``), ``"west"`` (``"breast_er"``), ``"pomeroy"`` (``"cmd"``), ``"alizadeh"`` (``"lymphoma"``),
+        ``"mnist_0v8"``; or the path of a file of one's own (CSV/TSV, GEO SOFT or Series Matrix, ``.h5ad``), read by
+        :func:`read_expression`, optionally with its reading options in one string,
+        ``"study.csv?label=class&rows=genes"`` (:func:`genesel.expression_io.make_reference`): the form notebook
+        parameters and grid cells pass around.
+    label : for a file: where its class labels are (see :func:`read_expression`); ``read_options`` (``rows``,
+        ``classes``, ``name``, ``sep``) go there too.
     mirror : a local folder holding the raw files (default ``$GENESEL_DATA_MIRROR``); used before downloading.
     cache : download cache (default ``$GENESEL_DATA_DIR`` or the repository's ``data/``).
     impute : ``"knn"`` (gene-wise KNNimpute, Troyanskaya 2001) for sets with missing values, or ``None`` to keep
@@ -211,9 +218,39 @@ def load_dataset(name: str, *, mirror: str | os.PathLike | None = None, cache: s
 
     The arrays of the returned Dataset are read-only; copy them before changing them in place.
     """
+    from genesel.expression_io import looks_like_path
+
+    if looks_like_path(name):
+        return _load_file(os.fspath(name), label, impute, tuple(sorted(read_options.items())))
+    if label is not None or read_options:
+        raise ValueError(f"{name!r} is a registered data set: label= and reading options apply to files only")
     mirror = str(mirror) if mirror is not None else os.environ.get("GENESEL_DATA_MIRROR") or None
     cache = str(cache) if cache is not None else None
     return _load(resolve(name).name, mirror, cache, impute)
+
+
+def _load_file(ref: str, label, impute, options: tuple) -> Dataset:
+    from genesel.expression_io import file_sha256, parse_reference
+
+    path, opts = parse_reference(ref)
+    opts.update(dict(options))
+    if label is not None:
+        opts["label"] = label
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no such expression file: {path} (nor a registered data set: "
+                                f"{', '.join(sorted(DATASETS))})")
+    lab = opts.get("label")
+    sheet = file_sha256(lab) if isinstance(lab, str) and os.path.isfile(lab) else None
+    key = (os.path.abspath(path), file_sha256(path), sheet, impute,
+           tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in opts.items())))
+    return _read_file(key)
+
+
+@lru_cache(maxsize=8)
+def _read_file(key) -> Dataset:
+    """The file's Dataset, read once per process for each content (sha256) and reading options."""
+    path, _, _, impute, items = key
+    return read_expression(path, impute=impute, **dict(items))
 
 
 def list_datasets() -> pd.DataFrame:
@@ -240,6 +277,11 @@ def display_name(name: str, spelling=None, *, fallback: str = "title") -> str:
     called by the name given."""
     if fallback not in ("title", "name"):
         raise ValueError(f"fallback must be 'title' or 'name', got {fallback!r}")
+    from genesel.expression_io import looks_like_path, parse_reference
+
+    if looks_like_path(name):  # a user's file: its reading name, else its file name
+        path, opts = parse_reference(name)
+        return (spelling or {}).get(name) or opts.get("name") or Path(path).name
     try:
         spec = resolve(name)
     except ValueError:
@@ -323,7 +365,12 @@ def gene_symbols(ds: Dataset, *, mirror=None, cache=None) -> np.ndarray:
     HG-U95Av2 annotation in the data mirror): HG-U95A(v2) probe IDs (Singh, Welsh, Chandran, Gordon) are looked up
     directly; Hu6800 / Hum6000 probe IDs (Golub, Pomeroy) through the GenBank accession they are named after, which
     covers most but not all of them. Data sets whose genes are unnamed in the public files (Alon, West, Shipp,
-    Alizadeh, ...) get no symbols; :func:`annotation_note` says which case applies."""
+    Alizadeh, ...) get no symbols; :func:`annotation_note` says which case applies. A data set read from a file
+    that names its genes' symbols (a GEO DataSet's IDENTIFIER column, an AnnData symbol column) has those."""
+    own = ds.extra.get("symbols") if isinstance(ds.extra, dict) else None
+    if own is not None:
+        return np.asarray([str(v) if v is not None and str(v) not in ("nan", "None") else "" for v in own],
+                          dtype=object)
     mirror = str(mirror) if mirror is not None else os.environ.get("GENESEL_DATA_MIRROR") or None
     by_probe, by_acc = _gpl8300(mirror, None if cache is None else str(cache))
     out = []

@@ -88,9 +88,29 @@ def cell_key(func, cell: dict, *, code: str | None = None) -> str:
     from genesel._version import __version__
 
     code = function_digest(func) if code is None else code
-    payload = json.dumps({"func": _func_name(func), "cell": cell, "version": __version__, "code": code},
+    payload = json.dumps({"func": _func_name(func), "cell": _key_cell(cell), "version": __version__, "code": code},
                          sort_keys=True, default=_jsonable)
     return hashlib.sha256(payload.encode()).hexdigest()[:32]
+
+
+def _key_cell(cell: dict) -> dict:
+    """The cell as its cache key sees it: every parameter that names a user's file (a data set read from a path,
+    :func:`genesel.expression_io.looks_like_path`) is replaced by the file's content identity (its sha256, and its
+    sample sheet's), not its path: editing the file recomputes the cell, moving or renaming it does not
+    (:func:`genesel.expression_io.file_identity`)."""
+    from genesel.expression_io import file_identity, looks_like_path
+
+    def sub(v):
+        if isinstance(v, str) and looks_like_path(v):
+            ident = file_identity(v)
+            return v if ident is None else {"file": ident}
+        if isinstance(v, (list, tuple)):
+            return [sub(x) for x in v]
+        if isinstance(v, dict):
+            return {k: sub(x) for k, x in v.items()}
+        return v
+
+    return {k: sub(v) for k, v in cell.items()}
 
 
 def _folder(cache_dir: Path, func) -> Path:

@@ -1,0 +1,265 @@
+"""genesel.expression_io.read_expression: every registered set written out in every format reads back to the same
+matrix, labels and identifiers; each malformed file gets a message naming the file and the place at fault."""
+
+import gzip
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from genesel.expression_io import looks_like_path, read_expression
+
+from geo_files import write_gds_soft, write_series_matrix
+
+FORMATS = ("csv-samples-rows", "tsv-genes-rows-gz", "gds-soft-gz", "series-matrix", "h5ad")
+
+
+def _registered():
+    from data_fetch import DATASETS
+
+    return list(DATASETS)
+
+
+def _labels(ds):
+    names = np.asarray(ds.classes, dtype=object)
+    return names[(ds.y > 0).astype(int)] if len(ds.classes) == 2 and set(np.unique(ds.y)) <= {-1, 1} else names[ds.y]
+
+
+def _write(ds, fmt, folder):
+    labels = _labels(ds)
+    X, genes, samples = np.asarray(ds.X), np.asarray(ds.gene_ids).astype(str), np.asarray(ds.sample_ids).astype(str)
+    sheet = folder / "samples.csv"
+    pd.DataFrame({"sample": samples, "class": labels}).to_csv(sheet, index=False)
+    if fmt == "csv-samples-rows":
+        p = folder / f"{ds.name}.csv"
+        pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes).to_csv(p)
+        return p, str(sheet)
+    if fmt == "tsv-genes-rows-gz":
+        p = folder / f"{ds.name}.tsv.gz"
+        pd.DataFrame(X.T, index=pd.Index(genes, name="probe"), columns=samples).to_csv(
+            p, sep="\t", compression={"method": "gzip", "compresslevel": 1})
+        return p, str(sheet)
+    if fmt == "gds-soft-gz":
+        p = folder / "GDS9999.soft.gz"
+        write_gds_soft(p, X, genes, samples, labels)
+        return p, "disease state"
+    if fmt == "series-matrix":
+        p = folder / "GSE9999_series_matrix.txt"
+        write_series_matrix(p, X, genes, samples, labels, key="diagnosis")
+        return p, "diagnosis"
+    import anndata
+
+    p = folder / f"{ds.name}.h5ad"
+    anndata.AnnData(X=X, obs=pd.DataFrame({"class": labels}, index=samples),
+                    var=pd.DataFrame(index=genes)).write_h5ad(p)
+    return p, "class"
+
+
+#: Larger sets are checked on an evenly spaced slice of this many genes (the readers do not depend on the width;
+#: test_a_wide_registered_set_reads_back_whole keeps one set whole), so the test stays a minute long.
+MAX_GENES = 3000
+
+
+@pytest.mark.parametrize("name", _registered())
+def test_every_registered_set_reads_back_from_every_format(mirror, tmp_path, name):
+    from genesel.datasets import load_dataset
+
+    ds = load_dataset(name)
+    if ds.n_genes > MAX_GENES:
+        ds = ds.subset(genes=np.unique(np.linspace(0, ds.n_genes - 1, MAX_GENES).astype(int)))
+    _round_trips(ds, tmp_path)
+
+
+def test_a_wide_registered_set_reads_back_whole(mirror, tmp_path):
+    from genesel.datasets import load_dataset
+
+    _round_trips(load_dataset("singh"), tmp_path)
+
+
+def _round_trips(ds, tmp_path):
+    binary = len(ds.classes) == 2 and set(np.unique(ds.y)) <= {-1, 1}
+    for fmt in FORMATS:
+        folder = tmp_path / fmt
+        folder.mkdir()
+        path, label = _write(ds, fmt, folder)
+        got = read_expression(path, label=label, classes=ds.classes if binary else None)
+        assert got.X.shape == ds.X.shape, fmt
+        np.testing.assert_array_equal(got.X, ds.X, err_msg=fmt)
+        np.testing.assert_array_equal(got.y, ds.y, err_msg=fmt)
+        assert tuple(got.classes) == tuple(ds.classes), fmt
+        assert list(got.gene_ids) == list(np.asarray(ds.gene_ids).astype(str)), fmt
+        assert list(got.sample_ids) == list(np.asarray(ds.sample_ids).astype(str)), fmt
+        assert got.extra["sha256"] and got.extra["format"], fmt
+
+
+# ------------------------------------------------------------------------------------------------ small cases
+
+
+def _toy(tmp_path, text, name="toy.csv", compress=False):
+    p = tmp_path / name
+    if compress:
+        with gzip.open(p, "wt") as fh:
+            fh.write(text)
+    else:
+        p.write_text(text)
+    return p
+
+
+TOY = "id,TP53,BRCA1,MYC,class\nGSM1,1.5,2,3,tumour\nGSM2,4,5,6.25,normal\nGSM3,7,8,9,tumour\nGSM4,1,1,2,normal\n"
+
+
+def test_a_label_column_and_the_orientation_it_implies(tmp_path):
+    ds = read_expression(_toy(tmp_path, TOY), label="class")
+    assert ds.X.shape == (4, 3) and ds.classes == ("normal", "tumour") and ds.y.tolist() == [1, -1, 1, -1]
+    assert ds.extra["orientation"] == "samples as rows" and "label column" in ds.extra["orientation_reason"]
+    assert ds.name == "toy.csv" and "toy.csv" in ds.description
+    forced = read_expression(_toy(tmp_path, TOY), label="class", classes=("tumour", "normal"))
+    assert forced.y.tolist() == [-1, 1, -1, 1]
+
+
+def test_orientation_from_identifiers_and_forcing_it(tmp_path):
+    genes = [f"{200000 + i}_s_at" for i in range(5)]
+    text = "probe,S1,S2,S3\n" + "".join(f"{g},{i},{i + 1},{i + 3}\n" for i, g in enumerate(genes))
+    sheet = _toy(tmp_path, "sample,label\nS1,a\nS2,b\nS3,a\n", "sheet.tsv")
+    p = _toy(tmp_path, text, "g.csv.gz", compress=True)
+    ds = read_expression(p, label=str(sheet))
+    assert ds.X.shape == (3, 5) and list(ds.gene_ids) == genes
+    assert ds.extra["orientation"] == "genes as rows"
+    no_sheet_rule = pd.DataFrame(np.arange(15.0).reshape(5, 3), index=genes, columns=["GSM1", "GSM2", "GSM3"])
+    (tmp_path / "h.csv").write_text(no_sheet_rule.to_csv())
+    from genesel.expression_io import _orientation, _read_delimited
+
+    frame, _ = _read_delimited(tmp_path / "h.csv")
+    rows, why = _orientation(frame, None, "auto")
+    assert rows == "genes" and "look like genes" in why
+    assert _orientation(frame, None, "samples")[0] == "samples"
+
+
+def test_dataframe_series_array_and_anndata_sources():
+    import anndata
+
+    X = np.arange(12.0).reshape(4, 3)
+    frame = pd.DataFrame(X, index=["a", "b", "c", "d"], columns=["g1", "g2", "g3"])
+    lab = pd.Series(["x", "y", "x", "y"], index=["d", "c", "b", "a"])  # aligned by sample ID, not position
+    ds = read_expression(frame, label=lab)
+    assert ds.y.tolist() == [1, -1, 1, -1]
+    arr = read_expression(X, label=np.array([0, 1, 0, 1]))
+    assert arr.classes == ("0", "1") and arr.X.shape == (4, 3)
+    ad = anndata.AnnData(X=X, obs=pd.DataFrame({"cond": ["u", "v", "u", "v"]}, index=list("abcd")),
+                         var=pd.DataFrame({"gene_symbols": ["TP53", "MYC", "EGFR"]}, index=["p1", "p2", "p3"]))
+    got = read_expression(ad, label="cond")
+    assert list(got.extra["symbols"]) == ["TP53", "MYC", "EGFR"] and got.y.tolist() == [-1, 1, -1, 1]
+
+
+def test_gds_symbols_and_series_matrix_fields(tmp_path):
+    X = np.array([[1.0, 2.0], [3.0, np.nan], [5.0, 6.0]])
+    write_gds_soft(tmp_path / "GDS1.soft", X, ["p1", "p2"], ["GSM1", "GSM2", "GSM3"], ["a", "b", "a"],
+                   symbols=["TP53", "MYC"])
+    ds = read_expression(tmp_path / "GDS1.soft", label="disease state", impute=None)
+    assert list(ds.extra["symbols"]) == ["TP53", "MYC"] and np.isnan(ds.X[1, 1]) and ds.extra["missing_values"] == 1
+    with pytest.raises(ValueError, match=r"no subset type 'tissue'; the file has \['disease state', 'other'\]"):
+        read_expression(tmp_path / "GDS1.soft", label="tissue")
+    write_series_matrix(tmp_path / "GSE1_series_matrix.txt", X, ["p1", "p2"], ["GSM1", "GSM2", "GSM3"],
+                        ["a", "b", "a"], key="tissue")
+    sm = read_expression(tmp_path / "GSE1_series_matrix.txt", label="source_name_ch1")
+    assert sm.classes == ("a tissue", "b tissue")
+    assert not np.isnan(sm.X).any()  # imputed by default, as the registered sets
+
+
+# ------------------------------------------------------------------------------------------------ malformed files
+
+BAD = {
+    "ragged": ("id,g1,g2,class\ns1,1,2,a\ns2,3,b\n", "class", r"line 3 has 3 fields but line 2 has 4"),
+    "non-numeric": ("id,g1,g2,class\ns1,1,2,a\ns2,3,oops,b\n", "class",
+                    r"non-numeric value 'oops' at line 3, column 'g2' \(sample 's2'\)"),
+    "duplicated gene": ("id,g1,g1,class\ns1,1,2,a\ns2,3,4,b\n", "class", r"duplicated gene ID\(s\) \['g1'\]"),
+    "duplicated sample": ("id,g1,g2,class\ns1,1,2,a\ns1,3,4,b\n", "class", r"duplicated sample ID\(s\) \['s1'\]"),
+    "unlabelled": ("id,g1,g2,class\ns1,1,2,a\ns2,3,4,\ns3,5,6,b\n", "class",
+                   r"1 sample\(s\) without a label, e.g. \['s2'\]"),
+    "one class": ("id,g1,g2,class\ns1,1,2,a\ns2,3,4,a\n", "class", r"every sample has the label 'a'"),
+    "all missing": ("id,g1,g2,class\ns1,1,NA,a\ns2,3,,b\n", "class", r"gene 'g2' has no value in any sample"),
+    "no label": ("id,g1,g2\ns1,1,2\ns2,3,4\n", None, r"say where the class labels are"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_malformed_files_are_refused_naming_the_place(tmp_path, case):
+    text, label, message = BAD[case]
+    p = _toy(tmp_path, text, "bad.csv")
+    with pytest.raises(ValueError, match=message) as err:
+        read_expression(p, label=label)
+    assert "bad.csv" in str(err.value)
+
+
+def test_sample_sheet_naming_an_unknown_sample(tmp_path):
+    p = _toy(tmp_path, "id,g1,g2\ns1,1,2\ns2,3,4\n", "data.csv")
+    sheet = _toy(tmp_path, "sample,label\ns1,a\ns2,b\ns9,a\n", "sheet.csv")
+    with pytest.raises(ValueError, match=r"sample sheet .*sheet.csv: label\(s\) for sample\(s\) \['s9'\]"):
+        read_expression(p, label=str(sheet))
+
+
+def test_more_than_two_classes_are_kept_with_a_note_or_reduced_to_two(tmp_path):
+    p = _toy(tmp_path, "id,g1,g2,class\ns1,1,2,a\ns2,3,4,b\ns3,5,6,c\ns4,7,8,a\n", "three.csv")
+    ds = read_expression(p, label="class")
+    assert ds.classes == ("a", "b", "c") and ds.y.tolist() == [0, 1, 2, 0]
+    assert "SMLR" in ds.extra["multiclass_note"]
+    two = read_expression(p, label="class", classes=("a", "c"))
+    assert two.y.tolist() == [-1, 1, -1] and two.extra["left_out"] == {"b": 1}
+
+
+def test_truncated_geo_file(tmp_path):
+    X = np.ones((2, 2))
+    write_gds_soft(tmp_path / "GDS2.soft", X, ["p1", "p2"], ["GSM1", "GSM2"], ["a", "b"])
+    text = (tmp_path / "GDS2.soft").read_text()
+    (tmp_path / "GDS2.soft").write_text(text.replace("!dataset_table_end\n", ""))
+    with pytest.raises(ValueError, match="cut short"):
+        read_expression(tmp_path / "GDS2.soft", label="disease state")
+
+
+def test_paths_are_told_from_registered_names():
+    assert looks_like_path("data/my.csv") and looks_like_path("study.tsv.gz") and looks_like_path("x.h5ad")
+    assert not looks_like_path("golub") and not looks_like_path("mnist_0v8")
+
+
+# ------------------------------------------------------------------------------------------------ wherever a name goes
+
+
+def test_load_dataset_takes_a_path_or_a_reference_string(tmp_path):
+    from genesel.datasets import display_name, gene_symbols, load_dataset
+    from genesel.expression_io import make_reference, parse_reference
+
+    p = _toy(tmp_path, TOY, "my study.csv")
+    ref = make_reference(p, label="class", classes=("normal", "tumour"), name="My study")
+    assert parse_reference(ref) == (str(p), {"label": "class", "classes": ("normal", "tumour"), "name": "My study"})
+    a = load_dataset(ref)
+    b = load_dataset(p, label="class")
+    np.testing.assert_array_equal(a.X, b.X)
+    assert a.name == "My study" and display_name(ref) == "My study" and display_name(str(p)) == "my study.csv"
+    assert load_dataset(ref) is a  # read once per process for one content
+    assert list(gene_symbols(a)) == ["", "", ""]  # a CSV names no symbols
+    with pytest.raises(ValueError, match="unknown reading option 'lable'"):
+        load_dataset(str(p) + "?lable=class")
+    with pytest.raises(ValueError, match="files only"):
+        load_dataset("golub", label="class")
+    with pytest.raises(FileNotFoundError, match="no such expression file"):
+        load_dataset(tmp_path / "missing.csv")
+
+
+def test_a_files_identity_in_the_cache_key_is_its_content(tmp_path):
+    import shutil
+
+    from genesel.experiments import cell_key
+
+    p = _toy(tmp_path, TOY, "a.csv")
+    key = cell_key(_identity_cell, {"dataset": f"{p}?label=class", "fold": 0}, code="c")
+    moved = tmp_path / "elsewhere" / "b.csv"
+    moved.parent.mkdir()
+    shutil.copy(p, moved)
+    assert cell_key(_identity_cell, {"dataset": f"{moved}?label=class", "fold": 0}, code="c") == key
+    moved.write_text(TOY.replace("1.5", "1.25"))
+    assert cell_key(_identity_cell, {"dataset": f"{moved}?label=class", "fold": 0}, code="c") != key
+    assert cell_key(_identity_cell, {"dataset": f"{p}?label=other", "fold": 0}, code="c") != key
+
+
+def _identity_cell(dataset, fold):
+    return {}
