@@ -53,13 +53,15 @@ def _layer(name):
 
 @pytest.mark.parametrize("name,path", list(_modules()), ids=[n for n, _ in _modules()])
 def test_layering(name, path):
-    """Only papers/ and experiments/ import genesel.datasets; only papers/ imports papers/; algorithm modules and
+    """Only papers/ and experiments/ import the data layer (genesel.datasets, genesel.expression_io); only papers/ imports papers/; algorithm modules and
     _core import nothing from experiments or papers; _core imports no algorithm module."""
     layer = _layer(name)
     imps = _imports(path)
     uses = lambda prefix: sorted(i for i in imps if i == prefix or i.startswith(prefix + "."))  # noqa: E731
-    if layer not in ("papers", "experiments") and name != "genesel.datasets":
-        assert not uses("genesel.datasets"), f"{name} loads data: move that code to genesel.papers"
+    data_layer = ("genesel.datasets", "genesel.expression_io")  # registered sets and a user's own files
+    if layer not in ("papers", "experiments") and name not in data_layer:
+        for mod in data_layer:
+            assert not uses(mod), f"{name} loads data: move that code to genesel.papers"
     if layer != "papers":
         assert not uses("genesel.papers"), f"{name} imports a paper module"
     if layer in ("algorithms", "_core") and name != "genesel":
