@@ -144,8 +144,9 @@ def b_sensitivity(stab: pd.DataFrame, bcr: pd.DataFrame) -> pd.DataFrame:
     nb = tr.groupby(keys)["B"].nunique()
     multi = nb[nb > 2].index
     rows = []
+    by_key = dict(list(tr.groupby(keys, sort=False)))  # rows of each key in their order (no MultiIndex lookup)
     for key in multi:
-        g = tr.set_index(keys).loc[key].reset_index()
+        g = by_key[key]
         per_b = g.groupby("B")[["kuncheva", "bcr"]].mean()
         rows.append(dict(zip(keys, key), B_values=", ".join(str(int(b)) for b in per_b.index),
                          kuncheva_min=per_b["kuncheva"].min(), kuncheva_max=per_b["kuncheva"].max(),
