@@ -304,3 +304,22 @@ def test_killed_parent_takes_workers_stuck_in_a_long_numba_call_with_it(tmp_path
             w.kill()
         if proc.poll() is None:
             proc.kill()
+
+
+def spin_cell(n):
+    """CPU-bound work (a pure-Python loop)."""
+    acc = 0
+    for i in range(n):
+        acc += i % 7
+    return {"acc": acc}
+
+
+def test_records_hold_the_wall_and_cpu_seconds_of_their_cell(tmp_path):
+    """The cost model (benchmarks/cost_model.py) reads them: CPU seconds are steadier than wall seconds on a
+    shared machine."""
+    from genesel._core.store import read_record
+
+    run_grid([{"n": 300_000}, {"n": 10}], spin_cell, cache_dir=tmp_path, progress=False)
+    recs = {read_record(p, kind="cell")["cell"]["n"]: read_record(p, kind="cell") for p in _files(tmp_path)}
+    assert recs[300_000]["cpu_seconds"] > 0 and recs[300_000]["seconds"] > 0
+    assert recs[300_000]["cpu_seconds"] > recs[10]["cpu_seconds"]

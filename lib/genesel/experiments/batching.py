@@ -76,18 +76,18 @@ class BatchPlanner:
 
 
 def run_batch(func, items, parent_pid=None):
-    """Worker side: ``[(key, cell), ...]`` -> (``[(key, result, seconds), ...]``, exception or None). Cells after a
-    failing one are not run; the ones before it come back and are cached."""
+    """Worker side: ``[(key, cell), ...]`` -> (``[(key, result, (wall, cpu seconds)), ...]``, exception or None).
+    Cells after a failing one are not run; the ones before it come back and are cached."""
     if parent_pid is not None:
         from genesel.experiments.workers import exit_with_parent
 
         exit_with_parent(parent_pid)
     out = []
     for key, cell in items:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             res = func(**cell)
         except Exception as exc:  # noqa: BLE001 - returned with the results done so far, raised by the client
             return out, exc
-        out.append((key, res, time.perf_counter() - t0))
+        out.append((key, res, (time.perf_counter() - t0, time.process_time() - c0)))
     return out, None

@@ -2,7 +2,7 @@
 
 Layout: ``<cache_dir>/<function>/<key>.rec``, one record per cell (:mod:`genesel._core.store`: plain data, never a
 pickle, authenticated by an HMAC with a key kept outside the cache), holding the cell's key, its function, its
-parameters, its result and the seconds it took. ``<cache_dir>/<function>/costs.rec`` remembers those seconds by the
+parameters, its result and the seconds it took (wall and CPU). ``<cache_dir>/<function>/costs.rec`` remembers those seconds by the
 cell's parameters alone (not the code), so that a grid whose code changed still knows roughly what each cell costs
 and can be cut into tasks of useful size (:func:`genesel.experiments.grid.run_grid` with dask).
 
@@ -35,10 +35,13 @@ def record_path(folder: Path, key: str) -> Path:
     return folder / f"{key}{_SUFFIX}"
 
 
-def write_cell(folder: Path, key: str, func_name: str, cell: dict, result, seconds: float) -> None:
-    """Store one cell's result (atomically, authenticated)."""
-    write_record(record_path(folder, key), {"key": key, "func": func_name, "cell": cell, "result": result,
-                                            "seconds": float(seconds)}, kind="cell")
+def write_cell(folder: Path, key: str, func_name: str, cell: dict, result, seconds: float,
+               cpu_seconds: float | None = None) -> None:
+    """Store one cell's result (atomically, authenticated), with the wall and CPU seconds it took."""
+    rec = {"key": key, "func": func_name, "cell": cell, "result": result, "seconds": float(seconds)}
+    if cpu_seconds is not None:
+        rec["cpu_seconds"] = float(cpu_seconds)
+    write_record(record_path(folder, key), rec, kind="cell")
 
 
 def read_cell(folder: Path, key: str, stacklevel: int = 3):

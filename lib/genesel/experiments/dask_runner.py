@@ -1,6 +1,6 @@
 """Running a grid's cells on a ``dask.distributed`` cluster, in batches (see :mod:`genesel.experiments.batching`).
 
-:func:`dask_results` yields ``(key, result, seconds)`` as batches finish. It keeps at most a few tasks per worker in
+:func:`dask_results` yields ``(key, result, (wall, CPU seconds))`` as batches finish. It keeps at most a few tasks per worker in
 flight (two per worker thread, plus one), submitting the next batch when one comes back, so the scheduler never
 holds the whole grid and a run interrupted (Ctrl-C, a lost client) loses only the tasks in flight. Workers lost
 mid-task are dask's business: it reschedules their tasks elsewhere.
@@ -46,7 +46,7 @@ def _close(client, owned):
 
 
 def dask_results(func, todo: dict, estimates: dict, n_jobs: int, scheduler):
-    """Yield (key, result, seconds) for every cell of ``todo`` ({key: cell}) computed on the cluster."""
+    """Yield (key, result, (wall, CPU seconds)) for every cell of ``todo`` ({key: cell}) computed on the cluster."""
     import uuid
 
     from distributed import as_completed
@@ -81,7 +81,7 @@ def dask_results(func, todo: dict, estimates: dict, n_jobs: int, scheduler):
                 in_flight.pop(fut, None)
                 done, exc = fut.result()
                 for k, res, secs in done:
-                    planner.observe(secs)
+                    planner.observe(secs[0])
                     yield k, res, secs
                 if exc is not None:
                     raise exc
