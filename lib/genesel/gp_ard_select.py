@@ -199,7 +199,7 @@ class GPARDRFE(_GPARDBase):
 
     @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=4)
         n, d = X.shape
         self._check_folds(y_pm1)
         rng = check_random_state(self.random_state)
@@ -290,7 +290,7 @@ class GPARDFS(_GPARDBase):
 
     @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
     def fit(self, X, y, prefilter_X=None):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=4)
         n, d = X.shape
         self._check_folds(y_pm1)
         if prefilter_X is None:

@@ -298,7 +298,7 @@ class MSVMRFE(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=4)
         n, d = X.shape
         n_min_class = int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)))
         if self.n_folds > n_min_class:

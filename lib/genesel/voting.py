@@ -49,7 +49,7 @@ class GolubVoting(BinaryClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=False, min_samples=2)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=2)
         d = X.shape[1]
         k = n_select(self.n_genes, d, d)  # more genes than there are, or None: all of them
         # a gene constant within both classes would have sigma_+ + sigma_- = 0; P is then +-inf (filters doc);
