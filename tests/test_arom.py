@@ -317,7 +317,7 @@ def test_bad_data():
         Xn = X.copy()
         Xn[0, 0] = np.nan
         L2AROM().fit(Xn, y)
-    with pytest.raises(ValueError, match="no information"):
+    with pytest.raises(ValueError, match="every one of the 5 gene"):
         L2AROM().fit(np.ones((20, 5)), y)
 
 

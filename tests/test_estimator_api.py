@@ -165,3 +165,39 @@ def test_sparse_selectors_sklearn_contract(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check(estimator)
+
+
+# ----------------------------------------------------------------------------------------------------- defaults
+def _expected_failures(est):
+    """The one check that does not pass, and why: no default is excused here (issue 25)."""
+    if isinstance(est, genesel.SampleStandardizer):  # it has no parameters
+        return {"check_estimators_dtypes": "a sample constant across all genes cannot be scaled; SampleStandardizer "
+                                           "refuses it rather than invent values"}
+    return {}
+
+
+# sklearn's checks fit on random labels: models that then predict one class say so, capped optimisers say they
+# stopped early, GP-ARD-FS says its prefilter level fell back; none of that is a failure of the contract
+@pytest.mark.filterwarnings("ignore::genesel.DegenerateModelWarning", "ignore::sklearn.exceptions.ConvergenceWarning",
+                            "ignore:GPARDFS. no gene has a Wilcoxon:UserWarning")
+@parametrize_with_checks([cls() for _, cls in ESTIMATORS], expected_failed_checks=_expected_failures)
+def test_every_default_constructed_estimator_meets_the_sklearn_contract(estimator, check):
+    """Issue 25: MSVMRFE(), GPARDFS() and GPARDRFE() failed 12-18 checks at their defaults (10 folds on classes of
+    five samples, no Wilcoxon p below 0.01) and were only checked with non-default settings."""
+    check(estimator)
+
+
+@pytest.mark.parametrize("name,cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
+def test_a_dataframe_in_gives_no_feature_name_warning(name, cls):
+    """GolubVoting().fit(DataFrame) warned "X does not have valid feature names" on every fit (issue 25)."""
+    import pandas as pd
+
+    X, y = golub_like(n=30, d=12, seed=1)
+    df = pd.DataFrame(X, columns=[f"g{i}" for i in range(12)], index=[f"s{i}" for i in range(30)])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = cls().fit(df, pd.Series(y, index=df.index))
+        out = est.predict(df) if hasattr(est, "predict") else est.transform(df)
+    names = [str(w.message) for w in caught if "feature names" in str(w.message)]
+    assert not names, names
+    assert len(out) == 30

@@ -209,8 +209,12 @@ def test_scores_that_cannot_rank_are_refused():
         SignalToNoiseSelector(1).fit(X, [0, 0, 0, 1, 1, 1])
     Xc = np.ones((6, 4))
     for est in (SignalToNoiseSelector(1), FisherSelector(1)):
-        with pytest.raises(ValueError, match="same score"):
+        with pytest.raises(ValueError, match="every one of the 4 gene"):
             est.fit(Xc, [0, 0, 0, 1, 1, 1])
+    Xs = np.tile([[0.0], [1.0], [2.0]], (2, 3))  # three identical genes: the same score
+    for est in (SignalToNoiseSelector(1), FisherSelector(1)):
+        with pytest.raises(ValueError, match="same score"):
+            est.fit(Xs, [0, 0, 0, 1, 1, 1])
 
 
 @parametrize_with_checks([SignalToNoiseSelector(n_features_to_select=1), SignalToNoiseSelector(),

@@ -93,8 +93,12 @@ def test_gp_ard_fs_prefilter_and_selection(problem):
     Z = X + 0.3 * np.random.default_rng(0).normal(size=(X.shape[0], 1))
     fs2 = GPARDFS(alpha=0.05, n_folds=4, n_restarts=0, max_iter=60, random_state=0).fit(X, y, prefilter_X=Z)
     np.testing.assert_array_equal(fs2.pvalues_, wilcoxon_pvalues(Z, y))
-    with pytest.raises(ValueError, match="raise alpha"):
-        GPARDFS(alpha=1e-12, n_folds=4).fit(X, y)
+    p = wilcoxon_pvalues(X, y)
+    with pytest.warns(UserWarning, match=r"no gene has a Wilcoxon p-value below alpha=1e-12.*uses alpha="):
+        fb = GPARDFS(alpha=1e-12, n_folds=4, n_restarts=0, max_iter=30, random_state=0).fit(X, y)
+    # the first of 1e-11, 1e-10, ... that lets a gene through (issue 25: it used to refuse to fit)
+    level = next(a for a in 10.0 ** np.arange(-11, 1) if np.any(p < a))
+    assert fb.alpha_ == pytest.approx(level) and fb.prefilter_support_.sum() == np.sum(p < fb.alpha_) >= 1
     with pytest.raises(ValueError, match="shape of X"):
         GPARDFS(n_folds=4).fit(X, y, prefilter_X=Z[:, :3])
 

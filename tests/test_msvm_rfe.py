@@ -63,7 +63,7 @@ def test_bad_parameters():
     X, y = golub_like(n=12, d=6, seed=0)
     with pytest.raises(ValueError, match="smallest class"):
         MSVMRFE(n_folds=10).fit(X, y)
-    with pytest.raises(ValueError, match=r"'n_folds' parameter of MSVMRFE must be an int in the range \[2, inf\)"):
+    with pytest.raises(ValueError, match=r"'n_folds' parameter of MSVMRFE must be a str among \{'auto'\} or an int in the range \[2, inf\)"):
         MSVMRFE(n_folds=1).fit(X, y)
 
 

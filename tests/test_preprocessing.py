@@ -41,8 +41,11 @@ def test_gene_standardizer_equals_standardscaler_fit_on_train():
 def test_gene_standardizer_constant_gene():
     X = np.c_[np.arange(5.0), np.ones(5)]
     with pytest.raises(ValueError, match="constant in the training data"):
-        GeneStandardizer().fit(X)
+        GeneStandardizer(on_constant="error").fit(X)
     np.testing.assert_allclose(GeneStandardizer(on_constant="zero").fit_transform(X)[:, 1], 0)
+    g = GeneStandardizer().fit(X)  # the default (issue 22): ignored, listed, never an error
+    np.testing.assert_array_equal(g.transform(X)[:, 1], 0.0)
+    assert g.constant_genes_.tolist() == [1] and g.n_constant_genes_ == 1
 
 
 @pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e200, 1e300])
@@ -119,7 +122,7 @@ def test_constant_gene_is_exactly_constant():
     X = np.c_[np.full(7, c), np.arange(7.0)]
     assert np.full(7, c).std() > 0  # the numpy behaviour this guards against
     with pytest.raises(ValueError, match="1 gene\\(s\\) are constant"):
-        GeneStandardizer().fit(X)
+        GeneStandardizer(on_constant="error").fit(X)
     np.testing.assert_array_equal(GeneStandardizer(on_constant="zero").fit_transform(X)[:, 0], 0.0)
     with pytest.raises(ValueError, match="constant across genes"):
         SampleStandardizer().fit_transform(np.full((2, 7), c))

@@ -37,3 +37,17 @@ def test_seeded_and_shared_by_the_selectors():
     assert not np.array_equal(a, resampling_masks(y, 4, 2, np.random.RandomState(6)))
     assert msvm_rfe.resampling_masks is resampling_masks  # public name kept where it was
     assert gp_ard_select.resampling_masks is resampling_masks
+
+
+def test_auto_folds_adapt_to_the_smallest_class():
+    """Issue 25: the selectors' default of 10 folds refused classes of fewer than ten samples."""
+    from genesel._core.resampling import resolve_folds
+
+    y = np.r_[-np.ones(5), np.ones(30)]
+    assert resolve_folds("S", "auto", y) == 5
+    assert resolve_folds("S", "auto", np.r_[-np.ones(12), np.ones(30)]) == 10
+    assert resolve_folds("S", 4, y) == 4
+    with pytest.raises(ValueError, match=r"S: n_folds=6 exceeds the size of the smallest class \(5\).*'auto'"):
+        resolve_folds("S", 6, y)
+    with pytest.raises(ValueError, match="smallest class has 1 sample"):
+        resolve_folds("S", "auto", np.r_[-1.0, np.ones(9)])

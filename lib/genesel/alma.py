@@ -81,7 +81,7 @@ from genesel._core.params import N_FEATURES, POSITIVE_INT, StrOptions, real
 from genesel._core.selector import SelectorBase
 from genesel._core.threads import single_blas_thread
 from genesel._core.units import pow2_exponent
-from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class
+from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class, zero_ignored_genes
 from genesel.filters import SignalToNoiseSelector
 
 __all__ = [
@@ -346,7 +346,7 @@ class _ALMABase(BinaryClassifier):
     def decision_function(self, X):
         """Normalised margin ``w . x / ||x||_p`` on the selected genes (positive means ``classes_[1]``)."""
         check_is_fitted(self, "coef_")
-        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        X = zero_ignored_genes(self, validate_data(self, X, dtype=np.float64, order="C", reset=False))
         sup = self._support_idx
         return decision_values(X[:, sup], self.coef_[0, sup], self.p_)
 

@@ -301,7 +301,7 @@ class L2AROM(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=2)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         n, d = X.shape
         beta = check_prior(self.prior, d)
         res = arom_path(X, y_pm1, beta, C=float(self.C), tol=float(self.tol), max_iter=int(self.max_iter))

@@ -46,7 +46,7 @@ from genesel._core.gram import gram
 from genesel._core.params import POSITIVE, StrOptions, integer, real
 from genesel._core.threads import few_samples_one_blas_thread
 from genesel._core.units import scale_pow2, unit_row_exponent
-from genesel._core.validation import check_binary_fit, warn_if_one_class
+from genesel._core.validation import check_binary_fit, warn_if_one_class, zero_ignored_genes
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]
@@ -257,7 +257,8 @@ class DWD(BinaryClassifier):
     @few_samples_one_blas_thread(_SINGLE_THREAD_MAX_N)
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes, or a precomputed n × n Gram matrix) and binary ``y``."""
-        X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2,
+                                                     constant=None if self.kernel == "precomputed" else "zero")
         y_pm = y_pm.astype(float)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"DWD: kernel='precomputed' needs a square Gram matrix, got shape {X.shape}")
@@ -322,5 +323,5 @@ class DWD(BinaryClassifier):
         X = self._check_predict_input(X)
         if self.kernel == "linear":
             return X @ self.coef_ + self.intercept_
-        Kx = X if self.kernel == "precomputed" else self._kernel(X, self.X_fit_)
+        Kx = X if self.kernel == "precomputed" else self._kernel(zero_ignored_genes(self, X), self.X_fit_)
         return Kx @ self.dual_coef_ + self.intercept_

@@ -194,7 +194,7 @@ class _ScoreSelector(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=2)
         d = X.shape[1]
         k = self._n_select(d, d)  # None: every gene
         s = type(self)._score(X, y_pm1)

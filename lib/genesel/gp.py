@@ -597,7 +597,7 @@ class GaussianProcessClassifier(BinaryClassifier):
         """Fit the hyper-parameters (unless ``optimizer=None``) and the approximate posterior."""
         if scipy.sparse.issparse(X):
             raise TypeError("GaussianProcessClassifier does not support sparse input X; pass a dense array")
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=2)
         with blas_threads_for(X.shape[0], _SINGLE_THREAD_MAX_N):
             return self._fit(X, y_pm1)
 

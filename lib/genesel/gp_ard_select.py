@@ -38,19 +38,21 @@ classifier for every prefix and left-out sample, which is exact and K·(n + 1) t
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import _fit_context, clone
 from sklearn.utils import check_random_state
 
 from genesel._core.params import POSITIVE_INT, POSITIVE_OR_INF, HasMethods, StrOptions, integer, real
-from genesel._core.resampling import resampling_masks
+from genesel._core.resampling import resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
 from genesel._core.validation import check_binary_fit, check_expression_data
 from genesel.filters import wilcoxon_pvalues
 from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
 
-__all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes"]
+__all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes", "prefilter_level"]
 
 
 def normalise_ard(theta):
@@ -126,18 +128,37 @@ def halving_sizes(d, p):
     return sizes
 
 
+def prefilter_level(pvalues, alpha):
+    """The significance level of GP-ARD-FS' Wilcoxon prefilter that keeps at least one gene: ``alpha`` itself when a
+    gene has p < alpha, else the first of 10 alpha, 100 alpha, ... (at most 1, which keeps every gene) that lets one
+    through, with a ``UserWarning`` saying so. On small data (a few samples per class) no p-value can fall below
+    0.01, and the default then falls back instead of refusing to fit."""
+    pvalues = np.asarray(pvalues, dtype=float)
+    level = float(alpha)
+    if np.any(pvalues < level):
+        return level
+    while level < 1.0 and not np.any(pvalues < level):
+        level = min(1.0, level * 10.0)
+    kept = int(np.sum(pvalues < level)) if level < 1.0 else pvalues.size
+    warnings.warn(f"GPARDFS: no gene has a Wilcoxon p-value below alpha={alpha:g} (smallest {pvalues.min():.3g}, "
+                  f"e.g. too few samples per class for such a p-value); the prefilter uses alpha={level:g} instead "
+                  f"({kept} gene(s) pass; alpha_ records it): pass a larger alpha to choose the level yourself",
+                  UserWarning, stacklevel=3)
+    return level
+
+
 #: the constraints GP-ARD-FS and GP-ARD-RFE share
-_COMMON = {"n_folds": [integer(2, None, "left")], "n_restarts": [integer(0, None, "left")], "max_iter": [POSITIVE_INT],
+_COMMON = {"n_folds": [StrOptions({"auto"}), integer(2, None, "left")], "n_restarts": [integer(0, None, "left")],
+           "max_iter": [POSITIVE_INT],
            "forward": [StrOptions({"svm"}), HasMethods(["fit"])], "C": [POSITIVE_OR_INF],
            "random_state": ["random_state"]}
 
 
 class _GPARDBase(SelectorBase):
     def _check_folds(self, y_pm1):
-        n_min_class = int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)))
-        if self.n_folds > n_min_class:
-            raise ValueError(f"{type(self).__name__}: n_folds={self.n_folds} exceeds the size of the smallest class "
-                             f"({n_min_class}); lower n_folds")
+        """Sets and returns ``n_folds_`` (:func:`genesel._core.resampling.resolve_folds`)."""
+        self.n_folds_ = resolve_folds(type(self).__name__, self.n_folds, y_pm1)
+        return self.n_folds_
 
     def _gp(self, seed):
         return GaussianProcessClassifier(approximation="laplace", ard=True, n_restarts=self.n_restarts,
@@ -157,8 +178,10 @@ class GPARDRFE(_GPARDBase):
 
     Parameters
     ----------
-    n_folds : int, default 10
-        k of the k-fold split of the training data.
+    n_folds : int or "auto", default "auto"
+        k of the k-fold split of the training data. ``"auto"``: 10 (the thesis' choice), or the size of the smallest
+        class when that is smaller (the number used is ``n_folds_``); an explicit k larger than the smallest class
+        raises.
     p : int, default 8
         Elimination stops at 2^p genes (thesis: "empirically, p = 8 is a good choice").
     n_restarts : int, default 2
@@ -188,7 +211,7 @@ class GPARDRFE(_GPARDBase):
 
     _parameter_constraints = {**_COMMON, "p": [integer(0, None, "left")]}
 
-    def __init__(self, n_folds=10, p=8, n_restarts=2, max_iter=200, forward="svm", C=1.0, random_state=None):
+    def __init__(self, n_folds="auto", p=8, n_restarts=2, max_iter=200, forward="svm", C=1.0, random_state=None):
         self.n_folds = n_folds
         self.p = p
         self.n_restarts = n_restarts
@@ -199,18 +222,18 @@ class GPARDRFE(_GPARDBase):
 
     @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=4)
         n, d = X.shape
         self._check_folds(y_pm1)
         rng = check_random_state(self.random_state)
-        masks = resampling_masks(y_pm1, self.n_folds, 1, rng)
-        seeds = rng.randint(0, 2**31 - 1, size=(len(halving_sizes(d, self.p)), self.n_folds))
+        masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
+        seeds = rng.randint(0, 2**31 - 1, size=(len(halving_sizes(d, self.p)), self.n_folds_))
         sizes = halving_sizes(d, self.p)
         C = np.arange(d)
         rounds, evid, eliminated_blocks = [], [], []
         for r, size in enumerate(sizes):
-            theta = np.empty((self.n_folds, C.size))
-            ev = np.empty(self.n_folds)
+            theta = np.empty((self.n_folds_, C.size))
+            ev = np.empty(self.n_folds_)
             for i, mask in enumerate(masks):
                 gp = self._gp(int(seeds[r, i])).fit(X[np.ix_(mask, C)], y_pm1[mask])
                 theta[i] = gp.relevances_
@@ -256,7 +279,9 @@ class GPARDFS(_GPARDBase):
     Parameters
     ----------
     alpha : float, default 0.01
-        Significance level of the two-sided Wilcoxon rank-sum prefilter (genes with p < alpha pass).
+        Significance level of the two-sided Wilcoxon rank-sum prefilter (genes with p < alpha pass). When no gene
+        passes (small data cannot reach p < 0.01), the level falls back to 10 alpha, 100 alpha, ... until one does,
+        with a warning (:func:`prefilter_level`; the level used is ``alpha_``).
     n_folds, n_restarts, max_iter, forward, C, random_state : as in :class:`GPARDRFE`.
     max_forward_genes : int or None, default None
         Longest prefix scored by each inner forward selection (None: all prefiltered genes, as in Figure 5.3).
@@ -267,7 +292,8 @@ class GPARDFS(_GPARDBase):
 
     Attributes
     ----------
-    pvalues_ : Wilcoxon p-value of every gene.  prefilter_support_ : mask of the genes with p < alpha.
+    pvalues_ : Wilcoxon p-value of every gene.  alpha_ : the level used.  prefilter_support_ : mask of the genes with
+    p < alpha_.
     fold_rankings_ : (k, d') R_i as gene indices.  fold_relevances_ : (k, d') ARD values (prefiltered genes in
     ascending index order).  fold_minimal_sets_ : list of the k minimal sets M_i (gene indices, rank order).
     counts_ : dict gene -> number of M_i holding it.  n_iter_ : k (the GP-ARD fits).  candidate_order_ : R (the union ranked by count, then by average
@@ -277,7 +303,7 @@ class GPARDFS(_GPARDBase):
 
     _parameter_constraints = {**_COMMON, "alpha": [real(0, 1, "right")], "max_forward_genes": [POSITIVE_INT, None]}
 
-    def __init__(self, alpha=0.01, n_folds=10, n_restarts=2, max_iter=200, forward="svm", C=1.0,
+    def __init__(self, alpha=0.01, n_folds="auto", n_restarts=2, max_iter=200, forward="svm", C=1.0,
                  max_forward_genes=None, random_state=None):
         self.alpha = alpha
         self.n_folds = n_folds
@@ -290,7 +316,7 @@ class GPARDFS(_GPARDBase):
 
     @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
     def fit(self, X, y, prefilter_X=None):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=4)
         n, d = X.shape
         self._check_folds(y_pm1)
         if prefilter_X is None:
@@ -301,15 +327,13 @@ class GPARDFS(_GPARDBase):
                 raise ValueError(f"prefilter_X must have the shape of X {X.shape} (same samples and genes), got "
                                  f"{P.shape}")
         self.pvalues_ = wilcoxon_pvalues(P, y_pm1)
-        self.prefilter_support_ = self.pvalues_ < self.alpha
+        self.alpha_ = prefilter_level(self.pvalues_, self.alpha)
+        self.prefilter_support_ = self.pvalues_ < self.alpha_ if self.alpha_ < 1.0 else self.pvalues_ <= 1.0
         G = np.flatnonzero(self.prefilter_support_)
-        if G.size == 0:
-            raise ValueError(f"GPARDFS: no gene has a Wilcoxon p-value below alpha={self.alpha} (smallest "
-                             f"{self.pvalues_.min():.3g}); raise alpha")
         rng = check_random_state(self.random_state)
-        masks = resampling_masks(y_pm1, self.n_folds, 1, rng)
-        seeds = rng.randint(0, 2**31 - 1, size=self.n_folds)
-        theta = np.empty((self.n_folds, G.size))
+        masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
+        seeds = rng.randint(0, 2**31 - 1, size=self.n_folds_)
+        theta = np.empty((self.n_folds_, G.size))
         R, M = [], []
         for i, mask in enumerate(masks):
             gp = self._gp(int(seeds[i])).fit(X[np.ix_(mask, G)], y_pm1[mask])
@@ -338,7 +362,7 @@ class GPARDFS(_GPARDBase):
         self.fold_relevances_ = theta
         self.fold_minimal_sets_ = M
         self.counts_ = counts
-        self.n_iter_ = int(self.n_folds)
+        self.n_iter_ = int(self.n_folds_)
         self.candidate_order_ = cand
         self.train_masks_ = masks
         self.support_ = np.zeros(d, dtype=bool)

@@ -40,8 +40,8 @@ from sklearn.utils import check_random_state
 
 from genesel._core.gram import gram_rows
 from genesel._core.newton import chol_downdate, newton_smo
-from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, integer
-from genesel._core.resampling import resampling_masks
+from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, StrOptions, integer
+from genesel._core.resampling import resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
 from genesel._core.validation import check_binary_fit
 from genesel.forward import forward_path
@@ -252,8 +252,10 @@ class MSVMRFE(SelectorBase):
 
     Parameters
     ----------
-    n_folds : int, default 10
-        The t SVMs of each step leave out one of ``n_folds`` stratified folds of the training data.
+    n_folds : int or "auto", default "auto"
+        The t SVMs of each step leave out one of ``n_folds`` stratified folds of the training data. ``"auto"``: 10
+        (the thesis' choice), or the size of the smallest class when that is smaller, so the default works on small
+        data (the number used is ``n_folds_``); an explicit number larger than the smallest class raises.
     n_repeats : int, default 1
         Repeats of the fold split with new seeded folds (t = n_folds x n_repeats).
     step : int, float in (0, 1) or "halving", default 1
@@ -279,12 +281,12 @@ class MSVMRFE(SelectorBase):
     """
 
     _parameter_constraints = {
-        "n_folds": [integer(2, None, "left")], "n_repeats": [POSITIVE_INT], "step": STEP, "C": [POSITIVE_OR_INF],
+        "n_folds": [StrOptions({"auto"}), integer(2, None, "left")], "n_repeats": [POSITIVE_INT], "step": STEP, "C": [POSITIVE_OR_INF],
         "n_features_to_select": N_FEATURES, "max_forward_genes": [POSITIVE_INT, None], "tol": [POSITIVE],
         "max_iter": [POSITIVE_INT, None], "random_state": ["random_state"],
     }
 
-    def __init__(self, n_folds=10, n_repeats=1, step=1, C=1.0, n_features_to_select=None, max_forward_genes=None,
+    def __init__(self, n_folds="auto", n_repeats=1, step=1, C=1.0, n_features_to_select=None, max_forward_genes=None,
                  tol=1e-6, max_iter=None, random_state=None):
         self.n_folds = n_folds
         self.n_repeats = n_repeats
@@ -298,14 +300,11 @@ class MSVMRFE(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=4)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=4)
         n, d = X.shape
-        n_min_class = int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)))
-        if self.n_folds > n_min_class:
-            raise ValueError(f"MSVMRFE: n_folds={self.n_folds} exceeds the size of the smallest class "
-                             f"({n_min_class}); some SVMs would see all of it: lower n_folds")
+        self.n_folds_ = resolve_folds("MSVMRFE", self.n_folds, y_pm1, extra="; some SVMs would see all of it")
         rng = check_random_state(self.random_state)
-        masks = resampling_masks(y_pm1, self.n_folds, self.n_repeats, rng)
+        masks = resampling_masks(y_pm1, self.n_folds_, self.n_repeats, rng)
         schedule = elimination_schedule(d, 1, self.step)
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
         Xt = np.ascontiguousarray(X.T)

@@ -17,7 +17,9 @@ sample) by a power of two that brings its largest value into [0.5, 1), and scale
 of ordinary scale the statistics are bit for bit the plain ones, and data near 1e200 or 1e-300 no longer overflow
 (every gene reported constant) or underflow. A gene (sample) whose values are all equal has sd exactly 0 and
 mean exactly its value (numpy's mean of equal values can be off in the last bit, which made such a gene's
-"z-scores" +-1 instead of 0): it is refused (``on_constant="error"``) or mapped to 0.
+"z-scores" +-1 instead of 0): by default it is mapped to 0 and passed on as a constant gene, which every genesel
+estimator after it ignores (``genesel._core.validation``: ignored for that fit, reported once, listed in
+``constant_genes_``), so a pipeline on raw data runs where such genes occur; ``on_constant="error"`` refuses it.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, real
 from genesel._core.units import safe_pow2_exponent, scale_pow2
-from genesel._core.validation import mean_std
+from genesel._core.validation import ignore_constant_genes, mean_std
 
 __all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"]
 
@@ -75,13 +77,14 @@ class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Per-gene z-scores with the training mean and sd (ddof=0).
 
-    ``on_constant``: ``"error"`` (default) raises on genes constant in the training data, naming them;
-    ``"zero"`` maps such genes to 0 (scale 1).
+    ``on_constant``: ``"zero"`` (default) maps genes constant in the training data to 0 (mean subtracted, scale 1,
+    as scikit-learn's ``StandardScaler``); they are listed in ``constant_genes_`` and reported once (see
+    ``genesel._core.validation``); ``"error"`` raises on them, naming them.
     """
 
     _parameter_constraints = {"on_constant": [StrOptions({"error", "zero"})]}
 
-    def __init__(self, on_constant: str = "error"):
+    def __init__(self, on_constant: str = "zero"):
         self.on_constant = on_constant
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -98,6 +101,7 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         if const.size and self.on_constant == "error":
             raise ValueError(f"GeneStandardizer: {const.size} gene(s) are constant in the training data (first "
                              f"columns {const[:5].tolist()}); drop them first or use on_constant='zero'")
+        ignore_constant_genes(self, X, zero=False, all_constant="allow", const=const)
         sd[const] = 1.0
         self.scale_ = sd
         return self

@@ -304,7 +304,7 @@ class SVMRFE(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=False, min_samples=2)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
         n, d = X.shape
         k = self._n_select(d, max(1, d // 2))  # None: half the genes, as scikit-learn's RFE
         schedule = elimination_schedule(d, k, self.step)

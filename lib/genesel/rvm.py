@@ -76,7 +76,7 @@ from genesel._core.gram import gram
 from genesel._core.linalg import normalise_rows
 from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, integer, real
 from genesel._core.threads import few_samples_one_blas_thread
-from genesel._core.validation import check_binary_fit
+from genesel._core.validation import check_binary_fit, zero_ignored_genes
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["RVM", "rvm_posterior_mode"]
@@ -157,7 +157,8 @@ class RVM(BinaryClassifier):
     @few_samples_one_blas_thread(_SINGLE_THREAD_MAX_N)
     def fit(self, X, y):
         """Fit on expression data ``X`` (samples × genes; n × n Gram matrix if kernel="precomputed"), binary y."""
-        X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2,
+                                                     constant=None if self.kernel == "precomputed" else "zero")
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"RVM: kernel='precomputed' needs a square Gram matrix, got shape {X.shape}")
         t = (y_pm > 0).astype(float)
@@ -344,7 +345,8 @@ class RVM(BinaryClassifier):
 
     def decision_function(self, X):
         """Latent score φ(x)ᵀw* (log-odds of classes_[1])."""
-        return self._decision_internal(self._check_predict_input(X))
+        X = self._check_predict_input(X)
+        return self._decision_internal(X if self.kernel == "precomputed" else zero_ignored_genes(self, X))
 
     def predict_proba(self, X):
         """Class probabilities (n, 2): σ(φ(x)ᵀw*) for classes_[1]."""

@@ -50,7 +50,8 @@ from genesel._core.gram import gram
 from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, integer, real
 from genesel._core.threads import few_samples_one_blas_thread
 from genesel._core.units import pow2_exponent
-from genesel._core.validation import check_expression_data, mean_std, warn_degenerate, warn_if_one_class
+from genesel._core.validation import (check_expression_data, ignore_constant_genes, mean_std, warn_degenerate,
+                                      warn_if_one_class, zero_ignored_genes)
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["SMLR", "smlr_objective"]
@@ -219,6 +220,7 @@ class SMLR(ClassifierMixin, BaseEstimator):
                 f"SMLR: y holds a single class ({self.classes_.tolist()}); a classifier needs at least two classes "
                 "in its training data (use stratified splits for small folds)"
             )
+        X = ignore_constant_genes(self, X)  # ignored for the fit: set to 0 (module genesel._core.validation)
         if self.kernel is not None:
             self.X_fit_ = X
             X = self._basis(X)
@@ -342,7 +344,7 @@ class SMLR(ClassifierMixin, BaseEstimator):
         """Linear predictors: (n,) for two classes (log-odds of classes_[1]), else (n, m)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False, ensure_all_finite=False)
-        X = check_expression_data(X, name="X", allow_constant=True, min_samples=1)
+        X = zero_ignored_genes(self, check_expression_data(X, name="X", allow_constant=True, min_samples=1))
         eta = np.ldexp(self._basis(X), self._basis_exp) @ self._coef_scaled.T + self.intercept_[None, :]
         return eta[:, 0] if eta.shape[1] == 1 else eta
 

@@ -31,8 +31,11 @@ class _SparseSelector(SelectorBase):
             raise ValueError(f"{type(self).__name__}: the model kept no gene (every weight is zero); "
                              "lower the prior's weight (SMLR: lam) or check the labels")
         self.weights_ = np.ravel(weights).copy()
-        # genes by decreasing |weight| (selected ones first), ties by index
-        self.feature_order_ = np.argsort(-w, kind="stable").astype(np.int64)
+        # genes by decreasing |weight| (selected ones first), ties by index, genes constant in the training data
+        # (ignored, weight 0) after every gene that varies
+        ignored = np.zeros(w.size, dtype=bool)
+        ignored[self.constant_genes_] = True
+        self.feature_order_ = np.lexsort((np.arange(w.size), -w, ignored)).astype(np.int64)
         self.ranking_ = np.empty(w.size, dtype=np.int64)
         self.ranking_[self.feature_order_] = np.arange(1, w.size + 1)
         self.n_features_ = int(self.support_.sum())

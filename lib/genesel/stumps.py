@@ -332,7 +332,7 @@ class _StumpConjunction(BinaryClassifier):
     """Shared fit/predict of the conjunction learners (binary; see the module doc)."""
 
     def _prepare(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=1)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=1)
         self.positive_class_ = self.classes_[1] if self.model == "conjunction" else self.classes_[0]
         pos = (y_pm1 > 0) if self.model == "conjunction" else (y_pm1 < 0)
         return X, pos
@@ -722,7 +722,7 @@ class AdaBoostStumps(BinaryClassifier):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=True, min_samples=1)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=1)
         rec = adaboost_path(X, y_pm1, self.n_estimators, presorted=presorted)
         self.genes_ = rec["gene"].astype(np.int64)
         self.thresholds_ = rec["threshold"].astype(float)

@@ -38,7 +38,7 @@ from genesel._core.smo import dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
 from genesel._core.units import (in_x_units, log10_scale, log_scale_str, negligible_C_message, scale_pow2,
                                  unit_row_exponent)
-from genesel._core.validation import check_binary_fit, warn_if_one_class
+from genesel._core.validation import check_binary_fit, warn_if_one_class, zero_ignored_genes
 
 __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_violation"]
 
@@ -58,7 +58,8 @@ class _DualSVMBase(BinaryClassifier):
     """
 
     def _validate_fit_data(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y)
+        X, y_pm1, self.classes_ = check_binary_fit(
+            self, X, y, constant=None if getattr(self, "kernel", None) == "precomputed" else "zero")
         return X, y_pm1.astype(np.float64)
 
     def _solve(self, K, y_pm1, alpha0, C_scaled, exp2, alpha0_exp2=0, who=None):
@@ -285,5 +286,5 @@ class KernelSVM(_DualSVMBase):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.kernel == "precomputed":
             return X @ self.dual_coef_full_ + self.intercept_[0]
-        Kx = self._kernel(scale_pow2(X, self._x_exp), self._sv_scaled)
+        Kx = self._kernel(scale_pow2(zero_ignored_genes(self, X), self._x_exp), self._sv_scaled)
         return Kx @ self._dual_coef_scaled[0] + self.intercept_[0]

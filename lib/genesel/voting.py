@@ -49,7 +49,7 @@ class GolubVoting(BinaryClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, allow_constant=False, min_samples=2)
+        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=2)
         d = X.shape[1]
         k = n_select(self.n_genes, d, d)  # more genes than there are, or None: all of them
         # a gene constant within both classes would have sigma_+ + sigma_- = 0; P is then +-inf (filters doc);
@@ -73,14 +73,19 @@ class GolubVoting(BinaryClassifier):
         self.midpoints_ = b
         self.coef_ = coef[None, :]
         self.intercept_ = np.array([-float(P[genes] @ b[genes])])
-        warn_if_one_class(self, self.predict(X), y, f"the votes of the {genes.size} selected gene(s) all point one "
+        # the training predictions from the validated array (predict() would re-validate it, and a DataFrame's column
+        # names, recorded by fit, are gone from the array: scikit-learn warned "X does not have valid feature names")
+        train_pred = self.classes_[(self._votes_checked(X).sum(1) > 0).astype(int)]
+        warn_if_one_class(self, train_pred, y, f"the votes of the {genes.size} selected gene(s) all point one "
                           "way on the training samples", "check that the genes carry class information, or use "
                           "more genes (n_genes) or balanced=True")
         return self
 
     def _votes(self, X):
         check_is_fitted(self, "coef_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._votes_checked(validate_data(self, X, dtype=np.float64, reset=False))
+
+    def _votes_checked(self, X):
         g = self.genes_
         return (X[:, g] - self.midpoints_[g]) * self.scores_[g]
 

@@ -4,13 +4,38 @@ training data with one fold left out (Tan 2006, Figures 5.1, 5.3, 5.7).
 
 The random stream is the caller's (``rng``, a ``numpy.random.RandomState``): the permutations are drawn here in a
 fixed order (per repeat, class -1 then class +1), so a seed gives the same folds in every selector.
+
+The number of folds (:func:`resolve_folds`): ``n_folds="auto"``, the selectors' default, is the ten folds of Tan 2006
+where every class has at least ten samples, and otherwise as many folds as the smallest class has samples (each
+fold then still holds one sample of every class); an explicit number larger than the smallest class is refused.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["resampling_masks"]
+__all__ = ["resampling_masks", "resolve_folds", "AUTO_FOLDS"]
+
+#: the number of folds of ``n_folds="auto"`` where every class is large enough (Tan 2006 uses 10 throughout)
+AUTO_FOLDS = 10
+
+
+def resolve_folds(who, n_folds, y_pm1, *, extra=""):
+    """The number of folds to use: ``n_folds`` when it is an int no larger than the smallest class, for ``"auto"``
+    ``min(10, size of the smallest class)``. Refuses an int larger than the smallest class, and "auto" when a class
+    has fewer than two samples (no fold split can then leave a sample of it in every training part), naming
+    ``who`` and the remedy."""
+    y_pm1 = np.asarray(y_pm1)
+    n_min = int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)))
+    if isinstance(n_folds, str):  # "auto"
+        if n_min < 2:
+            raise ValueError(f"{who}: the smallest class has {n_min} sample(s); a fold split that keeps both classes "
+                             "in every training part needs at least two samples of each class")
+        return min(AUTO_FOLDS, n_min)
+    if n_folds > n_min:
+        raise ValueError(f"{who}: n_folds={n_folds} exceeds the size of the smallest class ({n_min}){extra}: lower "
+                         "n_folds, or use n_folds='auto' (10, or the size of the smallest class when it is smaller)")
+    return int(n_folds)
 
 
 def resampling_masks(y_pm1, n_folds, n_repeats, rng):

@@ -2,7 +2,22 @@
 
 Bad input must fail loudly with a message that names the problem and what to do, never give a silent wrong
 number: NaN or infinite values, shape mismatches, a single class (e.g. inside a fold), more than two classes for a
-binary method, and genes that are constant across the samples.
+binary method, and training data in which every gene is constant.
+
+Genes constant in a training part (raw data: probes floored in every training sample; a gene that varies only in the
+samples of another fold) are no error: every estimator ignores them the same way, through
+:func:`ignore_constant_genes` (called by :func:`check_binary_fit`). They are listed in the fitted estimator's
+``constant_genes_`` (and counted in ``n_constant_genes_``), set to 0 for the fit where a method would otherwise see
+them (so they get weight 0, a score of 0, a relevance of 0 and are ranked after every gene that varies), and their
+values in new data do not enter a prediction. A selector still returns a mask over all the genes it was given.
+
+Reported once. The count goes to the ``genesel`` logger (``logging``, level INFO), once per distinct situation in a
+process: the first genesel step that meets a given set of constant genes in a given number of training samples
+reports it, and every later step of the same pipeline, which meets the same set (a standardiser passes constant genes
+on as constant zeros), stays silent; so does a later cross-validation fold whose training part has the same constant
+genes. Nothing is written to stderr unless the user asks for genesel's log (``logging.basicConfig(level="INFO")`` or
+a handler on ``logging.getLogger("genesel")``), so a notebook's stderr stays clean; the fitted attributes are the
+record.
 
 Units: estimators compute in data-relative units (an exact power-of-two rescaling of X); the helpers are in
 :mod:`genesel._core.units`. :func:`mean_std` makes constant genes exactly constant (numpy's mean of equal values
@@ -16,12 +31,16 @@ result is numerically meaningless.
 
 from __future__ import annotations
 
+import logging
 import warnings
+from collections import OrderedDict
 
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "mean_std",
-           "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
+__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "ignore_constant_genes",
+           "zero_ignored_genes", "mean_std", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
+
+LOG = logging.getLogger("genesel")
 
 
 class DegenerateModelWarning(UserWarning):
@@ -105,6 +124,71 @@ def constant_genes(X, *, atol: float = 0.0) -> np.ndarray:
     return np.flatnonzero(np.ptp(X, axis=0) <= atol)
 
 
+#: (n_samples, n_genes, constant set) already reported in this process, oldest first (bounded)
+_REPORTED: OrderedDict = OrderedDict()
+_MAX_REPORTED = 512
+
+
+def _report_constant(who: str, const: np.ndarray, n: int, d: int) -> bool:
+    """Log the constant genes of a training matrix once per (samples, genes, constant set) in this process (see the
+    module docstring). Returns True if this call reported."""
+    key = (int(n), int(d), hash(np.asarray(const, dtype=np.int64).tobytes()))
+    if key in _REPORTED:
+        _REPORTED.move_to_end(key)
+        return False
+    _REPORTED[key] = None
+    if len(_REPORTED) > _MAX_REPORTED:
+        _REPORTED.popitem(last=False)
+    LOG.info("%s: %d of %d genes are constant in the training data (%d samples; first columns %s); they are "
+             "ignored in this fit (constant_genes_ of the fitted estimator lists them)", who, const.size, d, n,
+             const[:5].tolist())
+    return True
+
+
+def ignore_constant_genes(est, X, *, zero: bool = True, all_constant: str = "raise", const=None):
+    """Genes constant in the training matrix ``X`` (samples x genes, validated): recorded on ``est``
+    (``constant_genes_``, ``n_constant_genes_``), reported once (module docstring) and, with ``zero``, set to 0 in
+    a copy of X (the input is never modified). Returns X, or the copy.
+
+    With ``zero=False`` the caller's method ignores them by its own mathematics (a constant gene cannot split the
+    samples, adds nothing to centred distances, or is absorbed by the bias exactly) and X is returned unchanged.
+    Training data in which *every* gene is constant (two samples or more) raise ``ValueError`` (``all_constant=
+    "raise"``, every learner: there is nothing to learn, and any model would be the majority class in disguise);
+    a transformer passes them on (``"allow"``). ``const``: the indices when the caller has them already.
+    """
+    who = est if isinstance(est, str) else type(est).__name__
+    n, d = X.shape
+    if const is None:
+        const = constant_genes(X) if n >= 2 else np.zeros(0, dtype=np.int64)
+    const = np.asarray(const, dtype=np.int64)
+    if not isinstance(est, str):
+        est.constant_genes_ = const
+        est.n_constant_genes_ = int(const.size)
+    if not const.size:
+        return X
+    if const.size == d and all_constant == "raise":
+        raise ValueError(
+            f"{who}: every one of the {d} gene(s) is constant in the training data ({n} samples), so nothing "
+            "separates the classes and any model would predict the majority class; check X (e.g. a floor or a "
+            "ceiling that clips every value, or samples that are copies of one another)")
+    _report_constant(who, const, n, d)
+    if zero:
+        X = np.array(X, dtype=np.float64, copy=True)
+        X[:, const] = 0.0
+    return X
+
+
+def zero_ignored_genes(est, X):
+    """``X`` for prediction with the genes ``est`` ignored in training (``constant_genes_``) set to 0, as they were
+    for the fit: their values in new data do not enter the prediction. X itself when there are none."""
+    const = getattr(est, "constant_genes_", None)
+    if const is None or not const.size:
+        return X
+    X = np.array(X, dtype=np.float64, copy=True)
+    X[:, const] = 0.0
+    return X
+
+
 def check_expression_data(X, y=None, *, name: str = "X", allow_constant: bool = False, min_samples: int = 2):
     """Validate an expression matrix (samples x genes) and, optionally, binary labels.
 
@@ -152,14 +236,18 @@ def check_expression_data(X, y=None, *, name: str = "X", allow_constant: bool = 
     return X, y_pm1
 
 
-def check_binary_fit(est, X, y, *, allow_constant: bool = True, min_samples: int = 1):
+def check_binary_fit(est, X, y, *, constant: str | None = "zero", min_samples: int = 1):
     """The one input check of every binary estimator's ``fit`` in genesel.
 
     Validates ``X`` against the estimator (scikit-learn's ``validate_data``: sets ``n_features_in_``, refuses
-    sparse, complex and non-numeric input), then with :func:`check_expression_data` (NaN/inf, too few samples,
-    constant genes unless ``allow_constant``), and ``y`` as a classification target with exactly two classes.
-    Messages name the estimator and what to do; the multi-class one keeps scikit-learn's wording ("Only binary
-    classification is supported. The type of the target is ...").
+    sparse, complex and non-numeric input), then with :func:`check_expression_data` (NaN/inf, too few samples),
+    and ``y`` as a classification target with exactly two classes. Messages name the estimator and what to do; the
+    multi-class one keeps scikit-learn's wording ("Only binary classification is supported. The type of the target
+    is ...").
+
+    Genes constant in the training data are ignored (:func:`ignore_constant_genes`): ``constant="zero"`` sets them
+    to 0 for the fit, ``"keep"`` leaves X as it is (methods that ignore them by their own mathematics), None skips
+    the check (X is a precomputed Gram matrix, not genes).
 
     Returns ``(X, y_pm1, classes)``: ``X`` C-contiguous float64, ``y_pm1`` int64 in {-1, +1}
     (the larger label, ``classes[1]``, is +1, as in scikit-learn's ``classes_``) and ``classes``.
@@ -170,7 +258,7 @@ def check_binary_fit(est, X, y, *, allow_constant: bool = True, min_samples: int
     who = type(est).__name__
     X, y = validate_data(est, X, y, dtype=np.float64, ensure_all_finite=False,
                          ensure_min_samples=max(1, int(min_samples)))
-    X = check_expression_data(X, name="X", allow_constant=allow_constant, min_samples=min_samples)
+    X = check_expression_data(X, name="X", allow_constant=True, min_samples=min_samples)
     check_classification_targets(y)
     classes = np.unique(y)
     if classes.size < 2:
@@ -185,4 +273,9 @@ def check_binary_fit(est, X, y, *, allow_constant: bool = True, min_samples: int
             "classes; build a two-class task first (e.g. one class against the rest)"
         )
     y_pm1 = np.where(y == classes[1], 1, -1).astype(np.int64)
+    if constant is None:
+        est.constant_genes_ = np.zeros(0, dtype=np.int64)
+        est.n_constant_genes_ = 0
+    else:
+        X = ignore_constant_genes(est, X, zero=constant == "zero")
     return X, y_pm1, classes
