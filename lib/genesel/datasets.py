@@ -309,18 +309,34 @@ _LOG = {
 }
 
 
+def _file_log(name: str) -> dict | None:
+    """A user file's log transform, decided from its values by GEO2R's rule (the one GEO applies before its
+    differential analysis): values whose 99th percentile exceeds 100, or that span more than 50 with a positive
+    lower quartile, are taken as unlogged intensities. Those are floored at the larger of 1 and the 5th
+    percentile of all values (as Tan's quick filter, :mod:`genesel.papers.common`) and logged; values already on a
+    log or standardised scale are left alone. Label-free: it looks at the values only."""
+    X = load_dataset(name).X
+    q = np.nanpercentile(X, [0, 25, 99, 100])
+    if q[2] > 100 or (q[3] - q[0] > 50 and q[1] > 0):
+        return {"floor": max(1.0, float(np.nanpercentile(X, 5)))}
+    return None
+
+
 def recommended_preprocessing(name: str, standardize: bool = True):
-    """The usual preprocessing of a registered data set as an (unfitted) ``Pipeline``: log transform where the
-    values are raw intensities, then per-gene standardisation fit on the training data (``standardize``)."""
+    """The usual preprocessing of a data set as an (unfitted) ``Pipeline``: log transform where the values are raw
+    intensities, then per-gene standardisation fit on the training data (``standardize``). For a registered set the
+    transform is the customary one of its platform (below); for a user's file (a path or reference string) it is
+    decided from the file's values (GEO2R's rule, see ``_file_log``)."""
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import FunctionTransformer
 
+    from genesel.expression_io import looks_like_path
     from genesel.preprocessing import GeneStandardizer, LogTransform
 
-    key = resolve(name).name
+    log = _file_log(os.fspath(name)) if looks_like_path(name) else _LOG.get(resolve(name).name)
     steps = []
-    if key in _LOG:
-        steps.append(("log", LogTransform(**_LOG[key])))
+    if log is not None:
+        steps.append(("log", LogTransform(**log)))
     if standardize:
         steps.append(("standardize", GeneStandardizer(on_constant="zero")))
     if not steps:
