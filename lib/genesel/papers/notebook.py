@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["as_list", "dataset_list", "mode_banner", "setup_notebook", "tidy", "SYNTAX"]
+__all__ = ["as_list", "dataset_list", "dataset_names", "mode_banner", "time_budget", "format_seconds",
+           "setup_notebook", "tidy", "SYNTAX", "LONG_RUN_FACTOR"]
 
 SYNTAX = ("papermill -p {name} '{example}'  or  papermill -y '{name}: {yaml}'  (a list, e.g. {example})")
 
@@ -149,6 +150,45 @@ def mode_banner(quick: bool, leaves_out: str, full_takes: str = ""):
                 + ".")
     else:
         text = "**Full mode**: the paper's protocol" + (f" ({full_takes})" if full_takes else "") + "."
+    return Markdown(text)
+
+
+def dataset_names(datasets, spelling=None) -> str:
+    """The data sets of a run in prose: registered names as the registry spells them ("golub, alon"), a user's file
+    by its file name (or the name its reference gives), never a path or reading options."""
+    from genesel.datasets import display_name
+
+    return ", ".join(display_name(d, spelling, fallback="name") for d in datasets)
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration as a reader wants it: "40 s", "3 min", "2.5 h"."""
+    s = float(seconds)
+    if s < 90:
+        return f"{max(1, round(s))} s"
+    if s < 5400:
+        return f"{round(s / 60)} min"
+    return f"{s / 3600:.1f} h"
+
+
+#: A run estimated at more than this many times its mode's time budget gets a warning with the estimate.
+LONG_RUN_FACTOR = 2.0
+
+
+def time_budget(estimate: float, quick: bool, *, quick_budget: float, full_budget: float, what: str = ""):
+    """The time line under a notebook's banner (Markdown): the mode's time budget on 2 cores, this run's cost
+    estimated from its parameters before anything runs (``estimate``, seconds; ``what``: what dominates it), and a
+    warning when a parameter choice takes more than :data:`LONG_RUN_FACTOR` times the budget."""
+    from IPython.display import Markdown
+
+    budget = quick_budget if quick else full_budget
+    mode = "quick" if quick else "full"
+    text = (f"**Time budget** of {mode} mode: {format_seconds(budget)} on 2 cores. **This run**, estimated from its "
+            f"parameters: about {format_seconds(estimate)}" + (f" ({what})" if what else "") + ".")
+    if estimate > LONG_RUN_FACTOR * budget:
+        text += (f"\n\n> **Warning: this choice of parameters takes long, about {format_seconds(estimate)}**, "
+                 f"{estimate / budget:.0f} times the {mode}-mode budget. It runs anyway; interrupt the kernel to stop "
+                 "it (finished grid cells are cached, so a rerun resumes where it stopped).")
     return Markdown(text)
 
 
