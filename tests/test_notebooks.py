@@ -46,6 +46,31 @@ def test_notebook_structure(path):
     assert re.search(r"^#+\s*Exercises", text, re.M | re.I), "the notebook ends with exercises"
 
 
+def _exercises(nb):
+    """(exercise cell, the cells up to the next exercise) for every cell that starts with **Exercise N.**"""
+    cells = nb["cells"]
+    starts = [i for i, c in enumerate(cells)
+              if c["cell_type"] == "markdown" and re.match(r"\*\*Exercise \d+\.", "".join(c["source"]))]
+    return [(cells[i], cells[i + 1:(starts + [len(cells)])[k + 1]]) for k, i in enumerate(starts)]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_exercise_has_a_folded_solution_the_notebook_runs(path):
+    """Exercises are **Exercise N.** cells, each followed by its solution: code cells tagged ``solution`` (so the
+    notebook test executes them) whose source and outputs JupyterLab shows folded, and the course site behind a
+    *Solution* fold."""
+    nb, _ = _sources(path)
+    exercises = _exercises(nb)
+    assert len(exercises) >= 2, "at least two exercises, each a cell starting with **Exercise N.**"
+    for ex, after in exercises:
+        title = "".join(ex["source"])[:60]
+        solutions = [c for c in after if "solution" in c.get("metadata", {}).get("tags", [])]
+        assert solutions and all(c["cell_type"] == "code" for c in solutions), f"{title!r}: no solution code cell"
+        for c in solutions:
+            hidden = c.get("metadata", {}).get("jupyter", {})
+            assert hidden.get("source_hidden") and hidden.get("outputs_hidden"), f"{title!r}: the solution is not folded"
+
+
 #: The budget of a notebook's code (non-blank lines that are not only a comment). Notebooks call, display and narrate;
 #: tables and summaries are built in the paper modules. 100 lines in all leaves room for a parameters cell (~10), the
 #: imports and parameter checks (~20), and some 15 analysis cells of 3-7 lines (run a grid, show a table, save and
@@ -54,6 +79,9 @@ def test_notebook_structure(path):
 #: parameter checks: 30). A loop body of at most 3 lines: a figure is drawn, saved and shown, a table captioned and
 #: shown; a longer body builds something.
 BUDGET_NOTEBOOK, BUDGET_CELL, BUDGET_SETUP_CELL, BUDGET_LOOP_BODY = 100, 15, 30, 3
+#: An exercise's solution (cells tagged ``solution``) is code a student writes: outside the notebook's budget, at most
+#: this many lines per cell, loops as above.
+BUDGET_SOLUTION = 10
 
 
 def _code_lines(src: str) -> set:
@@ -82,14 +110,16 @@ def test_the_budget_counts_code_lines_and_loop_bodies():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_code_stays_within_its_budget(path):
     nb, code = _sources(path)
-    cells = [("".join(c["source"]), "parameters" in c.get("metadata", {}).get("tags", []))
-             for c in nb["cells"] if c["cell_type"] == "code"]
-    total = sum(len(_code_lines(src)) for src, _ in cells)
+    tags = [c.get("metadata", {}).get("tags", []) for c in nb["cells"] if c["cell_type"] == "code"]
+    cells = [("".join(c["source"]), "parameters" in t, "solution" in t)
+             for c, t in zip([c for c in nb["cells"] if c["cell_type"] == "code"], tags)]
+    total = sum(len(_code_lines(src)) for src, _, solution in cells if not solution)
     assert total <= BUDGET_NOTEBOOK, (f"{path.name} holds {total} lines of code (budget {BUDGET_NOTEBOOK}): build "
                                       "tables and summaries in its paper module and call them")
-    analysis = [src for src, is_param in cells if not is_param]
-    for k, src in enumerate(analysis):
-        n, cap = len(_code_lines(src)), BUDGET_SETUP_CELL if k == 0 else BUDGET_CELL
+    analysis = [(src, solution) for src, is_param, solution in cells if not is_param]
+    for k, (src, solution) in enumerate(analysis):
+        n = len(_code_lines(src))
+        cap = BUDGET_SOLUTION if solution else BUDGET_SETUP_CELL if k == 0 else BUDGET_CELL
         assert n <= cap, f"{path.name}: a cell of {n} lines (budget {cap}) starting {src.splitlines()[0]!r}"
         for line, body in _loop_bodies(src):
             assert body <= BUDGET_LOOP_BODY, (f"{path.name}: the loop at line {line} of the cell starting "

@@ -10,7 +10,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from genesel import plotting  # noqa: E402
-from genesel.experiments.runner import main, notebook_paths, parse_parameters  # noqa: E402
+from genesel.experiments.runner import (check_parameters, main, notebook_parameters, notebook_paths,  # noqa: E402
+                                        parse_parameters, run_folder, run_notebook, run_overrides)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,6 +38,89 @@ def test_mode_is_not_a_parameter(capsys):
     with pytest.raises(SystemExit):
         main(["-p", "quick", "False", "00"])
     assert "--mode" in capsys.readouterr().err
+
+
+def test_an_unknown_notebook_gets_a_usage_line_not_a_traceback(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["99"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.startswith("usage:") and "Traceback" not in err
+    assert "no notebook matches 99" in err and "00_datasets" in err
+
+
+def test_an_unknown_parameter_is_refused_before_anything_runs(capsys, monkeypatch):
+    ran = []
+    monkeypatch.setattr("genesel.experiments.runner.run_notebook", lambda *a, **k: ran.append(a))
+    with pytest.raises(SystemExit) as exc:
+        main(["-p", "dataset", "singh", "00", "02"])  # misspelt: the parameter is "datasets"
+    err = capsys.readouterr().err
+    assert exc.value.code != 0 and not ran
+    assert "no parameter 'dataset'" in err and "datasets" in err and "00_datasets" in err and "02_gentile" in err
+    with pytest.raises(SystemExit):
+        main(["-p", "seed", "1", "00"])  # 00 has no seed; 02 has one
+    assert "00_datasets has no parameter 'seed'" in capsys.readouterr().err and not ran
+
+
+def test_a_parameter_name_is_never_turned_into_code(capsys, monkeypatch):
+    """Issue 25: papermill pastes `name = value` into the notebook, so a name such as
+    "x = __import__('os').getpid(); y" would run code. Only identifiers are accepted."""
+    ran = []
+    monkeypatch.setattr("genesel.experiments.runner.run_notebook", lambda *a, **k: ran.append(a))
+    for name in ("x = __import__('os').getpid(); y", "import", "a.b", "1x"):
+        with pytest.raises(SystemExit) as exc:
+            main(["-p", name, "1", "00"])
+        assert exc.value.code != 0 and "not Python identifiers" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="not Python identifiers"):
+        check_parameters(ROOT / "notebooks" / "00_datasets.ipynb", {"x; y": 1})
+    with pytest.raises(SystemExit):
+        main(["-y", "{'x = 1; y': 2}", "00"])
+    assert not ran
+
+
+def test_parameters_read_from_the_notebook_with_their_defaults():
+    known = notebook_parameters(ROOT / "notebooks" / "01_guyon2002_svm_rfe.ipynb")
+    assert known["C"]["default"] == 100.0 and known["step"]["default"] == "halving" and known["datasets"]["default"] is None
+    assert known["C"]["help"] and list(known)[0] == "quick"
+
+
+def test_default_values_and_execution_parameters_keep_the_default_run():
+    known = notebook_parameters(ROOT / "notebooks" / "02_gentile2003_alma.ipynb")
+    assert run_overrides({"seed": 0, "n_jobs": 1}, known) == {}  # the defaults, and n_jobs changes no number
+    assert run_overrides({"datasets": '["singh"]', "seed": 0}, known) == {"datasets": '["singh"]'}
+    base = Path("runs/quick")
+    nb = ROOT / "notebooks" / "02_gentile2003_alma.ipynb"
+    assert run_folder(base, nb, {}) == base
+    one = run_folder(base, nb, run_overrides({"datasets": '["singh"]'}, known))
+    assert one.parent == base and one.name.startswith("02_gentile2003_alma-") and len(one.name.split("-")[-1]) == 8
+    # papermill -p (a string) and -y (a list) name the same run; another value names another run
+    assert one == run_folder(base, nb, run_overrides({"datasets": ["singh"]}, known))
+    assert one != run_folder(base, nb, run_overrides({"datasets": ["golub"]}, known))
+
+
+@pytest.mark.notebook
+def test_a_parameterised_run_leaves_the_default_run_untouched(tmp_path, monkeypatch, mirror):
+    """The default run stays where it is, byte for byte (its figures too); the run with other parameters goes to a
+    folder of its own, with its own figures, and both record their parameters."""
+    import json
+
+    monkeypatch.delenv("GENESEL_FIGURES_DIR", raising=False)
+    monkeypatch.setenv("GENESEL_CACHE_DIR", str(tmp_path / "cache"))
+    nb = ROOT / "notebooks" / "00_datasets.ipynb"
+    default = run_notebook(nb, "quick", {}, root=tmp_path, timeout=600)
+    assert default == tmp_path / "runs" / "quick" / nb.name
+    before = {p: p.read_bytes() for p in (tmp_path / "runs" / "quick").rglob("*") if p.is_file()}
+    figures = tmp_path / "runs" / "quick" / "figures"
+    assert list(figures.glob("*.png")), "the default quick run saves its figures in runs/quick/figures"
+    other = run_notebook(nb, "quick", {"datasets": '["west"]'}, root=tmp_path, timeout=600)
+    assert other.parent.parent == default.parent and other.parent.name.startswith("00_datasets-")
+    assert list((other.parent / "figures").glob("datasets_west_*.png"))
+    after = {p: p.read_bytes() for p in before}
+    assert after == before, "the run with other parameters changed the default run or its figures"
+    assert not list(figures.glob("datasets_west_*")), "its figures went to the default run's folder"
+    meta = json.loads(other.read_text())["metadata"]["genesel"]
+    assert meta["mode"] == "quick" and meta["overrides"] == {"datasets": '["west"]'}
+    assert meta["parameters"]["datasets"] == '["west"]' and meta["defaults"]["datasets"] is None
+    assert json.loads(default.read_text())["metadata"]["genesel"]["overrides"] == {}
 
 
 def test_figures_go_to_runs_quick_unless_full(monkeypatch):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -309,18 +310,34 @@ _LOG = {
 }
 
 
+def _file_log(name: str) -> dict | None:
+    """A user file's log transform, decided from its values by GEO2R's rule (the one GEO applies before its
+    differential analysis): values whose 99th percentile exceeds 100, or that span more than 50 with a positive
+    lower quartile, are taken as unlogged intensities. Those are floored at the larger of 1 and the 5th
+    percentile of all values (as Tan's quick filter, :mod:`genesel.papers.common`) and logged; values already on a
+    log or standardised scale are left alone. Label-free: it looks at the values only."""
+    X = load_dataset(name).X
+    q = np.nanpercentile(X, [0, 25, 99, 100])
+    if q[2] > 100 or (q[3] - q[0] > 50 and q[1] > 0):
+        return {"floor": max(1.0, float(np.nanpercentile(X, 5)))}
+    return None
+
+
 def recommended_preprocessing(name: str, standardize: bool = True):
-    """The usual preprocessing of a registered data set as an (unfitted) ``Pipeline``: log transform where the
-    values are raw intensities, then per-gene standardisation fit on the training data (``standardize``)."""
+    """The usual preprocessing of a data set as an (unfitted) ``Pipeline``: log transform where the values are raw
+    intensities, then per-gene standardisation fit on the training data (``standardize``). For a registered set the
+    transform is the customary one of its platform (below); for a user's file (a path or reference string) it is
+    decided from the file's values (GEO2R's rule, see ``_file_log``)."""
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import FunctionTransformer
 
+    from genesel.expression_io import looks_like_path
     from genesel.preprocessing import GeneStandardizer, LogTransform
 
-    key = resolve(name).name
+    log = _file_log(os.fspath(name)) if looks_like_path(name) else _LOG.get(resolve(name).name)
     steps = []
-    if key in _LOG:
-        steps.append(("log", LogTransform(**_LOG[key])))
+    if log is not None:
+        steps.append(("log", LogTransform(**log)))
     if standardize:
         steps.append(("standardize", GeneStandardizer(on_constant="zero")))
     if not steps:
@@ -360,6 +377,16 @@ def _accession(probe: str) -> str:
     return p.split("_")[0]
 
 
+_U133 = re.compile(r"^2\d{5}(?:_[a-z])?_at$")  # HG-U133A/B probe sets: 200000_s_at ... 222384_at, 1007_s_at
+
+
+def _is_u133(ids) -> bool:
+    """Probe IDs of the HG-U133 family (more than a quarter of them of the 2xxxxx_at form): another platform than
+    GPL8300 describes, whose probe set names coincide with U95Av2's only by accident."""
+    ids = np.asarray(ids).astype(str)
+    return ids.size > 0 and float(np.mean([bool(_U133.match(g)) for g in ids])) > 0.25
+
+
 def gene_symbols(ds: Dataset, *, mirror=None, cache=None) -> np.ndarray:
     """Gene symbols for the genes of ``ds`` ('' where none is known), from GEO's GPL8300 table (the Affymetrix
     HG-U95Av2 annotation in the data mirror): HG-U95A(v2) probe IDs (Singh, Welsh, Chandran, Gordon) are looked up
@@ -371,6 +398,8 @@ def gene_symbols(ds: Dataset, *, mirror=None, cache=None) -> np.ndarray:
     if own is not None:
         return np.asarray([str(v) if v is not None and str(v) not in ("nan", "None") else "" for v in own],
                           dtype=object)
+    if _is_u133(ds.gene_ids):  # HG-U133 sets (chowdary, borovecki, nakayama): no annotation of their platform
+        return np.full(ds.n_genes, "", dtype=object)
     mirror = str(mirror) if mirror is not None else os.environ.get("GENESEL_DATA_MIRROR") or None
     by_probe, by_acc = _gpl8300(mirror, None if cache is None else str(cache))
     out = []
@@ -394,6 +423,9 @@ def annotation_note(ds: Dataset, symbols=None) -> str:
     """One sentence: where the gene symbols of ``ds`` come from and how many genes have one."""
     symbols = gene_symbols(ds) if symbols is None else symbols
     n = int(np.sum(symbols != ""))
+    if n == 0 and _is_u133(ds.gene_ids):
+        return (f"{ds.name}: HG-U133 probe sets ({ds.gene_ids[0]}, ...); the data mirror holds only the HG-U95Av2 "
+                "annotation (GPL8300), not this platform's (GPL96), so no gene symbols are available.")
     if n == 0:
         return (f"{ds.name}: the public files name its genes only by position ({ds.gene_ids[0]}, ...); no gene "
                 "symbols are available.")

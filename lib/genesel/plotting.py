@@ -17,7 +17,7 @@ from pathlib import Path
 
 from genesel._core.io import atomic_write
 
-__all__ = ["setup", "set_style", "figures_dir", "savefig", "show", "save_and_show", "title_of"]
+__all__ = ["setup", "set_style", "figures_dir", "savefig", "show", "save_and_show", "title_of", "figure_name"]
 
 _STATE = {"quick": True}
 
@@ -33,9 +33,53 @@ def set_style(context: str = "talk") -> None:
 
 
 def setup(quick: bool = True, context: str = "talk") -> None:
-    """Notebook set-up: the house style, and figures to ``figures/`` (``quick=False``) or ``runs/quick/figures/``."""
+    """Notebook set-up: the house style, figures to ``figures/`` (``quick=False``) or ``runs/quick/figures/``, and
+    every figure a notebook shows (``plt.show()`` too) with its title as alt text (:func:`alt_text_for_figures`)."""
     set_style(context)
     _STATE["quick"] = bool(quick)
+    alt_text_for_figures()
+
+
+def alt_text_for_figures() -> None:
+    """In an IPython kernel, give every matplotlib figure displayed as a PNG (by ``plt.show()``, ``display(fig)`` or
+    a cell's last value) its title (:func:`title_of`) as alt text, in the output's metadata, where screen readers,
+    JupyterLab and the course site (:mod:`genesel.experiments.report`) read it. Wraps the inline backend's PNG
+    formatter once; does nothing outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the notebook dependencies
+        return
+    ip = get_ipython()
+    if ip is None:
+        return
+    from matplotlib.figure import Figure
+
+    fmt = ip.display_formatter.formatters["image/png"]
+    try:
+        current = fmt.lookup_by_type(Figure)
+    except KeyError:
+        return
+    inner = getattr(current, "_genesel_inner", current)
+
+    def png_with_alt(fig):
+        data = inner(fig)
+        return (data, {"alt": title_of(fig)}) if data is not None else None
+
+    png_with_alt._genesel_inner = inner
+    fmt.for_type(Figure, png_with_alt)
+
+
+def figure_name(prefix: str, *parts) -> str:
+    """A figure's file name from a prefix and data set names: ``figure_name("guyon2002_metrics", "golub")`` is
+    ``"guyon2002_metrics_golub"``. A part naming a user's file (a path, or a reference string
+    ``"dir/study.csv?label=class"``) contributes its file name without folders, options or data-file suffixes
+    (``study``), other characters a file name cannot hold become ``_``."""
+    out = [prefix]
+    for part in parts:
+        text = str(part).split("?", 1)[0].replace("\\", "/").rsplit("/", 1)[-1]
+        text = re.sub(r"(\.(csv|tsv|txt|tab|soft|h5ad|gz))+$", "", text, flags=re.I)
+        out.append(re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_.") or "data")
+    return "_".join(out)
 
 
 def figures_dir(quick: bool | None = None) -> Path:

@@ -21,10 +21,10 @@ from .protocols import (
     repeated_stratified_kfold,
     stratified_kfold,
 )
-from .tables import format_mean_sd, paper_vs_genesel, summarise
+from .tables import format_mean_sd, format_range, paper_vs_genesel, summarise
 from genesel._core.threads import single_blas_thread
 
 __all__ = ["predefined_split", "random_splits", "permuted_training_orders", "leave_one_out", "stratified_kfold",
            "repeated_stratified_kfold", "nested_cv", "repeated_nested_cv", "make_splits", "run_grid", "cell_key",
-           "clear_cache", "default_cache_dir", "CacheIntegrityWarning", "summarise", "format_mean_sd", "paper_vs_genesel",
-           "single_blas_thread"]
+           "clear_cache", "default_cache_dir", "CacheIntegrityWarning", "summarise", "format_mean_sd", "format_range",
+           "paper_vs_genesel", "single_blas_thread"]

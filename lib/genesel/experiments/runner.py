@@ -2,27 +2,44 @@
 
 Every notebook in ``notebooks/`` has a cell tagged ``parameters`` with ``quick=True`` by default. ``--mode quick``
 runs them as they are (seconds to a minute each, for CI and a first look); ``--mode full`` passes ``quick=False``
-(the papers' protocols, hours). Executed copies go to ``runs/<mode>/``. Figures go to ``runs/quick/figures/`` in
-quick mode and to the repository's ``figures/`` in full mode (or to ``$GENESEL_FIGURES_DIR``), so a quick run
-never touches the committed full-protocol figures.
+(the papers' protocols, hours).
+
+Where a run goes. A run with the notebook's default parameters is *the* run of its mode: ``runs/<mode>/<name>.ipynb``,
+its figures in ``runs/quick/figures/`` (quick) or the repository's ``figures/`` (full; or ``$GENESEL_FIGURES_DIR``).
+A run with any other parameter value goes to a folder of its own, ``runs/<mode>/<name>-<digest>/`` (the digest: the
+first 8 hex digits of the sha256 of the non-default parameters), with its figures inside it, so it never overwrites
+the default run or another run, and rerunning the same parameters replaces only that run. Parameters that change how
+a run is computed but nothing it shows (``n_jobs``, :data:`EXECUTION_ONLY`) do not make a run non-default. Every
+executed notebook records its mode and parameters in its metadata (``metadata.genesel``: every parameter's value,
+the defaults, the ones that differ), which the course site (:mod:`genesel.experiments.report`) shows on each page.
 
 Parameters are passed on as papermill's own command line would: ``-p NAME VALUE`` (``True``/``False``/``None``
 and numbers are converted, anything else stays a string, e.g. ``-p datasets '["singh"]'``) and ``-y YAML``
-(e.g. ``-y 'datasets: [singh, golub]'``). ``--scheduler tcp://host:8786`` (or ``GENESEL_SCHEDULER``) runs every
-grid of the notebooks on a dask cluster (see :mod:`genesel.experiments.cluster`). Nothing here computes anything: it
-only runs the notebooks.
+(e.g. ``-y 'datasets: [singh, golub]'``). Before anything runs, every name is checked against the parameters
+cell of every notebook chosen: a name that is not a Python identifier (papermill would paste it into code) or
+that the notebook does not have is refused, with the known names listed, and the command exits non-zero.
+``--scheduler tcp://host:8786`` (or ``GENESEL_SCHEDULER``) runs every grid of the notebooks on a dask cluster (see
+:mod:`genesel.experiments.cluster`). Nothing here computes anything: it only runs the notebooks.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
+import json
+import keyword
 import os
 import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["notebook_paths", "execute_notebook", "parse_parameters", "main"]
+__all__ = ["notebook_paths", "notebook_parameters", "check_parameters", "run_overrides", "run_folder",
+           "execute_notebook", "run_notebook", "parse_parameters", "main", "EXECUTION_ONLY"]
+
+#: Parameters that change how a run is computed, never a number it shows: they do not make a run non-default.
+EXECUTION_ONLY = frozenset({"n_jobs"})
 
 
 def _root() -> Path:
@@ -37,7 +54,8 @@ def notebook_paths(names=None, folder: Path | None = None) -> list[Path]:
         chosen = [p for p in paths if any(p.stem.startswith(str(n)) for n in names)]
         missing = [n for n in names if not any(p.stem.startswith(str(n)) for p in paths)]
         if missing:
-            raise ValueError(f"no notebook matches {missing}; have: {[p.stem for p in paths]}")
+            raise ValueError(f"no notebook matches {', '.join(map(str, missing))}; the notebooks are: "
+                             f"{', '.join(p.stem for p in paths)}")
         return chosen
     return paths
 
@@ -71,6 +89,75 @@ def parse_parameters(pairs=(), yamls=()) -> dict:
     return out
 
 
+def _literal(text: str):
+    """A default as written in a parameters cell (``None``, ``100.0``, ``"halving"``) as a value, else the text."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def notebook_parameters(path: Path) -> dict:
+    """The parameters of a notebook's ``parameters`` cell: ``{name: {"default", "type", "help"}}``, in order
+    (papermill's reading of the cell, with each default as a value)."""
+    import papermill as pm
+
+    info = pm.inspect_notebook(str(path))
+    return {n: {"default": _literal(v["default"]), "type": v["inferred_type_name"], "help": v["help"]}
+            for n, v in info.items()}
+
+
+def check_parameters(path: Path, parameters: dict, known: dict | None = None) -> None:
+    """Refuse parameter names papermill would turn into code (not an identifier) or that the notebook does not
+    have, naming the known ones (``ValueError``)."""
+    bad = [n for n in parameters if not (isinstance(n, str) and n.isidentifier() and not keyword.iskeyword(n))]
+    if bad:
+        raise ValueError(f"parameter name(s) {', '.join(map(repr, bad))} are not Python identifiers: a parameter "
+                         "name is a variable of the notebook's parameters cell, e.g. -p seed 1")
+    known = notebook_parameters(path) if known is None else known
+    unknown = [n for n in parameters if n not in known]
+    if unknown:
+        raise ValueError(f"{path.stem} has no parameter {', '.join(map(repr, unknown))}; its parameters are: "
+                         f"{', '.join(known)} (papermill --help-notebook {path.name} lists them with their help)")
+
+
+def _canonical(value):
+    """A parameter value in a form that compares equal however it was passed: papermill's ``-p datasets
+    '["singh"]'`` (a string) and ``-y 'datasets: [singh]'`` (a list) give the same list; 2 and 2.0 the same number."""
+    if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
+        import yaml
+
+        try:
+            return _canonical(yaml.safe_load(value))
+        except yaml.YAMLError:
+            return value
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+        return int(value)
+    return value
+
+
+def run_overrides(parameters: dict, known: dict) -> dict:
+    """The parameters whose value differs from the notebook's default (``quick`` and :data:`EXECUTION_ONLY`
+    excluded): what makes a run other than the default run."""
+    return {n: v for n, v in parameters.items()
+            if n != "quick" and n not in EXECUTION_ONLY and _canonical(v) != _canonical(known[n]["default"])}
+
+
+def _digest(overrides: dict) -> str:
+    text = json.dumps({k: _canonical(v) for k, v in sorted(overrides.items())}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def run_folder(mode_dir: Path, path: Path, overrides: dict) -> Path:
+    """Where a run of notebook ``path`` goes: ``mode_dir`` itself for the default parameters, else
+    ``mode_dir/<name>-<digest of the overrides>``."""
+    return Path(mode_dir) if not overrides else Path(mode_dir) / f"{path.stem}-{_digest(overrides)}"
+
+
 def _kernel_manager_class():
     """A kernel manager whose kernel talks over local IPC sockets instead of TCP ports: nothing listens on the
     network, and the kernel does not print its warning about unencrypted TCP into every run's log."""
@@ -100,24 +187,87 @@ def _kernel_environment(**values):
                 os.environ[k] = v
 
 
-def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: dict | None = None,
-                     timeout: int = 3600, progress: bool = False, scheduler: str | None = None) -> Path:
-    """Run one notebook with papermill (parameters injected after its ``parameters`` cell).
+def _jsonable(value):
+    return json.loads(json.dumps(value, default=str))
 
-    The kernel shows grid progress as a few summary lines (``GENESEL_PROGRESS=log``, unless set otherwise), so the
-    saved notebook holds them rather than a bar's every state. ``scheduler``: a dask scheduler address; every grid
-    of the notebook then runs on that cluster (``GENESEL_SCHEDULER``)."""
+
+def _record(out: Path, mode: str, parameters: dict, known: dict) -> None:
+    """Write the run's mode and parameters into the executed notebook's metadata (``metadata.genesel``)."""
+    import nbformat
+
+    from genesel._core.io import atomic_write
+
+    nb = nbformat.read(str(out), as_version=4)
+    values = {n: parameters.get(n, known[n]["default"]) for n in known}
+    nb.metadata["genesel"] = _jsonable({
+        "mode": mode, "parameters": values, "defaults": {n: known[n]["default"] for n in known},
+        "overrides": run_overrides(parameters, known), "help": {n: known[n]["help"] for n in known}})
+    atomic_write(out, lambda tmp: nbformat.write(nb, tmp))
+
+
+def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: dict | None = None,
+                     timeout: int = 3600, progress: bool = False, scheduler: str | None = None,
+                     figures_dir: Path | None = None) -> Path:
+    """Run one notebook with papermill (parameters injected after its ``parameters`` cell) into
+    ``out_dir/<name>.ipynb``; returns that path.
+
+    Parameter names are checked first (:func:`check_parameters`). The notebook is executed into a temporary file
+    beside the target and renamed over it when it ends (failed or not: a failed run shows its error), with the run's
+    mode and parameters recorded in its metadata. The kernel shows grid progress as a few summary lines
+    (``GENESEL_PROGRESS=log``, unless set otherwise), so the saved notebook holds them rather than a bar's every
+    state. ``scheduler``: a dask scheduler address; every grid of the notebook then runs on that cluster
+    (``GENESEL_SCHEDULER``). ``figures_dir``: where the notebook saves its figures (``GENESEL_FIGURES_DIR``;
+    default: as :mod:`genesel.plotting` decides)."""
     import papermill as pm
 
+    parameters = dict(parameters or {})
+    if "quick" in parameters:
+        raise ValueError("choose the mode with quick=True|False (--mode quick|full), not as a parameter")
+    known = notebook_parameters(path)
+    check_parameters(path, parameters, known)
+    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / path.name
-    params = {"quick": quick, **(parameters or {})}
+    tmp = out_dir / f".{path.stem}.running.ipynb"
+    params = {"quick": quick, **parameters}
     kw = {"kernel_manager_class": _kernel_manager_class()} if sys.platform != "win32" else {}
-    env = {"GENESEL_PROGRESS": os.environ.get("GENESEL_PROGRESS") or "log", "GENESEL_SCHEDULER": scheduler}
-    with _kernel_environment(**env):
-        pm.execute_notebook(str(path), str(out), parameters=params, cwd=str(path.parent), kernel_name="python3",
-                            progress_bar=progress, execution_timeout=timeout, log_output=False, **kw)
+    env = {"GENESEL_PROGRESS": os.environ.get("GENESEL_PROGRESS") or "log", "GENESEL_SCHEDULER": scheduler,
+           "GENESEL_FIGURES_DIR": figures_dir}
+    finished = False
+    try:
+        with _kernel_environment(**env):
+            pm.execute_notebook(str(path), str(tmp), parameters=params, cwd=str(path.parent), kernel_name="python3",
+                                progress_bar=progress, execution_timeout=timeout, log_output=False, **kw)
+        finished = True
+    except pm.PapermillExecutionError:
+        finished = True  # the notebook ran and a cell failed: keep the executed copy, which shows the error
+        raise
+    finally:
+        if finished and tmp.exists():
+            _record(tmp, "quick" if quick else "full", parameters, known)
+            os.replace(tmp, out)
+        else:
+            tmp.unlink(missing_ok=True)
     return out
+
+
+def run_notebook(path: Path, mode: str = "quick", parameters: dict | None = None, *, root: Path | None = None,
+                 **kw) -> Path:
+    """Run notebook ``path`` in ``mode`` into its run folder under ``<root>/runs/<mode>/`` (:func:`run_folder`):
+    the default run in the mode folder itself, a run with other parameters in a folder of its own with its own
+    figures. Returns the executed notebook's path. ``kw`` go to :func:`execute_notebook`."""
+    parameters = dict(parameters or {})
+    known = notebook_parameters(path)
+    check_parameters(path, parameters, known)
+    root = Path(root) if root is not None else _root()
+    mode_dir = root / "runs" / mode
+    overrides = run_overrides(parameters, known)
+    folder = run_folder(mode_dir, path, overrides)
+    if overrides:
+        figures = folder / "figures"
+    else:  # the default run: $GENESEL_FIGURES_DIR, else runs/quick/figures or the committed figures/
+        figures = os.environ.get("GENESEL_FIGURES_DIR") or (mode_dir / "figures" if mode == "quick" else root / "figures")
+    return execute_notebook(path, folder, quick=mode == "quick", parameters=parameters, figures_dir=figures, **kw)
 
 
 def main(argv=None) -> int:
@@ -132,27 +282,37 @@ def main(argv=None) -> int:
                          "$GENESEL_SCHEDULER, else this machine)")
     ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01_guyon")
     args = ap.parse_args(argv)
-    params = parse_parameters(args.parameter, args.yaml)
+    try:
+        params = parse_parameters(args.parameter, args.yaml)
+        paths = notebook_paths(args.names)
+    except ValueError as exc:
+        ap.error(str(exc))
     if "quick" in params:
         ap.error("choose the mode with --mode quick|full, not -p quick")
-    out_dir = _root() / "runs" / args.mode
-    paths = notebook_paths(args.names)
+    problems = []
+    for p in paths:  # every name checked against every chosen notebook before anything runs
+        try:
+            check_parameters(p, params)
+        except ValueError as exc:
+            problems.append(str(exc))
+    if problems:
+        ap.error("\n  ".join(["nothing was run:"] + problems))
     failed = []
     for p in paths:
         t0 = time.perf_counter()
         extra = f" with {params}" if params else ""
         print(f"[{args.mode}] {p.name}{extra} ...", flush=True)
         try:
-            execute_notebook(p, out_dir, quick=args.mode == "quick", parameters=params,
-                             timeout=900 if args.mode == "quick" else 7 * 86400, scheduler=args.scheduler)
-            print(f"[{args.mode}] {p.name} done in {time.perf_counter() - t0:.0f} s -> {out_dir / p.name}", flush=True)
+            out = run_notebook(p, args.mode, params, timeout=900 if args.mode == "quick" else 7 * 86400,
+                               scheduler=args.scheduler)
+            print(f"[{args.mode}] {p.name} done in {time.perf_counter() - t0:.0f} s -> {out}", flush=True)
         except Exception as exc:  # report every notebook, then fail
             failed.append(p.name)
             print(f"[{args.mode}] {p.name} FAILED after {time.perf_counter() - t0:.0f} s: {exc}", flush=True)
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
         return 1
-    print(f"all {len(paths)} notebook(s) ran; executed copies in {out_dir}")
+    print(f"all {len(paths)} notebook(s) ran; executed copies under {_root() / 'runs' / args.mode}")
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["summarise", "format_mean_sd", "paper_vs_genesel"]
+__all__ = ["summarise", "format_mean_sd", "format_range", "paper_vs_genesel"]
 
 
 def summarise(df: pd.DataFrame, by, value: str, *, columns=None, stats=("mean", "std", "count")) -> pd.DataFrame:
@@ -32,6 +32,19 @@ def format_mean_sd(mean, sd=None, *, scale: float = 100.0, digits: int = 1) -> s
     if sd is not None and not (isinstance(sd, float) and np.isnan(sd)):
         s += f" ± {sd * scale:.{digits}f}"
     return s
+
+
+def format_range(values, fmt: str = "{:.2f}", unit: str = "") -> str:
+    """The span of ``values`` as prose writes it: ``"0.01–0.22 s"``, or one number, ``"0.52 s"``, when both ends
+    print the same (a range of one value is not a range); ``"–"`` when there are no finite values. ``fmt`` formats
+    each end; ``unit`` follows the range (with a space unless it is ``%``)."""
+    v = np.asarray(list(values), dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return "–"
+    lo, hi = fmt.format(v.min()), fmt.format(v.max())
+    text = lo if lo == hi else f"{lo}–{hi}"
+    return text + ("" if not unit else unit if unit == "%" else f" {unit}")
 
 
 def paper_vs_genesel(rows) -> pd.DataFrame:

@@ -15,7 +15,11 @@ from genesel.datasets import annotation_note, display_name, gene_symbols, recomm
 from genesel.filters import signal_to_noise
 
 __all__ = ["PAPER_SETS", "PAPER_SHAPES", "shapes_table", "preprocessing_caption", "top_genes", "paper_vs_rows",
-           "class_balance", "value_distributions", "top_genes_heatmap"]
+           "class_balance", "value_distributions", "top_genes_heatmap", "estimated_seconds", "scale_table",
+           "QUICK_BUDGET", "FULL_BUDGET"]
+
+#: Time budgets of notebook 00 on 2 cores (seconds): quick mode, full mode.
+QUICK_BUDGET, FULL_BUDGET = 30.0, 60.0
 
 #: The data sets the papers use that the public files provide (genesel names).
 PAPER_SETS = ("golub", "alon", "singh", "west", "pomeroy", "alizadeh")
@@ -30,6 +34,35 @@ PAPER_SHAPES = {
     "pomeroy": ("60 x 7129, 39 survivors / 21 failures", "7128 probes (one fewer); per-sample standardised copy"),
     "alizadeh": ("96 x 4026, 62 DLCL/FL/CLL vs 34 other", "66 vs 30: the 62/34 assignment cannot be rebuilt"),
 }
+
+
+def _shape(name) -> tuple[int, int]:
+    """(samples, genes) of a data set: from the registry for a registered set, by reading a user's file."""
+    from data_fetch import resolve
+    from genesel.datasets import load_dataset
+    from genesel.expression_io import looks_like_path
+
+    return load_dataset(name).X.shape if looks_like_path(name) else resolve(name).shape
+
+
+def estimated_seconds(datasets) -> float:
+    """Notebook 00's cost before it runs: kernel start and imports, then per data set its loading, preprocessing
+    and four figures, growing with the number of matrix entries (measured on this project's 2-core machine: 14 s
+    for golub and alon)."""
+    return 4.0 + sum(1.5 + 1e-5 * float(np.prod(_shape(d))) for d in datasets)
+
+
+def scale_table(datasets) -> pd.DataFrame:
+    """Per data set: samples per class and where its published values lie (median, 99th percentile, share of
+    entries at or below zero): whether several studies are on one scale."""
+    rows = []
+    for d in datasets:
+        v = np.asarray(d.X, float).ravel()
+        rows.append({"data set": display_name(d.name, fallback="name"),
+                     "classes": " / ".join(f"{n} {c}" for c, n in d.class_counts.items()),
+                     "median value": float(np.median(v)), "99th percentile": float(np.percentile(v, 99)),
+                     "entries <= 0 (%)": round(100 * float(np.mean(v <= 0)), 1)})
+    return pd.DataFrame(rows)
 
 
 def shapes_table(datasets) -> pd.DataFrame:

@@ -12,12 +12,17 @@ import numpy as np
 import pandas as pd
 from scipy.stats import wilcoxon
 
+from genesel.experiments.tables import format_range
 from genesel.papers.gentile2003 import TABLE1_ALGORITHMS, paper_name
 
 __all__ = ["ALGORITHM_NAMES", "ROW_ORDER", "PAPER_TIMES", "table1_best_alpha", "table1_wilcoxon",
            "gene_selection_frequency", "protocol_table", "table1_caption", "table1_side_by_side", "wilcoxon_readable",
            "multiplicative_summary", "gene_frequencies", "frequency_title", "frequency_table", "fs_times",
-           "times_table", "paper_vs_rows", "table1_figure", "gene_frequency_figure"]
+           "times_table", "paper_vs_rows", "table1_figure", "gene_frequency_figure", "annotation_lines",
+           "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET", "splits_comparison", "alpha_optimism", "fs_gene_count"]
+
+#: Time budgets of notebook 02 on 2 cores (seconds): quick mode, full mode (its full run: 57 min).
+QUICK_BUDGET, FULL_BUDGET = 60.0, 3600.0
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -140,7 +145,7 @@ def wilcoxon_readable(wil: pd.DataFrame, min_splits: int = 10, datasets=None) ->
     for (a, b), grp in wil.groupby(["a", "b"], sort=False):
         table = {}
         for _, r in grp.iterrows():
-            cell = f"{r['diff']:+.2f}"
+            cell = f"{round(r['diff'], 2) + 0.0:+.2f}"  # + 0.0: no "-0.00"
             if r["n_splits"] >= min_splits:
                 cell += f" (p = {r['p_value']:.2g}{'*' if r['p_value'] < 0.05 else ''})"
             table.setdefault(paper_name(r["dataset"]), {})[r["genes"]] = cell
@@ -155,11 +160,13 @@ def wilcoxon_readable(wil: pd.DataFrame, min_splits: int = 10, datasets=None) ->
 
 def protocol_table(protocol: pd.DataFrame) -> pd.DataFrame:
     """The protocol of the run (:func:`genesel.papers.gentile2003.notebook_protocol`) as a reader wants it."""
+    from genesel.expression_io import looks_like_path
     from genesel.papers.notebook import tidy
 
     training = protocol.n_train.map(lambda n: "38 (Golub's split), order permuted" if pd.isna(n)
                                     else f"{int(n)} random")
-    return tidy(protocol.assign(training=training)
+    name = protocol.dataset.map(lambda d: "a file of your own" if looks_like_path(d) else d)
+    return tidy(protocol.assign(training=training, dataset=name)
                 [["paper_name", "dataset", "training", "n_test", "n_splits", "test_predictions", "cycles"]]
                 .rename(columns={"paper_name": "data set", "dataset": "genesel name",
                                  "n_test": "test samples per split", "n_splits": "splits",
@@ -183,7 +190,7 @@ def multiplicative_summary(wil: pd.DataFrame) -> str:
     return (f"multiplicative (ln) better than additive (2) in {n_better} of {len(mult)} (data set, gene count, "
             f"filter) cells; " + (f"significantly better in {better}, significantly worse in {worse} of the "
             f"{len(tested)} cells with at least 10 paired splits" if len(tested) else
-            "no cell has the 10 paired splits a significance test needs (quick mode)"))
+            "no cell has the 10 paired splits a significance test needs (more splits: -p n_splits 10)"))
 
 
 def gene_frequencies(res: pd.DataFrame, protocol: pd.DataFrame, top: int = 10) -> dict:
@@ -366,3 +373,88 @@ def gene_frequency_figure(freqs: dict, title: str):
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def annotation_lines(protocol) -> list:
+    """Where each data set's gene names come from (Markdown strings), prefixed by the paper's name of the data set
+    where it has one (never the same name twice)."""
+    from genesel.datasets import annotation_note
+    from genesel.papers.common import load_task
+
+    out = []
+    for r in protocol.itertuples():
+        ds = load_task(r.dataset)
+        note = annotation_note(ds)
+        out.append(note if r.paper_name == ds.name else f"{r.paper_name}: {note}")
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# what a run costs, estimated before it runs
+# ----------------------------------------------------------------------------------------------------------------
+
+#: CPU seconds of one Table 1 cell (all five algorithms on one split at one alpha) per training sample x gene at
+#: 10 cycles, measured on this project's machine (0.02-0.24 s per cell on the five data sets); sweeps stop once a
+#: sweep makes no update, so the cost grows with the cycles much more slowly than linearly (measured: x1.3-2.4 from
+#: 10 to 50-100 cycles). `benchmarks/bench_cost_estimates.py` compares the estimates with measured runs.
+_CELL_RATE, _CYCLE_EXPONENT = 2.2e-7, 0.35
+_OVERHEAD, _PER_DATASET = 25.0, 3.0  # kernel, imports, worker start and compilation; loading each data set
+
+
+def estimated_seconds(protocol, alphas, *, n_jobs=2) -> tuple[float, str]:
+    """(seconds, what it is) of notebook 02's grid for this protocol and these alphas, before it runs."""
+    from genesel.papers.common import load_task
+
+    cells = 0
+    work = 0.0
+    for r in protocol.itertuples():
+        n_train = 38 if pd.isna(r.n_train) else int(r.n_train)
+        k = int(r.n_splits) * len(alphas)
+        cells += k
+        work += k * _CELL_RATE * n_train * load_task(r.dataset).n_genes * (int(r.cycles) / 10) ** _CYCLE_EXPONENT
+    seconds = _OVERHEAD + _PER_DATASET * len(protocol) + work / max(1, min(int(n_jobs), 2))
+    return seconds, f"{cells} cells of five ALMA algorithms each"
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the exercises' answers, from the run
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def splits_comparison(runs: dict, dataset: str) -> pd.DataFrame:
+    """Exercise 1: one data set's Table 1 (best alpha per cell, percent) under several protocols, one column per
+    algorithm and protocol (``runs``: {label: :func:`table1_best_alpha` frame})."""
+    cols = {}
+    for label, best in runs.items():
+        b = best[best["dataset"] == dataset]
+        for alg in TABLE1_ALGORITHMS:
+            cols[(ALGORITHM_NAMES[alg], label)] = b[b.algorithm == alg].set_index("genes")["error"].round(1)
+    out = pd.DataFrame(cols).reindex([g for g in ROW_ORDER])
+    out.index = [{"all": "all genes", "FS": "ALMA-FS's own count"}.get(g, f"{g} genes") for g in out.index]
+    return out.dropna(how="all").astype(object).where(out.notna(), "–")
+
+
+def alpha_optimism(res) -> tuple[pd.DataFrame, str]:
+    """Exercise 2: per algorithm, the mean test error (percent, over data sets and gene counts) at the best alpha
+    of each cell and at each fixed alpha, and a sentence on what choosing alpha after the test errors is worth."""
+    per_alpha = (res.groupby(["dataset", "genes", "algorithm", "alpha"])["error"].mean() * 100).unstack("alpha")
+    table = per_alpha.groupby(level="algorithm").mean()
+    table.insert(0, "best alpha per cell", per_alpha.min(axis=1).groupby(level="algorithm").mean())
+    table.columns = [c if isinstance(c, str) else f"alpha = {c:g}" for c in table.columns]
+    table.index = [ALGORITHM_NAMES[a] for a in table.index]
+    gain = table.iloc[:, 1:].min(axis=1) - table.iloc[:, 0]
+    text = (f"Choosing alpha per cell after seeing the test errors lowers the mean error by "
+            f"{format_range(gain, '{:.1f}', 'points')} against the best single alpha of each algorithm: that much "
+            "of the table's advantage is the optimistic choice, not the algorithm.")
+    return table.round(1), text
+
+
+def fs_gene_count(res, dataset: str) -> str:
+    """Exercise 3: how many genes ALMA-FS keeps on ``dataset`` (over its runs), out of how many."""
+    from genesel.papers.common import load_task
+
+    fs = res[(res.dataset == dataset) & (res.algorithm == "FS") & (res.genes == "FS")]
+    n = load_task(dataset).n_genes
+    return (f"On {paper_name(dataset)}, ALMA-FS kept {format_range(fs.n_genes, '{:.0f}')} of {n} genes over its "
+            f"{len(fs)} runs (mean {fs.n_genes.mean():.1f}): " + ("still a handful." if fs.n_genes.mean() < 100
+                                                                    else "many more than a handful."))

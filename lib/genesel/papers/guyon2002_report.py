@@ -30,6 +30,7 @@ import pandas as pd
 from genesel.datasets import annotation_note, display_name
 from genesel.metrics import METRIC_NAMES
 from genesel.papers.common import load_task
+from genesel.papers.notebook import dataset_names, format_seconds
 from genesel.papers.guyon2002 import (GENE_FILTERS, SETTING_COLUMNS, SQUASH, STANDARDIZE, THRESHOLDS, guyon_data,
                                       guyon_preprocess, loo_metrics_from_outputs, setting_for, setting_options)
 
@@ -39,7 +40,11 @@ __all__ = ["DEFAULT_SETTING", "CLAIMS", "OPTION_SOURCES", "dataset_title", "sens
            "format_C", "hard_margin_note", "constant_fit_note", "notebook_setting", "class_names", "bias_summary",
            "paper_reading", "PAPER_NAMES", "data_table", "metrics_sections", "quality_title", "top_genes_sections",
            "main_long", "bias_sections", "sensitivity_notes", "settings_run", "joint_sections", "sensitivity_claims",
-           "closing_rows", "claims_reproduced", "bias_paragraph"]
+           "closing_rows", "claims_reproduced", "bias_paragraph", "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET",
+           "step_comparison", "bias_gaps", "hard_margin_answer"]
+
+#: Time budgets of notebook 01 on 2 cores (seconds): quick mode, full mode (its full run: 46 min).
+QUICK_BUDGET, FULL_BUDGET = 90.0, 3000.0
 
 DEFAULT_SETTING = dict(thresholds="genesel", gene_filter="none", standardize="sample+gene", squash="none",
                        C=100.0, step="halving")
@@ -100,13 +105,16 @@ def _step_label(step) -> str:
 
 
 def setting_label(s, dataset=None) -> str:
-    """A setting in words, e.g. 'floor 100, Dudoit filter, sample+gene, C=1, halving'."""
+    """A setting in words, e.g. 'floor 100, Dudoit filter, sample+gene, C=1, halving'. ``dataset``: the data set
+    (or list of data sets) it applies to; Golub's thresholds and filter are named only where leukemia is among
+    them, the squashing only where colon is or where it is not 'none' (None: every part)."""
+    names = None if dataset is None else ([dataset] if isinstance(dataset, str) else list(dataset))
     parts = []
-    if dataset in (None, "golub"):
+    if names is None or "golub" in names:
         parts.append("floor 20" if s.get("thresholds") == "genesel" else "floor 100")
         parts.append("all genes" if s.get("gene_filter") == "none" else "Dudoit filter")
     parts.append(f"{s.get('standardize')} standardised")
-    if dataset in (None, "alon"):
+    if names is None or "alon" in names or s.get("squash") not in (None, "none"):
         parts.append("no squashing" if s.get("squash") == "none" else f"{s.get('squash')} squashing")
     C, step = s.get("C"), s.get("step")
     if not _missing(C):
@@ -548,7 +556,7 @@ def closing_rows(long, checks, joint, setting, datasets) -> list:
     (each once), with the paper's protocol and, for the named settings, selection inside the folds."""
     if checks.empty:
         return [dict(quantity="published claims", paper="leukemia and colon only", genesel="not run",
-                     note=f"this run used {', '.join(datasets)}; pass datasets golub and alon to compare")]
+                     note=f"this run used {dataset_names(datasets)}; pass datasets golub and alon to compare")]
     named = [("the setting reproducing the most claims", {k: joint.iloc[0][k] for k in SETTING_COLUMNS}, True)]
     if joint.iloc[0]["claims reproduced"] == 0:  # no setting reproduces anything: report the parameters used
         named = []
@@ -908,3 +916,114 @@ def bias_summary(long, sizes=(2, 4, 8)) -> str:
                      f"{int((diff == 0).sum())} and fewer in {int((diff < 0).sum())}; on average "
                      f"{diff.mean():+.1f} errors (from {g['printed'].mean():.1f} to {g['in-fold'].mean():.1f}).")
     return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# what a run costs, estimated before it runs
+# ----------------------------------------------------------------------------------------------------------------
+
+# Seconds, measured with genesel's solver on this project's 2-core machine (real data; the cached cells of a quick
+# run record their seconds): one SVM-RFE run per n^2 d (n samples, d genes) with halving steps and with one gene
+# per step; one leave-one-out fit of a small SVM or weighted vote (mostly fixed costs); the preprocessing of a
+# fold per matrix entry. `benchmarks/bench_cost_estimates.py` compares the estimates with measured runs.
+_RFE_HALVING, _RFE_PER_STEP = 1.4e-9, 1.0e-8
+_SVM_FIT, _SVM_LOO_FIT, _VOTE_LOO_FIT, _PREP = 0.4e-9, 3e-3, 4.5e-3, 1.5e-7
+_HARD_MARGIN_FACTOR = 10.0  # C = inf: the solver runs to its iteration cap on the non-separable subsets
+_OVERHEAD = 18.0  # kernel start, imports, the tables, figures and exercises
+
+
+def _cell_seconds(c, kind) -> float:
+    from genesel.papers.guyon2002 import guyon_n_train, guyon_sizes
+
+    n = guyon_n_train(c["dataset"], c["split"], c.get("seed", 0))
+    d = load_task(c["dataset"]).n_genes * (0.43 if c.get("gene_filter") == "dudoit" else 1.0)
+    top = c.get("max_size")
+    n_sizes = len([k for k in guyon_sizes(int(d)) if top is None or k <= top or k == int(d)])
+    if c["method"] == "baseline":
+        return n * (n_sizes * _VOTE_LOO_FIT + (_PREP * n * d if kind == "folds" else 0.0))
+    step = c.get("step")
+    rfe = max(_RFE_HALVING, _RFE_PER_STEP / step if isinstance(step, int) else 0.0) * n * n * d
+    hard = _HARD_MARGIN_FACTOR if math.isinf(float(c.get("C") or 1.0)) else 1.0
+    if kind == "folds":  # per left-out sample: its preprocessing and one elimination, whose stages score it
+        return hard * n * (_PREP * n * d + rfe)
+    # one elimination, then leave-one-out at every size (all genes included)
+    return hard * (rfe + n * (n_sizes * _SVM_LOO_FIT + _SVM_FIT * n * n * d))
+
+
+def estimated_seconds(datasets, protocol, setting, *, quick, seed=0, max_size=None, n_jobs=1) -> tuple[float, str]:
+    """(seconds, what dominates) of notebook 01 with these parameters, from the cells its grids will run (built as
+    the notebook builds them), before any of them runs."""
+    from genesel.papers import guyon2002 as G
+
+    main = ([(c, "curves") for c in G.curve_cells(datasets, protocol, setting, seed=seed, max_size=max_size)]
+            + [(c, "folds") for c in G.fold_cells(datasets, protocol, setting, seed=seed, max_size=max_size)])
+    sc, sf = G.sensitivity_cells(datasets, {d: protocol[d]["loo_split"] for d in datasets}, quick=quick, seed=seed,
+                                 max_size=max_size)
+    sens = [(c, "curves") for c in sc] + [(c, "folds") for c in sf]
+    t_main = sum(_cell_seconds(c, k) for c, k in main)
+    t_sens = sum(_cell_seconds(c, k) for c, k in sens)
+    parallel = max(1, min(int(n_jobs), 2))
+    what = (f"sections 1-2 about {format_seconds(t_main / parallel)}, the sensitivity grid of {len(sens)} cells about "
+            f"{format_seconds(t_sens / parallel)}")
+    return _OVERHEAD + (t_main + t_sens) / parallel, what
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the exercises' answers, from the run
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def step_comparison(halving, one_gene):
+    """Exercise 1: leave-one-out errors of SVM-RFE per subset size with the paper's chunks and one gene per step
+    (two runs of :func:`genesel.papers.guyon2002.guyon2002_curves` on the same split), and a sentence on what moved."""
+    from IPython.display import Markdown
+
+    def errors(res):
+        r = res[res.method == "svm-rfe"]
+        return r.set_index("n_genes")["V_errors"]
+
+    t = pd.DataFrame({"chunks (halving)": errors(halving), "one gene per step": errors(one_gene)}).sort_index()
+    t.index.name = "genes"
+    moved = t.index[t.iloc[:, 0] != t.iloc[:, 1]].tolist()
+    two = t.loc[2] if 2 in t.index else None
+    text = (f"Leave-one-out errors change at {len(moved)} of {len(t)} subset sizes"
+            + (f" ({', '.join(map(str, moved))} genes)" if moved else "") + ". "
+            + ("" if two is None else f"With 2 genes: {int(two.iloc[0])} error(s) with chunks, {int(two.iloc[1])} "
+               "with one gene per step."))
+    return [t.astype("Int64"), Markdown(text)]
+
+
+def bias_gaps(main, protocol: dict, sizes=(2, 4, 8)):
+    """Exercise 2: per data set and method, the mean leave-one-out errors at ``sizes`` genes with the genes chosen
+    on all samples and inside the folds, the gap in percent of the samples, and a sentence naming the largest."""
+    from IPython.display import Markdown
+
+    d = main[main.n_genes.isin(sizes) & ~main.all_genes]
+    t = d.pivot_table(index=["dataset", "method"], columns="measure", values="errors", aggfunc="mean")
+    t = t.reset_index()
+    t["samples"] = t.dataset.map({k: v["n_loo"] for k, v in protocol.items()})
+    t["gap (% of samples)"] = (100 * (t["in-fold"] - t["printed"]) / t["samples"]).round(1)
+    t["dataset"] = t.dataset.map(dataset_title)
+    t["method"] = t.method.map({"svm-rfe": "SVM-RFE", "baseline": "baseline"})
+    t = t.rename(columns={"dataset": "data set", "printed": "errors, genes chosen on all samples",
+                          "in-fold": "errors, chosen inside the folds"}).round(1)
+    t.columns.name = None
+    top = t.loc[t["gap (% of samples)"].idxmax()]
+    text = (f"The largest gap is {top['gap (% of samples)']:.1f} % of the samples ({top['method']} on "
+            f"{top['data set']}, {int(top['samples'])} samples). With few samples, each left-out sample weighs "
+            "more in the ranking that saw it, and one error is a larger share.")
+    return [t.set_index(["data set", "method"])[["samples", "errors, genes chosen on all samples",
+                                                   "errors, chosen inside the folds", "gap (% of samples)"]],
+            Markdown(text)]
+
+
+def hard_margin_answer(res) -> str:
+    """Exercise 3: from a C = inf run of :func:`genesel.papers.guyon2002.guyon2002_curves`, the subset sizes whose
+    training samples are not linearly separable (no hard margin) and what that says."""
+    r = res[res.method == "svm-rfe"].sort_values("n_genes")
+    empty = r.n_genes[~r.separable.astype(bool)].tolist()
+    if not empty:
+        return "Every subset size is linearly separable: the hard-margin SVM exists at every size."
+    return (f"The leave-one-out cells are empty at {', '.join(map(str, empty))} gene(s): with {max(empty)} or fewer "
+            f"of the genes SVM-RFE kept, no hyperplane separates the {int(r.n_train.iloc[0])} training samples, so the "
+            f"hard-margin SVM does not exist; from {r.n_genes[r.separable.astype(bool)].min()} genes on it does.")

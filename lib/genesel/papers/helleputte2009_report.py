@@ -22,7 +22,11 @@ __all__ = ["method_label", "kuncheva_pairs", "stability_summary", "bcr_summary",
            "sparsification_table", "run_summary", "by_size", "EFFECT_COLUMNS", "effect_tables", "B_FIGURES",
            "b_sensitivity_figure", "b_sensitivity_table", "favoured_genes", "rfe_check_table", "PAPER_STUDIES",
            "paper_vs_rows", "rules_table", "direction_tests_table", "plot_curves", "plot_gain", "plot_b_sensitivity",
-           "plot_sparsification"]
+           "plot_sparsification", "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET", "direction_summary",
+           "gains_sentence", "ranking_agreement"]
+
+#: Time budgets of notebook 03 on 2 cores (seconds): quick mode, full mode (its full run: 210 s).
+QUICK_BUDGET, FULL_BUDGET = 45.0, 420.0
 
 
 def method_label(method: str, sources=()) -> str:
@@ -234,7 +238,8 @@ def claims(res, n_features: int, *, B=B_DEFAULT, sens: pd.DataFrame | None = Non
     k_down = d["d_k_hi"] < 0
 
     def span(col):
-        return f"{d[col].min():+.3f} to {d[col].max():+.3f}"
+        lo, hi = f"{d[col].min():+.3f}", f"{d[col].max():+.3f}"
+        return lo if lo == hi else f"{lo} to {hi}"
 
     rows = []
     rows.append(dict(quantity="transfer improves classification performance (BCR)",
@@ -699,3 +704,69 @@ def plot_sparsification(paths, *, title):
     fig.tight_layout()
     return fig
 
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# what a run costs, estimated before it runs
+# ----------------------------------------------------------------------------------------------------------------
+
+#: Seconds of one protocol cell per training sample x shared gene (l2-AROM's 15-30 SVM fits, the signatures' SVMs;
+#: twice that for an SVM-RFE cell), and the fixed costs (kernel, imports, each study's sparsification path and
+#: source rankings), measured on this project's 2-core machine.
+_CELL_RATE, _OVERHEAD, _PER_STUDY = 6e-8, 20.0, 1.0
+
+
+def estimated_seconds(cells, aligned: dict, *, n_jobs=1) -> tuple[float, str]:
+    """(seconds, what it is) of notebook 03's protocol grid (``cells`` of
+    :func:`genesel.papers.helleputte2009.protocol_cells`) on the ``aligned`` studies, before it runs."""
+    d = next(iter(aligned.values())).n_genes
+    work = sum(_CELL_RATE * (1 - c["test_fraction"]) * aligned[c["target"]].n_samples * d
+               * (2.0 if c["method"] == "rfe" else 1.0) for c in cells)
+    return (_OVERHEAD + _PER_STUDY * len(aligned) + work / max(1, min(int(n_jobs), 2)),
+            f"{len(cells)} cells on {d} shared genes")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the exercises' answers, from the run
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def direction_summary(runs: dict, n_features: int, *, B=B_DEFAULT, seed=0) -> pd.DataFrame:
+    """Exercises: the size-averaged effect of each transfer direction (transfer minus none on the same
+    resamplings) in several runs of the protocol, ``runs`` {label: results}: Kuncheva index with its bootstrap 95 %
+    interval, BCR with the Wilcoxon p-value."""
+    rows = []
+    for label, res in runs.items():
+        tests = _direction_tests(res, n_features, B, 200, seed) if (res["method"] != "none").any() else pd.DataFrame()
+        for r in tests.itertuples():
+            rows.append({"run": label, "target": study_name(r.target), "transfer": method_label(r.method, r.sources),
+                         "Kuncheva gain": round(r.d_kuncheva, 3),
+                         "95 % interval": ("–" if np.isnan(r.d_k_lo) else f"{r.d_k_lo:+.3f} to {r.d_k_hi:+.3f}"),
+                         "BCR gain": round(r.d_bcr + 0.0, 3), "Wilcoxon p": round(r.p_bcr, 3)})
+    cols = ["run", "target", "transfer", "Kuncheva gain", "95 % interval", "BCR gain", "Wilcoxon p"]
+    return pd.DataFrame(rows, columns=cols).set_index(cols[:3])
+
+
+def gains_sentence(summary: pd.DataFrame) -> str:
+    """One sentence per run of :func:`direction_summary`: its mean Kuncheva and BCR gains over directions."""
+    if summary.empty:
+        return "No transfer direction ran: the target has no source that shares none of its samples."
+    g = summary.groupby(level="run", sort=False)[["Kuncheva gain", "BCR gain"]].mean()
+    return "Mean gain over the directions: " + "; ".join(
+        f"{run}: Kuncheva {r['Kuncheva gain']:+.3f}, BCR {r['BCR gain'] + 0.0:+.3f}" for run, r in g.iterrows()) + "."
+
+
+def ranking_agreement(target: str, sources, aligned: dict) -> pd.DataFrame:
+    """Exercise 3: how alike the target's and each source's gene rankings are: the correlation, over the shared
+    genes, of their t-statistics (log values, each study on its own)."""
+    from genesel.datasets import recommended_preprocessing
+    from genesel.filters import t_statistic
+
+    def t(name):
+        ds = aligned[name]
+        return t_statistic(recommended_preprocessing(name, standardize=False).fit_transform(ds.X), ds.y)
+
+    tt = t(target)
+    return pd.DataFrame({"source": [study_name(s) for s in sources],
+                         f"correlation of t-statistics with {study_name(target)}":
+                             [round(float(np.corrcoef(tt, t(s))[0, 1]), 3) for s in sources]}).set_index("source")

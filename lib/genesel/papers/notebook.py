@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import json
 import numbers
+import os
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["as_list", "dataset_list", "mode_banner", "setup_notebook", "tidy", "SYNTAX"]
+__all__ = ["as_list", "dataset_list", "dataset_names", "mode_banner", "time_budget", "format_seconds",
+           "setup_notebook", "tidy", "SYNTAX", "LONG_RUN_FACTOR"]
 
 SYNTAX = ("papermill -p {name} '{example}'  or  papermill -y '{name}: {yaml}'  (a list, e.g. {example})")
 
@@ -59,29 +62,81 @@ def as_list(value, name: str, *, example=("golub",), kind=str, allow_none: bool 
         raise ValueError(f"parameter {name!r}: {exc}; use {_syntax(name, example)}") from None
 
 
-def dataset_list(value, default, name: str = "datasets", *, binary: bool = True):
-    """Data set names (aliases resolved to the registry's names, duplicates dropped, order kept).
+def _file_reference(item: str, name: str, label, rows, classes) -> str:
+    """The reference string of a user's file (``make_reference``): its own reading options first, then the
+    notebook's ``label`` / ``rows`` / ``classes`` parameters for the options it does not set."""
+    from genesel.expression_io import make_reference, parse_reference
 
-    Refuses unknown names (listing the registered ones) and, when ``binary``, the multi-class sets, which the
-    paper methods cannot use."""
+    path, opts = parse_reference(item)
+    if not Path(path).expanduser().is_file():
+        raise ValueError(f"parameter {name!r}: no such file {path!r} (nor a registered data set name); give the path "
+                         "of an expression file (CSV/TSV, GEO SOFT or Series Matrix, .h5ad)")
+    given = {"label": label, "rows": rows if rows not in (None, "auto") else None,
+             "classes": as_list(classes, "classes", example=["normal", "tumour"])}
+    for k, v in given.items():
+        if v is not None and k not in opts:
+            opts[k] = v
+    if opts.get("classes") is not None and len(opts["classes"]) != 2:
+        raise ValueError(f"parameter 'classes' must name two classes (negative, positive), got {opts['classes']}")
+    return make_reference(path, **opts)
+
+
+def _check_file_task(ref: str, name: str, binary: bool) -> None:
+    """Read the file once (the message of a bad file names it and the fault) and refuse a multi-class file where
+    the notebook's methods are binary, naming its classes and the ``classes`` parameter."""
+    from genesel.datasets import display_name, load_dataset
+
+    ds = load_dataset(ref)
+    if binary and len(ds.classes) != 2:
+        counts = ", ".join(f"{c} ({n})" for c, n in ds.class_counts.items())
+        pair = ",".join(str(c) for c in ds.classes[:2])
+        raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(ds.classes)} classes: {counts}. This "
+                         f"notebook's methods are binary: choose two with the classes parameter, e.g. "
+                         f"-p classes '{pair}' (the other samples are left out)")
+
+
+def dataset_list(value, default, name: str = "datasets", *, binary: bool = True, label=None, rows=None,
+                 classes=None):
+    """Data sets for a notebook: registered names (aliases resolved to the registry's names) or files of one's own,
+    duplicates dropped, order kept.
+
+    A file is given by its path, or by a reference string naming its reading options
+    (``"study.csv?label=class&classes=normal,tumour"``, :func:`genesel.expression_io.make_reference`); the
+    notebook's ``label``, ``rows`` and ``classes`` parameters fill in the options a reference does not set. A file
+    comes back as its reference string, which every paper module, grid cell and
+    :func:`genesel.datasets.load_dataset` accepts wherever a registered name is accepted.
+
+    Refuses unknown names (listing the registered ones), missing files, unreadable files (the reader's message names
+    the line or sample at fault) and, when ``binary``, multi-class sets and files, which the paper methods cannot
+    use (for a file: naming its classes and how to choose two)."""
     from data_fetch import resolve
+    from genesel.expression_io import looks_like_path
 
-    names = as_list(value, name, example=list(default)[:1] or ["golub"])
+    example = list(default)[:1] or ["golub"]
+    if isinstance(value, (str, os.PathLike)) and not str(value).strip().startswith("[") and looks_like_path(value):
+        names = [os.fspath(value)]  # one file: its reference may hold commas (classes=a,b)
+    else:
+        names = as_list(value, name, example=example)
     if names is None:
         names = list(default)
     out = []
     for n in names:
-        try:
-            spec = resolve(str(n))
-        except ValueError as exc:
-            raise ValueError(f"parameter {name!r}: {exc}") from None
-        if binary and spec.classes is None:
-            raise ValueError(f"parameter {name!r}: {spec.name!r} has more than two classes; this notebook's methods "
-                             "are binary (choose a two-class data set, e.g. golub, alon, singh)")
-        if spec.name not in out:
-            out.append(spec.name)
+        if looks_like_path(n):
+            key = _file_reference(str(n), name, label, rows, classes)
+            _check_file_task(key, name, binary)
+        else:
+            try:
+                spec = resolve(str(n))
+            except ValueError as exc:
+                raise ValueError(f"parameter {name!r}: {exc} (or give the path of a file of your own)") from None
+            if binary and spec.classes is None:
+                raise ValueError(f"parameter {name!r}: {spec.name!r} has more than two classes; this notebook's "
+                                 "methods are binary (choose a two-class data set, e.g. golub, alon, singh)")
+            key = spec.name
+        if key not in out:
+            out.append(key)
     if not out:
-        raise ValueError(f"parameter {name!r} is empty; {_syntax(name, list(default)[:1] or ['golub'])}")
+        raise ValueError(f"parameter {name!r} is empty; {_syntax(name, example)}")
     return out
 
 
@@ -95,6 +150,45 @@ def mode_banner(quick: bool, leaves_out: str, full_takes: str = ""):
                 + ".")
     else:
         text = "**Full mode**: the paper's protocol" + (f" ({full_takes})" if full_takes else "") + "."
+    return Markdown(text)
+
+
+def dataset_names(datasets, spelling=None) -> str:
+    """The data sets of a run in prose: registered names as the registry spells them ("golub, alon"), a user's file
+    by its file name (or the name its reference gives), never a path or reading options."""
+    from genesel.datasets import display_name
+
+    return ", ".join(display_name(d, spelling, fallback="name") for d in datasets)
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration as a reader wants it: "40 s", "3 min", "2.5 h"."""
+    s = float(seconds)
+    if s < 90:
+        return f"{max(1, round(s))} s"
+    if s < 5400:
+        return f"{round(s / 60)} min"
+    return f"{s / 3600:.1f} h"
+
+
+#: A run estimated at more than this many times its mode's time budget gets a warning with the estimate.
+LONG_RUN_FACTOR = 2.0
+
+
+def time_budget(estimate: float, quick: bool, *, quick_budget: float, full_budget: float, what: str = ""):
+    """The time line under a notebook's banner (Markdown): the mode's time budget on 2 cores, this run's cost
+    estimated from its parameters before anything runs (``estimate``, seconds; ``what``: what dominates it), and a
+    warning when a parameter choice takes more than :data:`LONG_RUN_FACTOR` times the budget."""
+    from IPython.display import Markdown
+
+    budget = quick_budget if quick else full_budget
+    mode = "quick" if quick else "full"
+    text = (f"**Time budget** of {mode} mode: {format_seconds(budget)} on 2 cores. **This run**, estimated from its "
+            f"parameters: about {format_seconds(estimate)}" + (f" ({what})" if what else "") + ".")
+    if estimate > LONG_RUN_FACTOR * budget:
+        text += (f"\n\n> **Warning: this choice of parameters takes long, about {format_seconds(estimate)}**, "
+                 f"{estimate / budget:.0f} times the {mode}-mode budget. It runs anyway; interrupt the kernel to stop "
+                 "it (finished grid cells are cached, so a rerun resumes where it stopped).")
     return Markdown(text)
 
 

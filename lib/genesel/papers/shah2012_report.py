@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from genesel.datasets import display_name
+from genesel.expression_io import looks_like_path
 from genesel.papers.common import load_task
 from genesel.papers.shah2012 import (METHODS, MISSING_DATASETS, MNIST_PAIRS, PAPER_DATASETS, STUMP_METHODS,
                                      dataset_note, paper_table1, paper_table2, paper_table3, paper_table4,
@@ -20,7 +21,11 @@ from genesel.papers.shah2012 import (METHODS, MISSING_DATASETS, MNIST_PAIRS, PAP
 
 __all__ = ["paper_name", "check_methods", "summarise_cv", "grid_table", "datasets_table", "missing_table", "table1",
            "table2", "table3", "table4", "table5", "cost_table", "cpu_sentence", "paper_vs_rows", "plot_bound_vs_error",
-           "plot_sparsity_vs_error", "plot_two_stumps"]
+           "plot_sparsity_vs_error", "plot_two_stumps", "paper_cell", "final_models_table", "estimated_seconds",
+           "QUICK_BUDGET", "FULL_BUDGET", "permutation_spread", "bound_by_samples"]
+
+#: Time budgets of notebook 04 on 2 cores (seconds): quick mode, full mode (its full run: 3754 CPU s for Tables 1-4).
+QUICK_BUDGET, FULL_BUDGET = 45.0, 2400.0
 
 
 def paper_name(dataset: str) -> str:
@@ -82,6 +87,17 @@ def summarise_cv(res: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def paper_cell(text):
+    """A value of the paper's tables as a reader can take it: as printed ("12.8±1.4"), but a spread or value
+    whose digits did not survive in our copy of the text ("22.2±-*", ".*") said in words, never shown as garbage."""
+    t = str(text).strip()
+    if not any(ch.isdigit() for ch in t):
+        return "illegible in our copy"
+    if "±" in t and not any(ch.isdigit() for ch in t.split("±", 1)[1]):
+        return f"{t.split('±', 1)[0]} (sd illegible in our copy)"
+    return t
+
+
 def _fmt(mean, sd, digits=1):
     if mean is None or not np.isfinite(mean):
         return "–"
@@ -104,9 +120,9 @@ def table1(summary: pd.DataFrame) -> pd.DataFrame:
                 if S:
                     r[f"{m} {'rounds' if m == 'AdaBoost' else 'genes'}"] = s.loc[m, S]
             if name in pap.index:
-                r[f"{m} errors (paper)"] = pap.loc[name, m]
+                r[f"{m} errors (paper)"] = paper_cell(pap.loc[name, m])
         rows.append(r)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index("data set")
 
 
 def table2(summary: pd.DataFrame) -> pd.DataFrame:
@@ -122,19 +138,19 @@ def table2(summary: pd.DataFrame) -> pd.DataFrame:
                 r[f"{m} errors"] = _fmt(s.loc[m, "errors"], s.loc[m, "errors_sd"])
                 r[f"{m} stumps"] = _fmt(s.loc[m, "size_mean"], s.loc[m, "size_sd"], 2)
             if name in pap.index:
-                r[f"{m} errors (paper)"] = pap.loc[name, m]
-                r[f"{m} stumps (paper)"] = pap.loc[name, f"{m} S"]
+                r[f"{m} errors (paper)"] = paper_cell(pap.loc[name, m])
+                r[f"{m} stumps (paper)"] = paper_cell(pap.loc[name, f"{m} S"])
         if "PAC-Bayes" in s.index:
             q = s.loc["PAC-Bayes"]
             r["PAC-Bayes stumps"] = _fmt(q["size_mean"], q["size_sd"], 2)
             r["PAC-Bayes Gibbs errors"] = _fmt(q.get("gibbs_errors", np.nan), q.get("gibbs_errors_sd", np.nan))
             r["PAC-Bayes Bayes errors"] = _fmt(q["errors"], q["errors_sd"])
         if name in pap.index:
-            r["PAC-Bayes stumps (paper)"] = pap.loc[name, "PAC-Bayes S"]
-            r["PAC-Bayes Gibbs errors (paper)"] = pap.loc[name, "PAC-Bayes G-errs"]
-            r["PAC-Bayes Bayes errors (paper)"] = pap.loc[name, "PAC-Bayes B-errs"]
+            r["PAC-Bayes stumps (paper)"] = paper_cell(pap.loc[name, "PAC-Bayes S"])
+            r["PAC-Bayes Gibbs errors (paper)"] = paper_cell(pap.loc[name, "PAC-Bayes G-errs"])
+            r["PAC-Bayes Bayes errors (paper)"] = paper_cell(pap.loc[name, "PAC-Bayes B-errs"])
         rows.append(r)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index("data set")
 
 
 def table3(res: pd.DataFrame, fixed: pd.DataFrame) -> pd.DataFrame | None:
@@ -167,7 +183,7 @@ def table3(res: pd.DataFrame, fixed: pd.DataFrame) -> pd.DataFrame | None:
                           ("variable Bayes errors", "variable B-errs"), ("variable bound", "variable bound")):
                 r[k + " (paper)"] = pap.loc[name, pk]
         rows.append(r)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index("data set")
 
 
 def table4(res: pd.DataFrame) -> pd.DataFrame:
@@ -193,7 +209,7 @@ def table4(res: pd.DataFrame) -> pd.DataFrame:
                       "L0 error (paper)": p["L0"], "PAC-Bayes error (paper)": p["PAC-Bayes B-errs"],
                       "PAC-Bayes bound (paper)": p["PAC-Bayes bound"], "PAC-Bayes stumps (paper)": p["PAC-Bayes S"]})
         rows.append(r)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index("pair")
 
 
 def table5(finals: pd.DataFrame) -> pd.DataFrame:
@@ -214,7 +230,17 @@ def table5(finals: pd.DataFrame) -> pd.DataFrame:
                           "outputs 1 when": "x above the interval" if f["directions"][i] > 0 else "x below the interval"})
             r["paper's gene"] = paper_genes[i] if i < len(paper_genes) else ""
             rows.append(r)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index(["data set", "stump"])
+
+
+def final_models_table(finals: pd.DataFrame) -> pd.DataFrame:
+    """The final PAC-Bayes classifiers of Table 5 in words: model, positive class, the chosen p and eta, stumps,
+    training Gibbs risk and the bound of Theorem 5."""
+    out = finals[["dataset", "model", "positive_class", "p", "eta", "n_stumps", "train_gibbs_risk", "bound"]].copy()
+    out["dataset"] = out["dataset"].map(paper_name)
+    return out.rename(columns={"dataset": "data set", "positive_class": "positive class", "n_stumps": "stumps",
+                               "train_gibbs_risk": "training Gibbs risk", "bound": "bound (Theorem 5)"}
+                      ).set_index("data set")
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -374,8 +400,11 @@ def plot_two_stumps(dataset: str, final: dict, title_extra: str = ""):
         ax.set_yscale("log")
     ax.set_xlim(lo1, hi1)
     ax.set_ylim(lo2, hi2)
-    model = "conjunction" if final.get("model", "conjunction") == "conjunction" else "disjunction"
-    ax.set_title(f"{paper_name(dataset)}: a two-stump PAC-Bayes {model}" + title_extra)
+    if final.get("model", "conjunction") == "conjunction":
+        title = f"{paper_name(dataset)}: a two-stump PAC-Bayes conjunction"
+    else:  # a disjunction is the conjunction for the swapped labels: the shaded region is where both stumps agree
+        title = f"{paper_name(dataset)}: a two-stump PAC-Bayes disjunction: {neg_name} unless both stumps vote {pc} (shaded)"
+    ax.set_title(title + title_extra)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False, fontsize=12)
     fig.tight_layout()
     return fig
@@ -393,14 +422,16 @@ def datasets_table(datasets) -> pd.DataFrame:
     for d in datasets:
         ds = load_task(d)
         X, y, classes = ds.X, ds.y, ds.classes
-        rows.append({"paper name": paper_name(d), "genesel data set": d, "samples": int(X.shape[0]),
+        rows.append({"paper name": paper_name(d), "samples": int(X.shape[0]),
+                     "genesel data set": "a file of your own" if looks_like_path(d) else d,
                      "genes": int(X.shape[1]), "classes (-1 / +1)": f"{classes[0]} ({int(np.sum(y < 0))}) / "
                      f"{classes[1]} ({int(np.sum(y > 0))})", "difference from the paper": dataset_note(d)})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index("paper name")
 
 
 def missing_table() -> pd.DataFrame:
-    return pd.DataFrame([{"paper data set": k, "why it is missing": v} for k, v in MISSING_DATASETS.items()])
+    return pd.DataFrame([{"paper data set": k, "why it is missing": v}
+                         for k, v in MISSING_DATASETS.items()]).set_index("paper data set")
 
 
 def cost_table(res: pd.DataFrame, mnist: pd.DataFrame) -> pd.DataFrame:
@@ -410,7 +441,8 @@ def cost_table(res: pd.DataFrame, mnist: pd.DataFrame) -> pd.DataFrame:
     g = res.groupby(["method", "dataset"])["cpu_seconds"]
     out = pd.DataFrame({"CPU seconds (all folds)": g.sum(), "CPU seconds per outer fold": g.mean()}).reset_index()
     out["dataset"] = out["dataset"].map(paper_name)
-    return out.pivot(index="method", columns="dataset", values="CPU seconds (all folds)").round(1)
+    t = out.pivot(index="method", columns="dataset", values="CPU seconds (all folds)").round(1)
+    return t.astype(object).where(t.notna(), "not run")
 
 
 def cpu_sentence(res: pd.DataFrame, mnist: pd.DataFrame, wall: float) -> str:
@@ -419,12 +451,14 @@ def cpu_sentence(res: pd.DataFrame, mnist: pd.DataFrame, wall: float) -> str:
             f"(the sums of the cells' own CPU times; this run's wall time: {wall:.0f} s, 0 for cached cells)")
 
 
-def paper_vs_rows(summary: pd.DataFrame, t3: pd.DataFrame | None, t4: pd.DataFrame | None, n_perm: int) -> list:
-    """Rows for :func:`genesel.experiments.paper_vs_genesel`: every number of Tables 1-4 with a counterpart here."""
+def paper_vs_rows(summary: pd.DataFrame, t3: pd.DataFrame | None, t4: pd.DataFrame | None, n_perm: int,
+                  inner_k: int = 5) -> list:
+    """Rows for :func:`genesel.experiments.paper_vs_genesel`: every number of Tables 1-4 with a counterpart here
+    (``inner_k``: the folds of the nested CV that ran)."""
     p1 = paper_table1().set_index("dataset")
     p2 = paper_table2().set_index("dataset")
     rows = []
-    proto = f"{n_perm} permutation(s) x 5-fold CV, nested 5-fold CV"
+    proto = f"{n_perm} permutation(s) x 5-fold CV, nested {inner_k}-fold CV"
     for d, g in summary.groupby("dataset", sort=False):
         name = paper_name(d)
         s = g.set_index("method")
@@ -435,7 +469,7 @@ def paper_vs_rows(summary: pd.DataFrame, t3: pd.DataFrame | None, t4: pd.DataFra
             r = s.loc[m]
             ours = _fmt(r["errors"], r["errors_sd"])
             if m in ("SVM", "SVM+gs", "SVM+rfe", "AdaBoost", "L0") and name in p1.index:
-                paper = p1.loc[name, m]
+                paper = paper_cell(p1.loc[name, m])
                 extra = {"SVM+gs": "SVM+gs S", "SVM+rfe": "SVM+rfe S", "L0": "L0 S", "AdaBoost": "AdaBoost itrs"}
                 if m in extra:
                     size = r["rounds_mode"] if m == "AdaBoost" else r["size_mode"]
@@ -445,32 +479,101 @@ def paper_vs_rows(summary: pd.DataFrame, t3: pd.DataFrame | None, t4: pd.DataFra
             if m in STUMP_METHODS and name in p2.index:
                 key = {"Occam": ("Occam", "Occam S"), "SC": ("SC", "SC S"),
                        "PAC-Bayes": ("PAC-Bayes B-errs", "PAC-Bayes S")}[m]
-                paper = f"{p2.loc[name, key[0]]} ({p2.loc[name, key[1]]} stumps)"
+                paper = f"{paper_cell(p2.loc[name, key[0]])} ({paper_cell(p2.loc[name, key[1]])} stumps)"
                 ours += f" ({r['size_mean']:.2f} ± {r['size_sd']:.2f} stumps)" if np.isfinite(r["size_sd"]) else ""
                 label = "Bayes errors" if m == "PAC-Bayes" else "errors"
                 rows.append(dict(quantity=f"{name}: {m} {label}", protocol=proto, paper=paper, genesel=ours,
                                  note=note))
                 if m == "PAC-Bayes":
                     rows.append(dict(quantity=f"{name}: PAC-Bayes Gibbs errors", protocol=proto,
-                                     paper=p2.loc[name, "PAC-Bayes G-errs"],
+                                     paper=paper_cell(p2.loc[name, "PAC-Bayes G-errs"]),
                                      genesel=_fmt(r.get("gibbs_errors", np.nan), r.get("gibbs_errors_sd", np.nan)),
                                      note=note))
     if t3 is not None:
-        for _, r in t3.iterrows():
+        for name, r in t3.iterrows():
             if "variable bound (paper)" in r and pd.notna(r.get("variable bound (paper)")):
-                rows.append(dict(quantity=f"{r['data set']}: Table 3 bound, variable / fixed margin (x samples)",
+                rows.append(dict(quantity=f"{name}: Table 3 bound, variable / fixed margin (x samples)",
                                  protocol="one permutation", paper=f"{r['variable bound (paper)']} / "
                                  f"{r['fixed bound (paper)']}", genesel=f"{r['variable bound']} / {r['fixed bound']}",
                                  note="bound of the final classifier of each outer fold, mean x samples"))
     if t4 is not None:
-        for _, r in t4.iterrows():
+        for pair, r in t4.iterrows():
             if "PAC-Bayes bound (paper)" in r and pd.notna(r.get("PAC-Bayes bound (paper)")):
-                rows.append(dict(quantity=f"{r['pair']}: PAC-Bayes error / bound", protocol="one nested 5-fold CV",
+                rows.append(dict(quantity=f"{pair}: PAC-Bayes error / bound", protocol=f"one nested {inner_k}-fold CV",
                                  paper=f"{r['PAC-Bayes error (paper)']} / {r['PAC-Bayes bound (paper)']}",
                                  genesel=f"{r['PAC-Bayes error']} / {r['PAC-Bayes bound']}",
                                  note=f"{r['samples']} images here vs {r['paper samples']}"))
                 for m in ("SVM+rfe", "L0"):
                     if f"{m} error" in r:
-                        rows.append(dict(quantity=f"{r['pair']}: {m} error", protocol="one nested 5-fold CV",
+                        rows.append(dict(quantity=f"{pair}: {m} error", protocol=f"one nested {inner_k}-fold CV",
                                          paper=r[f"{m} error (paper)"], genesel=r[f"{m} error"], note=""))
     return rows
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# what a run costs, estimated before it runs
+# ----------------------------------------------------------------------------------------------------------------
+
+#: CPU seconds of one outer-fold cell (its inner CV over the parameter grid included) per sample x gene with the
+#: quick grids, measured on this project's machine (Colon: 40 cells, 6 s; a 300-image MNIST pair: 15 cells, 4 s),
+#: and how much more the full grids cost (full run: 3754 CPU s for Tables 1-4).
+_CELL_RATE, _FULL_GRID_FACTOR, _OVERHEAD = 1.2e-6, 2.0, 25.0
+
+
+def estimated_seconds(datasets, methods, n_perm, mnist, mnist_samples, *, quick, n_jobs=2) -> tuple[float, str]:
+    """(seconds, what it is) of notebook 04's grids with these parameters, before they run."""
+    factor = 1.0 if quick else _FULL_GRID_FACTOR
+    cells = work = 0
+    for d in datasets:
+        n, g = load_task(d).X.shape
+        k = len(methods) * int(n_perm) * 5 + 6  # Tables 1-2, Table 3's fixed margin, Table 5
+        cells += k
+        work += k * _CELL_RATE * factor * n * g
+    for d in mnist:
+        n, g = load_task(d).X.shape
+        k = 5 * len([m for m in ("SVM+rfe", "L0", "PAC-Bayes") if m in methods])
+        cells += k
+        work += k * _CELL_RATE * factor * min(n, mnist_samples or n) * g
+    return _OVERHEAD + work / max(1, min(int(n_jobs), 2)), f"{cells} cells, each with its inner cross-validation"
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the exercises' answers, from the run
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def permutation_spread(res: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """Exercise 1: errors (over one 5-fold CV) of each method on each permutation, their sd, and a sentence on
+    whether the difference between PAC-Bayes and SC exceeds that spread."""
+    per = res.groupby(["dataset", "method", "perm"])["errors"].sum().unstack("perm")
+    per.columns = [f"permutation {c}" for c in per.columns]
+    per["sd"] = per.std(axis=1, ddof=1).round(2)
+    per.index = per.index.set_levels([per.index.levels[0].map(paper_name), per.index.levels[1]])
+    per.index.names = ["data set", "method"]
+    text = ""
+    means = res.groupby(["dataset", "method", "perm"])["errors"].sum().groupby(["dataset", "method"]).mean()
+    for d in res["dataset"].unique():
+        if (d, "PAC-Bayes") in means.index and (d, "SC") in means.index:
+            diff = means[(d, "PAC-Bayes")] - means[(d, "SC")]
+            spread = per.loc[(paper_name(d), slice(None)), "sd"].max()
+            text += (f"{paper_name(d)}: PAC-Bayes minus SC is {diff:+.1f} errors on average, against a spread (sd over "
+                     f"permutations) of up to {spread:.1f}: the difference is " + ("larger than" if abs(diff) > spread
+                                                                                   else "within") + " the spread. ")
+    return per, text.strip()
+
+
+def bound_by_samples(res: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """Exercise 3: the PAC-Bayes error rate and bound of Table 4 for each number of images (``res``: mnist_cell
+    rows of several runs, with a ``samples`` column), and a sentence on how the bound moves."""
+    q = res[res["method"] == "PAC-Bayes"]
+    t = q.groupby(["dataset", "samples"]).agg(error=("errors", "sum"), n=("n_test", "sum"), bound=("bound", "mean"))
+    t["error rate"] = (t["error"] / t["n"]).round(3)
+    t["bound"] = t["bound"].round(3)
+    t = t[["error rate", "bound"]]
+    t.index = t.index.set_levels([t.index.levels[0].map(paper_name), t.index.levels[1]])
+    t.index.names = ["pair", "images"]
+    lo, hi = t.iloc[0], t.iloc[-1]
+    text = (f"From {t.index[0][1]} to {t.index[-1][1]} images the bound goes from {lo['bound']:.3f} to "
+            f"{hi['bound']:.3f} while the error rate goes from {lo['error rate']:.3f} to {hi['error rate']:.3f}: "
+            "the bound tightens with the number of examples (§7.1).")
+    return t, text

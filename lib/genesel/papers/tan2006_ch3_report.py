@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from genesel.datasets import gene_symbols
+from genesel.experiments.tables import format_range
 from genesel.metrics import auc, pooled_roc
 from genesel.papers.common import load_task
 from genesel.papers.tan2006 import thesis_name
@@ -30,7 +31,11 @@ __all__ = ["thesis_name", "kernel_label", "data_table", "kernel_table", "one_cla
            "cpu_display", "ard_table", "ard_capped_note", "n_variable_genes", "ard_holds", "spread_paragraph",
            "ard_top_genes", "top_genes_table", "top50_overlap", "spread_sentence", "paper_vs_rows", "differences",
            "cpu_bullet", "ard_bullet", "fmt_pair", "file_tag", "accuracy_figure", "auc_bootstrap", "auc_figure",
-           "roc_figure", "cpu_figure", "ard_figure"]
+           "roc_figure", "cpu_figure", "ard_figure",
+           "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET", "winners", "winners_across_seeds", "marker_ranks"]
+
+#: Time budgets of notebook 05a on 2 cores (seconds): quick mode, full mode (its full run: about 15 minutes).
+QUICK_BUDGET, FULL_BUDGET = 45.0, 1200.0
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -126,7 +131,7 @@ def pooled_rocs(res: pd.DataFrame, seed: int = 0) -> dict:
 def auc_table(rocs: dict, datasets) -> pd.DataFrame:
     """The AUCs with their bootstrap intervals, "0.912 (0.83–0.97)", data sets by their thesis names."""
     aucs, ci = rocs["aucs"], rocs["ci"]
-    return pd.DataFrame({m: [f"{aucs[d, m]:.3f} ({ci[d, m][0]:.2f}–{ci[d, m][1]:.2f})" for d in datasets]
+    return pd.DataFrame({m: [f"{aucs[d, m]:.3f} ({format_range(ci[d, m])})" for d in datasets]
                          for m in CLASSIFIERS}, index=[thesis_name(d) for d in datasets]).rename_axis("data set")
 
 
@@ -259,7 +264,7 @@ def paper_vs_rows(datasets, summary: dict, rocs: dict, kernels: pd.DataFrame, cp
         for m in CLASSIFIERS:
             rows.append(dict(quantity=f"AUC Colon, {m}", protocol=f"{protocol}, pooled ROC, {genes_label}",
                              paper=f"≈ {THESIS['auc_colon'][m]:.2f}",
-                             genesel=f"{aucs[colon, m]:.3f} (95 % CI {ci[colon, m][0]:.2f}–{ci[colon, m][1]:.2f})"))
+                             genesel=f"{aucs[colon, m]:.3f} (95 % CI {format_range(ci[colon, m])})"))
     if leuk in datasets:
         rows.append(dict(quantity="AUC Leukemia, all six", protocol=f"{protocol}, pooled ROC, {genes_label}",
                          paper="comparably excellent (Fig. 3.8)",
@@ -302,10 +307,11 @@ def paper_vs_rows(datasets, summary: dict, rocs: dict, kernels: pd.DataFrame, cp
     return rows
 
 
-def differences(cpu: pd.DataFrame, ard: pd.DataFrame) -> str:
-    """The two bullets of "What differs and why" that quote this run: CPU cost and ARD values."""
+def differences(cpu: pd.DataFrame, ard: pd.DataFrame, *, quick: bool = False, inner_k: int = 5) -> str:
+    """The two bullets of "What differs and why" that quote this run: CPU cost (with the inner CV that ran) and ARD
+    values."""
     names = {d: thesis_name(d) for d in ard.dataset.unique()}
-    return cpu_bullet(cpu) + "\n" + ard_bullet(ard_spread(ard), ard_top_genes(ard), names)
+    return cpu_bullet(cpu, quick=quick, inner_k=inner_k) + "\n" + ard_bullet(ard_spread(ard), ard_top_genes(ard), names)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -326,19 +332,24 @@ def spread_sentence(spread: pd.DataFrame, names: dict) -> str:
     return "**Laplace more spread out than EP?** " + ("; ".join(parts) if parts else "needs both approximations")
 
 
-def cpu_bullet(cpu: pd.DataFrame) -> str:
-    """The CPU-cost bullet of "What differs and why" from the mean CPU seconds per fold (data sets x methods)."""
+def cpu_bullet(cpu: pd.DataFrame, *, quick: bool = False, inner_k: int = 5) -> str:
+    """The CPU-cost bullet of "What differs and why" from the mean CPU seconds per fold (data sets x methods); the
+    SMLR grid and inner folds are the ones of the mode that ran."""
+    from genesel.papers.tan2006_ch3 import _GRIDS
+
+    n_lam = len(_GRIDS["quick" if quick else "full"]["SMLR"]["lam"])
+
     def span(cols):
         v = cpu[[c for c in cols if c in cpu.columns]].to_numpy(dtype=float).ravel()
-        v = v[np.isfinite(v)]
-        return f"{v.min():.2f}–{v.max():.2f} s" if v.size else "not run"
+        return "not run" if not np.isfinite(v).any() else format_range(v, "{:.2f}", "s")
 
     return ("* **CPU cost** cannot be compared in absolute terms (Matlab, C and C++ on a 2.66 GHz core including data "
             "loading, against Python/numpy/numba here including inner-CV model selection; measured on the machine "
             f"that ran this notebook). Mean CPU seconds per fold in this run: the GPs {span(['GP-Laplace', 'GP-EP'])} "
             "(one shared length scale, so three hyper-parameters), the RVM "
             f"{span(['RVM'])} (no inner CV), the SVM {span(['SVM'])}, DWD {span(['DWD'])}, SMLR "
-            f"{span(['SMLR'])} (its bound optimisation converges slowly for small λ, 4 λ × 5 inner folds).")
+            f"{span(['SMLR'])} (its bound optimisation converges slowly for small λ, {n_lam} λ × {inner_k} inner "
+            "folds).")
 
 
 def ard_bullet(spread: pd.DataFrame, tops: dict, names: dict) -> str:
@@ -357,7 +368,7 @@ def ard_bullet(spread: pd.DataFrame, tops: dict, names: dict) -> str:
             jac.append(jaccard(t["laplace"], t["ep"]))
     n_yes = sum(v for v, _ in verdict)
     text = ("* **ARD.** As in the thesis, most ARD values are tiny but not zero and a small group is orders of "
-            f"magnitude larger ({spread.n90.min()}–{spread.n90.max()} genes hold 90 % of the total). ")
+            f"magnitude larger ({format_range(spread.n90, '{:.0f}')} genes hold 90 % of the total). ")
     if verdict:
         text += ("Laplace's values are more spread out than EP's (sd of log₁₀ l_m, Laplace vs EP) on "
                  + (", ".join(s for v, s in verdict if v) or "no data set")
@@ -365,7 +376,7 @@ def ard_bullet(spread: pd.DataFrame, tops: dict, names: dict) -> str:
                  + f": the thesis' observation holds on {n_yes} of {len(verdict)} data sets. ")
     if jac:
         text += (f"The two approximations agree only partly on the ranking (top-50 Jaccard "
-                 f"{min(jac):.2f}–{max(jac):.2f}). ")
+                 f"{format_range(jac, '{:.2f}')}). ")
     def short(label):  # "— (X601)": a gene without a symbol is named by its ID alone
         return label[3:-1] if label.startswith("— (") and label.endswith(")") else label
 
@@ -386,8 +397,12 @@ def ard_bullet(spread: pd.DataFrame, tops: dict, names: dict) -> str:
 
 
 def file_tag(dataset: str) -> str:
-    """The data set's part of a figure's file name: the first word of its thesis name ("leukemia")."""
-    return thesis_name(dataset).split()[0].lower()
+    """The data set's part of a figure's file name: the first word of its thesis name ("leukemia"); for a user's
+    file, its file name without folders or suffixes."""
+    from genesel.expression_io import looks_like_path
+    from genesel.plotting import figure_name
+
+    return figure_name("x", dataset)[2:] if looks_like_path(dataset) else thesis_name(dataset).split()[0].lower()
 
 
 def _fold_accuracy(res):
@@ -464,7 +479,7 @@ def auc_figure(rocs: dict, datasets, protocol: str):
                     label="thesis (≈, Colon only)" if k == 0 else None)
     ax.set_xticks(range(len(datasets)), [thesis_name(d) for d in datasets])
     ax.set_ylabel("area under the pooled ROC curve")
-    ax.set_ylim(max(0.0, min(0.5, lo_all - 0.05)), 1.01)
+    ax.set_ylim(max(0.0, min(0.5, lo_all - 0.05)), 1.04)  # room for the markers and caps at an AUC of 1
     ax.axhline(0.5, color="grey", lw=1, ls=":")
     ax.set_title(f"Tan 2006 Fig. 3.8: AUC of the pooled {protocol} ROC curves, 95 % bootstrap intervals")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=13, frameon=False)
@@ -537,3 +552,73 @@ def ard_figure(ard: pd.DataFrame, dataset: str, genes_label: str):
     fig.suptitle(f"Tan 2006 Figs. 4.3-4.5: ARD values, {thesis_name(dataset)} ({n_genes_label})")
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# what a run costs, estimated before it runs
+# ----------------------------------------------------------------------------------------------------------------
+
+#: CPU seconds per outer fold per sample x gene for the six classifiers with their inner CV, the SVM's kernel
+#: choice and the ARD fits, measured on this project's machine (quick: Leukemia, 200 genes, 3 folds, about 5 s;
+#: full: Colon, Leukemia and Singh on all genes, 10 folds, about 15 min), and the fixed costs.
+_FOLD_RATE, _OVERHEAD = 1.0e-4, 25.0
+
+
+def estimated_seconds(datasets, *, n_folds, max_genes=None, n_jobs=1) -> tuple[float, str]:
+    """(seconds, what it is) of notebook 05a with these parameters, before it runs."""
+    work = 0.0
+    for d in datasets:
+        n, g = load_task(d).X.shape
+        work += _FOLD_RATE * n_folds * n * (g if max_genes is None else min(g, max_genes))
+    return (_OVERHEAD + work / max(1, min(int(n_jobs), 2)),
+            f"{len(datasets)} data set(s) x {n_folds} folds x six classifiers with their inner CV, and the ARD fits")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the exercises' answers, from the run
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def winners(summary: dict, rocs: dict, dataset: str) -> str:
+    """Exercise 1: which classifier is most accurate on ``dataset``, by how many samples over the next, and whether
+    the AUC intervals of the two overlap."""
+    acc = summary["accuracy"].loc[dataset].sort_values(ascending=False)
+    err = summary["errors"].loc[dataset]
+    best = acc.index[acc == acc.iloc[0]].tolist()
+    rest = acc[~acc.index.isin(best)]
+    text = f"{thesis_name(dataset)}: {' and '.join(best)} most accurate ({100 * acc.iloc[0]:.1f} %, {int(err[best[0]])} errors)"
+    if len(rest):
+        nxt = rest.index[0]
+        lo1, hi1 = rocs["ci"][dataset, best[0]]
+        lo2, hi2 = rocs["ci"][dataset, nxt]
+        text += (f", {int(err[nxt] - err[best[0]])} sample(s) ahead of {nxt}; their AUC intervals "
+                 + ("overlap" if lo1 <= hi2 and lo2 <= hi1 else "do not overlap")
+                 + f" ({format_range([lo1, hi1])} and {format_range([lo2, hi2])})")
+    return text + "."
+
+
+def winners_across_seeds(runs: dict) -> pd.DataFrame:
+    """Exercise 2: the most accurate classifier(s) per data set under each seed (``runs``: {seed: cv_summary})."""
+    out = {}
+    for seed, summary in runs.items():
+        acc = summary["accuracy"]
+        out[f"seed {seed}"] = {thesis_name(d): ", ".join(acc.columns[acc.loc[d] == acc.loc[d].max()])
+                               for d in acc.index}
+    t = pd.DataFrame(out).rename_axis("data set")
+    t["same winner(s)"] = t.nunique(axis=1).eq(1).map({True: "yes", False: "no"})
+    return t
+
+
+def marker_ranks(ard: pd.DataFrame, dataset: str, markers) -> pd.DataFrame:
+    """Exercise 3: the rank of each marker gene (by symbol or probe ID) in the ARD ranking of each approximation on
+    ``dataset``, among the genes the run kept ("not kept" when the quick gene filter dropped it)."""
+    ds = load_task(dataset)
+    sym = dict(zip(ds.gene_ids.astype(str), gene_symbols(ds)))
+    out = {}
+    for r in ard[ard.dataset == dataset].itertuples():
+        order = np.argsort(-np.asarray(r.relevances), kind="stable")
+        ranked = [(sym.get(str(r.gene_ids[i]), ""), str(r.gene_ids[i])) for i in order]
+        where = {m: next((k + 1 for k, names in enumerate(ranked) if m in names), None) for m in markers}
+        out[f"GP-{'Laplace' if r.approximation == 'laplace' else 'EP'} rank"] = {
+            m: (k if k is not None else f"not among the {len(ranked)} genes kept") for m, k in where.items()}
+    return pd.DataFrame(out).rename_axis("marker")

@@ -20,7 +20,12 @@ __all__ = ["thesis_name", "variant_list", "split_summary", "checks_sentence", "p
            "thesis_ranking_tables", "unconverged_note", "thesis_sizes", "table46", "table47", "chapter4_paper_vs_rows",
            "rvm_sets", "table53", "table54", "table55", "table56", "chapter5_paper_vs_rows", "stability_table",
            "lofo_table", "occurrence_table", "ranking_tables", "forward_figure_name", "fig_forward",
-           "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation", "chapter5_matches"]
+           "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation", "chapter5_matches", "banner_texts",
+           "estimated_seconds", "BUDGETS", "ranking_comparison", "stability_comparison", "table46_by_seed"]
+
+#: Time budgets on 2 cores (seconds), {chapter: (quick mode, full mode)}: notebook 05b (chapter 4; its full run:
+#: 6 min) and 05c (chapter 5; its full run: 18 min).
+BUDGETS = {4: (45.0, 720.0), 5: (60.0, 1800.0)}
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -61,7 +66,8 @@ def checks_sentence() -> str:
 def preprocessing_table(prep: pd.DataFrame) -> pd.DataFrame:
     """The rows of ``preprocessing_cell`` indexed by (data set, preprocessing), counts as nullable integers."""
     prep = prep.astype({c: "Int64" for c in prep.columns if c not in ("dataset", "preprocessing")})
-    return prep.assign(data=prep.dataset.map(thesis_name)).drop(columns="dataset").set_index(["data", "preprocessing"])
+    out = prep.assign(data=prep.dataset.map(thesis_name)).drop(columns="dataset").set_index(["data", "preprocessing"])
+    return out.astype(object).where(out.notna(), "–")  # a check that does not apply to a data set
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -86,8 +92,16 @@ def thesis_ranking_tables(rank: pd.DataFrame) -> dict:
     for key, t in tabs.items():
         cols = _T4_COLUMNS[key]
         for c in cols:
-            t[f"thesis: {c}"] = [_thesis_ranking(key, r.data, r.ranking)[cols.index(c)] for r in t.itertuples()]
-    return tabs
+            t[f"thesis: {c}"] = [_thesis_cell(_thesis_ranking(key, r.data, r.ranking)[cols.index(c)])
+                                 for r in t.itertuples()]
+    return {k: t.set_index(["data", "variant", "ranking"]) for k, t in tabs.items()}
+
+
+def _thesis_cell(v):
+    """A thesis value for a table cell: "–" where the thesis has none (another data set), whole numbers as such."""
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return "–"
+    return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
 def unconverged_note(rank: pd.DataFrame) -> str:
@@ -116,11 +130,17 @@ def _table46(rank: pd.DataFrame) -> pd.DataFrame:
     return t46
 
 
+def _thesis_columns(t: pd.DataFrame) -> pd.DataFrame:
+    """The thesis' columns of a display table as cells (:func:`_thesis_cell`)."""
+    return t.assign(**{c: t[c].map(_thesis_cell) for c in t.columns if str(c).startswith("thesis")})
+
+
 def table46(rank: pd.DataFrame) -> pd.DataFrame:
     """Table 4.6: the SVM's test accuracy with each selector's biomarker set, beside the thesis'."""
-    t46 = _table46(rank)
+    t46 = _thesis_columns(_table46(rank))
     return t46[["data", "variant", "method", "biomarker_size", "test acc. (%)", "thesis: genes", "thesis: test acc. (%)",
-                "all genes test acc. (%)"]].rename(columns={"method": "selector", "biomarker_size": "genes"})
+                "all genes test acc. (%)"]].rename(columns={"method": "selector", "biomarker_size": "genes"}
+                                                    ).set_index(["data", "variant", "selector"])
 
 
 def _thesis_lofo(lofo: pd.DataFrame, table: str, columns) -> pd.DataFrame:
@@ -135,48 +155,55 @@ def _thesis_lofo(lofo: pd.DataFrame, table: str, columns) -> pd.DataFrame:
 def table47(lofo: pd.DataFrame) -> pd.DataFrame:
     """Table 4.7: total leave-one-fold-out errors and the average biomarker size, beside the thesis'
     (``lofo`` from :func:`lofo_table`)."""
-    t = _thesis_lofo(lofo, "table4_7", ["thesis: errors", "thesis: avg size"])
+    t = _thesis_columns(_thesis_lofo(lofo, "table4_7", ["thesis: errors", "thesis: avg size"]))
     return (t[["data", "variant", "method", "n", "svm_errors", "thesis: errors", "mean_size", "thesis: avg size"]]
-            .rename(columns={"n": "N", "svm_errors": "errors (SVM)", "mean_size": "avg size"}).round(1))
+            .rename(columns={"n": "N", "svm_errors": "errors (SVM)", "mean_size": "avg size"}).round(1)
+            .set_index(["data", "variant", "method"]))
 
 
-def chapter4_paper_vs_rows(rank: pd.DataFrame, lofo: pd.DataFrame, n_folds: int) -> list:
+def chapter4_paper_vs_rows(rank: pd.DataFrame, lofo: pd.DataFrame, n_folds: int, max_genes=None) -> list:
     """Rows for :func:`genesel.experiments.paper_vs_genesel`: every number of Tables 4.2, 4.3, 4.6 and 4.7 with a
-    counterpart in this run."""
-    tabs = thesis_ranking_tables(rank)
+    counterpart in this run; a run on fewer genes than the thesis (``max_genes``, quick mode) says so in each row's
+    protocol."""
+    tabs = {k: t.reset_index() for k, t in thesis_ranking_tables(rank).items()}
+    genes = "" if max_genes is None else f", the {max_genes} most variable genes (quick mode; the thesis: all)"
     rows = []
     for r in rank[rank.method == "SVM-RFE"].to_dict("records"):
         name = thesis_name(r["dataset"])
         if name in PAPER["table4_2"]:
             ok = r["n_test"] - r["all_genes_test_errors"]
-            rows.append(dict(quantity=f"{name}: SVM test accuracy, all genes (Table 4.2)",
-                             protocol=r["variant"], paper=f"{PAPER['table4_2'][name][3]}%",
+            printed = PAPER["table4_2"][name][3]
+            truncated = f"{100 * ok / r['n_test']:.2f}"[:len(str(printed))] == str(printed)
+            what = "all genes" if max_genes is None else f"all {max_genes} genes of this run (the thesis: all genes)"
+            rows.append(dict(quantity=f"{name}: SVM test accuracy, {what} (Table 4.2)",
+                             protocol=r["variant"] + genes, paper=f"{printed}%",
                              genesel=f"{100 * ok / r['n_test']:.2f}% ({ok}/{r['n_test']})",
-                             note="the thesis truncates its percentages (28/34 = 82.35% is printed 82.3%)"))
+                             note=(f"the thesis truncates its percentages ({ok}/{r['n_test']} = "
+                                   f"{100 * ok / r['n_test']:.2f}% is printed {printed}%)" if truncated else "")))
     for r in tabs["test"].to_dict("records"):
         if r["ranking"] == "SVM-RFE" and r["data"] in PAPER["table4_2"]:
             p = PAPER["table4_2"][r["data"]]
             rows.append(dict(quantity=f"{r['data']}: SVM-RFE, optimal subsets by test / test acc. / biomarker size "
-                                      "(Table 4.2)", protocol=r["variant"], paper=f"{p[0]} / {p[1]}% / {p[2]}",
+                                      "(Table 4.2)", protocol=r["variant"] + genes, paper=f"{p[0]} / {p[1]}% / {p[2]}",
                              genesel=f"{r['optimal subsets']} / {r['test acc. (%)']}% / {r['genes in biomarker set']}"))
     for r in tabs["loo"].to_dict("records"):
         if r["ranking"] == "SVM-RFE" and r["data"] in PAPER["table4_3"]:
             p = PAPER["table4_3"][r["data"]]
             rows.append(dict(quantity=f"{r['data']}: SVM-RFE, LOO acc. / biomarker size / optimal subsets (Table 4.3)",
-                             protocol=r["variant"], paper=f"{p[0]}% / {p[1]} / {p[2]}",
+                             protocol=r["variant"] + genes, paper=f"{p[0]}% / {p[1]} / {p[2]}",
                              genesel=f"{r['LOO acc. on training (%)']}% / {r['genes in biomarker set']} / "
                                      f"{r['optimal subsets']}"))
     for r in _table46(rank).to_dict("records"):
         if (r["data"], r["method"]) in PAPER["table4_6"]:
             p = PAPER["table4_6"][(r["data"], r["method"])]
             rows.append(dict(quantity=f"{r['data']}: {r['method']} biomarker set, test acc. / genes (Table 4.6)",
-                             protocol=r["variant"], paper=f"{p[0]}% / {p[1]}",
+                             protocol=r["variant"] + genes, paper=f"{p[0]}% / {p[1]}",
                              genesel=f"{r['test acc. (%)']}% / {r['biomarker_size']}"))
     for r in lofo.to_dict("records"):
         if (r["data"], r["method"]) in PAPER["table4_7"]:
             p = PAPER["table4_7"][(r["data"], r["method"])]
             rows.append(dict(quantity=f"{r['data']}: {r['method']}, leave-one-fold-out errors / avg size (Table 4.7)",
-                             protocol=f"{r['variant']}, {n_folds} folds", paper=f"{p[0]} / {p[1]}",
+                             protocol=f"{r['variant']}, {n_folds} folds{genes}", paper=f"{p[0]} / {p[1]}",
                              genesel=f"{int(r['svm_errors'])} / {r['mean_size']:.1f}"))
     rows.append(dict(quantity="Lung (Tables 4.1-4.6)", paper="reported", genesel="not public", note=LUNG_NOTE))
     return rows
@@ -204,7 +231,8 @@ def rvm_sets(folds: pd.DataFrame, datasets, variant: str, max_genes=None) -> lis
                 Markdown(f"**{thesis_name(d)}: genes selected by RVM in each training set (Table 5.1)**"),
                 pd.DataFrame({"fold left out": rv.fold + 1, "genes": [", ".join(name(g) for g in b)
                                                                       for b in rv.biomarkers]}).set_index("fold left out"),
-                Markdown(f"**{thesis_name(d)}: number of occurrences (Table 5.2)**"), tidy(occ[occ.N_i > 0])]
+                Markdown(f"**{thesis_name(d)}: number of occurrences (Table 5.2)**"),
+                tidy(occ[occ.N_i > 0].set_index("occurrences"), index=True)]
     if "alon" in datasets:
         out += [Markdown("**The thesis' Table 5.1 (Colon), for comparison**"),
                 pd.DataFrame({"experiment": range(1, 11), "genes": [str(s) for s in PAPER["table5_1"]]})
@@ -219,8 +247,9 @@ def _with_thesis_S(stab: pd.DataFrame, table: str) -> pd.DataFrame:
 def table53(stab: pd.DataFrame) -> pd.DataFrame:
     """Table 5.3: the stability score S of RVM and SMLR, beside the thesis' (``stab`` from
     :func:`stability_table`)."""
-    t53 = _with_thesis_S(stab[stab.method.isin(["RVM", "SMLR"])], "table5_3")
-    return t53[["data", "variant", "method", "stability_S", "thesis: S", "mean_size"]]
+    t53 = _thesis_columns(_with_thesis_S(stab[stab.method.isin(["RVM", "SMLR"])], "table5_3"))
+    return t53[["data", "variant", "method", "stability_S", "thesis: S", "mean_size"]].set_index(
+        ["data", "variant", "method"])
 
 
 def _table54(t54: pd.DataFrame) -> pd.DataFrame:
@@ -231,43 +260,47 @@ def _table54(t54: pd.DataFrame) -> pd.DataFrame:
 
 def table54(t54: pd.DataFrame) -> pd.DataFrame:
     """Table 5.4 (the rows of ``table54_cell``) beside the thesis' LOO accuracies."""
-    return _table54(t54)[["subset", "n_genes", "loo_accuracy", "thesis LOO acc. (%)"]]
+    t = _table54(t54)[["subset", "n_genes", "loo_accuracy", "thesis LOO acc. (%)"]].set_index("subset")
+    return t.astype(object).where(t.notna(), "not in the thesis")
 
 
 def table55(stab: pd.DataFrame) -> pd.DataFrame:
     """Table 5.5: the stability of every method's fold biomarker sets (S beside the thesis', Kuncheva, Jaccard)."""
-    return _with_thesis_S(stab, "table5_5")[["data", "variant", "method", "stability_S", "thesis: S", "kuncheva",
-                                             "jaccard", "union", "mean_size"]]
+    return _thesis_columns(_with_thesis_S(stab, "table5_5"))[["data", "variant", "method", "stability_S", "thesis: S", "kuncheva",
+                                             "jaccard", "union", "mean_size"]].set_index(["data", "variant", "method"])
 
 
 def table56(lofo: pd.DataFrame) -> pd.DataFrame:
     """Table 5.6: leave-one-fold-out accuracy and errors of the SVM (beside the thesis') and of GP-Laplace on the
     biomarker sets."""
-    t = _thesis_lofo(lofo, "table5_6", ["thesis: acc. (%)", "thesis: errors"])
+    t = _thesis_columns(_thesis_lofo(lofo, "table5_6", ["thesis: acc. (%)", "thesis: errors"]))
     return t[["data", "variant", "method", "n", "svm_errors", "svm_accuracy", "thesis: errors", "thesis: acc. (%)",
-              "gp_errors", "gp_accuracy", "mean_size", "cpu_seconds"]]
+              "gp_errors", "gp_accuracy", "mean_size", "cpu_seconds"]].set_index(["data", "variant", "method"])
 
 
-def chapter5_paper_vs_rows(stab: pd.DataFrame, lofo: pd.DataFrame, t54, n_folds: int) -> list:
+def chapter5_paper_vs_rows(stab: pd.DataFrame, lofo: pd.DataFrame, t54, n_folds: int, max_genes=None) -> list:
     """Rows for :func:`genesel.experiments.paper_vs_genesel`: the thesis' S (Tables 5.3, 5.5), Table 5.6 and, when
-    Colon ran, Table 5.4, beside this run's."""
+    Colon ran, Table 5.4, beside this run's; a run on fewer genes than the thesis (``max_genes``, quick mode) says
+    so in each row's protocol."""
+    genes = "" if max_genes is None else f", the {max_genes} most variable genes (quick mode; the thesis: all)"
     rows = []
     for r in _with_thesis_S(stab, "table5_5").to_dict("records"):
         if r["thesis: S"] is not None and not pd.isna(r["thesis: S"]):
             rows.append(dict(quantity=f"{r['data']}: stability S of {r['method']} (Tables 5.3, 5.5)",
-                             protocol=f"{r['variant']}, {n_folds} folds", paper=f"{r['thesis: S']:.2f}",
+                             protocol=f"{r['variant']}, {n_folds} folds{genes}", paper=f"{r['thesis: S']:.2f}",
                              genesel=f"{r['stability_S']:.2f}"))
     for r in lofo.to_dict("records"):
         p = PAPER["table5_6"].get((r["data"], r["method"]))
         if p:
             rows.append(dict(quantity=f"{r['data']}: {r['method']}, leave-one-fold-out accuracy (errors) (Table 5.6)",
-                             protocol=f"{r['variant']}, {n_folds} folds", paper=f"{p[0]}% ({p[1]})",
+                             protocol=f"{r['variant']}, {n_folds} folds{genes}", paper=f"{p[0]}% ({p[1]})",
                              genesel=f"{r['svm_accuracy']:.1f}% ({int(r['svm_errors'])})"))
     if t54 is not None:
         for r in _table54(t54).to_dict("records"):
+            thesis = r["thesis LOO acc. (%)"]
             rows.append(dict(quantity=f"Colon: LOO accuracy, {r['subset']} (Table 5.4)",
-                             protocol="as printed (genes chosen on all samples)",
-                             paper=f"{r['thesis LOO acc. (%)']}%",
+                             protocol="as printed (genes chosen on all samples)" + genes,
+                             paper="not in the thesis" if thesis is None or pd.isna(thesis) else f"{thesis}%",
                              genesel=f"{r['loo_accuracy']:.2f}% ({r['n_genes']} genes)"))
     rows.append(dict(quantity="Lung", paper="left out of chapter 5", genesel="not public", note=LUNG_NOTE))
     return rows
@@ -400,7 +433,9 @@ def ranking_tables(rank: pd.DataFrame, names: dict) -> dict:
 def forward_figure_name(dataset: str, method: str) -> str:
     """File name of :func:`fig_forward`'s figure: ``tan2006_fig4_2_<data set>_svm_rfe`` (Figure 4.2, SVM-RFE) or
     ``tan2006_fig4_6_<data set>_gp_laplace`` (Figure 4.6, GPC-ARD)."""
-    return f"tan2006_fig4_{'2' if method == 'SVM-RFE' else '6'}_{dataset}_{method.lower().replace('-', '_')}"
+    from genesel.plotting import figure_name
+
+    return figure_name(f"tan2006_fig4_{'2' if method == 'SVM-RFE' else '6'}", dataset, method.lower().replace('-', '_'))
 
 
 def fig_forward(rank: pd.DataFrame, dataset: str, method: str, variant: str):
@@ -536,3 +571,74 @@ def annotation(dataset: str) -> str:
     note = annotation_note(thesis_data(dataset))
     return note + (" Genes are numbered 1..2000 as in the thesis' Table 5.1." if dataset == "alon" else
                    " Genes without a symbol are shown by their probe ID.")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the banners and what a run costs, estimated before it runs
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def banner_texts(chapter: int, *, n_folds: int, quick_folds: int, variants, max_genes: int = 300) -> tuple[str, str]:
+    """(what this quick run leaves out, what full mode runs) for notebook 05b (``chapter=4``) or 05c (5): the quick
+    text names the run's own folds and standardisations; the full text is the full mode's (all genes, both
+    standardisations, ``n_folds`` folds, its inner folds and running time), whatever mode this run is."""
+    std = ("both standardisations" if len(variants) > 1 else f"the {variants[0]} standardisation only")
+    if chapter == 4:
+        return (f"{max_genes} high-variance genes per data set, {std}, {quick_folds} folds, GP-ARD with one optimiser "
+                "start",
+                f"all genes, both standardisations (merged and train-only), {n_folds} folds, GP-ARD with three "
+                "optimiser starts: about 6 minutes on 2 cores")
+    return (f"{max_genes} high-variance genes, {std}, {quick_folds} outer folds, 5 inner folds, GP-ARD-RFE down to 32 "
+            "genes with one optimiser start",
+            f"all genes, both standardisations (merged and train-only), {n_folds} outer and 10 inner folds, GP-ARD-RFE "
+            "down to 256 genes with two optimiser starts per fit: about 18 minutes on 2 cores")
+
+
+#: CPU seconds per sample x gene x fold x standardisation variant of each notebook's grids, measured on this
+#: project's machine (quick: Colon and Leukemia on 300 genes, 3 folds; full: all genes, 10 folds), and fixed costs.
+_RATE = {4: 7e-5, 5: 2e-4}
+_OVERHEAD = {4: 15.0, 5: 20.0}
+
+
+def estimated_seconds(chapter: int, datasets, variants, *, n_folds: int, max_genes=None, n_jobs=1):
+    """(seconds, what it is) of notebook 05b (``chapter=4``) or 05c (5) with these parameters, before it runs."""
+    work = 0.0
+    for d in datasets:
+        n, g = thesis_data(d, None).X.shape
+        work += _RATE[chapter] * n * (g if max_genes is None else min(g, max_genes)) * n_folds * len(variants)
+    what = (f"{len(datasets)} data set(s) x {len(variants)} standardisation(s) x {n_folds} folds"
+            + ("" if max_genes is None else f" on {max_genes} genes"))
+    return _OVERHEAD[chapter] + work / max(1, min(int(n_jobs), 2)), what
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the exercises' answers, from the run
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def ranking_comparison(runs: dict) -> pd.DataFrame:
+    """Exercises of 05b: the optimal subsets by test accuracy (how many tie, the best test accuracy, the biomarker
+    size) of every ranking under several runs, ``runs`` {label: ``ranking_cell`` rows}; one column block per run."""
+    cols = ["optimal subsets", "test acc. (%)", "genes in biomarker set"]
+    parts = {label: thesis_ranking_tables(rank)["test"].droplevel("variant")[cols] for label, rank in runs.items()}
+    return pd.concat(parts, axis=1)
+
+
+def stability_comparison(runs: dict) -> pd.DataFrame:
+    """Exercises of 05c: Tan's S, the mean pairwise Jaccard index and the mean size of every method's fold biomarker
+    sets under several runs, ``runs`` {label: ``fold_cell`` rows}; one column block per run."""
+    parts = {label: stability_table(folds).set_index(["data", "method"])[["stability_S", "jaccard", "mean_size"]]
+             .round(3) for label, folds in runs.items()}
+    return pd.concat(parts, axis=1)
+
+
+def table46_by_seed(runs: dict) -> tuple[pd.DataFrame, str]:
+    """Exercise 2 of 05b: Table 4.6's test accuracies (the SVM on each selector's biomarker set) under several
+    seeds, ``runs`` {seed: ``ranking_cell`` rows}, and a sentence on how far they move per data set."""
+    t = pd.concat({f"seed {k}": table46(rank)["test acc. (%)"] for k, rank in runs.items()}, axis=1)
+    spread = (t.max(axis=1) - t.min(axis=1)).groupby(level="data").max()
+    text = "Largest change of a biomarker set's test accuracy between the seeds: " + "; ".join(
+        f"{d} {v:.1f} points" for d, v in spread.items()) + (
+        ". Leukemia's split is the published one, so only its fold draws change; every Colon number rests on the "
+        "random partition." if "Leukemia" in spread.index else ".")
+    return t, text
