@@ -139,6 +139,7 @@ def test_a_user_file_loads_by_reference(mirror, tmp_path):
     ds = load_dataset("alon")
     frame = pd.DataFrame(ds.X[:, :50], columns=[f"g{i}" for i in range(50)])
     frame.insert(0, "class", np.asarray(ds.classes)[(ds.y > 0).astype(int)])
-    frame.to_csv(tmp_path / "study.csv", index=False)
+    frame.index = [f"patient{i}" for i in range(62)]
+    frame.to_csv(tmp_path / "study.csv")
     t = load(make_reference(tmp_path / "study.csv", label="class", rows="samples"), None, 20)
     assert t.X.shape == (62, 20) and set(np.unique(t.y)) == {-1, 1}
