@@ -36,7 +36,7 @@ from genesel.leaderboard.protocol import run_split
 from genesel.papers.common import load_task
 from genesel.preprocessing import GeneStandardizer, LogTransform
 
-__all__ = ["MODES", "DU2006_VIEWS", "VIEWS", "Task", "load", "binary_expression_sets", "excluded_sets", "cv_cell",
+__all__ = ["MODES", "DU2006_METHODS", "DU2006_VIEWS", "VIEWS", "Task", "load", "binary_expression_sets", "excluded_sets", "cv_cell",
            "boot_cell", "cv_cells", "boot_cells", "fold_seed"]
 
 #: The protocol of each mode. Quick: one repeat of 3-fold CV with 3 inner folds on the 300 most variable genes, 8
@@ -51,6 +51,10 @@ MODES = {
 DU2006_VIEWS = {"alon": None, "golub": "diaz2006", "singh": None}
 VIEWS = {"diaz2006": "Díaz-Uriarte & Alvarez de Andrés 2006's leukemia: Golub's 38 training samples, Dudoit's "
                      "floor/ceiling and filter, log10, samples standardised (38 x 3051)"}
+#: The methods compared with Díaz-Uriarte & Alvarez de Andrés' Table 2 (their SVM, KNN, SC.l, SC.s, NN.vs, random
+#: forest and its variable selection with the s.e. 0 and s.e. 1 rules).
+DU2006_METHODS = ("SVM (all genes)", "kNN (all genes)", "shrunken centroids (SC.l)", "shrunken centroids (SC.s)",
+                  "kNN on Fisher genes", "random forest (all genes)", "RF var. sel. (s.e. 0)", "RF var. sel. (s.e. 1)")
 _DUDOIT = dict(floor=100.0, ceiling=16000.0, ratio=5.0, difference=500.0)
 
 
