@@ -297,8 +297,8 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
         front = pareto_front(cost, e)
         o = np.argsort(x[front])
         ax.plot(x[front][o], e[front][o], "-", color="black", lw=1.5, zorder=0)
-        for xi, ei, name in zip(x[front], e[front], g["method"].to_numpy()[front]):
-            ax.annotate(name, (xi, ei), textcoords="offset points", xytext=(6, 6), fontsize=10)
+        for j, (xi, ei, name) in enumerate(sorted(zip(x[front], e[front], g["method"].to_numpy()[front]))):
+            ax.annotate(name, (xi, ei), textcoords="offset points", xytext=(6, 6 + 14 * (j % 3)), fontsize=10)
         if against == "stability":
             ax.set_xlabel("stability of the signatures (Nogueira's Φ; 1 = identical)")
         else:
