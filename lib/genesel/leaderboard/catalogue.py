@@ -240,6 +240,15 @@ def _with_svm(selector):
     return lambda p, s, seed: Pipeline([("select", selector(p, s, seed)), ("clf", SignatureSVM(C=p["C"]))])
 
 
+def _rf_varsel(se_rule):
+    """Díaz-Uriarte & Alvarez de Andrés' backward elimination (``trees`` for the first forest, half as many for the
+    later ones, as their 2000 / 1000), then a forest of half as many trees on the chosen genes."""
+    return lambda p, s, seed: Pipeline([
+        ("select", RFBackwardSelector(n_estimators=p["trees"], n_estimators_iter=p["trees"] // 2, se_rule=se_rule,
+                                      random_state=seed)),
+        ("clf", RandomForestClassifier(n_estimators=p["trees"] // 2, n_jobs=1, random_state=seed))])
+
+
 def _alma_clf(p_norm):
     return lambda p, s, seed: ALMA(p=p_norm, alpha=p["alpha"], n_cycles=50, random_state=seed)
 
@@ -333,18 +342,9 @@ _ENTRIES = [
            lambda p, s, seed: l1_logistic(p["C"]),
            paper="Tibshirani 1996 (lasso)", family="embedded", grid={"C": (0.1, 0.3, 1.0, 3.0, 10.0)},
            signature=_l1, source="scikit-learn"),
-    Method("RF var. sel. (s.e. 0)", "model", lambda p, s, seed: Pipeline([
-        ("select", RFBackwardSelector(n_estimators=p["trees"], n_estimators_iter=p["trees"] // 2, se_rule=0.0,
-                                      random_state=seed)),
-        ("clf", RandomForestClassifier(n_estimators=p["trees"] // 2, n_jobs=1, random_state=seed))]),
-        paper="Díaz-Uriarte 2006", family="embedded", grid={"trees": (2000,)}, quick_grid={"trees": (200,)},
-        signature=_selected, source="scikit-learn"),
-    Method("RF var. sel. (s.e. 1)", "model", lambda p, s, seed: Pipeline([
-        ("select", RFBackwardSelector(n_estimators=p["trees"], n_estimators_iter=p["trees"] // 2, se_rule=1.0,
-                                      random_state=seed)),
-        ("clf", RandomForestClassifier(n_estimators=p["trees"] // 2, n_jobs=1, random_state=seed))]),
-        paper="Díaz-Uriarte 2006", family="embedded", grid={"trees": (2000,)}, quick_grid={"trees": (200,)},
-        signature=_selected, source="scikit-learn"),
+    *[Method(f"RF var. sel. (s.e. {r:g})", "model", _rf_varsel(r), paper="Díaz-Uriarte 2006", family="embedded",
+             grid={"trees": (2000,)}, quick_grid={"trees": (200,)}, signature=_selected, source="scikit-learn")
+      for r in (0.0, 1.0)],
     Method("random forest (all genes)", "model",
            lambda p, s, seed: RandomForestClassifier(n_estimators=p["trees"], n_jobs=1, random_state=seed),
            paper="Breiman 2001", family="baseline", grid={"trees": (2000,)}, quick_grid={"trees": (200,)},
