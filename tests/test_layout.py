@@ -46,24 +46,28 @@ def _layer(name):
     if name == "genesel.notebooks":  # the command-line entry point of the notebook runner
         return "experiments"
     parts = name.split(".")
-    if len(parts) > 1 and parts[1] in ("papers", "experiments", "_core"):
+    if len(parts) > 1 and parts[1] in ("papers", "experiments", "_core", "leaderboard"):
         return parts[1]
     return "algorithms"
 
 
 @pytest.mark.parametrize("name,path", list(_modules()), ids=[n for n, _ in _modules()])
 def test_layering(name, path):
-    """Only papers/ and experiments/ import the data layer (genesel.datasets, genesel.expression_io); only papers/ imports papers/; algorithm modules and
-    _core import nothing from experiments or papers; _core imports no algorithm module."""
+    """Only papers/, leaderboard/ and experiments/ import the data layer (genesel.datasets, genesel.expression_io);
+    only papers/ and the leaderboard (which sits on top of them: their loader, their printed numbers) import
+    papers/; nothing imports the leaderboard but itself; algorithm modules and _core import nothing from
+    experiments or papers; _core imports no algorithm module."""
     layer = _layer(name)
     imps = _imports(path)
     uses = lambda prefix: sorted(i for i in imps if i == prefix or i.startswith(prefix + "."))  # noqa: E731
     data_layer = ("genesel.datasets", "genesel.expression_io")  # registered sets and a user's own files
-    if layer not in ("papers", "experiments") and name not in data_layer:
+    if layer not in ("papers", "experiments", "leaderboard") and name not in data_layer:
         for mod in data_layer:
             assert not uses(mod), f"{name} loads data: move that code to genesel.papers"
-    if layer != "papers":
+    if layer not in ("papers", "leaderboard"):
         assert not uses("genesel.papers"), f"{name} imports a paper module"
+    if layer != "leaderboard":
+        assert not uses("genesel.leaderboard"), f"{name} imports the leaderboard"
     if layer in ("algorithms", "_core") and name != "genesel":
         assert not uses("genesel.experiments"), f"{name} imports genesel.experiments"
     if layer == "_core":
@@ -92,7 +96,7 @@ def _public_modules(package):
 
 
 NB_ALLOWED = ({"genesel", "genesel.plotting", "genesel.datasets"} | {f"genesel.{m}" for m in NB_ALGORITHMS}
-              | _public_modules("papers") | _public_modules("experiments"))
+              | _public_modules("papers") | _public_modules("experiments") | _public_modules("leaderboard"))
 
 
 @pytest.mark.parametrize("name", NB_ALGORITHMS)
@@ -131,8 +135,11 @@ def _is_presentation(stem):
 
 
 #: every other module of papers/ holds cells or what cells use: its code is part of cache keys
-CELL_MODULES = sorted(f"genesel.papers.{p.stem}" for p in PAPERS.glob("*.py")
-                      if p.stem != "__init__" and not _is_presentation(p.stem))
+LEADERBOARD = PKG / "leaderboard"
+CELL_MODULES = sorted([f"genesel.papers.{p.stem}" for p in PAPERS.glob("*.py")
+                       if p.stem != "__init__" and not _is_presentation(p.stem)]
+                      + [f"genesel.leaderboard.{p.stem}" for p in LEADERBOARD.glob("*.py")
+                         if p.stem not in ("__init__", "report")])
 #: third-party packages that draw or display: presentation only
 DRAWING = ("matplotlib", "seaborn", "IPython")
 
@@ -189,11 +196,12 @@ def _private_uses(path):
     return bad
 
 
-@pytest.mark.parametrize("path", sorted(PAPERS.glob("*.py")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(PAPERS.glob("*.py")) + sorted(LEADERBOARD.glob("*.py")),
+                         ids=lambda p: f"{p.parent.name}.{p.stem}")
 def test_papers_use_public_apis_only(path):
     """No genesel._core, no private module, no private name imported, no private attribute of another object."""
     bad = _private_uses(path)
-    assert not bad, f"papers/{path.name} uses private names: " + "; ".join(f"line {n}: {w}" for n, w in bad)
+    assert not bad, f"{path.parent.name}/{path.name} uses private names: " + "; ".join(f"line {n}: {w}" for n, w in bad)
 
 
 def test_the_private_name_check_catches_each_kind(tmp_path):

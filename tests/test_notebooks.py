@@ -23,6 +23,9 @@ OTHER_DATA = {
     "05a_tan2006_classifiers": {"datasets": '["prostate"]'},
     "05b_tan2006_feature_ranking": {"datasets": '["west"]'},
     "05c_tan2006_stability": {"datasets": '["prostate"]'},
+    "06_leaderboard": {"datasets": '["leukemia"]', "methods": '["SVM-RFE (halving) + SVM", "PAC-Bayes stumps", '
+                       '"shrunken centroids (SC.s)", "kNN on Fisher genes", "SVM (all genes)"]',
+                       "boot_datasets": '["leukemia"]'},
 }
 
 

@@ -28,6 +28,9 @@ Tan 2006, ch. 4-5 (rankings, stability)    ``forward`` (forward_path), ``msvm_rf
                                            (MSVMRFE), ``gp_ard_select`` (GPARDFS,      ``tan2006_ch45_report``
                                            GPARDRFE), ``sparse_select`` (RVMSelector,
                                            SMLRSelector), ``stability``
+Díaz-Uriarte & Alvarez de Andrés 2006      ``forest`` (RFBackwardSelector)             ``leaderboard`` (with every
+(random-forest gene selection; the                                                     method above, one nested
+leaderboard's .632+ comparison)                                                        protocol)
 the data sets of all five                  ``datasets``, ``preprocessing``             ``datasets_overview``
                                            (LogTransform, GeneStandardizer,
                                            SampleStandardizer, MissingValueImputer)
@@ -55,6 +58,7 @@ from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline
 from genesel.arom import L2AROM
 from genesel.dwd import DWD
 from genesel.filters import FisherSelector, SignalToNoiseSelector
+from genesel.forest import RFBackwardSelector
 from genesel.forward import ForwardPath, forward_path
 from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
@@ -73,4 +77,4 @@ __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DW
            "MissingValueImputer", "SampleStandardizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
            "GolubVoting", "L2AROM", "DegenerateModelWarning", "forward_path", "ForwardPath", "MSVMRFE",
            "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps", "SampleCompressionStumps",
-           "PACBayesStumps", "AdaBoostStumps"]
+           "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector"]

@@ -23,4 +23,7 @@ each module's docstring.
   4.3, kernel classifiers (notebook 05a)
 - :mod:`~genesel.papers.tan2006_ch45`, :mod:`~genesel.papers.tan2006_ch45_report`: Tan 2006, chapters 4-5, gene
   rankings, biomarker sets and their stability (notebooks 05b, 05c)
+
+Beside this package, :mod:`genesel.leaderboard` (notebook 06) runs every method of the five papers and the tools
+users know under one nested protocol; it reads this package's loader and printed numbers, never the reverse.
 """

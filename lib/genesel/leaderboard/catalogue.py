@@ -1,0 +1,403 @@
+"""The leaderboard's method catalogue: one :class:`Method` entry per method, so that adding a method is one entry.
+
+An entry says how to build the method's estimators from plain hyper-parameters (factories of ``(params, n_genes,
+seed)``), which hyper-parameters the inner cross-validation chooses among (``grid``; quick mode keeps the first and
+last value of every list, or ``quick_grid``), how its gene signature is read from the fitted model, whether it
+yields a risk bound, and the paper it comes from. Three kinds of method, all tuned the same way by
+:mod:`genesel.leaderboard.protocol`:
+
+- ``"ranked"``: a ranker orders the genes on the training part (``ranker``: a genesel selector's ``feature_order_``,
+  its ``ranking_``, or a scikit-learn ``SelectKBest``'s ``scores_``) and a classifier (``estimator``) is trained on
+  the first s genes; one ranking per (inner) training part serves every signature size s in
+  :data:`SIZES` and all genes (nested subsets), so the inner CV chooses s with the hyper-parameters.
+- ``"staged"``: a greedy learner whose first t stages are the model with t stages (the stump conjunctions of Shah
+  et al. 2012, AdaBoost); one fit serves every t in ``stages`` (``staged_predict``), the inner CV chooses t.
+- ``"model"``: an estimator that sizes its signature itself (ALMA-FS, the GP-ARD selectors, RVM/SMLR selectors,
+  l1 logistic regression, shrunken centroids, the random-forest elimination) or uses every gene (the baselines);
+  the inner CV chooses among ``grid`` (no inner CV when the grid has one point).
+
+Every factory returns an unfitted scikit-learn estimator; the protocol fits it on preprocessed training data
+(:func:`genesel.leaderboard.protocol.preprocessing`). Linear SVMs take C relative to the signature: ``C / s`` on s
+standardised genes, i.e. the SVM of the data scaled to unit mean squared norm per sample, so one C grid fits every
+size (:class:`SignatureSVM`). ``tie`` breaks inner-CV ties: ``"fewer"`` genes (stumps, rounds) first, or ``"more"``
+(the shrunken centroids "SC.l" of Díaz-Uriarte & Alvarez de Andrés 2006), then grid order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Callable
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.feature_selection import SelectKBest
+from sklearn.linear_model import LogisticRegression
+from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
+from sklearn.pipeline import Pipeline
+
+from genesel.alma import ALMA, ALMAFS, ALMARFE
+from genesel.arom import L2AROM
+from genesel.dwd import DWD
+from genesel.filters import FisherSelector, SignalToNoiseSelector, t_statistic, wilcoxon_pvalues
+from genesel.forest import RFBackwardSelector
+from genesel.gp import GaussianProcessClassifier
+from genesel.gp_ard_select import GPARDFS, GPARDRFE
+from genesel.msvm_rfe import MSVMRFE
+from genesel.rfe import SVMRFE
+from genesel.rvm import RVM
+from genesel.smlr import SMLR
+from genesel.sparse_select import RVMSelector, SMLRSelector
+from genesel.stumps import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCompressionStumps
+from genesel.svm import KernelSVM, LinearSVM
+from genesel.voting import GolubVoting
+
+__all__ = ["SIZES", "KINDS", "Method", "SignatureSVM", "CATALOGUE", "method", "method_names", "estimator_classes",
+           "abs_t", "wilcoxon_score", "l1_logistic"]
+
+#: Signature sizes of the ranked methods (and of the error-vs-size curves); "all" (every gene) is always added.
+SIZES = (2, 4, 8, 16, 32, 64, 128, 256)
+KINDS = ("ranked", "staged", "model")
+
+
+class SignatureSVM(ClassifierMixin, BaseEstimator):
+    """:class:`genesel.svm.LinearSVM` with C relative to the number of genes it is trained on: ``C / n_genes``,
+    i.e. the SVM of the data scaled by 1/sqrt(n_genes) (unit mean squared norm on standardised genes), so that
+    one C grid fits signatures of 2 genes and of all genes (scaling X by a acts as scaling C by a²)."""
+
+    def __init__(self, C=1.0):
+        self.C = C
+
+    def fit(self, X, y):
+        X = np.asarray(X, dtype=np.float64)
+        self.svm_ = LinearSVM(C=float(self.C) / X.shape[1]).fit(X, y)
+        self.classes_ = self.svm_.classes_
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def decision_function(self, X):
+        return self.svm_.decision_function(X)
+
+    def predict(self, X):
+        return self.svm_.predict(X)
+
+
+def l1_logistic(C: float) -> LogisticRegression:
+    """scikit-learn's l1-penalised logistic regression (liblinear) with inverse penalty ``C``, spelled as the
+    installed scikit-learn wants it (``l1_ratio=1`` from 1.8 on, ``penalty="l1"`` before)."""
+    import sklearn
+
+    major, minor = (int(x) for x in sklearn.__version__.split(".")[:2])
+    if (major, minor) >= (1, 8):
+        return LogisticRegression(l1_ratio=1.0, solver="liblinear", C=C, max_iter=1000)
+    return LogisticRegression(penalty="l1", solver="liblinear", C=C, max_iter=1000)
+
+
+def abs_t(X, y):
+    """|Welch t| per gene (:func:`genesel.filters.t_statistic`), for ``SelectKBest``."""
+    return np.abs(t_statistic(X, y))
+
+
+def wilcoxon_score(X, y):
+    """1 - p of the two-sided Wilcoxon rank-sum test per gene (:func:`genesel.filters.wilcoxon_pvalues`): larger
+    is more significant, for ``SelectKBest``."""
+    return 1.0 - wilcoxon_pvalues(X, y)
+
+
+Factory = Callable[[dict, int, int], object]
+
+
+@dataclass(frozen=True)
+class Method:
+    """One method of the leaderboard (module docstring)."""
+
+    name: str
+    kind: str
+    estimator: Factory
+    paper: str
+    family: str
+    grid: dict = field(default_factory=dict)
+    ranker: Factory | None = None
+    ranker_grid: dict = field(default_factory=dict)
+    quick_grid: dict | None = None
+    stages: tuple = ()
+    stage_param: str | None = None
+    signature: Callable | None = None
+    bound: Callable | None = None
+    tie: str = "fewer"
+    source: str = "genesel"
+    note: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"method {self.name!r}: kind must be one of {KINDS}, got {self.kind!r}")
+        if (self.kind == "ranked") != (self.ranker is not None):
+            raise ValueError(f"method {self.name!r}: a ranker is given exactly for the ranked kind")
+        if self.kind == "staged" and not (self.stages and self.stage_param):
+            raise ValueError(f"method {self.name!r}: a staged method needs stages and stage_param")
+        if self.tie not in ("fewer", "more"):
+            raise ValueError(f"method {self.name!r}: tie must be 'fewer' or 'more', got {self.tie!r}")
+
+    @property
+    def has_bound(self) -> bool:
+        return self.bound is not None
+
+    def settings(self, which: str, quick: bool) -> list[dict]:
+        """Every hyper-parameter setting of the classifier (``which="estimator"``) or ranker (``"ranker"``) grid,
+        in grid order (the last key varies fastest). Quick mode: ``quick_grid`` where given, else the first and
+        last value of each list."""
+        grid = self.grid if which == "estimator" else self.ranker_grid
+        if quick and which == "estimator" and self.quick_grid is not None:
+            grid = self.quick_grid
+        elif quick:
+            grid = {k: (tuple(v) if len(v) <= 2 else (v[0], v[-1])) for k, v in grid.items()}
+        keys = list(grid)
+        return [dict(zip(keys, vals)) for vals in product(*(grid[k] for k in keys))]
+
+    def stage_list(self, quick: bool) -> tuple:
+        """The stages the inner CV chooses among (quick mode: those up to the middle one)."""
+        if not quick:
+            return tuple(self.stages)
+        return tuple(self.stages[: max(1, (len(self.stages) + 1) // 2)])
+
+
+# ------------------------------------------------------------------------------------------------------------
+# reading signatures (gene indices best first) from fitted models
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _unique(seq) -> list:
+    seen, out = set(), []
+    for g in seq:
+        g = int(g)
+        if g >= 0 and g not in seen:
+            seen.add(g)
+            out.append(g)
+    return out
+
+
+def _by_magnitude(weights, keep=None) -> list:
+    w = np.abs(np.ravel(weights))
+    keep = w > 0 if keep is None else np.asarray(keep, bool)
+    order = np.lexsort((np.arange(w.size), -w))
+    return [int(g) for g in order if keep[g]]
+
+
+def _stumps(est) -> list:
+    return _unique(s[0] for s in est.stumps_)
+
+
+def _adaboost(est) -> list:
+    return _unique(est.genes_)
+
+
+def _selected(est) -> list:
+    """The genes a pipeline's ``select`` step (or a selector itself) keeps, in its own best-first order."""
+    sel = est.named_steps["select"] if isinstance(est, Pipeline) else est
+    order = getattr(sel, "feature_order_", None)
+    if order is None:
+        order = np.argsort(sel.ranking_, kind="stable")
+    return [int(g) for g in order if sel.support_[g]]
+
+
+def _alma_fs(est) -> list:
+    return _by_magnitude(est.coef_, est.support_)
+
+
+def _l1(est) -> list:
+    return _by_magnitude(est.coef_)
+
+
+def _centroids(est) -> list:
+    c = np.asarray(est.centroids_)
+    return _by_magnitude(c[1] - c[0])
+
+
+def _bound(est) -> float:
+    return float(est.bound_)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the entries
+# ------------------------------------------------------------------------------------------------------------
+
+_GP_NOTE = ("size by the method's own leave-one-out forward selection on the training part; 5 folds (the thesis: 10) "
+            "so that the smallest class of every training part has a member in each; one optimiser start per "
+            "GP-ARD fit")
+C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
+ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
+P_GRID = (0.5, 1.0, 2.0, 5.0, 10.0)
+MODELS = ("conjunction", "disjunction")
+K_GRID = (1, 3, 5, 7, 9)
+
+
+def _svm(p, s, seed):
+    return SignatureSVM(C=p["C"])
+
+
+def _with_svm(selector):
+    return lambda p, s, seed: Pipeline([("select", selector(p, s, seed)), ("clf", SignatureSVM(C=p["C"]))])
+
+
+def _rf_varsel(se_rule):
+    """Díaz-Uriarte & Alvarez de Andrés' backward elimination (``trees`` for the first forest, half as many for the
+    later ones, as their 2000 / 1000), then a forest of half as many trees on the chosen genes."""
+    return lambda p, s, seed: Pipeline([
+        ("select", RFBackwardSelector(n_estimators=p["trees"], n_estimators_iter=p["trees"] // 2, se_rule=se_rule,
+                                      random_state=seed)),
+        ("clf", RandomForestClassifier(n_estimators=p["trees"] // 2, n_jobs=1, random_state=seed))])
+
+
+def _alma_clf(p_norm):
+    return lambda p, s, seed: ALMA(p=p_norm, alpha=p["alpha"], n_cycles=50, random_state=seed)
+
+
+_ENTRIES = [
+    # ---- Guyon, Weston, Barnhill & Vapnik 2002 -----------------------------------------------------------------
+    Method("S2N + weighted voting", "ranked", lambda p, s, seed: GolubVoting(n_genes=None),
+           paper="Golub 1999 / Guyon 2002", family="filter",
+           ranker=lambda p, s, seed: SignalToNoiseSelector(n_features_to_select=None, balanced=True)),
+    Method("SVM-RFE (1 gene/step) + SVM", "ranked", _svm, paper="Guyon 2002", family="wrapper",
+           grid={"C": C_GRID}, ranker=lambda p, s, seed: SVMRFE(n_features_to_select=1, step=1, C=p["rfe_C"] / s),
+           ranker_grid={"rfe_C": (1.0, 100.0)}),
+    Method("SVM-RFE (halving) + SVM", "ranked", _svm, paper="Guyon 2002", family="wrapper", grid={"C": C_GRID},
+           ranker=lambda p, s, seed: SVMRFE(n_features_to_select=1, step="halving", C=p["rfe_C"] / s),
+           ranker_grid={"rfe_C": (1.0, 100.0)}),
+    Method("Fisher + SVM", "ranked", _svm, paper="Guyon 2002", family="filter", grid={"C": C_GRID},
+           ranker=lambda p, s, seed: FisherSelector(n_features_to_select=None)),
+    Method("t-test + SVM", "ranked", _svm, paper="(filter)", family="filter", grid={"C": C_GRID},
+           ranker=lambda p, s, seed: SelectKBest(abs_t, k="all")),
+    Method("Wilcoxon + SVM", "ranked", _svm, paper="Tan 2006", family="filter", grid={"C": C_GRID},
+           ranker=lambda p, s, seed: SelectKBest(wilcoxon_score, k="all")),
+    # ---- Gentile 2003 ------------------------------------------------------------------------------------------
+    Method("ALMA-FS", "model", lambda p, s, seed: ALMAFS(alpha=p["alpha"], n_cycles=50, random_state=seed),
+           paper="Gentile 2003", family="embedded", grid={"alpha": ALPHAS}, signature=_alma_fs),
+    Method("ALMA_2-RFE", "ranked", _alma_clf(2), paper="Gentile 2003", family="wrapper",
+           ranker=lambda p, s, seed: ALMARFE(n_features_to_select=2, p=2, alpha=p["alpha"], n_cycles=50,
+                                             random_state=seed), ranker_grid={"alpha": ALPHAS},
+           note="genes eliminated in the same halving stage are ordered by index"),
+    Method("ALMA_ln-RFE", "ranked", _alma_clf("ln"), paper="Gentile 2003", family="wrapper",
+           ranker=lambda p, s, seed: ALMARFE(n_features_to_select=2, p="ln", alpha=p["alpha"], n_cycles=50,
+                                             random_state=seed), ranker_grid={"alpha": ALPHAS},
+           note="genes eliminated in the same halving stage are ordered by index"),
+    Method("ALMA_2-CORR", "ranked", _alma_clf(2), paper="Gentile 2003", family="filter", grid={"alpha": ALPHAS},
+           ranker=lambda p, s, seed: SignalToNoiseSelector(n_features_to_select=None, balanced=True)),
+    Method("ALMA_ln-CORR", "ranked", _alma_clf("ln"), paper="Gentile 2003", family="filter", grid={"alpha": ALPHAS},
+           ranker=lambda p, s, seed: SignalToNoiseSelector(n_features_to_select=None, balanced=True)),
+    # ---- Helleputte & Dupont 2009 / Weston 2003 ----------------------------------------------------------------
+    Method("l2-AROM + SVM", "ranked", _svm, paper="Weston 2003 / Helleputte 2009", family="embedded",
+           grid={"C": C_GRID}, ranker=lambda p, s, seed: L2AROM(n_features_to_select=None, C=1000.0 / s)),
+    # ---- Tan 2006 ----------------------------------------------------------------------------------------------
+    Method("MSVM-RFE + SVM", "ranked", _svm, paper="Duan 2005 / Tan 2006", family="wrapper", grid={"C": C_GRID},
+           note="t = 5 SVMs per step (the thesis: 10), so that every class has a member in each fold",
+           ranker=lambda p, s, seed: MSVMRFE(n_folds=5, step=1, C=100.0 / s, n_features_to_select=1,
+                                             random_state=seed)),
+    Method("GP-ARD-FS + GP", "model", lambda p, s, seed: Pipeline([
+        ("select", GPARDFS(n_folds=5, n_restarts=0, random_state=seed)),
+        ("clf", GaussianProcessClassifier(ard=True, n_restarts=0, random_state=seed))]),
+        paper="Chu 2005 / Tan 2006", family="embedded", signature=_selected,
+        note=_GP_NOTE),
+    Method("GP-ARD-RFE + GP", "model", lambda p, s, seed: Pipeline([
+        ("select", GPARDRFE(n_folds=5, n_restarts=0, random_state=seed)),
+        ("clf", GaussianProcessClassifier(ard=True, n_restarts=0, random_state=seed))]),
+        paper="Tan 2006", family="embedded", signature=_selected,
+        note=_GP_NOTE),
+    Method("RVM selector + SVM", "model", _with_svm(lambda p, s, seed: RVMSelector()), paper="Tan 2006",
+           family="embedded", grid={"C": C_GRID}, signature=_selected),
+    Method("SMLR selector + SVM", "model", _with_svm(lambda p, s, seed: SMLRSelector(lam=p["lam"], lam_scale="max")),
+           paper="Tan 2006", family="embedded", grid={"lam": (0.3, 0.1, 0.03), "C": C_GRID}, signature=_selected),
+    # ---- Shah, Marchand & Corbeil 2012 -------------------------------------------------------------------------
+    Method("SC stumps", "staged", lambda p, s, seed: SampleCompressionStumps(p=p["p"], max_stumps=p["max_stumps"],
+                                                                              model=p["model"]),
+           paper="Shah 2012", family="stumps", grid={"p": P_GRID, "model": MODELS}, stages=tuple(range(1, 11)),
+           stage_param="max_stumps", signature=_stumps, bound=_bound),
+    Method("Occam stumps", "staged", lambda p, s, seed: OccamStumps(p=p["p"], eta=p["eta"], max_stumps=p["max_stumps"],
+                                                                    model=p["model"]),
+           paper="Shah 2012", family="stumps", grid={"p": P_GRID, "eta": (0.0, 0.005, 0.02, 0.05), "model": MODELS},
+           stages=tuple(range(1, 11)), stage_param="max_stumps", signature=_stumps, bound=_bound),
+    Method("PAC-Bayes stumps", "staged", lambda p, s, seed: PACBayesStumps(p=p["p"], eta=p["eta"],
+                                                                           max_stumps=p["max_stumps"],
+                                                                           model=p["model"]),
+           paper="Shah 2012", family="stumps", grid={"p": P_GRID, "eta": (0.0, 0.01, 0.03, 0.1), "model": MODELS},
+           stages=tuple(range(1, 11)), stage_param="max_stumps", signature=_stumps, bound=_bound,
+           note="the bound is Theorem 5's, on the Gibbs risk (the Bayes classifier's risk is at most twice it)"),
+    Method("AdaBoost stumps", "staged", lambda p, s, seed: AdaBoostStumps(n_estimators=p["n_estimators"]),
+           paper="Shah 2012 (baseline)", family="ensemble", stages=(10, 20, 50, 100, 200, 500, 1000),
+           stage_param="n_estimators", signature=_adaboost),
+    # ---- all-genes baselines (Tan 2006 ch. 3) ------------------------------------------------------------------
+    Method("SVM (all genes)", "model", _svm, paper="Tan 2006 / Guyon 2002", family="baseline", grid={"C": C_GRID}),
+    Method("RBF SVM (all genes)", "model", lambda p, s, seed: KernelSVM(kernel="rbf", C=p["C"], gamma="scale"),
+           paper="Tan 2006", family="baseline", grid={"C": (0.1, 1.0, 10.0, 100.0)}),
+    Method("DWD (all genes)", "model", lambda p, s, seed: DWD(C=p["C"]), paper="Tan 2006", family="baseline",
+           grid={"C": ("auto", 1e-3, 1e-1, 10.0)}),
+    Method("GP (all genes)", "model", lambda p, s, seed: GaussianProcessClassifier(ard=False, n_restarts=0,
+                                                                                  random_state=seed),
+           paper="Tan 2006", family="baseline"),
+    Method("RVM (all genes)", "model", lambda p, s, seed: RVM(kernel="linear"), paper="Tan 2006", family="baseline"),
+    Method("SMLR (all genes)", "model", lambda p, s, seed: SMLR(lam=p["lam"], lam_scale="max", kernel="linear"),
+           paper="Tan 2006", family="baseline", grid={"lam": (0.5, 0.1, 0.01, 0.001)}),
+    # ---- the tools users would otherwise pick (scikit-learn) ---------------------------------------------------
+    Method("L1 logistic regression", "model",
+           lambda p, s, seed: l1_logistic(p["C"]),
+           paper="Tibshirani 1996 (lasso)", family="embedded", grid={"C": (0.1, 0.3, 1.0, 3.0, 10.0)},
+           signature=_l1, source="scikit-learn"),
+    *[Method(f"RF var. sel. (s.e. {r:g})", "model", _rf_varsel(r), paper="Díaz-Uriarte 2006", family="embedded",
+             grid={"trees": (2000,)}, quick_grid={"trees": (200,)}, signature=_selected, source="scikit-learn")
+      for r in (0.0, 1.0)],
+    Method("random forest (all genes)", "model",
+           lambda p, s, seed: RandomForestClassifier(n_estimators=p["trees"], n_jobs=1, random_state=seed),
+           paper="Breiman 2001", family="baseline", grid={"trees": (2000,)}, quick_grid={"trees": (200,)},
+           source="scikit-learn"),
+    Method("shrunken centroids (SC.s)", "model", lambda p, s, seed: NearestCentroid(shrink_threshold=p["threshold"]),
+           paper="Tibshirani 2002", family="embedded", grid={"threshold": (None, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)},
+           quick_grid={"threshold": (None, 1.0, 2.0, 4.0)},
+           signature=_centroids, tie="fewer", source="scikit-learn"),
+    Method("shrunken centroids (SC.l)", "model", lambda p, s, seed: NearestCentroid(shrink_threshold=p["threshold"]),
+           paper="Tibshirani 2002", family="embedded", grid={"threshold": (None, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)},
+           quick_grid={"threshold": (None, 1.0, 2.0, 4.0)},
+           signature=_centroids, tie="more", source="scikit-learn"),
+    Method("kNN on Fisher genes", "ranked", lambda p, s, seed: KNeighborsClassifier(n_neighbors=p["k"]),
+           paper="Díaz-Uriarte 2006 (NN.vs)", family="filter", grid={"k": K_GRID},
+           ranker=lambda p, s, seed: FisherSelector(n_features_to_select=None), source="scikit-learn"),
+    Method("kNN (all genes)", "model", lambda p, s, seed: KNeighborsClassifier(n_neighbors=p["k"]),
+           paper="Díaz-Uriarte 2006 (KNN)", family="baseline", grid={"k": K_GRID}, source="scikit-learn"),
+]
+
+#: name -> :class:`Method`, in the order the league tables list ties.
+CATALOGUE: dict[str, Method] = {m.name: m for m in _ENTRIES}
+if len(CATALOGUE) != len(_ENTRIES):  # pragma: no cover - a duplicated name is a programming error
+    raise RuntimeError("duplicate method names in the leaderboard catalogue")
+
+
+def method_names() -> list[str]:
+    return list(CATALOGUE)
+
+
+def method(name: str) -> Method:
+    """The catalogue entry of ``name``; an unknown name is refused with the list of names."""
+    try:
+        return CATALOGUE[name]
+    except KeyError:
+        raise ValueError(f"unknown leaderboard method {name!r}; choose from {list(CATALOGUE)}") from None
+
+
+def estimator_classes(m: Method) -> set:
+    """The classes of every estimator the entry builds (its first grid point; nested steps included): what the
+    catalogue test checks against genesel's public estimators."""
+    from sklearn.base import BaseEstimator as _BE
+
+    params = {**(m.settings("ranker", False) or [{}])[0], **(m.settings("estimator", False) or [{}])[0]}
+    if m.stage_param:
+        params[m.stage_param] = m.stages[-1]
+    objs = [m.estimator(params, 100, 0)] + ([m.ranker(params, 100, 0)] if m.ranker else [])
+    out = set()
+    while objs:
+        o = objs.pop()
+        out.add(type(o))
+        if isinstance(o, Pipeline):
+            objs.extend(step for _, step in o.steps)
+        if isinstance(o, SignatureSVM):
+            out.add(LinearSVM)
+        objs.extend(v for v in o.get_params(deep=False).values() if isinstance(v, _BE))
+    return out

@@ -1,0 +1,245 @@
+"""The leaderboard's one protocol: every choice made inside the training part, by inner cross-validation.
+
+For one outer split (a training part and a test part of one data set) and one method of the catalogue
+(:mod:`genesel.leaderboard.catalogue`), :func:`run_split`
+
+1. preprocesses every inner training part on its own (:func:`preprocessing`: the data set's usual transform, e.g.
+   the log of raw intensities, and per-gene standardisation, fitted on that part; genes constant there dropped),
+2. scores every candidate on the inner validation parts: each hyper-parameter setting and, for a ranked method,
+   every signature size in :data:`~genesel.leaderboard.catalogue.SIZES` and all genes, taken from *one* ranking
+   per inner training part and ranker setting (nested subsets); for a staged method every number of stages from one
+   fit (``staged_predict``); the candidate with the fewest inner-validation errors (summed over the inner folds)
+   wins, ties to the smaller mean signature (``tie="fewer"``, or the larger with ``"more"``), then grid order,
+3. preprocesses the whole training part, refits the chosen candidate on it and scores the test part once.
+
+The test part enters only at step 3, after every choice is made (a test poisons it and finds the same genes and
+parameters). For ranked methods the same is repeated at every fixed size (only the hyper-parameters chosen inside),
+giving the test error against signature size for the curves. A bootstrap sample is an outer split whose training
+part repeats samples; its inner folds keep the copies of a sample together
+(:func:`genesel.experiments.grouped_inner_folds`).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.feature_selection import VarianceThreshold
+from sklearn.pipeline import Pipeline
+
+from genesel.leaderboard.catalogue import SIZES, Method
+
+__all__ = ["preprocessing", "prepare", "candidate_sizes", "inner_table", "choose", "run_split", "ALL"]
+
+#: the size key of "every gene"
+ALL = "all"
+
+
+def preprocessing(base) -> Pipeline:
+    """``base`` (an unfitted transformer, e.g. :func:`genesel.datasets.recommended_preprocessing`) followed by the
+    removal of genes constant in the training part (no method can use them; several refuse them)."""
+    return Pipeline([("base", clone(base)), ("nonconstant", VarianceThreshold(0.0))])
+
+
+def prepare(prep, X, train, test):
+    """(X_train, X_test, kept): ``prep`` fitted on ``X[train]`` only, applied to both; ``kept`` the original indices
+    of the genes left."""
+    p = preprocessing(prep).fit(X[train])
+    kept = p.named_steps["nonconstant"].get_support(indices=True)
+    return p.transform(X[train]), p.transform(X[test]), kept
+
+
+def candidate_sizes(n_genes: int) -> list:
+    """The signature sizes of a ranked method on ``n_genes`` genes: those of :data:`SIZES` below it, and all."""
+    return [s for s in SIZES if s < n_genes] + [ALL]
+
+
+def _n(size, d):
+    return d if size == ALL else min(int(size), d)
+
+
+def _order(ranker) -> np.ndarray:
+    """All genes best first, from a fitted ranker: ``feature_order_``, else ``ranking_`` (stable), else by
+    decreasing ``scores_`` (ties by index)."""
+    order = getattr(ranker, "feature_order_", None)
+    if order is not None:
+        return np.asarray(order, dtype=np.int64)
+    if hasattr(ranker, "ranking_"):
+        return np.argsort(ranker.ranking_, kind="stable").astype(np.int64)
+    s = np.nan_to_num(np.asarray(ranker.scores_, dtype=np.float64), nan=-np.inf)
+    return np.lexsort((np.arange(s.size), -s)).astype(np.int64)
+
+
+def _errors(est, X, y) -> int:
+    return int(np.sum(est.predict(X) != y))
+
+
+def _scores(est, X) -> np.ndarray:
+    """Real-valued outputs, larger for the +1 class: the decision function, else P(+1), else the prediction."""
+    if hasattr(est, "decision_function"):
+        try:
+            return np.ravel(est.decision_function(X)).astype(np.float64)
+        except (AttributeError, NotImplementedError):
+            pass
+    if hasattr(est, "predict_proba"):
+        try:
+            return np.asarray(est.predict_proba(X))[:, 1].astype(np.float64)
+        except (AttributeError, NotImplementedError):
+            pass
+    return np.asarray(est.predict(X), dtype=np.float64)
+
+
+def _settings(m: Method, quick: bool):
+    rs = m.settings("ranker", quick) if m.kind == "ranked" else [{}]
+    cs = m.settings("estimator", quick)
+    return rs or [{}], cs or [{}]
+
+
+def _candidates_on(m: Method, Xa, ya, Xb, yb, quick: bool, seed: int) -> dict:
+    """Validation errors and signature sizes of every candidate of ``m`` trained on (Xa, ya): {key: (errors,
+    size)}; keys are (ranker setting, estimator setting, size) for ranked methods, (setting, stages) for staged
+    ones and (setting,) for the others."""
+    out = {}
+    d = Xa.shape[1]
+    rs, cs = _settings(m, quick)
+    if m.kind == "ranked":
+        for ri, rp in enumerate(rs):
+            order = _order(m.ranker(rp, d, seed).fit(Xa, ya))
+            for size in candidate_sizes(d):
+                g = np.sort(order[: _n(size, d)])
+                for ci, cp in enumerate(cs):
+                    est = m.estimator({**rp, **cp}, g.size, seed).fit(Xa[:, g], ya)
+                    out[(ri, ci, size)] = (_errors(est, Xb[:, g], yb), g.size)
+    elif m.kind == "staged":
+        stages = m.stage_list(quick)
+        for ci, cp in enumerate(cs):
+            est = m.estimator({**cp, m.stage_param: max(stages)}, d, seed).fit(Xa, ya)
+            staged = list(est.staged_predict(Xb))
+            for t in stages:
+                out[(ci, t)] = (int(np.sum(staged[min(t, len(staged)) - 1] != yb)), t)
+    else:
+        for ci, cp in enumerate(cs):
+            est = m.estimator(cp, d, seed).fit(Xa, ya)
+            size = len(m.signature(est)) if m.signature else d
+            out[(ci,)] = (_errors(est, Xb, yb), size)
+    return out
+
+
+def inner_table(m: Method, X, y, inner, prep, quick: bool, seed: int) -> dict:
+    """{candidate key: [total inner-validation errors, mean signature size]} over the inner folds ``inner`` (pairs
+    of index arrays into X), each inner training part preprocessed on its own."""
+    tot: dict = {}
+    for a, b in inner:
+        Xa, Xb, _ = prepare(prep, X, a, b)
+        for k, (e, s) in _candidates_on(m, Xa, y[a], Xb, y[b], quick, seed).items():
+            acc = tot.setdefault(k, [0, 0.0, 0])
+            acc[0] += e
+            acc[1] += s
+            acc[2] += 1
+    folds = len(inner)
+    # a candidate every inner fold scored (sizes beyond a fold's genes are absent there)
+    return {k: [e, s / c] for k, (e, s, c) in tot.items() if c == folds}
+
+
+def choose(m: Method, table: dict, keys=None):
+    """The winning candidate key: fewest errors, then the smaller (``tie="fewer"``) or larger mean signature, then
+    the order of ``table`` (grid order)."""
+    sign = 1.0 if m.tie == "fewer" else -1.0
+    keys = list(table) if keys is None else list(keys)
+    if not keys:
+        raise ValueError(f"{m.name}: no candidate was scored by every inner fold")
+    return min(keys, key=lambda k: (table[k][0], sign * table[k][1], keys.index(k)))
+
+
+def _describe(m: Method, key, quick: bool) -> dict:
+    rs, cs = _settings(m, quick)
+    if m.kind == "ranked":
+        ri, ci, size = key
+        return {**rs[ri], **cs[ci], "size": size}
+    if m.kind == "staged":
+        ci, t = key
+        return {**cs[ci], m.stage_param: t}
+    return dict(cs[key[0]])
+
+
+def _fit_candidate(m: Method, key, Xa, ya, quick: bool, seed: int, rankers: dict):
+    """(fitted estimator, local gene indices it uses in Xa's columns, best first)."""
+    d = Xa.shape[1]
+    rs, cs = _settings(m, quick)
+    if m.kind == "ranked":
+        ri, ci, size = key
+        if ri not in rankers:
+            rankers[ri] = _order(m.ranker(rs[ri], d, seed).fit(Xa, ya))
+        best_first = rankers[ri][: _n(size, d)]
+        g = np.sort(best_first)
+        est = m.estimator({**rs[ri], **cs[ci]}, g.size, seed).fit(Xa[:, g], ya)
+        return est, g, best_first
+    if m.kind == "staged":
+        ci, t = key
+        est = m.estimator({**cs[ci], m.stage_param: t}, d, seed).fit(Xa, ya)
+    else:
+        est = m.estimator(cs[key[0]], d, seed).fit(Xa, ya)
+    genes = np.asarray(m.signature(est) if m.signature else np.arange(d), dtype=np.int64)
+    return est, None, genes
+
+
+class _Counter(warnings.catch_warnings):
+    """Records every warning inside the block (none reaches the notebook) and counts them by category."""
+
+    def __init__(self):
+        super().__init__(record=True)
+
+    def __enter__(self):
+        self.log = super().__enter__()
+        warnings.simplefilter("always")
+        return self
+
+    def counts(self) -> dict:
+        out: dict = {}
+        for w in self.log:
+            out[w.category.__name__] = out.get(w.category.__name__, 0) + 1
+        return out
+
+
+def run_split(m: Method, X, y, train, test, inner, *, prep, quick: bool, seed: int, curve: bool = True) -> dict:
+    """One outer split of one method (module docstring): the inner-CV choice, the refit on ``train`` and the scores
+    on ``test``. Returns plain data: the chosen parameters (JSON), the signature (original gene indices, best first),
+    test predictions and scores, errors, the risk bound where the method has one, the inner-CV loss, the test
+    errors at every fixed signature size (ranked methods, ``curve``) and the warnings raised (counts)."""
+    train, test = np.asarray(train), np.asarray(test)
+    with _Counter() as inner_w:
+        rs, cs = _settings(m, quick)
+        single = m.kind == "model" and len(cs) == 1
+        table = {(0,): [0, 0.0]} if single else inner_table(m, X, y, inner, prep, quick, seed)
+        key = choose(m, table)
+    Xa, Xb, kept = prepare(prep, X, train, test)
+    ya, yb = y[train], y[test]
+    rankers: dict = {}
+    with _Counter() as final_w:
+        est, cols, genes = _fit_candidate(m, key, Xa, ya, quick, seed, rankers)
+        XbF = Xb if cols is None else Xb[:, cols]
+        pred = np.asarray(est.predict(XbF))
+        scores = _scores(est, XbF)
+        bound = float(m.bound(est)) if m.bound else None
+    params = _describe(m, key, quick)
+    row = dict(errors=int(np.sum(pred != yb)), n_test=int(test.size), n_train=int(train.size),
+               n_genes_kept=int(kept.size), size=int(len(genes)), genes=[int(kept[g]) for g in genes],
+               test_idx=[int(i) for i in test], pred=[int(p) for p in pred], scores=[float(s) for s in scores],
+               params=json.dumps(params, sort_keys=True, default=str), inner_errors=None if single else
+               int(table[key][0]), bound=bound, inner_warnings=inner_w.counts(), final_warnings=final_w.counts(),
+               degenerate_final=bool(np.unique(est.predict(Xa if cols is None else Xa[:, cols])).size < 2))
+    if curve and m.kind == "ranked":
+        sizes, errs = [], []
+        with _Counter():
+            for size in candidate_sizes(Xa.shape[1]):
+                keys = [k for k in table if k[2] == size]
+                if not keys:
+                    continue
+                k = choose(m, table, keys)
+                e, c, _ = _fit_candidate(m, k, Xa, ya, quick, seed, rankers)
+                sizes.append(_n(size, Xa.shape[1]))
+                errs.append(_errors(e, Xb[:, c], yb))
+        row.update(curve_sizes=sizes, curve_errors=errs)
+    return row

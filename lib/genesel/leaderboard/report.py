@@ -1,0 +1,568 @@
+"""The leaderboard's summaries, tables, statistics, figures and the published numbers beside ours (notebook 06),
+from the cells of :mod:`genesel.leaderboard.cells` (kept apart so that editing them never invalidates a cached
+cell).
+
+Per method and data set (:func:`summarise`): the error (mean over the repeats of each repeat's cross-validated
+error) with its spread (sd over the outer folds and over the repeats), the balanced error and the AUC of the scores
+pooled over each repeat's folds (Tan 2006 §3.4.2, :func:`genesel.metrics.roc_auc`), the mean signature size, the
+stability of the signatures across all outer folds (Nogueira, Sechidis & Brown 2018 with its 95 % interval;
+Kuncheva's index on best-first prefixes), the mean risk bound where the method has one, and the CPU seconds per
+outer fold. Across data sets (:func:`rank_statistics`): the ranks of the errors per data set, their means, the
+Friedman test (``scipy.stats.friedmanchisquare``) and Nemenyi's post-hoc test
+(``scikit_posthocs.posthoc_nemenyi_friedman``), drawn as a critical-difference diagram
+(``scikit_posthocs.critical_difference_diagram``; Demšar 2006, JMLR 7:1). The .632+ estimates
+(:func:`genesel.experiments.error_632plus`) stand beside Díaz-Uriarte & Alvarez de Andrés (2006)'s Table 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from genesel.datasets import display_name, gene_symbols, load_dataset
+from genesel.experiments import error_632plus
+from genesel.leaderboard.catalogue import CATALOGUE, SIZES
+from genesel.leaderboard.cells import DU2006_VIEWS, VIEWS, load
+from genesel.metrics import roc_auc
+from genesel.stability import kuncheva_prefix_index, nogueira_stability
+
+__all__ = ["dataset_parameter", "method_parameter", "DU2006_TABLE2", "DU2006_COLUMNS", "summarise", "league_table", "catalogue_table", "rank_statistics",
+           "pareto_front", "plot_critical_difference", "plot_pareto", "plot_curves", "consensus_signature",
+           "estimates_632", "du2006_table", "paper_vs_rows", "cost_table", "cost_sentence", "save_results",
+           "save_summary", "runs_dir", "dataset_table", "excluded_table"]
+
+def dataset_parameter(value, default, name="datasets") -> list:
+    """The notebook's data sets: registered binary sets (names or aliases, as the other notebooks take them) and
+    users' files (a path or a reference string such as ``"study.csv?label=class"``), in the order given."""
+    from genesel.expression_io import looks_like_path
+    from genesel.papers.notebook import as_list, dataset_list
+
+    items = as_list(value, name, example=["colon"]) or list(default)
+    out = []
+    for it in items:
+        out.extend([it] if looks_like_path(it) else dataset_list([it], [], name))
+    return list(dict.fromkeys(out))
+
+
+def method_parameter(value) -> list:
+    """The notebook's methods (default: the whole catalogue); unknown names refused with the list."""
+    from genesel.leaderboard.catalogue import method
+    from genesel.papers.notebook import as_list
+
+    names = as_list(value, "methods", example=["SVM (all genes)"]) or list(CATALOGUE)
+    return [method(n).name for n in names]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Díaz-Uriarte & Alvarez de Andrés 2006, Table 2 (.632+ bootstrap, B = 200), the rows of the data sets we have
+# --------------------------------------------------------------------------------------------------------------
+
+DU2006_COLUMNS = ("no info", "SVM", "KNN", "DLDA", "SC.l", "SC.s", "NN.vs", "random forest", "RF var.sel. s.e. 0",
+                  "RF var.sel. s.e. 1")
+DU2006_TABLE2 = {
+    "alon": (0.355, 0.147, 0.152, 0.137, 0.123, 0.122, 0.158, 0.127, 0.159, 0.177),
+    "golub": (0.289, 0.014, 0.029, 0.020, 0.025, 0.062, 0.056, 0.051, 0.087, 0.075),
+    "singh": (0.490, 0.064, 0.100, 0.149, 0.088, 0.089, 0.081, 0.077, 0.061, 0.064),
+}
+#: their column -> our method (None: no counterpart here)
+DU2006_COLUMN_METHODS = {"SVM": "SVM (all genes)", "KNN": "kNN (all genes)", "DLDA": None,
+                  "SC.l": "shrunken centroids (SC.l)", "SC.s": "shrunken centroids (SC.s)",
+                  "NN.vs": "kNN on Fisher genes", "random forest": "random forest (all genes)",
+                  "RF var.sel. s.e. 0": "RF var. sel. (s.e. 0)", "RF var.sel. s.e. 1": "RF var. sel. (s.e. 1)"}
+DU2006_DATA = {"alon": "Colon: the same 62 x 2000 (Alon 1999)",
+               "golub": "Leukemia: theirs is Golub's 38 training samples x 3051 genes (Dudoit's filter); the "
+                        "'diaz2006' view here rebuilds exactly that (38 x 3051)",
+               "singh": "Prostate: theirs is 102 x 6033 genes (Singh 2002 filtered as in Dettling 2004); here all "
+                        "12600 probes of the registry's copy, log-transformed (floor 10) and standardised"}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# summaries
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _n_genes(dataset, max_genes=None) -> int:
+    return int(load(dataset, None, max_genes).X.shape[1])
+
+
+def _pooled(g: pd.DataFrame, y_of) -> tuple:
+    """(balanced error, AUC) of one repeat's folds pooled (each sample predicted once)."""
+    idx = np.concatenate([np.asarray(t) for t in g["test_idx"]])
+    pred = np.concatenate([np.asarray(p) for p in g["pred"]])
+    sc = np.concatenate([np.asarray(s) for s in g["scores"]])
+    y = y_of[idx]
+    bal = float(np.mean([np.mean(pred[y == c] != c) for c in np.unique(y)]))
+    auc = roc_auc(y, sc, pos_label=1) if np.unique(y).size == 2 else np.nan
+    return bal, auc
+
+
+def _stability(signatures, d):
+    sets = [list(s) for s in signatures]
+    sizes = np.array([len(s) for s in sets])
+    if len(sets) < 2 or np.all(sizes >= d) or np.all(sizes == 0):
+        return np.nan, np.nan, np.nan, np.nan
+    st = nogueira_stability([set(s) for s in sets], n_features=d)
+    return st.estimate, st.lower, st.upper, kuncheva_prefix_index(sets, d)
+
+
+def summarise(res: pd.DataFrame) -> pd.DataFrame:
+    """One row per (data set, method) of the cross-validation cells (module docstring for the columns)."""
+    rows = []
+    for (d, m), g in res.groupby(["dataset", "method"], sort=False):
+        mg = g["max_genes"].iloc[0] if "max_genes" in g else None
+        mg = None if mg is None or (isinstance(mg, float) and np.isnan(mg)) else int(mg)
+        task = load(d, None, mg)
+        n_genes = task.X.shape[1]
+        per = [(r, gg) for r, gg in g.groupby("repeat")]
+        rep_err = [gg["errors"].sum() / gg["n_test"].sum() for _, gg in per]
+        pooled = [_pooled(gg, task.y) for _, gg in per]
+        fold_err = g["errors"] / g["n_test"]
+        phi, lo, hi, ki = _stability(g["genes"], n_genes)
+        b = g["bound"].dropna() if "bound" in g else pd.Series(dtype=float)
+        rows.append(dict(
+            dataset=d, method=m, family=CATALOGUE[m].family if m in CATALOGUE else "", n_samples=int(task.y.size),
+            n_genes=n_genes, n_repeats=len(per), n_folds=int(len(g)),
+            error=float(np.mean(rep_err)), error_sd_folds=float(fold_err.std(ddof=1)) if len(g) > 1 else np.nan,
+            error_sd_repeats=float(np.std(rep_err, ddof=1)) if len(per) > 1 else np.nan,
+            errors_per_repeat=float(np.mean([gg["errors"].sum() for _, gg in per])),
+            errors_per_repeat_sd=float(np.std([gg["errors"].sum() for _, gg in per], ddof=1)) if len(per) > 1
+            else np.nan,
+            balanced_error=float(np.mean([p[0] for p in pooled])), auc=float(np.nanmean([p[1] for p in pooled])),
+            size=float(g["size"].mean()), size_sd=float(g["size"].std(ddof=1)) if len(g) > 1 else np.nan,
+            stability=phi, stability_lo=lo, stability_hi=hi, kuncheva=ki,
+            bound=float(b.mean()) if len(b) else np.nan,
+            cpu_per_fold=float(g["cpu_seconds"].mean()), degenerate_folds=int(g["degenerate_final"].sum())))
+    return pd.DataFrame(rows)
+
+
+def _fmt(mean, sd=None, scale=100.0, digits=1):
+    if mean is None or not np.isfinite(mean):
+        return "–"
+    s = f"{mean * scale:.{digits}f}"
+    return s + (f" ± {sd * scale:.{digits}f}" if sd is not None and np.isfinite(sd) else "")
+
+
+def league_table(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
+    """The league table of one data set: methods by increasing error (ties by size), with every column of the
+    summary in readable units (errors and balanced errors in %, sd over the outer folds)."""
+    g = summary[summary["dataset"] == dataset].sort_values(["error", "size", "method"], kind="stable")
+    out = pd.DataFrame({
+        "rank": g["error"].rank(method="min").astype(int).to_numpy(),
+        "method": g["method"].to_numpy(),
+        "error % (± sd over folds)": [_fmt(a, b) for a, b in zip(g["error"], g["error_sd_folds"])],
+        "balanced error %": [_fmt(a) for a in g["balanced_error"]],
+        "AUC": g["auc"].round(3).to_numpy(),
+        "genes (mean ± sd)": [f"{a:.1f} ± {b:.1f}" if np.isfinite(b) else f"{a:.1f}" for a, b in
+                              zip(g["size"], g["size_sd"])],
+        "stability Φ [95 % CI]": ["–" if not np.isfinite(p) else f"{p:.2f} [{lo:.2f}, {hi:.2f}]"
+                                  for p, lo, hi in zip(g["stability"], g["stability_lo"], g["stability_hi"])],
+        "Kuncheva": g["kuncheva"].round(2).to_numpy(),
+        "risk bound": ["–" if not np.isfinite(b) else f"{b:.2f}" for b in g["bound"]],
+        "CPU s / fold": g["cpu_per_fold"].round(2).to_numpy(),
+    })
+    flagged = g["degenerate_folds"].to_numpy() > 0
+    if flagged.any():
+        out["one-class fits"] = np.where(flagged, g["degenerate_folds"], 0)
+    return out
+
+
+def catalogue_table(methods=None, quick: bool = False) -> pd.DataFrame:
+    """The catalogue as run: kind, paper, source, the grid the inner CV searched, bound, notes."""
+    rows = []
+    for name in methods or list(CATALOGUE):
+        m = CATALOGUE[name]
+        grid = {**m.ranker_grid, **(m.quick_grid if quick and m.quick_grid else m.grid)}
+        if quick and not m.quick_grid:
+            grid = {k: (v if len(v) <= 2 else (v[0], v[-1])) for k, v in grid.items()}
+        parts = [f"{k} ∈ {{{', '.join(map(str, v))}}}" for k, v in grid.items() if len(v) > 1]
+        if m.kind == "ranked":
+            parts.append("genes ∈ {" + ", ".join(map(str, SIZES)) + ", all}")
+        if m.kind == "staged":
+            parts.append(f"{m.stage_param} ∈ {{{', '.join(map(str, m.stage_list(quick)))}}}")
+        rows.append({"method": name, "kind": m.kind, "paper": m.paper, "from": m.source,
+                     "chosen by inner CV": "; ".join(parts) or "nothing (no hyper-parameter)",
+                     "risk bound": "yes" if m.has_bound else "", "note": m.note})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# ranks, Friedman, Nemenyi
+# --------------------------------------------------------------------------------------------------------------
+
+
+def rank_statistics(summary: pd.DataFrame, res: pd.DataFrame) -> dict:
+    """Ranks of the methods' errors (1 = best, ties averaged) in blocks, their means, the Friedman test and the
+    Nemenyi p-values. Blocks are the data sets when there are at least two (Demšar 2006); with one data set (quick
+    mode) the outer folds of that data set, which are not independent: an illustration only (``blocks`` says
+    which)."""
+    from scipy.stats import friedmanchisquare
+    import scikit_posthocs as sp
+
+    datasets = list(dict.fromkeys(summary["dataset"]))
+    if len(datasets) >= 2:
+        M = summary.pivot(index="dataset", columns="method", values="error").loc[datasets].dropna(axis=1)
+        blocks = f"{len(datasets)} data sets"
+    else:
+        r = res.assign(rate=res["errors"] / res["n_test"])
+        M = r.pivot_table(index=["repeat", "fold"], columns="method", values="rate").dropna(axis=1)
+        blocks = f"the {len(M)} outer folds of {_name(datasets[0])} (not independent: an illustration)"
+    ranks = M.rank(axis=1, method="average")
+    out = {"blocks": blocks, "n_blocks": int(len(M)), "errors": M, "ranks": ranks,
+           "mean_ranks": ranks.mean().sort_values()}
+    if M.shape[1] >= 3 and M.shape[0] >= 2:
+        stat, p = friedmanchisquare(*[M[c].to_numpy() for c in M.columns])
+        out.update(friedman_statistic=float(stat), friedman_p=float(p),
+                   nemenyi=sp.posthoc_nemenyi_friedman(M.to_numpy()).set_axis(M.columns, axis=0).set_axis(
+                       M.columns, axis=1))
+    return out
+
+
+def plot_critical_difference(stats: dict, title_extra: str = ""):
+    """Mean ranks on one axis, methods joined by a bar where Nemenyi's test finds no difference at 5 %
+    (``scikit_posthocs.critical_difference_diagram``)."""
+    import matplotlib.pyplot as plt
+    import scikit_posthocs as sp
+
+    n = len(stats["mean_ranks"])
+    fig, ax = plt.subplots(figsize=(16, 0.42 * n + 2.5))
+    if "nemenyi" in stats:
+        sp.critical_difference_diagram(stats["mean_ranks"], stats["nemenyi"], ax=ax,
+                                       label_props={"fontsize": 12}, label_fmt_left="{label} ({rank:.1f})",
+                                       label_fmt_right="({rank:.1f}) {label}")
+        p = stats["friedman_p"]
+        ax.set_title(f"Mean rank of the error (1 = best) over {stats['blocks']}; Friedman p = {p:.2g}; bars join "
+                     "methods Nemenyi cannot tell apart (5 %)" + title_extra, fontsize=13)
+    else:
+        ax.text(0.5, 0.5, "fewer than 3 methods or 2 blocks: no Friedman test", ha="center", transform=ax.transAxes)
+        ax.set_title("Mean ranks" + title_extra)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Pareto fronts and curves
+# --------------------------------------------------------------------------------------------------------------
+
+
+def pareto_front(cost, error) -> np.ndarray:
+    """Mask of the points no other point beats in both (smaller ``cost`` and smaller ``error``, one strictly)."""
+    c, e = np.asarray(cost, float), np.asarray(error, float)
+    out = np.ones(c.size, dtype=bool)
+    for i in range(c.size):
+        dom = (c <= c[i]) & (e <= e[i]) & ((c < c[i]) | (e < e[i]))
+        out[i] = not dom.any()
+    return out
+
+
+_FAMILY_STYLE = {"filter": ("#1f77b4", "o"), "wrapper": ("#d62728", "s"), "embedded": ("#2ca02c", "D"),
+                 "stumps": ("#ff7f0e", "^"), "ensemble": ("#9467bd", "v"), "baseline": ("#7f7f7f", "P")}
+
+
+def _name(dataset):
+    """A data set's title (a user's file: its reading name or file name)."""
+    return display_name(dataset)
+
+
+def _grid(n):
+    ncol = min(4, n)
+    return ncol, int(np.ceil(n / ncol))
+
+
+def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str = ""):
+    """Error against signature size (log scale) or against stability (Nogueira's Φ, higher is better), one
+    panel per data set; the Pareto front (no method both smaller/more stable and more accurate) is joined and its
+    methods named. Error bars: sd of the error over the outer folds."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    datasets = list(dict.fromkeys(summary["dataset"]))
+    ncol, nrow = _grid(len(datasets))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(7.5 * ncol, 6.2 * nrow), squeeze=False)
+    for ax, d in zip(axes.flat, datasets):
+        g = summary[summary["dataset"] == d]
+        if against == "stability":
+            g = g[np.isfinite(g["stability"])]
+            x, cost = g["stability"].to_numpy(), -g["stability"].to_numpy()
+        else:
+            x = cost = g["size"].to_numpy()
+        e = 100 * g["error"].to_numpy()
+        for fam, (col, mk) in _FAMILY_STYLE.items():
+            k = (g["family"] == fam).to_numpy()
+            ax.errorbar(x[k], e[k], yerr=100 * np.nan_to_num(g["error_sd_folds"].to_numpy()[k]), fmt=mk, color=col,
+                        ms=9, alpha=0.85, capsize=2, lw=1)
+        front = pareto_front(cost, e)
+        o = np.argsort(x[front])
+        ax.plot(x[front][o], e[front][o], "-", color="black", lw=1.5, zorder=0)
+        for j, (xi, ei, name) in enumerate(sorted(zip(x[front], e[front], g["method"].to_numpy()[front]))):
+            ax.annotate(name, (xi, ei), textcoords="offset points", xytext=(6, 6 + 14 * (j % 3)), fontsize=10)
+        if against == "stability":
+            ax.set_xlabel("stability of the signatures (Nogueira's Φ; 1 = identical)")
+        else:
+            ax.set_xscale("log")
+            ax.set_xlabel("genes in the signature (mean over outer folds, log scale)")
+        ax.set_ylabel("cross-validated error (%)")
+        ax.set_title(_name(d))
+    for ax in list(axes.flat)[len(datasets):]:
+        ax.axis("off")
+    handles = [Line2D([], [], marker=mk, color=col, ls="", ms=10, label=fam) for fam, (col, mk) in
+               _FAMILY_STYLE.items()] + [Line2D([], [], color="black", lw=1.5, label="Pareto front (named)")]
+    fig.legend(handles=handles, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False, title="family")
+    what = "stability" if against == "stability" else "signature size"
+    fig.suptitle(f"Error against {what}: the Pareto front of the methods" + title_extra)
+    fig.tight_layout()
+    return fig
+
+
+def plot_curves(res: pd.DataFrame, title_extra: str = ""):
+    """Test error against a fixed signature size (2, 4, ..., 256, all genes; the hyper-parameters chosen by the
+    inner CV at that size) for every ranked method, one panel per data set; mean over the outer folds."""
+    import matplotlib.pyplot as plt
+
+    r = res[res["curve_sizes"].notna()] if "curve_sizes" in res else res.iloc[:0]
+    datasets = list(dict.fromkeys(r["dataset"]))
+    ncol, nrow = _grid(max(1, len(datasets)))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(7.5 * ncol, 6.0 * nrow), squeeze=False)
+    methods = list(dict.fromkeys(r["method"]))
+    cmap = plt.get_cmap("tab20")
+    for ax, d in zip(axes.flat, datasets):
+        for i, m in enumerate(methods):
+            g = r[(r["dataset"] == d) & (r["method"] == m)]
+            if not len(g):
+                continue
+            recs = [(s, e / n) for ss, ee, n in zip(g["curve_sizes"], g["curve_errors"], g["n_test"])
+                    for s, e in zip(ss, ee)]
+            t = pd.DataFrame(recs, columns=["size", "rate"]).groupby("size")["rate"].mean()
+            ax.plot(t.index, 100 * t.to_numpy(), "-o", ms=4, lw=1.8, color=cmap(i % 20), label=m)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("genes in the signature (log scale; last point: all genes)")
+        ax.set_ylabel("test error (%)")
+        ax.set_title(_name(d))
+    for ax in list(axes.flat)[len(datasets):]:
+        ax.axis("off")
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False, fontsize=12)
+    fig.suptitle("Error against a fixed signature size (ranked methods)" + title_extra)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------------------------------
+# consensus signatures
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _symbols_of(dataset, task) -> np.ndarray:
+    """Gene symbols of the task's genes (matched by gene ID in the full data set; '' where none is known)."""
+    full = load_dataset(dataset)
+    by_id = dict(zip(np.asarray(full.gene_ids).astype(str), gene_symbols(full)))
+    return np.asarray([by_id.get(str(g), "") for g in task.gene_ids], dtype=object)
+
+
+def consensus_signature(res: pd.DataFrame, summary: pd.DataFrame, dataset: str, n_methods: int = 3,
+                        top: int = 10) -> pd.DataFrame:
+    """For the ``n_methods`` most accurate methods on ``dataset`` that select genes (fewer than all), the ``top``
+    genes by selection frequency over the outer folds: probe ID, symbol and frequency."""
+    g = summary[(summary["dataset"] == dataset) & (summary["size"] < summary["n_genes"])]
+    lead = g.sort_values(["error", "size"], kind="stable")["method"].head(n_methods).tolist()
+    rows = []
+    for m in lead:
+        r = res[(res["dataset"] == dataset) & (res["method"] == m)]
+        mg = r["max_genes"].iloc[0] if "max_genes" in r else None
+        mg = None if mg is None or (isinstance(mg, float) and np.isnan(mg)) else int(mg)
+        task = load(dataset, None, mg)
+        sym = _symbols_of(dataset, task)
+        counts = pd.Series([x for s in r["genes"] for x in s]).value_counts()
+        counts = counts.sort_values(ascending=False, kind="stable").head(top)
+        for gi, c in counts.items():
+            rows.append({"method": m, "probe": str(task.gene_ids[int(gi)]), "symbol": sym[int(gi)] or "–",
+                         "selected in": f"{c} of {len(r)} folds", "frequency": round(c / len(r), 2)})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# the .632+ bootstrap and the published numbers
+# --------------------------------------------------------------------------------------------------------------
+
+
+def estimates_632(boot: pd.DataFrame) -> pd.DataFrame:
+    """One row per (data set, method) of the bootstrap cells: the .632+ error and its parts."""
+    rows = []
+    for (d, m), g in boot.groupby(["dataset", "method"], sort=False):
+        view = g["view"].iloc[0] if "view" in g else None
+        view = None if view is None or (isinstance(view, float) and np.isnan(view)) else view
+        mg = g["max_genes"].iloc[0]
+        mg = None if mg is None or (isinstance(mg, float) and np.isnan(mg)) or view else int(mg)
+        y = load(d, view, mg).y
+        app = g[g["boot"] < 0].iloc[0]
+        ap = np.empty(y.size, dtype=np.int64)
+        ap[np.asarray(app["test_idx"])] = np.asarray(app["pred"])
+        oob = [(np.asarray(r["test_idx"]), np.asarray(r["pred"])) for _, r in g[g["boot"] >= 0].iterrows()]
+        est = error_632plus(y, ap, oob)
+        rows.append(dict(dataset=d, method=m, view=view, n_boot=len(oob), error_632plus=est.error,
+                         apparent=est.apparent, loo_bootstrap=est.loo_bootstrap, no_information=est.no_information,
+                         size=float(g.loc[g["boot"] >= 0, "size"].mean()),
+                         no_info_majority=float(min(np.mean(y > 0), np.mean(y < 0)))))
+    return pd.DataFrame(rows)
+
+
+def du2006_table(est: pd.DataFrame) -> pd.DataFrame:
+    """Díaz-Uriarte & Alvarez de Andrés 2006, Table 2 beside our .632+ estimates, one row per data set and
+    column of theirs."""
+    rows = []
+    for d in dict.fromkeys(est["dataset"]):
+        if d not in DU2006_TABLE2:
+            continue
+        e = est[est["dataset"] == d].set_index("method")
+        for col, paper in zip(DU2006_COLUMNS, DU2006_TABLE2[d]):
+            if col == "no info":
+                ours = e["no_info_majority"].iloc[0]
+                meth = "(always the larger class)"
+            else:
+                meth = DU2006_COLUMN_METHODS[col]
+                ours = e.loc[meth, "error_632plus"] if meth in e.index else np.nan
+            rows.append({"data set": _name(d), "their column": col, "genesel method": meth or "no counterpart",
+                         "paper": paper, "genesel": round(float(ours), 3) if np.isfinite(ours) else "–"})
+    return pd.DataFrame(rows)
+
+
+def _shah_rows(summary, proto, n_folds):
+    from genesel.papers.shah2012 import PAPER_DATASETS, paper_table1, paper_table2
+
+    t1, t2 = paper_table1().set_index("dataset"), paper_table2().set_index("dataset")
+    ours = {"SVM": ("SVM (all genes)", t1, "SVM"), "SVM+rfe": ("SVM-RFE (halving) + SVM", t1, "SVM+rfe"),
+            "AdaBoost": ("AdaBoost stumps", t1, "AdaBoost"), "Occam": ("Occam stumps", t2, "Occam"),
+            "SC": ("SC stumps", t2, "SC"), "PAC-Bayes": ("PAC-Bayes stumps", t2, "PAC-Bayes B-errs")}
+    rows = []
+    for name, d in PAPER_DATASETS.items():
+        s = summary[summary["dataset"] == d].set_index("method")
+        if not len(s) or name not in t1.index:
+            continue
+        for col, (m, table, key) in ours.items():
+            if m in s.index and name in table.index:
+                r = s.loc[m]
+                rows.append(dict(quantity=f"{name}: {col} errors per {n_folds}-fold CV (of {int(r['n_samples'])})",
+                                 protocol=proto, paper=f"{table.loc[name, key]} (Shah 2012 Table "
+                                 f"{1 if table is t1 else 2}, 20 x 5-fold, nested)",
+                                 genesel=_fmt(r["errors_per_repeat"], r["errors_per_repeat_sd"], 1.0),
+                                 note="different grids; Lung is a substitute data set" if d == "garber" else
+                                 "our grids and preprocessing; see 'what differs'"))
+    return rows
+
+
+def _tan_rows(summary, proto):
+    from genesel.papers.tan2006_ch45 import PAPER
+
+    ours = {"All genes": "SVM (all genes)", "SVM-RFE": "SVM-RFE (1 gene/step) + SVM", "RVM": "RVM selector + SVM",
+            "SMLR": "SMLR selector + SVM", "MSVM-RFE": "MSVM-RFE + SVM", "GP-ARD-FS": "GP-ARD-FS + GP",
+            "GP-ARD-RFE": "GP-ARD-RFE + GP"}
+    rows = []
+    for (name, col), (acc, errs) in PAPER["table5_6"].items():
+        d = {"Colon": "alon", "Leukemia": "golub"}[name]
+        s = summary[summary["dataset"] == d].set_index("method")
+        m = ours.get(col)
+        if m is None or m not in s.index:
+            continue
+        rows.append(dict(quantity=f"{name}: {col} error %", protocol=proto,
+                         paper=f"{100 - acc:.1f} ({errs} errors; Tan 2006 Table 5.6, one 10-fold CV)",
+                         genesel=_fmt(s.loc[m, "error"], s.loc[m, "error_sd_repeats"]),
+                         note="thesis: 10-fold, C fixed, size by LOO forward selection"))
+    return rows
+
+
+def paper_vs_rows(summary: pd.DataFrame, est632: pd.DataFrame | None, n_repeats: int, n_folds: int,
+                  n_boot: int | None) -> list:
+    """Rows for :func:`genesel.experiments.paper_vs_genesel`: Díaz-Uriarte & Alvarez de Andrés 2006 Table 2
+    (.632+), and the two of the five papers that printed errors of the same methods on the same data under a
+    protocol with selection inside the folds: Shah 2012 Tables 1-2 (nested 5-fold CV) and Tan 2006 Table 5.6."""
+    rows = []
+    if est632 is not None and len(est632):
+        for _, r in du2006_table(est632).iterrows():
+            rows.append(dict(quantity=f"{r['data set']}: {r['their column']} (.632+ error)",
+                             protocol=f".632+ bootstrap, B = 200 (here B = {n_boot})", paper=r["paper"],
+                             genesel=r["genesel"], note=r["genesel method"]))
+    proto = f"{n_repeats} x {n_folds}-fold CV, everything chosen by inner CV"
+    return rows + _shah_rows(summary, proto, n_folds) + _tan_rows(summary, proto)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# cost, data, output
+# --------------------------------------------------------------------------------------------------------------
+
+
+def cost_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """CPU seconds per outer fold, per method (rows, most expensive first) and data set."""
+    t = summary.pivot(index="method", columns="dataset", values="cpu_per_fold")
+    t = t.loc[t.mean(axis=1).sort_values(ascending=False).index]
+    return t.round(2).rename(columns=_name)
+
+
+def cost_sentence(res: pd.DataFrame, wall: float) -> str:
+    top = res.groupby("method")["cpu_seconds"].sum().sort_values(ascending=False)
+    share = 100 * top / top.sum()
+    three = "; ".join(f"{m} {s:.0f} CPU s ({p:.0f} %)" for (m, s), p in zip(top.head(3).items(), share.head(3)))
+    return (f"{res['cpu_seconds'].sum():.0f} CPU s over {len(res)} cells (the cells' own CPU times); the three most "
+            f"expensive methods: {three}. This run's wall time: {wall:.0f} s (0 for cached cells).")
+
+
+def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
+    rows = []
+    for d in datasets:
+        t = load(d, None, max_genes)
+        counts = {c: int(np.sum(t.y == (1 if k else -1))) for k, c in enumerate(t.classes)}
+        rows.append({"data set": _name(d), "name": d, "samples": int(t.y.size), "genes used": int(t.X.shape[1]),
+                     "classes (-1 / +1)": " / ".join(f"{c} ({n})" for c, n in counts.items())})
+    return pd.DataFrame(rows)
+
+
+def excluded_table() -> pd.DataFrame:
+    from genesel.leaderboard.cells import excluded_sets
+
+    return pd.DataFrame([{"data set": k, "left out because": v} for k, v in excluded_sets().items()])
+
+
+def runs_dir(mode: str, parameters: dict) -> Path:
+    """Where this run's tidy tables go: ``runs/<mode>/leaderboard/`` for the default parameters, else a folder
+    named by a digest of the parameters (``$GENESEL_RUNS_DIR`` replaces ``runs/``)."""
+    import hashlib
+
+    env = os.environ.get("GENESEL_RUNS_DIR")
+    root = Path(env) if env else Path(__file__).resolve().parents[3] / "runs"
+    if not env and not (root.parent / "pyproject.toml").exists():
+        root = Path.cwd() / "runs"
+    given = {k: v for k, v in parameters.items() if v is not None}
+    tag = "leaderboard" if not given else "leaderboard-" + hashlib.sha256(
+        json.dumps(given, sort_keys=True, default=str).encode()).hexdigest()[:10]
+    return root / mode / tag
+
+
+def _write_csv(df: pd.DataFrame, path: Path) -> Path:
+    from genesel.experiments import atomic_write
+
+    lists = [c for c in df.columns if df[c].map(lambda v: isinstance(v, (list, dict, tuple))).any()]
+    out = df.copy()
+    for c in lists:
+        out[c] = out[c].map(lambda v: json.dumps(v) if isinstance(v, (list, dict, tuple)) else v)
+    return atomic_write(path, lambda tmp: out.to_csv(tmp, index=False))
+
+
+def save_results(res: pd.DataFrame, folder: Path, name: str = "folds.csv") -> Path:
+    """The tidy results (one row per method x data set x outer fold, list columns such as the selected genes
+    as JSON), written atomically."""
+    return _write_csv(res, Path(folder) / name)
+
+
+def save_summary(summary: pd.DataFrame, quick: bool) -> Path:
+    """The one-row-per-method-and-data-set table beside the figures: ``leaderboard_results.csv`` in ``figures/``
+    (full mode) or the quick run's figure folder."""
+    from genesel import plotting
+
+    return _write_csv(summary, plotting.figures_dir(quick) / "leaderboard_results.csv")
+
+
+def views_note() -> str:
+    return "; ".join(f"{k}: {v}" for k, v in VIEWS.items()) + ". Data sets of their Table 2 here: " + "; ".join(
+        DU2006_DATA[d] for d in DU2006_VIEWS)
