@@ -17,7 +17,7 @@ from scipy.stats import wilcoxon
 from genesel.papers.common import load_task
 from genesel.papers.helleputte2009 import B_DEFAULT, SIZES, aligned_studies, study_name
 
-__all__ = ["method_label", "kuncheva_pairs", "stability_summary", "bcr_summary", "transfer_effects", "b_sensitivity",
+__all__ = ["protocol_parameters", "method_label", "kuncheva_pairs", "stability_summary", "bcr_summary", "transfer_effects", "b_sensitivity",
            "CLAIM_RULES", "claims", "selection_frequency_table", "studies_table", "directions_table",
            "sparsification_table", "run_summary", "by_size", "EFFECT_COLUMNS", "effect_tables", "B_FIGURES",
            "b_sensitivity_figure", "b_sensitivity_table", "favoured_genes", "rfe_check_table", "PAPER_STUDIES",
@@ -714,6 +714,20 @@ def plot_sparsification(paths, *, title):
 #: twice that for an SVM-RFE cell), and the fixed costs (kernel, imports, each study's sparsification path and
 #: source rankings), measured on this project's 2-core machine.
 _CELL_RATE, _OVERHEAD, _PER_STUDY = 6e-8, 20.0, 1.0
+
+
+def protocol_parameters(quick: bool, n_splits, sizes, B_grid) -> tuple[int, list, list]:
+    """The notebook's protocol parameters as the cells take them: resamplings per target (default 200, quick 5),
+    signature sizes (default :data:`~genesel.papers.helleputte2009.SIZES`) and the B grid of the sensitivity
+    analysis (default the seven values of :data:`~genesel.papers.helleputte2009.B_GRID`, quick 20, 100, 500);
+    list parameters in any form papermill passes."""
+    from genesel.papers.helleputte2009 import B_GRID
+    from genesel.papers.notebook import as_list
+
+    n_splits = int(n_splits) if n_splits is not None else (5 if quick else 200)
+    sizes = as_list(sizes, "sizes", example=[5, 10, 20], kind=int) or list(SIZES)
+    B_grid = as_list(B_grid, "B_grid", example=[20, 100, 500], kind=int) or ([20, 100, 500] if quick else list(B_GRID))
+    return n_splits, sizes, B_grid
 
 
 def estimated_seconds(cells, aligned: dict, *, n_jobs=1) -> tuple[float, str]:

@@ -53,7 +53,7 @@ KERNEL_CANDIDATES = (
     {"kernel": "rbf", "gamma_scale": 1.0},
 )
 
-_GRIDS = {
+GRIDS = {
     "full": {"SVM": {"C": [0.01, 0.1, 1.0, 10.0, 100.0]}, "DWD": {"C": ["auto", 1e-3, 1e-1, 10.0]},
              "SMLR": {"lam": [0.5, 0.1, 0.01, 0.001]}, "kernel_C": [0.1, 1.0, 100.0]},
     "quick": {"SVM": {"C": [0.1, 10.0]}, "DWD": {"C": ["auto", 10.0]}, "SMLR": {"lam": [0.3, 0.03]},
@@ -84,7 +84,7 @@ def thesis_preprocessing():
 def _estimator(method: str, kernel: dict, n_genes: int, seed: int, quick: bool):
     """(unfitted estimator, its inner-CV grid or None) for one of :data:`CLASSIFIERS`."""
     kp = _kernel_params(kernel, n_genes)
-    grids = _GRIDS["quick" if quick else "full"]
+    grids = GRIDS["quick" if quick else "full"]
     if method == "SVM":
         svm_kp = dict(kp)
         svm_kp.setdefault("gamma", 1.0 / n_genes)
@@ -120,7 +120,7 @@ def select_kernel_cell(dataset: str, fold: int, n_folds: int, seed: int, inner_k
     X, y = ds.X, ds.y
     tr, _ = _outer_split(y, n_folds, seed, fold)
     d = X.shape[1]
-    Cs = _GRIDS["quick" if quick else "full"]["kernel_C"]
+    Cs = GRIDS["quick" if quick else "full"]["kernel_C"]
     cands = [KERNEL_CANDIDATES[0], KERNEL_CANDIDATES[3]] if quick else list(KERNEL_CANDIDATES)
     grid = []
     for k in cands:

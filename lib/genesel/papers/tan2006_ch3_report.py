@@ -335,9 +335,9 @@ def spread_sentence(spread: pd.DataFrame, names: dict) -> str:
 def cpu_bullet(cpu: pd.DataFrame, *, quick: bool = False, inner_k: int = 5) -> str:
     """The CPU-cost bullet of "What differs and why" from the mean CPU seconds per fold (data sets x methods); the
     SMLR grid and inner folds are the ones of the mode that ran."""
-    from genesel.papers.tan2006_ch3 import _GRIDS
+    from genesel.papers.tan2006_ch3 import GRIDS
 
-    n_lam = len(_GRIDS["quick" if quick else "full"]["SMLR"]["lam"])
+    n_lam = len(GRIDS["quick" if quick else "full"]["SMLR"]["lam"])
 
     def span(cols):
         v = cpu[[c for c in cols if c in cpu.columns]].to_numpy(dtype=float).ravel()
