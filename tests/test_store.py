@@ -18,7 +18,7 @@ from genesel._core.io import CacheIntegrityWarning
 from genesel._core.store import RecordError, read_record, write_record
 from genesel.experiments import cell_key, run_grid
 
-from test_grid import _files, poly_cell
+from test_grid import _files, list_cell, poly_cell
 
 
 class _Evil:
@@ -145,9 +145,12 @@ def test_forged_cell_record_is_reported_and_recomputed_never_served(tmp_path, ow
     assert 666.0 not in got["value"].tolist()
 
 
-def test_crafted_pickles_run_no_code(tmp_path, own_key):
+def test_crafted_pickles_run_no_code(tmp_path, own_key, monkeypatch):
     """An old-format cell file (the pickle the cache used to unpickle before checking anything) and a record
     holding a pickled object array: both are deleted unread, reported, recomputed; the payload never runs."""
+    import genesel._core.io as gio
+
+    monkeypatch.setattr(gio, "_LEGACY_SEEN", {"told": False})
     cells = _poly_cells()
     ref = run_grid(cells, poly_cell, cache_dir=tmp_path, progress=False)
     folder = _files(tmp_path)[0].parent
@@ -165,7 +168,7 @@ def test_crafted_pickles_run_no_code(tmp_path, own_key):
         got = run_grid(cells, poly_cell, cache_dir=tmp_path, progress=False)
     assert not marker.exists(), "code in a cache file ran"
     text = " ".join(str(w.message) for w in caught)
-    assert "old pickle format" in text and rec.name in text
+    assert "older genesel format (pickles" in text and rec.name in text
     pd.testing.assert_frame_equal(ref, got, check_exact=True)
     assert not list(folder.glob("*.pkl"))
     with warnings.catch_warnings():
@@ -183,3 +186,26 @@ def test_unreadable_member_layout_is_refused(tmp_path, own_key):
     p.write_bytes(pickle.dumps({"x": 1}))
     with pytest.raises(RecordError, match="not a genesel record"):
         read_record(p, kind="cell")
+
+
+def test_an_old_cache_costs_one_message_per_process(tmp_path, own_key, monkeypatch):
+    """Old-format files in several grid folders (and in parsed data) are all dropped and recomputed, with one
+    message in the process, not one per folder."""
+    import genesel._core.io as gio
+
+    monkeypatch.setattr(gio, "_LEGACY_SEEN", {"told": False})
+    cells = _poly_cells()
+    run_grid(cells, poly_cell, cache_dir=tmp_path, progress=False)
+    lists = [{"a": 1}, {"a": 2}]
+    run_grid(lists, list_cell, cache_dir=tmp_path, progress=False)
+    folders = sorted({p.parent for p in tmp_path.rglob("*.rec") if p.name != "costs.rec"})
+    assert len(folders) == 2
+    for f in folders:
+        (f / "deadbeef.pkl").write_bytes(b"GENESEL-CELL-1\n0\nnot a pickle")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run_grid(cells, poly_cell, cache_dir=tmp_path, progress=False)
+        run_grid(lists, list_cell, cache_dir=tmp_path, progress=False)
+    msgs = [w for w in caught if issubclass(w.category, CacheIntegrityWarning)]
+    assert len(msgs) == 1 and "older genesel format" in str(msgs[0].message)
+    assert not list(tmp_path.rglob("*.pkl"))

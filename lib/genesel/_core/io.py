@@ -11,14 +11,40 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
+import warnings
 from pathlib import Path
 
-__all__ = ["atomic_write", "umask_mode", "CacheIntegrityWarning"]
+__all__ = ["atomic_write", "umask_mode", "CacheIntegrityWarning", "drop_legacy_files"]
 
 
 class CacheIntegrityWarning(UserWarning):
     """A cached item (a grid cell result, a parsed data set) failed its checksum or consistency check; it was
     deleted and is recomputed."""
+
+
+_LEGACY_SEEN = {"told": False}
+_LEGACY_LOCK = threading.Lock()
+
+
+def drop_legacy_files(paths, where, stacklevel: int = 3) -> int:
+    """Delete, unread, cache files of an older format (the pickles of earlier genesel versions, parsed data with a
+    plain checksum): what they hold is recomputed once. The first such deletion in a process says so in one
+    :class:`CacheIntegrityWarning` naming ``where``; later ones (other grids, other data sets) are silent, so an
+    old cache costs one message, not one per folder."""
+    n = 0
+    for p in paths:
+        Path(p).unlink(missing_ok=True)
+        n += 1
+    if n:
+        with _LEGACY_LOCK:
+            told, _LEGACY_SEEN["told"] = _LEGACY_SEEN["told"], True
+        if not told:
+            warnings.warn(f"{n} cached file(s) in {where} were in an older genesel format (pickles, which a crafted "
+                          "file could use to run code, or unauthenticated parses); they were deleted without being "
+                          "read and are recomputed once (any other old-format files this run meets are dropped "
+                          "the same way without a further message)", CacheIntegrityWarning, stacklevel=stacklevel)
+    return n
 
 
 def umask_mode(base: int = 0o666) -> int:

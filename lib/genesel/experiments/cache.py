@@ -20,7 +20,7 @@ import time
 import warnings
 from pathlib import Path
 
-from genesel._core.io import CacheIntegrityWarning
+from genesel._core.io import CacheIntegrityWarning, drop_legacy_files
 from genesel._core.store import RecordError, read_record, write_record
 
 __all__ = ["record_path", "read_cell", "write_cell", "drop_legacy", "sweep_tmp", "CostBook", "cost_key",
@@ -64,17 +64,11 @@ def read_cell(folder: Path, key: str, stacklevel: int = 3):
 
 
 def drop_legacy(folder: Path) -> int:
-    """Delete, unread, the cell files of the old pickle format in ``folder``; one message if there were any."""
+    """Delete, unread, the cell files of the old pickle format in ``folder``; one message per process
+    (:func:`genesel._core.io.drop_legacy_files`)."""
     if not folder.exists():
         return 0
-    old = [p for pat in _LEGACY for p in folder.glob(pat)]
-    for p in old:
-        p.unlink(missing_ok=True)
-    if old:
-        warnings.warn(f"{len(old)} cached cell(s) in {folder} were in the old pickle format, which a crafted file "
-                      "could use to run code; they were deleted without being read and are recomputed once",
-                      CacheIntegrityWarning, stacklevel=3)
-    return len(old)
+    return drop_legacy_files([p for pat in _LEGACY for p in folder.glob(pat)], folder, stacklevel=4)
 
 
 def sweep_tmp(folder: Path, older_than: float) -> int:
