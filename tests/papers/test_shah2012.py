@@ -77,7 +77,7 @@ def test_final_classifier_names_its_genes(mirror):
     assert all(p.endswith("_at") or p.startswith("AFFX") for p in f["probe_ids"])
     assert f["positive_class"] in ("ALL", "AML")
     table = R.table5(pd.DataFrame([dict(dataset="golub", **f)]))
-    assert table["data set"].iloc[0] == "Leuk" and table["stump"].iloc[0] == 1
+    assert table.index.names == ["data set", "stump"] and table.index[0] == ("Leuk", 1)
 
 
 def test_cells_refuse_unknown_methods(mirror):
