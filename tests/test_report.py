@@ -287,6 +287,7 @@ def test_search_index_covers_every_page(site):
     sections = [s for s in data["sections"] if data["pages"][s[0]][0] == page]
     assert any("2^k" in s[2] for s in sections)
     assert any("Title from the source" in s[3] for s in sections)
+    assert not any("Figure 1 under" in s[3] for s in sections)  # a built description is not a title
     assert not any("plt.subplots" in s[3] for s in sections)
 
 

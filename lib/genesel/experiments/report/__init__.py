@@ -129,6 +129,12 @@ def _failed(errors: int) -> str:
     return f' <span class="badge failed">{errors} cell(s) failed</span>' if errors else ""
 
 
+def _shown_path(runs_dir: Path) -> str:
+    """``runs/<mode>`` for a mode folder of the project, else the folder as given."""
+    runs_dir = Path(runs_dir)
+    return f"runs/{runs_dir.name}" if runs_dir.parent.name == "runs" else str(runs_dir)
+
+
 def _index_page(groups: list[list[_Entry]], mode: str, runs_dir: Path) -> str:
     from genesel._version import __version__
 
@@ -158,7 +164,7 @@ def _index_page(groups: list[list[_Entry]], mode: str, runs_dir: Path) -> str:
 {search_box()}</nav>
 <h1>genesel: the five papers, re-run on the public data</h1>
 <p>{_MODE_SENTENCE.get(mode, f"Mode: {html.escape(mode or 'not recorded')}.")} Executed notebooks from
-<code>{html.escape(str(runs_dir))}</code>, genesel {html.escape(__version__)}.{other_text}</p>
+<code>{html.escape(_shown_path(runs_dir))}</code>, genesel {html.escape(__version__)}.{other_text}</p>
 <p>Every page works offline, with its figures and mathematics; each says at the top which mode and parameters it ran
 with, and links to the previous and next notebook. Search the text of all pages with the box above.</p>
 <ol class="contents">

@@ -58,6 +58,7 @@ _TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
 <div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
 <img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}"
  alt="{{ output | get_metadata('alt', 'image/png') | escape_html }}"
+{%- if output | get_metadata('genesel_alt_built', 'image/png') %} data-alt="built"{% endif %}
 {%- set width = output | get_metadata('width', 'image/png') -%}
 {%- if width is not none %} width="{{ width | escape_html }}"{% endif %}>
 </div>
@@ -66,6 +67,7 @@ _TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
 <div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
 <img src="data:image/jpeg;base64,{{ output.data['image/jpeg'] | escape_html }}"
  alt="{{ output | get_metadata('alt', 'image/jpeg') | escape_html }}"
+{%- if output | get_metadata('genesel_alt_built', 'image/jpeg') %} data-alt="built"{% endif %}
 {%- set width = output | get_metadata('width', 'image/jpeg') -%}
 {%- if width is not none %} width="{{ width | escape_html }}"{% endif %}>
 </div>
@@ -73,7 +75,8 @@ _TEMPLATE = r"""{%- extends 'lab/index.html.j2' -%}
 {% block data_svg scoped %}
 <div class="jp-RenderedSVG jp-OutputArea-output {{ extra_class }}" data-mime-type="image/svg+xml">
 <img src="data:image/svg+xml;base64,{{ output.data['image/svg+xml'] | text_base64 | escape_html }}"
- alt="{{ output | get_metadata('alt', 'image/svg+xml') | escape_html }}">
+ alt="{{ output | get_metadata('alt', 'image/svg+xml') | escape_html }}"
+{%- if output | get_metadata('genesel_alt_built', 'image/svg+xml') %} data-alt="built"{% endif %}>
 </div>
 {%- endblock data_svg %}
 {%- block body_header -%}
@@ -212,9 +215,13 @@ def prepare_notebook(nb, title: str):
                 count_in_section += 1
                 for mime in _IMAGE_TYPES:
                     if mime in data:
-                        alt = figure_alt(o, mime) or (literal[k] if literal else "") or \
-                            f"Figure {count_in_section} under “{heading}”, notebook “{title}”"
+                        alt = figure_alt(o, mime) or (literal[k] if literal else "")
+                        built = not alt
+                        if built:
+                            alt = f"Figure {count_in_section} under “{heading}”, notebook “{title}”"
                         _set_alt(o, mime, alt)
+                        if built:  # a description, not a title: marked, so that the search leaves it out
+                            o["metadata"][mime]["genesel_alt_built"] = True
                 k += 1
     _fold_solutions(nb.cells)
     return nb

@@ -1,7 +1,7 @@
 """The course site's search index: the text of every page by section, written as a script (offline, file://).
 
 :func:`page_sections` splits a rendered page at its headings (each has an ``id``, nbconvert's anchor) and keeps the
-text a reader sees there: Markdown, tables and other outputs, figure titles (alt text), mathematics as its LaTeX
+text a reader sees there: Markdown, tables and other outputs, figure titles (alt text, unless the site built it), mathematics as its LaTeX
 source; not the code of code cells, nor the site's navigation. :func:`write_index` writes them to
 ``search-index.js`` as ``window.GENESEL_SEARCH = {pages: [[file, title, run label, is default run], ...],
 sections: [[page, anchor, heading, text], ...]}``: a script loaded by a ``<script>`` tag, because browsers refuse
@@ -71,8 +71,9 @@ def page_sections(html: str) -> list[dict]:
             if name == "math":
                 sections[-1]["parts"].append(" " + (child.get("alttext") or child.get_text("")) + " ")
                 continue
-            if name == "img":
-                sections[-1]["parts"].append(" " + (child.get("alt") or "") + " ")
+            if name == "img":  # a figure's title; not a description the site built for it
+                if child.get("data-alt") != "built":
+                    sections[-1]["parts"].append(" " + (child.get("alt") or "") + " ")
                 continue
             if "anchor-link" in classes:
                 continue
