@@ -68,7 +68,8 @@ def test_index_sentence_of_each_notebook(path):
 
 def test_course_order():
     assert [re.match(r"\d+[a-z]*", p.stem).group(0) for p in notebook_paths()] == COURSE
-    assert sorted(["10_x", "05b_y", "06_z", "05a_w", "9_v"], key=course_key) == ["05a_w", "05b_y", "06_z", "9_v", "10_x"]
+    assert sorted(["10_x", "05b_y", "06_z", "05a_w", "9_v"], key=course_key) == \
+        ["05a_w", "05b_y", "06_z", "9_v", "10_x"]
 
 
 # ---------------------------------------------------------------- a synthetic course: 9 notebooks, one extra run
@@ -111,8 +112,9 @@ def _notebook(prefix: str, png: str, *, overrides=None, mode="quick"):
         new_markdown_cell("## Sensitivity to the prior"),
         new_code_cell("plt.show()", outputs=[_image(png)]),
         new_code_cell("display(table)", outputs=[new_output("display_data", data={
-            "text/html": f"<table><tr><th>gene</th><th>weight</th></tr><tr><td>{'quokka' if prefix == '03' else 'wombat'}"
-                         "</td><td>0.5</td></tr></table>", "text/plain": "table"})]),
+            "text/html": "<table><tr><th>gene</th><th>weight</th></tr><tr><td>"
+                         f"{'quokka' if prefix == '03' else 'wombat'}</td><td>0.5</td></tr></table>",
+            "text/plain": "table"})]),
         new_code_cell("display(Markdown(text))", outputs=[new_output("display_data", data={
             "text/markdown": "The margin $\\gamma$ of output markdown.", "text/plain": "md"})]),
         new_markdown_cell("## Exercises\n\n**Exercise 1. Try it.** Change the seed."),

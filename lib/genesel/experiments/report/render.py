@@ -257,8 +257,9 @@ def mode_badge(mode: str) -> str:
     return f'<span class="badge {html.escape(mode)}">{html.escape(mode)} mode</span>'
 
 
-_MODE_TEXT = {"quick": "the reduced protocol of quick mode (minutes; <code>make full</code> runs the papers' protocols)",
-              "full": "the papers' full protocols"}
+_MODE_TEXT = {
+    "quick": "the reduced protocol of quick mode (minutes; <code>make full</code> runs the papers' protocols)",
+    "full": "the papers' full protocols"}
 
 
 def rerun_command(run: Run) -> str:

@@ -1,9 +1,9 @@
 """The course site's search index: the text of every page by section, written as a script (offline, file://).
 
 :func:`page_sections` splits a rendered page at its headings (each has an ``id``, nbconvert's anchor) and keeps the
-text a reader sees there: Markdown, tables and other outputs, figure titles (alt text, unless the site built it), mathematics as its LaTeX
-source; not the code of code cells, nor the site's navigation. :func:`write_index` writes them to
-``search-index.js`` as ``window.GENESEL_SEARCH = {pages: [[file, title, run label, is default run], ...],
+text a reader sees there: Markdown, tables and other outputs, figure titles (alt text, unless the site built it),
+mathematics as its LaTeX source; not the code of code cells, nor the site's navigation. :func:`write_index` writes
+them to ``search-index.js`` as ``window.GENESEL_SEARCH = {pages: [[file, title, run label, is default run], ...],
 sections: [[page, anchor, heading, text], ...]}``: a script loaded by a ``<script>`` tag, because browsers refuse
 ``fetch()`` of a local JSON file from a page opened from the file system. ``site.js`` searches it.
 """

@@ -13,8 +13,13 @@
       loading = [];
       var s = document.createElement("script");
       s.src = "search-index.js";
-      s.onload = function () { var cbs = loading; loading = null; cbs.forEach(function (cb) { cb(window.GENESEL_SEARCH); }); };
-      s.onerror = function () { var cbs = loading; loading = null; cbs.forEach(function (cb) { cb(null); }); };
+      var settle = function (value) {
+        var callbacks = loading;
+        loading = null;
+        callbacks.forEach(function (cb) { cb(value); });
+      };
+      s.onload = function () { settle(window.GENESEL_SEARCH || null); };
+      s.onerror = function () { settle(null); };
       document.head.appendChild(s);
     }
     loading.push(done);
@@ -91,7 +96,11 @@
     if (!q) { panel.hidden = true; panel.innerHTML = ""; return; }
     loadIndex(function (index) {
       if (input.value.trim() !== q) return;  // the query changed while the index loaded
-      if (!index) { panel.innerHTML = '<p class="empty">The search index (search-index.js) is missing.</p>'; panel.hidden = false; return; }
+      if (!index) {
+        panel.innerHTML = '<p class="empty">The search index (search-index.js) is missing.</p>';
+        panel.hidden = false;
+        return;
+      }
       var hits = search(index, q);
       var html = hits.length ? '<ol class="search-results">' + hits.slice(0, MAX_PANEL).map(function (h) {
         return resultItem(index, h);
@@ -132,8 +141,8 @@
       var hits = search(index, q);
       out.innerHTML = "<p>" + hits.length + " section" + (hits.length === 1 ? "" : "s") + " contain" +
         (hits.length === 1 ? "s" : "") + " all of <strong>" + escapeHtml(q) + "</strong>.</p>" +
-        (hits.length ? '<ol class="search-results">' + hits.map(function (h) { return resultItem(index, h); }).join("") +
-          "</ol>" : "");
+        (hits.length ? '<ol class="search-results">' +
+          hits.map(function (h) { return resultItem(index, h); }).join("") + "</ol>" : "");
     });
   }
 

@@ -2,11 +2,12 @@
 
 The sentence is taken from the notebook's opening Markdown (before its first ``##`` section), in this order of
 preference: the paragraph introduced by **What this notebook shows.** / **What the paper does.** / **The idea.**
-(its first sentence, without the bold lead-in); the learning goals, as "After this notebook you can <first goal>." (their own lead-in when they have one);
-the first prose paragraph that is not the paper's reference; **What is reproduced.** Sentences are split where a
-sentence ends (``.``, ``!``, ``?`` before a capital or the end), never inside code, mathematics, a link or after an
-abbreviation (e.g., et al., Fig., Eq.), so the sentence is never cut mid-way. It is rendered from Markdown to HTML
-(emphasis, code, links, MathML), so no raw Markdown reaches the page.
+(its first sentence, without the bold lead-in); the learning goals, as "After this notebook you can <first goal>."
+(with their own lead-in when they have one); the first prose paragraph that is not the paper's reference;
+**What is reproduced.** Sentences are split where a sentence ends (``.``, ``!``, ``?`` before a capital or the
+end), never inside code, mathematics, a link or after an abbreviation (e.g., et al., Fig., Eq.), so the sentence is
+never cut mid-way. It is rendered from Markdown to HTML (emphasis, code, links, MathML), so no raw Markdown reaches
+the page.
 """
 
 from __future__ import annotations
