@@ -419,6 +419,14 @@ def test_report_in_headless_chromium(tmp_path, monkeypatch, mirror, browser):
         folds: document.querySelectorAll('details.solution').length,
     })""")
     page.screenshot(path=str(tmp_path / "report_top.png"))
+    # a figure shrunk to the page width opens at full resolution on a click, and fits again on a second
+    img = page.locator(".jp-RenderedImage img").first
+    fitted = img.evaluate("i => [i.getBoundingClientRect().width, i.naturalWidth]")
+    assert fitted[0] < fitted[1]
+    img.click()
+    assert img.evaluate("i => i.getBoundingClientRect().width") == pytest.approx(fitted[1], abs=2)
+    img.click()
+    assert img.evaluate("i => i.getBoundingClientRect().width") == pytest.approx(fitted[0], abs=2)
     page.locator("math").first.scroll_into_view_if_needed()
     page.screenshot(path=str(tmp_path / "report_math.png"))
     assert info["maths"], "no MathML in the rendered page"

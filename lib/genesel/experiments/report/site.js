@@ -154,8 +154,25 @@
     if (el) el.scrollIntoView();
   }
 
+  /* A figure shrunk to the page width shows at full resolution on a click (scroll sideways), and back. */
+  function setupZoom() {
+    Array.prototype.forEach.call(document.querySelectorAll(".jp-RenderedImage img"), function (img) {
+      var check = function () {
+        if (img.naturalWidth > img.getBoundingClientRect().width + 1 || img.classList.contains("zoomed")) {
+          img.classList.add("zoomable");
+          img.title = "Click to see this figure at full size; click again to fit it to the page";
+        }
+      };
+      if (img.complete) check(); else img.addEventListener("load", check);
+      img.addEventListener("click", function () {
+        if (img.classList.contains("zoomable")) img.classList.toggle("zoomed");
+      });
+    });
+  }
+
   function init() {
     Array.prototype.forEach.call(document.querySelectorAll("form.site-search"), setupBox);
+    setupZoom();
     renderSearchPage();
     if (window.location.hash) openTarget();
     window.addEventListener("hashchange", openTarget);
