@@ -1,15 +1,25 @@
 """Command line: ``python -m data_fetch --list | --all | NAME... [--mirror DIR] [--cache DIR] [--offline]``.
 
-NAME is a data set (or alias, or family) or one registered file (e.g. ``alon.RData``)."""
+NAME is a data set (or alias, or family) or one registered file (e.g. ``alon.RData``). ``--list`` needs nothing
+beyond the registry (no tqdm, no pooch), so it works with any Python that has numpy; tqdm is imported only when data
+sets are fetched, to show progress (plain lines without it)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from tqdm.auto import tqdm
-
 from . import DATASETS, FAMILIES, FILES, FetchError, fetch_dataset, fetch_file, resolve
+
+
+def _progress(items, **kw):
+    """``(iterable, write)``: tqdm's progress bar and its ``write`` when tqdm is installed, else the items as they
+    are and ``print`` (imported here, not at module level, so ``--list`` runs without tqdm)."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return items, print
+    return tqdm(items, **kw), tqdm.write
 
 
 def main(argv=None) -> int:
@@ -49,13 +59,14 @@ def main(argv=None) -> int:
         except FetchError as exc:
             failed += 1
             print(f"FAIL {f}: {exc}")
-    for spec in tqdm(specs, desc="data sets", unit="set"):
+    bar, write = _progress(specs, desc="data sets", unit="set")
+    for spec in bar:
         try:
             paths = fetch_dataset(spec.name, mirror=args.mirror, cache=args.cache, download=not args.offline)
-            tqdm.write(f"ok   {spec.name}: {', '.join(str(p) for p in paths.values())}")
+            write(f"ok   {spec.name}: {', '.join(str(p) for p in paths.values())}")
         except FetchError as exc:
             failed += 1
-            tqdm.write(f"FAIL {spec.name}: {exc}")
+            write(f"FAIL {spec.name}: {exc}")
     return 1 if failed else 0
 
 

@@ -1,0 +1,100 @@
+"""The executed notebooks of one mode folder, in course order, with the mode and parameters each ran with.
+
+A mode folder ``runs/<mode>/`` (:mod:`genesel.experiments.runner`) holds the default run of each notebook,
+``<name>.ipynb``, and every run with other parameters in a folder of its own, ``<name>-<digest>/<name>.ipynb``.
+:func:`find_runs` returns both kinds as :class:`Run` records, read from the metadata the runner writes into each
+executed notebook (``metadata.genesel``: ``mode``, ``parameters``, ``defaults``, ``overrides``, ``help``). A notebook
+executed before the runner recorded its parameters still appears, its mode read from papermill's injected
+parameters and its parameters marked as not recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Run", "find_runs", "course_key", "format_value"]
+
+_NOTEBOOK = re.compile(r"(\d+)([a-z]*)_")
+_RUN_FOLDER = re.compile(r"(?P<stem>\d+[a-z]*_[A-Za-z0-9_]+)-(?P<digest>[0-9a-f]{8})")
+
+
+def course_key(stem: str) -> tuple:
+    """The course order of a notebook name: its number, then its letter (00, 01, ..., 05a, 05b, 05c, 06, ..., 10)."""
+    m = _NOTEBOOK.match(stem)
+    return (int(m.group(1)), m.group(2), stem) if m else (10**9, "", stem)
+
+
+def format_value(value, limit: int | None = None) -> str:
+    """A parameter value as it would be written in the parameters cell (JSON for lists and strings)."""
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, bool) and value is not None else repr(value)
+    if isinstance(value, float) and value != value:  # nan
+        text = "nan"
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+@dataclass
+class Run:
+    """One executed notebook: where it is, which notebook, mode and parameters, and its page in the site."""
+
+    path: Path
+    stem: str                       # the notebook's name, e.g. "02_gentile2003_alma"
+    digest: str | None              # None for the default run (the notebook at the top of the mode folder)
+    mode: str                       # "quick", "full" or "" (not recorded)
+    parameters: dict = field(default_factory=dict)   # every parameter's value as run
+    defaults: dict = field(default_factory=dict)
+    overrides: dict = field(default_factory=dict)    # the values that differ from the defaults
+    help: dict = field(default_factory=dict)
+    recorded: bool = True           # False: executed before the runner recorded parameters
+
+    @property
+    def page(self) -> str:
+        """The run's page in the site: ``<name>.html``, or ``<name>-<digest>.html`` for a parameterised run."""
+        return f"{self.stem}-{self.digest}.html" if self.digest else f"{self.stem}.html"
+
+    @property
+    def is_default(self) -> bool:
+        return not self.overrides
+
+    def label(self, limit: int | None = 60) -> str:
+        """``default parameters``, or the parameters that differ, e.g. ``datasets = ["singh"], seed = 1``."""
+        if not self.recorded:
+            return "parameters not recorded"
+        if not self.overrides:
+            return "default parameters"
+        return ", ".join(f"{k} = {format_value(v, limit)}" for k, v in self.overrides.items())
+
+
+def _injected_mode(nb) -> str:
+    for c in nb.cells:
+        if "injected-parameters" in c.get("metadata", {}).get("tags", []):
+            return "full" if re.search(r"^\s*quick\s*=\s*False\b", c.source, re.M) else "quick"
+    return ""
+
+
+def read_run(path: Path, nb, digest: str | None) -> Run:
+    """The :class:`Run` of the executed notebook ``nb`` read from ``path``."""
+    meta = nb.metadata.get("genesel")
+    stem = Path(path).stem
+    if not isinstance(meta, dict):
+        return Run(Path(path), stem, digest, _injected_mode(nb), recorded=False)
+    return Run(Path(path), stem, digest, str(meta.get("mode") or _injected_mode(nb)),
+               dict(meta.get("parameters") or {}), dict(meta.get("defaults") or {}),
+               dict(meta.get("overrides") or {}), dict(meta.get("help") or {}))
+
+
+def find_runs(runs_dir: Path) -> list[tuple[Path, str | None]]:
+    """The executed notebooks of ``runs_dir`` as ``(path, digest)``, in course order, each notebook's default run
+    (``runs_dir/<name>.ipynb``, digest ``None``) before its parameterised runs (``runs_dir/<name>-<digest>/
+    <name>.ipynb``, by digest). Temporary files of a run in progress (``.<name>.running.ipynb``) are skipped."""
+    runs_dir = Path(runs_dir)
+    found = [(p, None) for p in runs_dir.glob("[0-9]*.ipynb")]
+    for folder in runs_dir.iterdir() if runs_dir.is_dir() else ():
+        m = _RUN_FOLDER.fullmatch(folder.name)
+        if m and folder.is_dir() and (folder / f"{m['stem']}.ipynb").is_file():
+            found.append((folder / f"{m['stem']}.ipynb", m["digest"]))
+    return sorted(found, key=lambda pd: (course_key(pd[0].stem), pd[1] is not None, pd[1] or ""))
