@@ -39,6 +39,7 @@ from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
 from genesel.msvm_rfe import MSVMRFE
 from genesel.papers.common import load_task
+from genesel.papers.tan2006 import GP_MAX_ITER
 from genesel.preprocessing import LogTransform
 from genesel.rfe import SVMRFE
 from genesel.sparse_select import RVMSelector, SMLRSelector
@@ -219,7 +220,7 @@ def _gp_rank(approximation, A, y, seed, quick):
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         gp = GaussianProcessClassifier(approximation=approximation, ard=True, n_restarts=0 if quick else 2,
-                                       max_iter=100 if quick else 200, random_state=seed).fit(A, y)
+                                       max_iter=GP_MAX_ITER, random_state=seed).fit(A, y)
     unconverged = sum("L-BFGS-B stopped" in str(x.message) for x in w)
     return np.argsort(-gp.relevances_, kind="stable"), unconverged
 
@@ -270,11 +271,11 @@ def _fold_selector(method, seed, quick, inner_folds):
     if method == "MSVM-RFE":
         return MSVMRFE(n_folds=inner_folds, random_state=seed)
     if method == "GP-ARD-FS":
-        return GPARDFS(n_folds=inner_folds, n_restarts=0 if quick else 1, max_iter=100 if quick else 200,
+        return GPARDFS(n_folds=inner_folds, n_restarts=0 if quick else 1, max_iter=GP_MAX_ITER,
                        random_state=seed)
     if method == "GP-ARD-RFE":
         return GPARDRFE(n_folds=inner_folds, p=5 if quick else 8, n_restarts=0 if quick else 1,
-                        max_iter=100 if quick else 200, random_state=seed)
+                        max_iter=GP_MAX_ITER, random_state=seed)
     raise ValueError(f"method must be one of {FOLD_METHODS}, got {method!r}")
 
 
@@ -334,7 +335,7 @@ def table54_cell(dataset: str, seed: int, quick: bool, max_genes: int | None = N
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rfe = GPARDRFE(n_folds=5 if quick else 10, p=5 if quick else 8, n_restarts=0 if quick else 1,
-                       max_iter=100 if quick else 200, random_state=seed).fit(A, y)
+                       max_iter=GP_MAX_ITER, random_state=seed).fit(A, y)
 
     def loo(g):
         return float(100.0 * (1 - _loo_errors(A[:, g], y) / y.size))
