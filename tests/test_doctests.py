@@ -80,7 +80,7 @@ def run_doctests(module: types.ModuleType, *, skip=frozenset(), only=None) -> tu
         if bad:
             failed += 1
             out.write(f"{test.name}: the examples emitted {len(bad)} warning(s):\n"
-                      + "".join(f"  {w.category.__name__}: {w.message}\n" for w in bad))
+                      + "".join(f"  {w.category.__name__}: {w.message} ({w.filename}:{w.lineno})\n" for w in bad))
     return attempted, failed, out.getvalue()
 
 
