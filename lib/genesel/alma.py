@@ -420,6 +420,19 @@ class ALMA(_ALMABase):
     n_cycles_ : int                    sweeps actually run
     converged_ : bool                  True if the last sweep made no update
     classes_ : ndarray (2,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import ALMA
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> alma = ALMA(p=2, alpha=0.9, random_state=0).fit(X[::2], y[::2])
+    >>> alma.converged_, alma.n_updates_, alma.coef_.shape
+    (True, 11, (1, 100))
+    >>> print(f"margin {alma.gamma_:.3f}, test accuracy {alma.score(X[1::2], y[1::2]):.2f}")
+    margin 0.907, test accuracy 0.90
     """
 
     _parameter_constraints = {"p": _P, **_COMMON}
@@ -492,6 +505,21 @@ class ALMAFS(_ALMASelectorBase):
     ``n_features_``, ``coef_`` (1, n_features_in_; zero off the support), ``gamma_``, ``p_`` (final stage),
     ``stages_`` (list of dicts: n_features, p, gamma, n_updates, n_cycles, converged, n_kept), ``n_updates_``
     (over all stages), ``fit_time_`` (seconds).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import ALMAFS
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> fs = ALMAFS(alpha=0.9, random_state=0).fit(X[::2], y[::2])  # picks the number of genes itself
+    >>> fs.n_features_, np.flatnonzero(fs.support_).tolist()
+    (6, [0, 1, 2, 3, 15, 86])
+    >>> [stage["n_features"] for stage in fs.stages_]
+    [100, 15, 9, 7, 6]
+    >>> fs.score(X[1::2], y[1::2])
+    0.85
     """
 
     _parameter_constraints = dict(_COMMON)
@@ -515,6 +543,21 @@ class ALMARFE(_ALMASelectorBase):
     ``n_features_to_select`` remain (a count, or a fraction of the genes); the final ALMA_p is trained on them
     (p = max(2, ln n_f) for "ln"). Asking for more genes than there are keeps all of them (genesel's rule for every
     selector). ``subset(size)`` gives the genes of every stage (one of the ``n_features`` of ``stages_``). Attributes as :class:`ALMAFS`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from genesel import ALMARFE
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> rfe = ALMARFE(n_features_to_select=4, p=2, random_state=0).fit(X, y)
+    >>> np.flatnonzero(rfe.support_).tolist(), [s["n_features"] for s in rfe.stages_]
+    ([0, 2, 23, 74], [100, 50, 25, 12, 6, 4])
+    >>> scores = cross_val_score(ALMARFE(n_features_to_select=4, p=2, random_state=0), X, y, cv=5)
+    >>> print(f"{scores.mean():.2f}")                               # ALMARFE is a classifier too
+    0.85
     """
 
     _parameter_constraints = {"n_features_to_select": N_FEATURES[:2], "p": _P, **_COMMON}
@@ -535,7 +578,22 @@ class ALMARFE(_ALMASelectorBase):
 
 def make_corr_pipeline(n_features_to_select=20, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None,
                        balanced=True):
-    """ALMA_2-CORR (``p=2``) or ALMA_ln-CORR (``p="ln"``: ALMA_{ln f} on the f selected genes) as a Pipeline."""
+    """ALMA_2-CORR (``p=2``) or ALMA_ln-CORR (``p="ln"``: ALMA_{ln f} on the f selected genes) as a Pipeline.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from genesel import make_corr_pipeline
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> pipe = make_corr_pipeline(n_features_to_select=4, p=2, random_state=0)
+    >>> [name for name, _ in pipe.steps]
+    ['corr', 'alma']
+    >>> print(f"{cross_val_score(pipe, X, y, cv=5).mean():.2f}")
+    0.88
+    """
     return Pipeline([
         ("corr", SignalToNoiseSelector(n_features_to_select=n_features_to_select, balanced=balanced)),
         ("alma", ALMA(p=p, alpha=alpha, n_cycles=n_cycles, shuffle=shuffle, random_state=random_state)),

@@ -218,6 +218,27 @@ def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLi
         the NaNs (e.g. to impute inside training folds with :class:`genesel.preprocessing.MissingValueImputer`).
 
     The arrays of the returned Dataset are read-only; copy them before changing them in place.
+
+    Examples
+    --------
+    >>> from genesel.datasets import load_dataset
+    >>> ds = load_dataset("golub")                  # from $GENESEL_DATA_MIRROR, else downloaded and sha256-checked
+    >>> ds
+    Dataset('golub', 72 x 7129, {'ALL': 47, 'AML': 25}, split 38/34)
+    >>> ds.X.shape, ds.classes, ds.y[:3].tolist(), ds.gene_ids[:2].tolist()
+    ((72, 7129), ('ALL', 'AML'), [-1, -1, -1], ['AFFX-BioB-5_at', 'AFFX-BioB-M_at'])
+
+    A file of one's own loads the same way (here the first 50 genes of Golub's set, written out as a CSV with a
+    column of labels):
+
+    >>> import tempfile, pathlib, numpy as np, pandas as pd
+    >>> frame = pd.DataFrame(ds.X[:, :50], index=ds.sample_ids, columns=ds.gene_ids[:50])
+    >>> frame.insert(0, "class", np.where(ds.y > 0, "AML", "ALL"))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     frame.to_csv(pathlib.Path(tmp, "my_study.csv"))
+    ...     mine = load_dataset(pathlib.Path(tmp, "my_study.csv"), label="class")
+    >>> mine, np.array_equal(mine.X, ds.X[:, :50])
+    (Dataset('my_study.csv', 72 x 50, {'ALL': 47, 'AML': 25}), True)
     """
     from genesel.expression_io import looks_like_path
 
@@ -255,7 +276,19 @@ def _read_file(key) -> Dataset:
 
 
 def list_datasets() -> pd.DataFrame:
-    """One row per registered data set: name, aliases, shape, classes (-1, +1), class counts, papers, files."""
+    """One row per registered data set: name, aliases, shape, classes (-1, +1), class counts, papers, files.
+
+    Examples
+    --------
+    >>> from genesel.datasets import list_datasets
+    >>> table = list_datasets().set_index("name")
+    >>> print(table.loc[["golub", "alon"], ["n_samples", "n_genes", "classes"]].to_string(index_names=False))
+           n_samples  n_genes           classes
+    golub         72     7129        ALL vs AML
+    alon          62     2000  normal vs tumour
+    >>> table.loc["alon", "aliases"], table.loc["alon", "counts"]
+    ('colon', {'tumour': 40, 'normal': 22})
+    """
     rows = []
     for spec in DATASETS.values():
         rows.append(dict(name=spec.name, aliases=", ".join(spec.aliases), n_samples=spec.shape[0],
@@ -327,7 +360,20 @@ def recommended_preprocessing(name: str, standardize: bool = True):
     """The usual preprocessing of a data set as an (unfitted) ``Pipeline``: log transform where the values are raw
     intensities, then per-gene standardisation fit on the training data (``standardize``). For a registered set the
     transform is the customary one of its platform (below); for a user's file (a path or reference string) it is
-    decided from the file's values (GEO2R's rule, see ``_file_log``)."""
+    decided from the file's values (GEO2R's rule, see ``_file_log``).
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from genesel import LinearSVM, SVMRFE
+    >>> from genesel.datasets import recommended_preprocessing
+    >>> prep = recommended_preprocessing("golub")                   # floor 20, ceiling 16000, log10, z-scores
+    >>> [(name, type(step).__name__) for name, step in prep.steps], prep.named_steps["log"].ceiling
+    ([('log', 'LogTransform'), ('standardize', 'GeneStandardizer')], 16000.0)
+    >>> pipe = make_pipeline(recommended_preprocessing("golub"), SVMRFE(n_features_to_select=16), LinearSVM())
+    >>> len(pipe.steps)
+    3
+    """
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import FunctionTransformer
 

@@ -234,6 +234,19 @@ class DWD(BinaryClassifier):
     classes_, C_ (the penalty used), dual_coef_ (β, w = Σ β_i φ(x_i)), intercept_, coef_ (linear kernel only),
     objective_ (Σ 1/r_i + C Σ ξ_i at the solution), norm_multiplier_ (μ of ‖w‖ ≤ 1), margins_ (y_i f(x_i) on the
     training data).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import DWD
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> dwd = DWD().fit(X[::2], y[::2])                             # C="auto": Marron & Todd's 100 / d_t^2
+    >>> print(f"C = {dwd.C_:.4f}, |w| = {np.linalg.norm(dwd.coef_):.2f}")
+    C = 0.4328, |w| = 1.00
+    >>> dwd.score(X[1::2], y[1::2]), dwd.predict(X[1:6:2]).tolist()
+    (0.85, [1, 1, -1])
     """
 
     _parameter_constraints = {

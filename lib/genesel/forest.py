@@ -69,6 +69,21 @@ class RFBackwardSelector(SelectorBase):
     feature_order_ : all genes, best first (by decreasing importance, ties by index).  ranking_ : 1 = best.
     path_sizes_ : the numbers of genes visited, largest first.  path_oob_errors_ : the OOB error of each.
     support_ : the chosen genes.  n_features_ : their number.  oob_error_ : the OOB error at the chosen size.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import RFBackwardSelector
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 32)), np.repeat([-1, 1], 20)    # 40 samples x 32 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> rf = RFBackwardSelector(n_estimators=100, n_estimators_iter=50, fraction_dropped=0.5, random_state=0)
+    >>> rf.fit(X, y).path_sizes_.tolist()                           # the gene counts visited, halving
+    [32, 16, 8, 4, 2]
+    >>> len(rf.path_oob_errors_), bool(rf.oob_error_ < 0.1)         # an OOB error for each; at the chosen size
+    (5, True)
+    >>> np.flatnonzero(rf.support_)[:4].tolist()                    # the chosen genes include 0-3
+    [0, 1, 2, 3]
     """
 
     _parameter_constraints = {"n_estimators": [POSITIVE_INT], "n_estimators_iter": [POSITIVE_INT],

@@ -233,6 +233,20 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
     Returns
     -------
     ForwardPath
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import SignalToNoiseSelector, forward_path
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> order = np.argsort(SignalToNoiseSelector().fit(X[::2], y[::2]).ranking_)   # best first
+    >>> path = forward_path(X[::2], y[::2], order, X_test=X[1::2], y_test=y[1::2], max_genes=8)
+    >>> path.sizes.tolist(), path.loo_errors.tolist(), path.test_errors.tolist()
+    ([1, 2, 3, 4, 5, 6, 7, 8], [3, 2, 0, 3, 4, 3, 4, 3], [5, 3, 2, 3, 3, 3, 3, 3])
+    >>> path.biomarkers().tolist(), path.summary()["test_accuracy_at_biomarker"]
+    ([0, 2, 1], 90.0)
     """
     X = check_expression_data(X, name="X", allow_constant=True)
     y_pm1, classes = to_pm1(y)

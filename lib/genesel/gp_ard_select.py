@@ -207,6 +207,19 @@ class GPARDRFE(_GPARDBase):
         average; ``fold_log_evidence_`` the evidences of every fit, per round.
     forward_path_ : the :class:`genesel.forward.ForwardPath` of step 3.
     train_masks_ : (k, n_samples) the fold training masks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import GPARDRFE
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 32)), np.repeat([-1, 1], 20)    # 40 samples x 32 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> rfe = GPARDRFE(n_folds=3, p=2, n_restarts=0, random_state=0).fit(X, y)
+    >>> rfe.sizes_, rfe.feature_order_[:4].tolist()                 # halving down to 2^p genes
+    ([32, 16, 8, 4], [0, 1, 3, 2])
+    >>> np.flatnonzero(rfe.support_).tolist()
+    [0, 1, 2, 3]
     """
 
     _parameter_constraints = {**_COMMON, "p": [integer(0, None, "left")]}
@@ -299,6 +312,21 @@ class GPARDFS(_GPARDBase):
     counts_ : dict gene -> number of M_i holding it.  n_iter_ : k (the GP-ARD fits).  candidate_order_ : R (the union ranked by count, then by average
     ARD value).  forward_path_ : step 5.  support_ : M*.  feature_order_ / ranking_ : R first, then the other
     prefiltered genes by average ARD value, then the genes that failed the prefilter by p-value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import GPARDFS
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> fs = GPARDFS(alpha=0.01, n_folds=3, n_restarts=0, random_state=0).fit(X, y)
+    >>> np.flatnonzero(fs.prefilter_support_).tolist()              # Wilcoxon p < 0.01
+    [0, 1, 2, 3, 7, 60, 78, 81]
+    >>> fs.counts_                                                  # in how many folds' minimal sets
+    {0: 3, 1: 3, 81: 2, 2: 2, 3: 1}
+    >>> np.flatnonzero(fs.support_).tolist()
+    [0, 1, 2, 3, 81]
     """
 
     _parameter_constraints = {**_COMMON, "alpha": [real(0, 1, "right")], "max_forward_genes": [POSITIVE_INT, None]}

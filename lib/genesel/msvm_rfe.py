@@ -278,6 +278,21 @@ class MSVMRFE(SelectorBase):
     forward_path_ : :class:`genesel.forward.ForwardPath` of the LOO forward selection (None with a fixed size).
     train_masks_ : (t, n_samples) training mask of each SVM.
     n_iter_ : number of elimination steps + 1 (rounds of t SVM fits).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import MSVMRFE
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> msvm = MSVMRFE(n_folds=5, random_state=0).fit(X, y)       # 5 SVMs per step, each leaving out a fold
+    >>> msvm.feature_order_[:6].tolist(), msvm.train_masks_.shape   # the ranking, best first
+    ([0, 20, 1, 77, 74, 82], (5, 40))
+    >>> np.flatnonzero(msvm.support_).tolist()      # the biomarker set: shortest prefix with the best LOO accuracy
+    [0, 1, 20, 74, 77, 82]
+    >>> msvm.forward_path_.summary()["accuracy"]                    # that LOO accuracy, in %
+    100.0
     """
 
     _parameter_constraints = {

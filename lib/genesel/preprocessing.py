@@ -45,7 +45,31 @@ def _stateless_input(est, X, **kw):
 
 
 class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """x -> log_base(clip(x, floor, ceiling)). ``floor`` must be positive (it is what non-positive values become)."""
+    """x -> log_base(clip(x, floor, ceiling)). ``floor`` must be positive (it is what non-positive values become).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import LogTransform
+    >>> raw = np.array([[-40.0, 150.0, 20000.0], [12.0, 1000.0, 300.0]])   # MAS5-style intensities
+    >>> LogTransform(floor=20.0, ceiling=16000.0).fit_transform(raw).round(2).tolist()
+    [[1.3, 2.18, 4.2], [1.3, 3.0, 2.48]]
+
+    On raw data it is the first step of a pipeline; genes constant in a training part (here probes at the floor in
+    every sample) are ignored by every later step, so the pipeline runs inside ``cross_val_score`` as it is:
+
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from genesel import GeneStandardizer, LinearSVM, SVMRFE
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([-1, 1], 20)
+    >>> X = rng.lognormal(mean=6.0, sigma=1.0, size=(40, 100))       # 40 samples x 100 genes, raw intensities
+    >>> X[:, :4] *= np.exp(np.outer(y, [1.0, 1.0, -1.0, -1.0]))     # genes 0-1 up, 2-3 down in class +1
+    >>> X[:, 90:] = 5.0                                             # 10 probes below the floor everywhere
+    >>> pipe = make_pipeline(LogTransform(), GeneStandardizer(), SVMRFE(n_features_to_select=4), LinearSVM())
+    >>> print(f"{cross_val_score(pipe, X, y, cv=5).mean():.2f}")
+    0.85
+    """
 
     _parameter_constraints = {"floor": [POSITIVE], "ceiling": [real(None, None, "neither"), None],
                               "base": [real(1, None, "neither")]}
@@ -80,6 +104,19 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     ``on_constant``: ``"zero"`` (default) maps genes constant in the training data to 0 (mean subtracted, scale 1,
     as scikit-learn's ``StandardScaler``); they are listed in ``constant_genes_`` and reported once (see
     ``genesel._core.validation``); ``"error"`` raises on them, naming them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import GeneStandardizer
+    >>> X = np.array([[1.0, 10.0, 5.0], [3.0, 30.0, 5.0], [5.0, 20.0, 5.0]])  # gene 2 is constant
+    >>> std = GeneStandardizer().fit(X)
+    >>> std.transform(X).round(2).tolist()
+    [[-1.22, -1.22, 0.0], [0.0, 1.22, 0.0], [1.22, 0.0, 0.0]]
+    >>> std.constant_genes_.tolist()                                # mapped to 0, ignored downstream
+    [2]
+    >>> std.transform([[7.0, 20.0, 5.0]]).round(2).tolist()         # new samples: the training mean and sd
+    [[2.45, 0.0, 0.0]]
     """
 
     _parameter_constraints = {"on_constant": [StrOptions({"error", "zero"})]}
@@ -113,7 +150,21 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
 
 class SampleStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """Each row to mean 0 and sd 1 over its genes (ddof=0). Rows that are constant raise an error."""
+    """Each row to mean 0 and sd 1 over its genes (ddof=0). Rows that are constant raise an error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import SampleStandardizer
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.log2(rng.lognormal(mean=6.0, sigma=1.0, size=(4, 100)))   # 4 arrays, log2 intensities
+    >>> X[1] += 1.5                                                 # array 1 scanned brighter
+    >>> X.mean(axis=1).round(1).tolist()
+    [8.8, 10.1, 8.5, 8.6]
+    >>> Z = SampleStandardizer().fit_transform(X)
+    >>> np.allclose(Z.mean(axis=1), 0.0), np.allclose(Z.std(axis=1), 1.0)
+    (True, True)
+    """
 
     _parameter_constraints: dict = {}
 
@@ -146,6 +197,24 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     ``strategy``: ``"mean"`` / ``"median"`` of the gene in the training samples, or ``"knn"``: the mean of the gene
     over the ``n_neighbors`` training samples nearest to the sample (Euclidean over observed genes; scikit-learn's
     ``KNNImputer``). A gene with no observed training value raises an error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import MissingValueImputer
+    >>> X = np.array([[1.0, 2.0, np.nan], [1.1, 2.1, 3.0], [5.0, 6.0, 9.0], [5.1, 6.2, 8.0]])
+    >>> MissingValueImputer(strategy="mean").fit_transform(X)[0].round(2).tolist()   # mean of the gene
+    [1.0, 2.0, 6.67]
+    >>> MissingValueImputer(strategy="knn", n_neighbors=1).fit_transform(X)[0].tolist()  # nearest sample's value
+    [1.0, 2.0, 3.0]
+
+    Inside a pipeline the imputation is learned on the training part of every fold only:
+
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from genesel import GeneStandardizer, LinearSVM
+    >>> pipe = make_pipeline(MissingValueImputer(n_neighbors=1), GeneStandardizer(), LinearSVM())
+    >>> pipe.fit(X, [-1, -1, 1, 1]).predict([[1.2, np.nan, 2.5]]).tolist()
+    [-1]
     """
 
     _parameter_constraints = {"strategy": [StrOptions({"mean", "median", "knn"})], "n_neighbors": [POSITIVE_INT]}

@@ -135,6 +135,22 @@ class RVM(BinaryClassifier):
     weights on k(x − center_, x_j − center_)), and for ``kernel=None``: coef_ (one weight per gene, 0 if pruned),
     support_ (bool mask of kept genes), relevances_ (1/α per gene, 0 if pruned), intercept_ (decision function
     X @ coef_ + intercept_).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import RVM
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> rvm = RVM(kernel="linear").fit(X[::2], y[::2])
+    >>> rvm.converged_, rvm.relevance_vectors_.tolist()             # the training samples kept
+    (True, [7, 14, 19])
+    >>> rvm.score(X[1::2], y[1::2])
+    0.75
+    >>> genes = RVM(kernel=None).fit(X, y)                          # the genes as basis functions
+    >>> np.flatnonzero(genes.support_).tolist()
+    [0, 1, 2, 3, 81]
     """
 
     _parameter_constraints = {

@@ -179,6 +179,21 @@ class SMLR(ClassifierMixin, BaseEstimator):
     classes_, lam_ (the prior weight used), coef_ (K × n_genes, or K × n_train_samples with a kernel; K = 1 for two classes), intercept_ (K,), n_iter_, converged_, objective_,
     support_ (bool mask of the basis functions — genes, or training samples with a kernel — with a non-zero
     weight), feature_importances_.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import SMLR
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> smlr = SMLR(lam=0.3, lam_scale="max").fit(X[::2], y[::2])   # 0.3 x the weight that keeps no gene
+    >>> smlr.converged_, np.flatnonzero(smlr.support_).tolist()
+    (True, [0, 1, 2, 3])
+    >>> smlr.score(X[1::2], y[1::2])
+    0.9
+    >>> smlr.predict_proba(X[1:6:2]).round(2).tolist()
+    [[0.6, 0.4], [0.52, 0.48], [0.49, 0.51]]
     """
 
     _parameter_constraints = {

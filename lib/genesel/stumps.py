@@ -465,6 +465,21 @@ class SampleCompressionStumps(_StumpConjunction):
     n_stumps_, positive_class_, classes_, compression_set_ (training indices of the threshold examples),
     utilities_ (utility of each step), n_errors_ (training errors), bound_ (Theorem 3 with Eq. 4; ``bounds_``:
     the bound of each prefix conjunction).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import SampleCompressionStumps
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> scm = SampleCompressionStumps(p=1.0, max_stumps=5).fit(X[::2], y[::2])
+    >>> [(gene, direction) for gene, _, direction in scm.stumps_], scm.compression_set_.tolist()
+    ([(0, 1)], [5])
+    >>> scm.n_errors_, scm.score(X[1::2], y[1::2])
+    (1, 0.65)
+    >>> print(f"{scm.bound_:.2f}")                                  # Theorem 3: risk bound at delta = 0.05
+    0.63
     """
 
     _parameter_constraints = dict(_COMMON)
@@ -510,6 +525,21 @@ class OccamStumps(_StumpConjunction):
     Attributes: ``stumps_`` (gene, threshold = the dyadic code value, direction), ``bits_``, ``intervals_`` (the gap
     of equally good thresholds each code lies in), ``utilities_``, ``n_errors_``, ``bound_`` (Theorem 2) and
     ``bounds_`` (of each prefix).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import OccamStumps
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> occam = OccamStumps(p=1.0, eta=0.01).fit(X[::2], y[::2])
+    >>> [(gene, round(threshold, 2), direction) for gene, threshold, direction in occam.stumps_]
+    [(1, -0.03, 1)]
+    >>> occam.n_errors_, occam.score(X[1::2], y[1::2])
+    (1, 0.8)
+    >>> print(f"{occam.bound_:.2f}")                                # Theorem 2: risk bound at delta = 0.05
+    0.59
     """
 
     _parameter_constraints = {**_COMMON, **_RANGE}
@@ -579,6 +609,21 @@ class PACBayesStumps(_StumpConjunction):
     utilities_, genes_searched_ (genes scored exactly per step: the pruning at work), gibbs_risk_ (training
     Gibbs risk), bound_ (Theorem 5 on the Gibbs risk; the Bayes classifier's risk is at most twice it),
     bounds_ (each prefix), kl_ (KL(Q‖P)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import PACBayesStumps
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> pb = PACBayesStumps(p=1.0, eta=0.01).fit(X[::2], y[::2])
+    >>> [gene for gene, _, _ in pb.stumps_], pb.score(X[1::2], y[1::2])
+    ([0], 0.85)
+    >>> pb.predict_proba(X[1:6:2]).round(2).tolist()
+    [[1.0, 0.0], [0.94, 0.06], [0.67, 0.33]]
+    >>> print(f"Gibbs risk {pb.gibbs_risk_:.2f}, bound {pb.bound_:.2f}")
+    Gibbs risk 0.05, bound 0.64
     """
 
     _parameter_constraints = {**_COMMON, **_RANGE, "margin": [StrOptions({"variable", "fixed"})],
@@ -712,6 +757,21 @@ class AdaBoostStumps(BinaryClassifier):
     Attributes: ``genes_``, ``thresholds_``, ``left_``, ``right_`` (±1 labels of x <= threshold / x > threshold),
     ``alphas_``, ``errors_``, ``n_rounds_`` (fewer than ``n_estimators`` when a round fits the data perfectly).
     :meth:`staged_predict` yields the prediction after every round (one fit for every number of rounds).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import AdaBoostStumps
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> boost = AdaBoostStumps(n_estimators=20).fit(X[::2], y[::2])
+    >>> boost.n_rounds_, boost.genes_[:5].tolist()
+    (20, [0, 1, 2, 0, 48])
+    >>> [float(np.mean(p == y[1::2])) for p in boost.staged_predict(X[1::2])][::5]   # test accuracy, rounds 1, 6, ...
+    [0.85, 0.85, 0.75, 0.7]
+    >>> boost.score(X[1::2], y[1::2])
+    0.7
     """
 
     _parameter_constraints = {"n_estimators": [POSITIVE_INT]}

@@ -157,6 +157,21 @@ class LinearSVM(_DualSVMBase):
     computed in data-relative units (see ``_DualSVMBase``); ``alpha_``, ``dual_coef_`` and ``objective_`` are
     reported in the units of X and can under- or overflow for data near 1e-300 or 1e200, ``coef_`` and the
     predictions do not.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import LinearSVM
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> svm = LinearSVM(C=1.0).fit(X[::2], y[::2])                  # train on every other sample
+    >>> svm.coef_.shape, len(svm.support_), svm.classes_.tolist()
+    ((1, 100), 18, [-1, 1])
+    >>> sorted(np.argsort(-np.abs(svm.coef_[0]))[:3].tolist())     # the three largest weights
+    [0, 2, 3]
+    >>> svm.predict(X[1:6:2]).tolist(), svm.score(X[1::2], y[1::2])  # the other samples
+    ([1, 1, -1], 0.85)
     """
 
     _parameter_constraints = {"C": [POSITIVE_OR_INF], "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None]}
@@ -205,6 +220,28 @@ class KernelSVM(_DualSVMBase):
     means (sklearn's X.var() over all entries grows with the differences between gene means, e.g. raw intensities,
     and made the kernel flat), as the RBF kernel itself does not.
     The computation runs in data-relative units as ``LinearSVM``'s (``_gamma_`` is reported in the units of X).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from genesel import KernelSVM
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> svm = KernelSVM(kernel="rbf", C=10.0).fit(X, y)
+    >>> svm.n_support_.tolist(), svm.score(X, y)
+    ([20, 20], 1.0)
+    >>> scores = cross_val_score(KernelSVM(kernel="rbf", C=10.0), X, y, cv=5)
+    >>> print(f"{scores.mean():.2f}")
+    0.95
+
+    A Gram matrix of one's own (here the linear kernel) takes the place of the expression data:
+
+    >>> K = X @ X.T
+    >>> svm = KernelSVM(kernel="precomputed").fit(K[::2, ::2], y[::2])      # train x train
+    >>> svm.score(K[1::2, ::2], y[1::2])                                    # test x train
+    0.85
     """
 
     _parameter_constraints = {

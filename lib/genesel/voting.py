@@ -39,6 +39,22 @@ class GolubVoting(BinaryClassifier):
     ``prediction_strength`` is Golub's PS in [-1, 1] (signed towards classes_[1]).
     Attributes: ``classes_``, ``genes_`` (selected indices, best first), ``scores_`` (P(g, c) of every gene),
     ``coef_`` (1, n_features: a_g on the selected genes, 0 elsewhere), ``intercept_``, ``midpoints_`` (b_g).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel import GolubVoting
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 100)), np.repeat([-1, 1], 20)   # 40 samples x 100 genes
+    >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
+    >>> labels = np.where(y > 0, "AML", "ALL")                      # any two labels will do
+    >>> vote = GolubVoting(n_genes=10).fit(X[::2], labels[::2])
+    >>> vote.classes_.tolist(), vote.genes_[:4].tolist()
+    (['ALL', 'AML'], [0, 2, 1, 3])
+    >>> vote.predict(X[1:8:2]).tolist(), vote.score(X[1::2], labels[1::2])
+    (['AML', 'ALL', 'ALL', 'AML'], 0.85)
+    >>> vote.prediction_strength(X[1:8:2]).round(2).tolist()        # Golub's PS, signed towards "AML"
+    [0.26, -0.03, -0.27, 0.18]
     """
 
     _parameter_constraints = {"n_genes": [POSITIVE_INT, None], "balanced": ["boolean"]}
