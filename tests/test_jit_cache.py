@@ -43,7 +43,10 @@ def test_digest_follows_the_kernel_sources_only(tmp_path):
     (pkg / "papers" / "shah2012_report.py").write_text("# a figure edit\n", encoding="utf-8")
     assert kernel_source_digest(pkg) == before  # papers hold no kernel
     linalg = pkg / "_core" / "linalg.py"
-    linalg.write_text(linalg.read_text() + "\n# edited\n")
+    src = linalg.read_text()
+    linalg.write_text(src.replace('"""', '"""An edited docstring. ', 1) + "\n# an edited comment\n")
+    assert kernel_source_digest(pkg) == before  # documentation only: no recompilation of every kernel
+    linalg.write_text(src + "\n_EDITED = 1\n")
     assert kernel_source_digest(pkg) != before
 
 
