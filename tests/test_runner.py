@@ -121,6 +121,29 @@ def test_a_parameterised_run_leaves_the_default_run_untouched(tmp_path, monkeypa
     assert meta["mode"] == "quick" and meta["overrides"] == {"datasets": '["west"]'}
     assert meta["parameters"]["datasets"] == '["west"]' and meta["defaults"]["datasets"] is None
     assert json.loads(default.read_text())["metadata"]["genesel"]["overrides"] == {}
+    # provenance: the commit and the machine, in the notebook and as <notebook>_run.json beside its figures
+    prov = meta["provenance"]
+    assert set(prov) >= {"commit", "dirty", "machine", "versions", "date"}
+    assert prov["machine"]["cores"] >= 1 and prov["versions"]["numpy"]
+    run = json.loads((figures / "00_datasets_run.json").read_text())
+    assert run["mode"] == "quick" and run["parameters"]["quick"] is True and run["overrides"] == {}
+    assert json.loads((other.parent / "figures" / "00_datasets_run.json").read_text())["overrides"] == \
+        {"datasets": '["west"]'}
+
+
+def test_provenance_names_the_commit_and_the_machine_not_a_path(tmp_path):
+    import json
+    import subprocess
+
+    from genesel.experiments.provenance import git_commit, provenance
+
+    p = provenance()
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if head:
+        assert p["commit"] == head
+    text = json.dumps(p)
+    assert str(ROOT) not in text and str(Path.home()) not in text
+    assert git_commit(tmp_path) == {"commit": None, "dirty": None}  # not a checkout: said, not guessed
 
 
 def test_figures_go_to_runs_quick_unless_full(monkeypatch):

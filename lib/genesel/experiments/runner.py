@@ -191,18 +191,31 @@ def _jsonable(value):
     return json.loads(json.dumps(value, default=str))
 
 
-def _record(out: Path, mode: str, parameters: dict, known: dict) -> None:
-    """Write the run's mode and parameters into the executed notebook's metadata (``metadata.genesel``)."""
+def _record(out: Path, mode: str, parameters: dict, known: dict, figures_dir: Path | None = None) -> None:
+    """Write the run's mode, parameters and provenance (commit, machine, libraries, date:
+    :func:`genesel.experiments.provenance.provenance`) into the executed notebook's metadata
+    (``metadata.genesel``), and, when the run wrote figures or tables to ``figures_dir``, the same record as
+    ``<figures_dir>/<notebook>_run.json`` beside them."""
     import nbformat
 
     from genesel._core.io import atomic_write
+    from genesel.experiments.provenance import provenance
 
     nb = nbformat.read(str(out), as_version=4)
     values = {n: parameters.get(n, known[n]["default"]) for n in known}
-    nb.metadata["genesel"] = _jsonable({
+    if "quick" in known:
+        values["quick"] = mode == "quick"  # the mode ran, not the notebook's default
+    record = _jsonable({
         "mode": mode, "parameters": values, "defaults": {n: known[n]["default"] for n in known},
-        "overrides": run_overrides(parameters, known), "help": {n: known[n]["help"] for n in known}})
+        "overrides": run_overrides(parameters, known), "help": {n: known[n]["help"] for n in known},
+        "provenance": provenance()})
+    nb.metadata["genesel"] = record
     atomic_write(out, lambda tmp: nbformat.write(nb, tmp))
+    if figures_dir is not None and Path(figures_dir).is_dir():
+        name = out.name.removeprefix(".").removesuffix(".running.ipynb").removesuffix(".ipynb")
+        run = {k: record[k] for k in ("mode", "parameters", "overrides", "provenance")}
+        atomic_write(Path(figures_dir) / f"{name}_run.json",
+                     lambda tmp: Path(tmp).write_text(json.dumps(run, indent=1, sort_keys=True) + "\n"))
 
 
 def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: dict | None = None,
@@ -244,7 +257,7 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
         raise
     finally:
         if finished and tmp.exists():
-            _record(tmp, "quick" if quick else "full", parameters, known)
+            _record(tmp, "quick" if quick else "full", parameters, known, figures_dir)
             os.replace(tmp, out)
         else:
             tmp.unlink(missing_ok=True)
