@@ -139,6 +139,12 @@ def _check(path: Path, name: str, entry: RemoteFile, origin: str) -> None:
         raise _mismatch(path, name, entry, origin, size, digest)
 
 
+def _new_cache_file(dst: Path):
+    """(path, binary file object) of a new temporary file beside ``dst``: what every cache copy is written to."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
+    return tmp, os.fdopen(fd, "wb")
+
+
 def _checked_copy(src: Path, dst: Path, name: str, entry: RemoteFile, origin: str) -> None:
     """Copy ``src`` to ``dst`` checking exactly the bytes copied: each block read from ``src`` is hashed and written
     to a temporary file beside ``dst``; only if the sha256 of all of them is the registered one is the temporary file
@@ -146,24 +152,29 @@ def _checked_copy(src: Path, dst: Path, name: str, entry: RemoteFile, origin: st
     once, so a file that changes meanwhile gives a mismatch (refused), never an unchecked copy. A failed write
     (full disk, read-only folder) raises :class:`CacheWriteError` naming ``dst``; no temporary file is left."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
+        tmp, fout = _new_cache_file(dst)
     except OSError as exc:
         raise CacheWriteError(f"{name}: {cache_write_remedy(exc, dst)}", exc.errno, dst) from exc
+
+    def write_failed(exc):
+        return CacheWriteError(f"{name}: {cache_write_remedy(exc, dst)}", exc.errno, dst)
+
     h, size = hashlib.sha256(), 0
     try:
-        with open(src, "rb") as fin, os.fdopen(fd, "wb") as fout:
+        with open(src, "rb") as fin:
             while block := fin.read(_CHUNK):
                 h.update(block)
                 size += len(block)
                 try:
                     fout.write(block)
                 except OSError as exc:
-                    raise CacheWriteError(f"{name}: {cache_write_remedy(exc, dst)}", exc.errno, dst) from exc
-            try:
-                fout.flush()
-                os.fsync(fout.fileno())
-            except OSError as exc:
-                raise CacheWriteError(f"{name}: {cache_write_remedy(exc, dst)}", exc.errno, dst) from exc
+                    raise write_failed(exc) from exc
+        try:
+            fout.flush()
+            os.fsync(fout.fileno())
+            fout.close()
+        except OSError as exc:
+            raise write_failed(exc) from exc
         if h.hexdigest() != entry.sha256:
             raise _mismatch(src, name, entry, origin, size, h.hexdigest())
         mask = os.umask(0)
@@ -172,8 +183,12 @@ def _checked_copy(src: Path, dst: Path, name: str, entry: RemoteFile, origin: st
             os.chmod(tmp, 0o666 & ~mask)
             os.replace(tmp, dst)
         except OSError as exc:
-            raise CacheWriteError(f"{name}: {cache_write_remedy(exc, dst)}", exc.errno, dst) from exc
+            raise write_failed(exc) from exc
     except BaseException:
+        try:
+            fout.close()  # after a failed write, closing may fail the same way: the first error is the one to report
+        except OSError:
+            pass
         Path(tmp).unlink(missing_ok=True)
         raise
 

@@ -278,6 +278,7 @@ def test_truncated_geo_file(tmp_path):
 
 def test_paths_are_told_from_registered_names():
     assert looks_like_path("data/my.csv") and looks_like_path("study.tsv.gz") and looks_like_path("x.h5ad")
+    assert looks_like_path("my_study.csv?label=class")  # a reference string in the working folder
     assert not looks_like_path("golub") and not looks_like_path("mnist_0v8")
 
 

@@ -346,14 +346,14 @@ def _file_log(name: str) -> dict | None:
     """A user file's log transform, decided from its values by GEO2R's rule (:func:`genesel.preprocessing.needs_log`,
     the rule GEO applies before its differential analysis: a 99th percentile above 100, or a range above 50 with a
     positive lower quartile, or unlogged ratios). Unlogged intensities are floored at the larger of 1 and the 5th
-    percentile of all values (as Tan's quick filter, :mod:`genesel.papers.common`) and logged; values already on a
-    log or standardised scale get no log step. Label-free: it looks at the values only. The step itself decides
-    again in ``fit`` on each training part (``already_log="auto"``), so no test sample's value enters a fit."""
+    percentile of the training values (as Tan's quick filter, :mod:`genesel.papers.common`) and logged; values
+    already on a log or standardised scale get no log step. Label-free: it looks at the values only. The step
+    learns its floor and decides again in ``fit`` on each training part (``floor_quantile=0.05``,
+    ``already_log="auto"``), so no test sample's value enters a fit."""
     from genesel.preprocessing import needs_log
 
-    X = load_dataset(name).X
-    if needs_log(X)[0]:
-        return {"floor": max(1.0, float(np.nanpercentile(X, 5))), "already_log": "auto"}
+    if needs_log(load_dataset(name).X)[0]:
+        return {"floor": 1.0, "floor_quantile": 0.05, "already_log": "auto"}
     return None
 
 

@@ -92,7 +92,8 @@ def looks_like_path(value) -> bool:
         return True
     if not isinstance(value, str):
         return False
-    return (os.sep in value or "/" in value or value.lower().endswith(_PATH_SUFFIXES)) and not value.startswith("<")
+    path = value.partition("?")[0]  # a reference string: its reading options follow the "?"
+    return (os.sep in path or "/" in path or path.lower().endswith(_PATH_SUFFIXES)) and not value.startswith("<")
 
 
 _REF_KEYS = ("label", "rows", "classes", "name", "impute")

@@ -98,6 +98,8 @@ class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     Parameters
     ----------
     floor : positive float, default 20. What smaller values (zeros and negatives included) become before the log.
+    floor_quantile : float in [0, 1) or None, default None. If given, the floor is the larger of ``floor`` and this
+        quantile of the training values (e.g. 0.05: Tan's floor at the 5th percentile), learned in ``fit``.
     ceiling : float or None, default None. What larger values become (must exceed ``floor``).
     base : float > 1, default 10. The logarithm's base.
     already_log : ``"auto"`` (default), True or False. ``"auto"``: decide in ``fit`` by GEO2R's rule; ``True``:
@@ -106,6 +108,7 @@ class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     Attributes
     ----------
     already_log_ : bool. True when ``transform`` passes the values through unchanged.
+    floor_ : the floor applied (``floor``, or the training quantile when ``floor_quantile`` is larger).
     quantiles_ : the GEO2R quantiles (0, 25, 50, 75, 99, 100 %) of the training values (``"auto"`` only; NaN
         otherwise), the evidence for the decision.
 
@@ -127,20 +130,30 @@ class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """
 
     _parameter_constraints = {"floor": [POSITIVE], "ceiling": [real(None, None, "neither"), None],
-                              "base": [real(1, None, "neither")], "already_log": [StrOptions({"auto"}), "boolean"]}
+                              "base": [real(1, None, "neither")], "already_log": [StrOptions({"auto"}), "boolean"],
+                              "floor_quantile": [real(0, 1, "left"), None]}
 
     def __init__(self, floor: float = 20.0, ceiling: float | None = None, base: float = 10.0,
-                 already_log="auto"):
+                 already_log="auto", floor_quantile: float | None = None):
         self.floor = floor
         self.ceiling = ceiling
         self.base = base
         self.already_log = already_log
+        self.floor_quantile = floor_quantile
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         if self.ceiling is not None and self.ceiling <= self.floor:
             raise ValueError(f"LogTransform: ceiling {self.ceiling} must exceed floor {self.floor}")
+        self.floor_ = self.floor
+        if self.floor_quantile is not None:
+            finite = X[np.isfinite(X)]
+            if finite.size:
+                self.floor_ = max(self.floor, float(np.quantile(finite, self.floor_quantile)))
+            if self.ceiling is not None and self.ceiling <= self.floor_:
+                raise ValueError(f"LogTransform: ceiling {self.ceiling} must exceed the floor {self.floor_} (the "
+                                 f"{self.floor_quantile} quantile of the training values)")
         if self.already_log == "auto":
             raw, self.quantiles_ = needs_log(X)
             self.already_log_ = not raw
@@ -168,7 +181,7 @@ class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
         if self.already_log_:
             return X
-        X = np.clip(X, self.floor, self.ceiling if self.ceiling is not None else np.inf)
+        X = np.clip(X, self.floor_, self.ceiling if self.ceiling is not None else np.inf)
         return np.log(X) / np.log(self.base)
 
     def __sklearn_tags__(self):
