@@ -227,6 +227,8 @@ def test_missing_values_stay_missing_and_are_imputed_inside_training_folds(mirro
     whole_a = load_dataset(clean, impute="knn").X[tr]
     whole_b = load_dataset(dirty, impute="knn").X[tr]
     assert not np.array_equal(whole_a, whole_b)
+    with pytest.raises(ValueError, match="impute must be 'auto', 'knn' or None, got 'mean'"):
+        load_dataset(clean, impute="mean")
 
 
 def test_a_file_with_missing_values_in_cross_validation(mirror, tmp_path):
@@ -314,3 +316,28 @@ def test_readme_notebook_command_parameters(mirror, tmp_path):
     refs = dataset_list(params["datasets"], ["alon"], label=params["label"], rows=None, classes=None)
     ds = load_dataset(refs[0])
     assert len(refs) == 1 and ds.classes == ("normal", "tumour") and ds.X.shape == (62, 40)
+
+
+@pytest.mark.parametrize("module", ["genesel.preprocessing", "genesel.expression_io", "genesel.datasets"])
+def test_the_examples_in_the_docstrings_run(module):
+    import doctest
+    import importlib
+
+    res = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert res.attempted > 0 and res.failed == 0, res
+
+
+def test_the_annotation_note_of_a_file_says_where_its_symbols_come_from(tmp_path):
+    from geo_files import write_gds_soft
+
+    from genesel.datasets import annotation_note, gene_labels, read_expression
+
+    X = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    write_gds_soft(tmp_path / "GDS1.soft", X, ["p1", "p2"], ["GSM1", "GSM2", "GSM3"], ["a", "b", "a"],
+                   symbols=["TP53", "MYC"])
+    ds = read_expression(tmp_path / "GDS1.soft", label="disease state")
+    assert annotation_note(ds) == "GDS1.soft: gene symbols for 2 of 2 genes, as the file names them."
+    assert gene_labels(ds, [1]) == ["MYC (p2)"]
+    (tmp_path / "t.csv").write_text("id,g1,g2,class\ns1,1,2,a\ns2,3,4,b\n")
+    plain = read_expression(tmp_path / "t.csv", label="class")
+    assert annotation_note(plain, symbols=np.array(["", ""])).startswith("t.csv: no gene symbols: the file names none")

@@ -236,8 +236,8 @@ def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLi
     impute : ``"auto"`` (default): a registered set with missing values (Alizadeh's lymphoma, 5 % missing) is
         imputed as published with it, gene-wise KNNimpute (Troyanskaya et al. 2001) over the whole matrix, label-free;
         a file keeps its missing values as NaN, to be imputed inside each training part
-        (:class:`genesel.preprocessing.MissingValueImputer`, the first step of :func:`recommended_preprocessing` for
-        such a file). ``"knn"`` or ``None`` choose one of the two for either kind (a file's reference may say
+        (:class:`genesel.preprocessing.MissingValueImputer`, a step of :func:`recommended_preprocessing` for such a
+        file). ``"knn"`` or ``None`` choose one of the two for either kind (a file's reference may say
         ``?impute=knn``).
 
     The arrays of the returned Dataset are read-only; copy them before changing them in place.
@@ -347,9 +347,10 @@ def _file_log(name: str) -> dict | None:
     the rule GEO applies before its differential analysis: a 99th percentile above 100, or a range above 50 with a
     positive lower quartile, or unlogged ratios). Unlogged intensities are floored at the larger of 1 and the 5th
     percentile of the training values (as Tan's quick filter, :mod:`genesel.papers.common`) and logged; values
-    already on a log or standardised scale get no log step. Label-free: it looks at the values only. The step
-    learns its floor and decides again in ``fit`` on each training part (``floor_quantile=0.05``,
-    ``already_log="auto"``), so no test sample's value enters a fit."""
+    already on a log or standardised scale get no log step. Label-free: it looks at the values only. Whether the
+    pipeline has a log step is decided on the whole file; the step itself learns its floor and decides again in
+    ``fit`` on each training part (``floor_quantile=0.05``, ``already_log="auto"``), so no test sample's value
+    enters what a fit computes."""
     from genesel.preprocessing import needs_log
 
     if needs_log(load_dataset(name).X)[0]:
@@ -475,6 +476,12 @@ def annotation_note(ds: Dataset, symbols=None) -> str:
     """One sentence: where the gene symbols of ``ds`` come from and how many genes have one."""
     symbols = gene_symbols(ds) if symbols is None else symbols
     n = int(np.sum(symbols != ""))
+    extra = ds.extra if isinstance(ds.extra, dict) else {}
+    if extra.get("symbols") is not None:  # a user's file that names them (GEO DataSet IDENTIFIER, AnnData var)
+        return f"{ds.name}: gene symbols for {n} of {ds.n_genes} genes, as the file names them."
+    if n == 0 and extra.get("source"):
+        return (f"{ds.name}: no gene symbols: the file names none, and its gene IDs ({ds.gene_ids[0]}, ...) are not "
+                "probe IDs of the one annotation in the data mirror (HG-U95Av2 / Hu6800, GEO's GPL8300).")
     if n == 0 and _is_u133(ds.gene_ids):
         return (f"{ds.name}: HG-U133 probe sets ({ds.gene_ids[0]}, ...); the data mirror holds only the HG-U95Av2 "
                 "annotation (GPL8300), not this platform's (GPL96), so no gene symbols are available.")
