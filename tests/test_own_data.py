@@ -341,3 +341,23 @@ def test_the_annotation_note_of_a_file_says_where_its_symbols_come_from(tmp_path
     (tmp_path / "t.csv").write_text("id,g1,g2,class\ns1,1,2,a\ns2,3,4,b\n")
     plain = read_expression(tmp_path / "t.csv", label="class")
     assert annotation_note(plain, symbols=np.array(["", ""])).startswith("t.csv: no gene symbols: the file names none")
+
+
+def test_a_file_with_missing_values_in_the_leaderboard_and_the_paper_notebooks(mirror, tmp_path):
+    """The leaderboard imputes inside every training part; the paper notebooks, whose protocols impute nothing,
+    refuse the file naming the ways out, and take it with ?impute=knn."""
+    from genesel.datasets import load_dataset
+    from genesel.leaderboard.cells import load
+    from genesel.papers.notebook import dataset_list
+
+    alon = load_dataset("alon").subset(genes=np.arange(100))
+    ref = _file_with_missing(alon, tmp_path, "study_na.csv")
+    task = load(ref, None, 40)
+    assert np.isnan(task.X).any()
+    out = task.prep.fit(task.X[:40]).transform(task.X[40:])
+    assert np.isfinite(out).all() and out.shape == (22, 40)
+    path = ref.split("?")[0]
+    with pytest.raises(ValueError, match=r"has \d+ missing value\(s\).*impute=knn.*notebook 06"):
+        dataset_list([path], ["alon"], label="class")
+    got, = dataset_list([path + "?impute=knn"], ["alon"], label="class")
+    assert not np.isnan(load_dataset(got).X).any()

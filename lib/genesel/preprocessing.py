@@ -80,10 +80,10 @@ def _refuse_missing(X, who):
     nan = np.isnan(X)
     if nan.any():
         r, c = np.argwhere(nan)[0]
-        raise ValueError(f"{who}: X contains {int(nan.sum())} missing value(s) (NaN; the first at sample {r}, gene {c}); "
-                         "impute them inside each training part first: put genesel.preprocessing.MissingValueImputer() "
-                         "before this step in the pipeline (genesel.datasets.recommended_preprocessing does so for a "
-                         "file with missing values)")
+        raise ValueError(f"{who}: X contains {int(nan.sum())} missing value(s) (NaN; the first at sample {r}, gene "
+                         f"{c}); impute them inside each training part first: put "
+                         "genesel.preprocessing.MissingValueImputer() before this step in the pipeline "
+                         "(genesel.datasets.recommended_preprocessing does so for a file with missing values)")
 
 
 class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
@@ -195,7 +195,17 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     ``on_constant``: ``"zero"`` (default) maps genes constant in the training data to 0 (mean subtracted, scale 1,
     as scikit-learn's ``StandardScaler``); they are listed in ``constant_genes_`` and reported once (see
-    ``genesel._core.validation``); ``"error"`` raises on them, naming them.
+    ``genesel._core.validation``); ``"error"`` raises on them, naming them. Missing values are refused with the
+    remedy (a :class:`MissingValueImputer` before this step).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel.preprocessing import GeneStandardizer
+    >>> train = np.array([[1.0, 5.0, 7.0], [3.0, 5.0, 9.0]])  # the middle gene is constant
+    >>> g = GeneStandardizer().fit(train)
+    >>> g.transform([[2.0, 6.0, 10.0]]), g.constant_genes_.tolist()
+    (array([[0., 1., 2.]]), [1])
     """
 
     _parameter_constraints = {"on_constant": [StrOptions({"error", "zero"})]}
@@ -231,7 +241,15 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
 
 class SampleStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """Each row to mean 0 and sd 1 over its genes (ddof=0). Rows that are constant raise an error."""
+    """Each row to mean 0 and sd 1 over its genes (ddof=0). Rows that are constant raise an error.
+
+    Examples
+    --------
+    >>> from genesel.preprocessing import SampleStandardizer
+    >>> SampleStandardizer().fit_transform([[1.0, 2.0, 3.0], [10.0, 10.0, 40.0]]).round(3)
+    array([[-1.225,  0.   ,  1.225],
+           [-0.707, -0.707,  1.414]])
+    """
 
     _parameter_constraints: dict = {}
 
@@ -263,7 +281,16 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     ``strategy``: ``"mean"`` / ``"median"`` of the gene in the training samples, or ``"knn"``: the mean of the gene
     over the ``n_neighbors`` training samples nearest to the sample (Euclidean over observed genes; scikit-learn's
-    ``KNNImputer``). A gene with no observed training value raises an error.
+    ``KNNImputer``). A gene with no observed training value raises an error. Put it first in a pipeline (or after a
+    :class:`LogTransform`, which passes NaN through), so that it is fitted on each training part only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel.preprocessing import MissingValueImputer
+    >>> train = np.array([[1.0, 2.0], [3.0, np.nan], [5.0, 6.0]])
+    >>> MissingValueImputer("mean").fit(train).transform([[np.nan, np.nan]])
+    array([[3., 4.]])
     """
 
     _parameter_constraints = {"strategy": [StrOptions({"mean", "median", "knn"})], "n_neighbors": [POSITIVE_INT]}

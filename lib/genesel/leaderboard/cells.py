@@ -14,10 +14,11 @@ Data. Every binary expression data set of the registry, or a user's file (a path
 ``"study.csv?label=class"``, :func:`genesel.expression_io.make_reference`). Preprocessing, fitted inside every
 training part: the data set's :func:`genesel.datasets.recommended_preprocessing` (log of raw intensities where the
 values are raw, then per-gene z-scores) for registered sets; per-gene z-scores of the values as given for a user's
-file (give log-scale values), after imputing its missing values (k nearest training samples) where it has any. The ``"diaz2006"`` view of Golub's leukemia is the data of Díaz-Uriarte & Alvarez de
+file (give log-scale values). The ``"diaz2006"`` view of Golub's leukemia is the data of Díaz-Uriarte & Alvarez de
 Andrés' Table 2: the 38 training samples, Dudoit et al.'s thresholds (floor 100, ceiling 16000) and filter (max/min
 > 5 and max - min > 500, label-free, on those 38 samples: 3051 genes), log10, each sample standardised.
 Quick mode keeps the most variable genes (label-free, over all samples; :func:`genesel.papers.common.load_task`).
+A file's missing values are imputed inside every training part (k nearest training samples).
 """
 
 from __future__ import annotations
