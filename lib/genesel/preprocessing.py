@@ -169,6 +169,8 @@ class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         key = (shape[1], tuple(np.round(q, 6)))
         if key in _SAID:
             return
+        if len(_SAID) > 512:  # a long-running process: forget, rather than grow without bound
+            _SAID.clear()
         _SAID.add(key)
         LOG.info("LogTransform: the training values (%d samples x %d genes; quantiles 0/25/50/75/99/100 %%: %s) look "
                  "already log-transformed or standardised (GEO2R's rule: 99th percentile <= 100, and no positive "
