@@ -5,12 +5,12 @@ their files into the cache (``data/``), from a local mirror folder when one is g
 ``GENESEL_DATA_MIRROR`` environment variable), else from the pinned public URLs, always checked by sha256.
 """
 
-from .fetch import ENV_CACHE, ENV_MIRROR, FetchError, cache_dir, fetch_file, mirror_dir
+from .fetch import ENV_CACHE, ENV_MIRROR, CacheWriteError, FetchError, cache_dir, fetch_file, mirror_dir
 from .files import FILES
 from .registry import ALIASES, DATASETS, FAMILIES, DatasetSpec, resolve
 
 __all__ = ["FILES", "DATASETS", "ALIASES", "FAMILIES", "DatasetSpec", "resolve", "fetch_file", "fetch_dataset",
-           "FetchError", "cache_dir", "mirror_dir", "ENV_MIRROR", "ENV_CACHE"]
+           "FetchError", "CacheWriteError", "cache_dir", "mirror_dir", "ENV_MIRROR", "ENV_CACHE"]
 
 
 def fetch_dataset(name: str, *, mirror=None, cache=None, download: bool = True) -> dict:

@@ -169,6 +169,132 @@ def test_corrupt_cache_copy_is_replaced_from_mirror(mirror, tmp_path):
     assert data_fetch.fetch.sha256_of(p) == FILES["alon.RData"].sha256
 
 
+class _SwapAfterReading:
+    """A file opened for reading that, once read to its end (or after its first block), replaces the file on disk
+    by other bytes: a mirror file that changes between a check and a copy, or while it is read."""
+
+    def __init__(self, fh, path, swap, after_first_block):
+        self._fh, self._path, self._swap, self._after_first = fh, path, swap, after_first_block
+        self.swapped = False
+
+    def read(self, *a):
+        block = self._fh.read(*a)
+        if not self.swapped and (not block or self._after_first):
+            self._swap(self._path)
+            self.swapped = True
+        return block
+
+    def __getattr__(self, k):
+        return getattr(self._fh, k)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._fh.close()
+
+
+def _swapping_open(monkeypatch, victim, swap, after_first_block=False):
+    """Make data_fetch.fetch's own open() of ``victim`` swap its bytes (see above); other opens are untouched."""
+    real_open = open
+
+    def fake_open(path, mode="r", *a, **k):
+        fh = real_open(path, mode, *a, **k)
+        if Path(path) == victim and "r" in mode:
+            return _SwapAfterReading(fh, Path(path), swap, after_first_block)
+        return fh
+
+    monkeypatch.setattr(data_fetch.fetch, "open", fake_open, raising=False)
+
+
+def _corrupt_in_place(p):
+    """Overwrite bytes in the same file (same inode: an open reader sees them)."""
+    with open(p, "r+b") as fh:
+        fh.seek(len(p.read_bytes()) // 2)
+        fh.write(b"\0" * 4096)
+
+
+def test_a_mirror_file_swapped_after_its_check_is_never_cached(mirror, tmp_path, monkeypatch):
+    """Issue 25: fetch_file checked the mirror file's sha256, then copied the file again: a file that changed in
+    between was cached (and parsed) unchecked. Now the bytes that are hashed are the bytes written: the cache holds
+    the checked bytes, whatever the file on disk became after they were read."""
+    m = _copy_to(tmp_path, "alon.RData", mirror)
+    _swapping_open(monkeypatch, m / "alon.RData", _corrupt_in_place)
+    cache = tmp_path / "cache"
+    got = fetch_file("alon.RData", mirror=m, cache=cache, download=False)
+    assert data_fetch.fetch.sha256_of(m / "alon.RData") != FILES["alon.RData"].sha256  # the swap did happen
+    assert data_fetch.fetch.sha256_of(got) == FILES["alon.RData"].sha256  # what was cached is what was checked
+    assert sorted(q.name for q in cache.iterdir()) == ["alon.RData"]
+
+
+def test_a_mirror_file_changed_while_it_is_read_is_refused(mirror, tmp_path, monkeypatch):
+    m = _copy_to(tmp_path, "alon.RData", mirror)
+    monkeypatch.setattr(data_fetch.fetch, "_CHUNK", 1 << 14)
+    _swapping_open(monkeypatch, m / "alon.RData", _corrupt_in_place, after_first_block=True)
+    cache = tmp_path / "cache"
+    with pytest.raises(FetchError, match=r"alon\.RData from the mirror .* is corrupt"):
+        fetch_file("alon.RData", mirror=m, cache=cache, download=False)
+    assert list(cache.iterdir()) == []  # neither the file nor a temporary one
+
+
+@pytest.mark.parametrize("code", ["ENOSPC", "EROFS"])
+def test_a_cache_folder_that_cannot_take_the_raw_file_names_it(mirror, tmp_path, monkeypatch, code):
+    """A full disk (or a read-only cache folder) used to give a bare "OSError: [Errno 28] No space left on device"."""
+    import errno
+
+    err = getattr(errno, code)
+
+    class Full:
+        def write(self, b):
+            raise OSError(err, "simulated")
+
+        def close(self):
+            raise OSError(err, "simulated")
+
+    def writer(dst):
+        if code == "EROFS":
+            raise OSError(err, "Read-only file system")
+        tmp = dst.parent / f".{dst.name}.x.tmp"
+        tmp.write_bytes(b"")
+        return str(tmp), Full()
+
+    monkeypatch.setattr(data_fetch.fetch, "_new_cache_file", writer)
+    cache = tmp_path / "cache"
+    with pytest.raises(data_fetch.CacheWriteError) as exc:
+        fetch_file("alon.RData", mirror=mirror, cache=cache, download=False)
+    target = cache / "alon.RData"
+    assert isinstance(exc.value, OSError) and isinstance(exc.value, FetchError) and exc.value.errno == err
+    assert f"cannot write {target}" in str(exc.value) and "GENESEL_DATA_DIR" in str(exc.value)
+    assert list(cache.iterdir()) == []
+
+
+@pytest.mark.parametrize("code", ["ENOSPC", "EROFS"])
+def test_a_data_folder_that_cannot_take_the_parse_falls_back_to_the_raw_file(mirror, tmp_path, monkeypatch, code):
+    """A read-only data folder holding the raw file but no parsed copy (or a full disk): the load parses the raw
+    file and returns the data, warning once with the parsed copy's path; it used to fail on every retry."""
+    import errno
+
+    from genesel import datasets as D
+
+    fetch_file("alon.RData", mirror=mirror, cache=tmp_path, download=False)  # the raw file is there
+
+    def writer(path, obj, *, kind):
+        raise OSError(getattr(errno, code), "simulated")
+
+    monkeypatch.setattr(D, "write_record", writer)
+    D._load.cache_clear()
+    with pytest.warns(D.CacheWriteWarning) as rec:
+        got = load_dataset("alon", cache=tmp_path)
+    msg = str(rec[0].message)
+    assert re.search(rf"cannot write {re.escape(str(tmp_path / 'parsed'))}/alon-[0-9a-f]{{16}}\.rec", msg), msg
+    assert "without caching" in msg and "GENESEL_DATA_DIR" in msg
+    assert not (tmp_path / "parsed").exists() or not list((tmp_path / "parsed").glob("alon-*"))
+    monkeypatch.undo()
+    D._load.cache_clear()
+    ref = load_dataset("alon", cache=tmp_path / "ok", mirror=mirror)
+    assert np.array_equal(got.X, ref.X) and np.array_equal(got.y, ref.y)
+
+
 def test_missing_file_without_network_or_mirror(tmp_path, monkeypatch):
     import pooch
 

@@ -31,9 +31,10 @@ import genesel
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "lib" / "genesel"
 
-#: every module of the package, found on disk (a module that fails to import fails its own test, not collection)
+#: every module of the package, found on disk (a module that fails to import fails its own test, not collection);
+#: not the ``__main__`` entry points, which run their command when imported
 MODULES = sorted(".".join(p.relative_to(PKG.parent).with_suffix("").parts).removesuffix(".__init__")
-                 for p in PKG.rglob("*.py"))
+                 for p in PKG.rglob("*.py") if p.name != "__main__.py")
 
 #: docstrings whose examples load a registered data set: they run where the data mirror is (``mirror`` fixture)
 NEEDS_MIRROR = {"genesel.datasets.load_dataset"}

@@ -82,7 +82,7 @@ def _round_trips(ds, tmp_path):
         folder = tmp_path / fmt
         folder.mkdir()
         path, label = _write(ds, fmt, folder)
-        got = read_expression(path, label=label, classes=ds.classes if binary else None)
+        got = read_expression(path, label=label, classes=ds.classes if binary else "all")
         assert got.X.shape == ds.X.shape, fmt
         np.testing.assert_array_equal(got.X, ds.X, err_msg=fmt)
         np.testing.assert_array_equal(got.y, ds.y, err_msg=fmt)
@@ -163,7 +163,9 @@ def test_gds_symbols_and_series_matrix_fields(tmp_path):
                         ["a", "b", "a"], key="tissue")
     sm = read_expression(tmp_path / "GSE1_series_matrix.txt", label="source_name_ch1")
     assert sm.classes == ("a tissue", "b tissue")
-    assert not np.isnan(sm.X).any()  # imputed by default, as the registered sets
+    assert np.isnan(sm.X[1, 1]) and sm.extra["missing_values"] == 1  # kept: imputed inside training folds
+    filled = read_expression(tmp_path / "GSE1_series_matrix.txt", label="source_name_ch1", impute="knn")
+    assert not np.isnan(filled.X).any() and "whole file" in filled.extra["imputed"]
 
 
 # ------------------------------------------------------------------------------------------------ malformed files
@@ -198,13 +200,71 @@ def test_sample_sheet_naming_an_unknown_sample(tmp_path):
         read_expression(p, label=str(sheet))
 
 
-def test_more_than_two_classes_are_kept_with_a_note_or_reduced_to_two(tmp_path):
-    p = _toy(tmp_path, "id,g1,g2,class\ns1,1,2,a\ns2,3,4,b\ns3,5,6,c\ns4,7,8,a\n", "three.csv")
-    ds = read_expression(p, label="class")
+THREE = "id,g1,g2,class\ns1,1,2,a\ns2,3,4,b\ns3,5,6,c\ns4,7,8,a\n"
+
+
+def test_more_than_two_classes_are_refused_naming_them_and_the_ways_out(tmp_path):
+    """They used to be kept silently (coded 0..2, a note in extra nobody saw), and every binary method then failed
+    with scikit-learn's 'Only binary classification is supported'."""
+    p = _toy(tmp_path, THREE, "three.csv")
+    with pytest.raises(ValueError) as err:
+        read_expression(p, label="class")
+    msg = str(err.value)
+    assert msg.startswith(f"{p}: the labels name 3 classes: 'a' (2), 'b' (1), 'c' (1)")
+    assert "classes=('a', 'b')" in msg and "'three.csv?label=class&classes=a,b'" in msg  # how to choose two
+    assert "-p classes 'a,b'" in msg and "classes='all'" in msg  # a notebook's parameter; the opt-in
+    assert "SMLR (genesel)" in msg and "LogisticRegression" in msg  # which methods take more than two
+    from genesel.datasets import load_dataset
+
+    with pytest.raises(ValueError, match="the labels name 3 classes"):
+        load_dataset(f"{p}?label=class")
+
+
+def test_a_multiclass_file_on_request_and_two_of_its_classes(tmp_path):
+    from genesel.datasets import load_dataset
+    from genesel.expression_io import make_reference, parse_reference
+
+    p = _toy(tmp_path, THREE, "three.csv")
+    ds = read_expression(p, label="class", classes="all")
     assert ds.classes == ("a", "b", "c") and ds.y.tolist() == [0, 1, 2, 0]
     assert "SMLR" in ds.extra["multiclass_note"]
     two = read_expression(p, label="class", classes=("a", "c"))
     assert two.y.tolist() == [-1, 1, -1] and two.extra["left_out"] == {"b": 1}
+    ref = make_reference(p, label="class", classes="all")
+    assert parse_reference(ref)[1] == {"label": "class", "classes": "all"}
+    assert load_dataset(ref).classes == ("a", "b", "c")
+    assert load_dataset(f"{p}?label=class&classes=c,a").classes == ("c", "a")
+    with pytest.raises(ValueError, match="classes must be a pair \\(negative, positive\\) or 'all', got 'a'"):
+        read_expression(p, label="class", classes="a")
+
+
+def test_the_multiclass_methods_named_are_those_that_accept_three_classes():
+    """MULTICLASS_METHODS (named in the message above) against the estimators themselves: each one it names fits
+    three classes; every other public classifier or selector refuses them."""
+    import warnings
+
+    import genesel
+    from genesel.expression_io import MULTICLASS_METHODS
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1, 2], 12)
+    X = rng.normal(size=(36, 12))
+    X[np.arange(36), y] += 3
+    accepted = []
+    for name in genesel.__all__:
+        cls = getattr(genesel, name)
+        if not isinstance(cls, type) or not hasattr(cls, "fit") or name in (
+                "LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                cls().fit(X, y)
+            except ValueError as exc:
+                assert "binary" in str(exc) or "two classes" in str(exc), f"{name}: {exc}"
+                continue
+        accepted.append(name)
+    assert tuple(accepted) == MULTICLASS_METHODS
 
 
 def test_truncated_geo_file(tmp_path):
@@ -218,6 +278,7 @@ def test_truncated_geo_file(tmp_path):
 
 def test_paths_are_told_from_registered_names():
     assert looks_like_path("data/my.csv") and looks_like_path("study.tsv.gz") and looks_like_path("x.h5ad")
+    assert looks_like_path("my_study.csv?label=class")  # a reference string in the working folder
     assert not looks_like_path("golub") and not looks_like_path("mnist_0v8")
 
 
@@ -237,7 +298,7 @@ def test_load_dataset_takes_a_path_or_a_reference_string(tmp_path):
     assert a.name == "My study" and display_name(ref) == "My study" and display_name(str(p)) == "my study.csv"
     assert load_dataset(ref) is a  # read once per process for one content
     assert list(gene_symbols(a)) == ["", "", ""]  # a CSV names no symbols
-    with pytest.raises(ValueError, match="unknown reading option 'lable'"):
+    with pytest.raises(ValueError, match="unknown reading option 'lable'; use label, rows, classes, name, impute"):
         load_dataset(str(p) + "?lable=class")
     with pytest.raises(ValueError, match="files only"):
         load_dataset("golub", label="class")

@@ -10,6 +10,9 @@ folder) that names its data set and the raw files it was parsed from; on reading
 the registered shape are checked: a file that fails (bit rot, a hand-edited, truncated or forged file, one copied
 from another data set) is deleted, reported once with its path (``CacheIntegrityWarning``) and rebuilt from the
 sha256-checked raw files, so a damaged or tampered cache can neither serve wrong numbers nor fail every load.
+A data folder that cannot take the parsed copy (a full disk, a read-only folder holding the raw files) does not fail
+the load either: the data are parsed from the raw files and used, with a :class:`CacheWriteWarning` naming the path
+(once per process and data set), and parsed again next time.
 """
 
 from __future__ import annotations
@@ -26,13 +29,19 @@ import numpy as np
 import pandas as pd
 
 from data_fetch import DATASETS, FAMILIES, FILES, cache_dir, fetch_file, resolve
+from data_fetch.fetch import cache_write_remedy
 from data_fetch.parsers import Raw
 from genesel._core.io import CacheIntegrityWarning
 from genesel._core.store import RecordError, read_record, write_record
 from genesel.expression_io import read_expression
 
 __all__ = ["Dataset", "load_dataset", "read_expression", "list_datasets", "display_name", "recommended_preprocessing",
-           "gene_symbols", "gene_labels", "annotation_note"]
+           "gene_symbols", "gene_labels", "annotation_note", "CacheWriteWarning"]
+
+
+class CacheWriteWarning(UserWarning):
+    """The parsed copy of a data set could not be written (full disk, read-only data folder): the data were parsed
+    from the checked raw files and used, but will be parsed again on the next load. The message names the path."""
 
 _PARSE_VERSION = "1"  # bump when a parser changes what it returns
 
@@ -129,8 +138,12 @@ def _read_parsed(pp: Path, spec):
             problem = f"of the wrong shape {rec['X'].shape} (expected {tuple(spec.shape)})"
         else:
             return rec
-    pp.unlink(missing_ok=True)
-    warnings.warn(f"parsed data cache {pp} was {problem}; deleted, rebuilding it from the checked raw files",
+    try:
+        pp.unlink(missing_ok=True)
+        done = "deleted"
+    except OSError as exc:  # a read-only data folder: never served all the same
+        done = f"not deleted ({cache_write_remedy(exc, pp)}), not used"
+    warnings.warn(f"parsed data cache {pp} was {problem}; {done}, rebuilding it from the checked raw files",
                   CacheIntegrityWarning, stacklevel=4)
     return None
 
@@ -156,8 +169,13 @@ def _raw(spec, mirror, cache) -> Raw:
                          f"{tuple(spec.shape)}; the files passed their sha256 check, so the parser does not match them")
     if raw.train_idx is not None:
         arrays.update(train_idx=raw.train_idx, test_idx=raw.test_idx)
-    write_record(pp, {"name": spec.name, "source": _source_digest(spec), **arrays}, kind="parsed")
-    _drop_legacy_parsed(pp, spec)
+    try:
+        write_record(pp, {"name": spec.name, "source": _source_digest(spec), **arrays}, kind="parsed")
+        _drop_legacy_parsed(pp, spec)
+    except OSError as exc:  # a full disk, a read-only data folder: use the parse, do not cache it
+        warnings.warn(f"data set {spec.name}: parsed from the checked raw files without caching the result; "
+                      f"{cache_write_remedy(exc, pp)} (until then every new process parses the raw files again)",
+                      CacheWriteWarning, stacklevel=4)
     return Raw(arrays["X"], arrays["labels"], arrays["gene_ids"], arrays["sample_ids"], raw.train_idx,
                raw.test_idx)
 
@@ -199,7 +217,7 @@ def _load(name: str, mirror, cache, impute) -> Dataset:
 
 
 def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLike | None = None,
-                 cache: str | os.PathLike | None = None, impute: str | None = "knn", **read_options) -> Dataset:
+                 cache: str | os.PathLike | None = None, impute: str | None = "auto", **read_options) -> Dataset:
     """Load a registered data set by name or alias (see :func:`list_datasets`), or a user's file.
 
     Parameters
@@ -211,11 +229,16 @@ def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLi
         ``"study.csv?label=class&rows=genes"`` (:func:`genesel.expression_io.make_reference`): the form notebook
         parameters and grid cells pass around.
     label : for a file: where its class labels are (see :func:`read_expression`); ``read_options`` (``rows``,
-        ``classes``, ``name``, ``sep``) go there too.
+        ``classes``, ``name``, ``sep``) go there too. A file with more than two classes is refused unless
+        ``classes`` chooses two (or ``"all"``).
     mirror : a local folder holding the raw files (default ``$GENESEL_DATA_MIRROR``); used before downloading.
     cache : download cache (default ``$GENESEL_DATA_DIR`` or the repository's ``data/``).
-    impute : ``"knn"`` (gene-wise KNNimpute, Troyanskaya 2001) for sets with missing values, or ``None`` to keep
-        the NaNs (e.g. to impute inside training folds with :class:`genesel.preprocessing.MissingValueImputer`).
+    impute : ``"auto"`` (default): a registered set with missing values (Alizadeh's lymphoma, 5 % missing) is
+        imputed as published with it, gene-wise KNNimpute (Troyanskaya et al. 2001) over the whole matrix, label-free;
+        a file keeps its missing values as NaN, to be imputed inside each training part
+        (:class:`genesel.preprocessing.MissingValueImputer`, a step of :func:`recommended_preprocessing` for such a
+        file). ``"knn"`` or ``None`` choose one of the two for either kind (a file's reference may say
+        ``?impute=knn``).
 
     The arrays of the returned Dataset are read-only; copy them before changing them in place.
 
@@ -242,10 +265,13 @@ def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLi
     """
     from genesel.expression_io import looks_like_path
 
+    if impute not in ("auto", "knn", None):
+        raise ValueError(f"impute must be 'auto', 'knn' or None, got {impute!r}")
     if looks_like_path(name):
         return _load_file(os.fspath(name), label, impute, tuple(sorted(read_options.items())))
     if label is not None or read_options:
         raise ValueError(f"{name!r} is a registered data set: label= and reading options apply to files only")
+    impute = "knn" if impute == "auto" else impute
     mirror = str(mirror) if mirror is not None else os.environ.get("GENESEL_DATA_MIRROR") or None
     cache = str(cache) if cache is not None else None
     return _load(resolve(name).name, mirror, cache, impute)
@@ -258,6 +284,9 @@ def _load_file(ref: str, label, impute, options: tuple) -> Dataset:
     opts.update(dict(options))
     if label is not None:
         opts["label"] = label
+    if impute != "auto":  # an explicit argument beats the reference's option
+        opts["impute"] = impute
+    impute = opts.pop("impute", None)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no such expression file: {path} (nor a registered data set: "
                                 f"{', '.join(sorted(DATASETS))})")
@@ -272,7 +301,10 @@ def _load_file(ref: str, label, impute, options: tuple) -> Dataset:
 def _read_file(key) -> Dataset:
     """The file's Dataset, read once per process for each content (sha256) and reading options."""
     path, _, _, impute, items = key
-    return read_expression(path, impute=impute, **dict(items))
+    items = dict(items)
+    if isinstance(items.get("classes"), list):
+        items["classes"] = tuple(items["classes"])
+    return read_expression(path, impute=impute, **items)
 
 
 def list_datasets() -> pd.DataFrame:
@@ -344,46 +376,54 @@ _LOG = {
 
 
 def _file_log(name: str) -> dict | None:
-    """A user file's log transform, decided from its values by GEO2R's rule (the one GEO applies before its
-    differential analysis): values whose 99th percentile exceeds 100, or that span more than 50 with a positive
-    lower quartile, are taken as unlogged intensities. Those are floored at the larger of 1 and the 5th
-    percentile of all values (as Tan's quick filter, :mod:`genesel.papers.common`) and logged; values already on a
-    log or standardised scale are left alone. Label-free: it looks at the values only."""
-    X = load_dataset(name).X
-    q = np.nanpercentile(X, [0, 25, 99, 100])
-    if q[2] > 100 or (q[3] - q[0] > 50 and q[1] > 0):
-        return {"floor": max(1.0, float(np.nanpercentile(X, 5)))}
+    """A user file's log transform, decided from its values by GEO2R's rule (:func:`genesel.preprocessing.needs_log`,
+    the rule GEO applies before its differential analysis: a 99th percentile above 100, or a range above 50 with a
+    positive lower quartile, or unlogged ratios). Unlogged intensities are floored at the larger of 1 and the 5th
+    percentile of the training values (as Tan's quick filter, :mod:`genesel.papers.common`) and logged; values
+    already on a log or standardised scale get no log step. Label-free: it looks at the values only. Whether the
+    pipeline has a log step is decided on the whole file; the step itself learns its floor and decides again in
+    ``fit`` on each training part (``floor_quantile=0.05``, ``already_log="auto"``), so no test sample's value
+    enters what a fit computes."""
+    from genesel.preprocessing import needs_log
+
+    if needs_log(load_dataset(name).X)[0]:
+        return {"floor": 1.0, "floor_quantile": 0.05, "already_log": "auto"}
     return None
+
+
+def _file_has_missing(name: str) -> bool:
+    return bool(np.isnan(load_dataset(name).X).any())
 
 
 def recommended_preprocessing(name: str, standardize: bool = True):
     """The usual preprocessing of a data set as an (unfitted) ``Pipeline``: log transform where the values are raw
     intensities, then per-gene standardisation fit on the training data (``standardize``). For a registered set the
     transform is the customary one of its platform (below); for a user's file (a path or reference string) it is
-    decided from the file's values (GEO2R's rule, see ``_file_log``).
+    decided from the file's values (GEO2R's rule, see ``_file_log``), and a file with missing values gets a
+    :class:`genesel.preprocessing.MissingValueImputer` (k nearest training samples) after the log, so that inside a
+    protocol its missing values are filled from the training part only.
 
     Examples
     --------
-    >>> from sklearn.pipeline import make_pipeline
-    >>> from genesel import LinearSVM, SVMRFE
     >>> from genesel.datasets import recommended_preprocessing
-    >>> prep = recommended_preprocessing("golub")                   # floor 20, ceiling 16000, log10, z-scores
-    >>> [(name, type(step).__name__) for name, step in prep.steps], prep.named_steps["log"].ceiling
-    ([('log', 'LogTransform'), ('standardize', 'GeneStandardizer')], 16000.0)
-    >>> pipe = make_pipeline(recommended_preprocessing("golub"), SVMRFE(n_features_to_select=16), LinearSVM())
-    >>> len(pipe.steps)
-    3
+    >>> [name for name, _ in recommended_preprocessing("golub").steps]
+    ['log', 'standardize']
+    >>> recommended_preprocessing("golub").named_steps["log"]
+    LogTransform(ceiling=16000.0)
     """
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import FunctionTransformer
 
     from genesel.expression_io import looks_like_path
-    from genesel.preprocessing import GeneStandardizer, LogTransform
+    from genesel.preprocessing import GeneStandardizer, LogTransform, MissingValueImputer
 
-    log = _file_log(os.fspath(name)) if looks_like_path(name) else _LOG.get(resolve(name).name)
+    is_file = looks_like_path(name)
+    log = _file_log(os.fspath(name)) if is_file else _LOG.get(resolve(name).name)
     steps = []
     if log is not None:
         steps.append(("log", LogTransform(**log)))
+    if is_file and _file_has_missing(os.fspath(name)):
+        steps.append(("impute", MissingValueImputer(strategy="knn")))
     if standardize:
         steps.append(("standardize", GeneStandardizer(on_constant="zero")))
     if not steps:
@@ -469,6 +509,12 @@ def annotation_note(ds: Dataset, symbols=None) -> str:
     """One sentence: where the gene symbols of ``ds`` come from and how many genes have one."""
     symbols = gene_symbols(ds) if symbols is None else symbols
     n = int(np.sum(symbols != ""))
+    extra = ds.extra if isinstance(ds.extra, dict) else {}
+    if extra.get("symbols") is not None:  # a user's file that names them (GEO DataSet IDENTIFIER, AnnData var)
+        return f"{ds.name}: gene symbols for {n} of {ds.n_genes} genes, as the file names them."
+    if n == 0 and extra.get("source"):
+        return (f"{ds.name}: no gene symbols: the file names none, and its gene IDs ({ds.gene_ids[0]}, ...) are not "
+                "probe IDs of the one annotation in the data mirror (HG-U95Av2 / Hu6800, GEO's GPL8300).")
     if n == 0 and _is_u133(ds.gene_ids):
         return (f"{ds.name}: HG-U133 probe sets ({ds.gene_ids[0]}, ...); the data mirror holds only the HG-U95Av2 "
                 "annotation (GPL8300), not this platform's (GPL96), so no gene symbols are available.")

@@ -33,12 +33,20 @@ pandas reads. ``anndata`` (the ecosystem's reader) handles ``.h5ad``.
 
 Bad files are refused with a ``ValueError`` naming the file and the line, column or sample at fault: ragged rows,
 a non-numeric cell, duplicated gene or sample IDs, samples without a label, a sample sheet naming a sample that is
-not in the data, one class, a gene with no value at all. Missing values (empty, ``NA``, ``NaN``, ``null``) are
-allowed: by default they are imputed as for the registered sets (gene-wise KNNimpute, Troyanskaya et al. 2001,
-which uses no label); ``impute=None`` keeps them for imputation inside training folds
-(:class:`genesel.preprocessing.MissingValueImputer` in a pipeline). More than two classes are kept (coded 0..K-1)
-with a note of which methods accept them; pass ``classes=(a, b)`` to keep a two-class task (the other samples are
-left out, and ``extra["left_out"]`` counts them).
+not in the data, one class, more than two classes (unless asked for), a gene with no value at all.
+
+Missing values (empty, ``NA``, ``NaN``, ``null``) are allowed and kept as NaN in the Dataset
+(``extra["missing_values"]`` counts them): they are imputed inside each training part of a protocol, by a
+transformer fitted on that part only (:class:`genesel.preprocessing.MissingValueImputer`, which
+:func:`genesel.datasets.recommended_preprocessing` puts first for a file with missing values), so the samples a
+model is tested on never shape the values it is trained on. ``impute="knn"`` instead fills them once over the whole
+file (gene-wise KNNimpute, Troyanskaya et al. 2001: label-free, but every sample informs every other), which is
+what a registered set with missing values (Alizadeh's lymphoma) gets by default.
+
+More than two classes are refused with a message listing them, unless chosen: ``classes=(a, b)`` keeps a two-class
+task (the samples of the other classes are left out, ``extra["left_out"]`` counts them; in a reference string
+``?classes=a,b``), ``classes="all"`` keeps every class (coded 0..K-1) for the methods that accept more than two
+(:data:`MULTICLASS_METHODS`; genesel's other estimators, those of the five papers, separate two classes).
 """
 
 from __future__ import annotations
@@ -57,8 +65,13 @@ import pandas as pd
 __all__ = ["read_expression", "looks_like_path", "MULTICLASS_METHODS", "file_sha256", "parse_reference",
            "make_reference", "file_identity"]
 
-#: Public estimators that accept more than two classes.
-MULTICLASS_METHODS = ("SMLR", "SMLRSelector (with more than two classes: SMLR's own multinomial weights)")
+#: The public genesel estimators that accept more than two classes (``tests/test_expression_io.py`` fits every
+#: public estimator on three classes and checks this list): SMLR's multinomial model (Krishnapuram et al. 2005).
+#: Every other classifier and selector separates two classes and refuses more; the transformers take any labels.
+MULTICLASS_METHODS = ("SMLR",)
+#: Multi-class tools of scikit-learn a user would otherwise pick (named in the message for a multi-class file).
+SKLEARN_MULTICLASS = ("LogisticRegression", "LinearSVC (one-vs-rest)", "RandomForestClassifier",
+                      "KNeighborsClassifier", "SelectKBest(f_classif)")
 _MISSING = ["", "NA", "NaN", "nan", "null", "NULL", "N/A", "n/a", "#N/A", "-", "?"]
 _PATH_SUFFIXES = (".csv", ".tsv", ".txt", ".tab", ".gz", ".soft", ".h5ad")
 
@@ -79,21 +92,23 @@ def looks_like_path(value) -> bool:
         return True
     if not isinstance(value, str):
         return False
-    return (os.sep in value or "/" in value or value.lower().endswith(_PATH_SUFFIXES)) and not value.startswith("<")
+    path = value.partition("?")[0]  # a reference string: its reading options follow the "?"
+    return (os.sep in path or "/" in path or path.lower().endswith(_PATH_SUFFIXES)) and not value.startswith("<")
 
 
-_REF_KEYS = ("label", "rows", "classes", "name")
+_REF_KEYS = ("label", "rows", "classes", "name", "impute")
 
 
-def make_reference(path, *, label=None, rows=None, classes=None, name=None) -> str:
+def make_reference(path, *, label=None, rows=None, classes=None, name=None, impute=None) -> str:
     """One string that names a user's file and how to read it, e.g. ``"study.csv?label=class"``: what a notebook
     parameter, a grid cell or :func:`genesel.datasets.load_dataset` accepts wherever a registered name is
-    accepted. ``classes`` is a pair ``(negative, positive)``."""
+    accepted. ``classes`` is a pair ``(negative, positive)`` or ``"all"``; ``impute="knn"`` fills missing values
+    over the whole file (default: kept, imputed inside training folds)."""
     from urllib.parse import urlencode
 
-    query = {k: v for k, v in (("label", label), ("rows", rows), ("name", name)) if v is not None}
+    query = {k: v for k, v in (("label", label), ("rows", rows), ("name", name), ("impute", impute)) if v is not None}
     if classes is not None:
-        query["classes"] = ",".join(map(str, classes))
+        query["classes"] = classes if isinstance(classes, str) else ",".join(map(str, classes))
     text = os.fspath(path)
     return text + ("?" + urlencode(query) if query else "")
 
@@ -109,8 +124,12 @@ def parse_reference(ref) -> tuple[str, dict]:
         if k not in _REF_KEYS:
             raise ValueError(f"{text}: unknown reading option {k!r}; use {', '.join(_REF_KEYS)}")
         opts[k] = v[-1]
-    if "classes" in opts:
+    if "classes" in opts and opts["classes"].strip() != "all":
         opts["classes"] = tuple(c.strip() for c in opts["classes"].split(","))
+    elif "classes" in opts:
+        opts["classes"] = "all"
+    if "impute" in opts and opts["impute"].strip().lower() in ("none", ""):
+        opts["impute"] = None
     return path, opts
 
 
@@ -577,13 +596,30 @@ def _from_frame(frame: pd.DataFrame, label, where):
                 orientation_reason="a DataFrame's rows are samples")
 
 
+def _multiclass_message(where, labels, names, label, file_name=None) -> str:
+    """The error for a file with more than two classes: which, how to choose two, which methods take them all."""
+    counts = {c: int(np.sum(labels == c)) for c in names}
+    listed = ", ".join(f"{c!r} ({n})" for c, n in counts.items())
+    a, b = sorted(counts, key=lambda c: -counts[c])[:2]
+    lab = f"label={label!r}, " if isinstance(label, str) and not looks_like_path(label) else ""
+    ref_lab = f"label={label}&" if isinstance(label, str) and not looks_like_path(label) else ""
+    return (f"{where}: the labels name {len(names)} classes: {listed}. genesel's classifiers and selectors (those of "
+            f"the five papers) separate two classes and refuse more, so choose two: read_expression(..., {lab}"
+            f"classes=({a!r}, {b!r}))"
+            + (f", the reference '{file_name}?{ref_lab}classes={a},{b}' (load_dataset, grid cells) or a notebook's "
+               f"-p classes '{a},{b}'" if file_name else "")
+            + f"; the samples of the other classes are left out. To keep "
+            f"all {len(names)} classes, pass classes='all': {', '.join(MULTICLASS_METHODS)} (genesel) and "
+            f"scikit-learn's multi-class estimators ({', '.join(SKLEARN_MULTICLASS)}) accept them")
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # the entry point
 # ---------------------------------------------------------------------------------------------------------------
 
 
 def read_expression(source, *, label=None, rows: str = "auto", classes=None, name: str | None = None,
-                    sep: str | None = None, impute: str | None = "knn"):
+                    sep: str | None = None, impute: str | None = None):
     """Read an expression matrix into a :class:`~genesel.datasets.Dataset` (see the module doc).
 
     Parameters
@@ -594,10 +630,14 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
         sample ID, label), a GEO subset type or sample characteristic, an ``obs`` column, or the labels themselves
         (a Series or array, for a DataFrame or an array source).
     rows : ``"auto"`` (decide from the identifiers), ``"samples"`` or ``"genes"``: what the rows of a table hold.
-    classes : optional pair ``(negative, positive)``: their order (-1, +1); samples of any other class are left out.
+    classes : a pair ``(negative, positive)``: their order (-1, +1); samples of any other class are left out.
+        ``"all"``: keep every class (coded 0..K-1 in sorted order; only :data:`MULTICLASS_METHODS` and scikit-learn's
+        multi-class estimators take them). None (default): the labels must name two classes; more are refused with a
+        message listing them.
     name : the data set's name in titles and tables (default: the file name).
     sep : a table's separator (default: sniffed).
-    impute : ``"knn"`` (default) or ``None``, as :func:`genesel.datasets.load_dataset`.
+    impute : None (default): missing values stay NaN, to be imputed inside each training part
+        (:class:`genesel.preprocessing.MissingValueImputer`); ``"knn"``: gene-wise KNNimpute over the whole file.
 
     Examples
     --------
@@ -612,7 +652,7 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
     from genesel.datasets import Dataset
 
     extra: dict = {}
-    sheet = None
+    sheet = file_name = None
     if isinstance(label, (str, os.PathLike)) and looks_like_path(label):
         if not Path(label).is_file():
             raise FileNotFoundError(f"no such sample sheet: {label}")
@@ -638,7 +678,7 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
         else:
             got = _read_table(path, label, rows, sep)
         extra.update(source=str(path.resolve()), sha256=file_sha256(path), format=kind)
-        default_name = path.name
+        default_name = file_name = path.name
     elif isinstance(source, pd.DataFrame):
         where = f"DataFrame {name or ''}".strip()
         got = _from_frame(source, None if sheet is not None else label, where)
@@ -668,10 +708,17 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
     labels = _finish_labels(got["labels"], got["sample_ids"], where)
     X = got["X"]
     gene_ids, sample_ids = got["gene_ids"], got["sample_ids"]
-    if classes is not None:
+    if impute not in (None, "knn"):
+        raise ValueError(f"impute must be 'knn' or None, got {impute!r}")
+    keep_all = isinstance(classes, str) and classes == "all"
+    if keep_all:
+        classes = None
+    elif classes is not None:
+        if isinstance(classes, str):
+            raise ValueError(f"classes must be a pair (negative, positive) or 'all', got {classes!r}")
         classes = tuple(str(c) for c in classes)
         if len(classes) != 2:
-            raise ValueError(f"classes must be a pair (negative, positive), got {classes}")
+            raise ValueError(f"classes must be a pair (negative, positive) or 'all', got {classes}")
         absent = [c for c in classes if c not in set(labels)]
         if absent:
             raise ValueError(f"{where}: class(es) {absent} do not occur; the labels are {sorted(set(labels))}")
@@ -683,6 +730,8 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
     if len(names) < 2:
         raise ValueError(f"{where}: every sample has the label {names[0]!r}: one class cannot be classified; check "
                          "the label column (or give a sample sheet)")
+    if len(names) > 2 and not keep_all:
+        raise ValueError(_multiclass_message(where, labels, names, label, file_name))
     all_missing = np.isnan(X).all(axis=0)
     if all_missing.any():
         j = int(np.flatnonzero(all_missing)[0])
@@ -694,13 +743,12 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
             from genesel.datasets import _knn_impute_genes
 
             X = _knn_impute_genes(X)
-        elif impute is not None:
-            raise ValueError(f"impute must be 'knn' or None, got {impute!r}")
+            extra["imputed"] = "gene-wise KNNimpute over the whole file (impute='knn')"
     if len(names) == 2:
         y = np.where(labels == names[1], 1, -1).astype(np.int64)
     else:
         extra["multiclass_note"] = (f"{len(names)} classes ({', '.join(names)}): the methods of the five papers are "
-                                    f"binary; {' and '.join(MULTICLASS_METHODS)} accept more (or pass classes=(a, b) "
+                                    f"binary; {' and '.join(MULTICLASS_METHODS)} accepts more (or pass classes=(a, b) "
                                     "for a two-class task)")
         y = np.searchsorted(np.asarray(names, dtype=object), labels).astype(np.int64)
     X = np.ascontiguousarray(X, dtype=np.float64)

@@ -2,7 +2,9 @@
 
 - :class:`LogTransform`: floor (and optionally ceiling) the intensities, then take logarithms. Raw Affymetrix MAS
   values contain zeros and negatives; the customary treatment (Golub 1999; Dudoit, Fridlyand & Speed 2002) is
-  a floor of 20 and a ceiling of 16000 before log10. Stateless.
+  a floor of 20 and a ceiling of 16000 before log10. Values that are already on a log (or standardised) scale are
+  recognised in ``fit`` from the training values (GEO2R's quantile rule) and passed through unchanged
+  (``already_log_``), so the transform composes on any expression matrix.
 - :class:`GeneStandardizer`: each gene to mean 0, sd 1 using the *training* means and sds (Guyon 2002 §2.2 and
   §6: "normalized by subtracting the mean and dividing by the standard deviation").
 - :class:`SampleStandardizer`: each sample (row) to mean 0, sd 1 over its genes. Stateless.
@@ -24,6 +26,8 @@ estimator after it ignores (``genesel._core.validation``: ignored for that fit, 
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -32,7 +36,10 @@ from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, real
 from genesel._core.units import safe_pow2_exponent, scale_pow2
 from genesel._core.validation import ignore_constant_genes, mean_std
 
-__all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"]
+__all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer", "needs_log"]
+
+LOG = logging.getLogger("genesel")
+_SAID: set = set()  # (n_genes, quantiles) of the pass-through decisions already logged in this process
 
 
 def _stateless_input(est, X, **kw):
@@ -44,8 +51,69 @@ def _stateless_input(est, X, **kw):
     return check_array(X, dtype=np.float64, **kw)
 
 
+#: The quantiles GEO2R looks at (GEO's R script for its "log2 transformation" step), as fractions.
+GEO2R_QUANTILES = (0.0, 0.25, 0.5, 0.75, 0.99, 1.0)
+
+
+def needs_log(X) -> tuple[bool, np.ndarray]:
+    """(whether the values of ``X`` look like unlogged intensities, their GEO2R quantiles).
+
+    GEO2R's rule (NCBI GEO2R, the R script it shows for every analysis: ``LogC <- (qx[5] > 100) || (qx[6]-qx[1] >
+    50 && qx[2] > 0) || (qx[2] > 0 && qx[2] < 1 && qx[4] > 1 && qx[4] < 2)``) on the quantiles 0, 25, 50, 75, 99
+    and 100 % of all the observed values (NaN ignored; R's default quantile definition, numpy's ``"linear"``):
+    a 99th percentile above 100, or a range above 50 with a positive lower quartile, or a lower quartile in (0, 1)
+    with an upper quartile in (1, 2) (unlogged ratios). Otherwise the values are taken as already on a log or
+    standardised scale: a lower quartile at or below zero (many negative values) only occurs there, while raw
+    MAS intensities that hold negative values (Golub's) are recognised by their large upper percentiles. Values
+    with no observed entry are taken as already transformed (nothing to decide on)."""
+    X = np.asarray(X, dtype=np.float64)
+    finite = X[np.isfinite(X)]
+    if finite.size == 0:
+        return False, np.full(len(GEO2R_QUANTILES), np.nan)
+    q = np.quantile(finite, GEO2R_QUANTILES)
+    raw = bool(q[4] > 100 or (q[5] - q[0] > 50 and q[1] > 0) or (0 < q[1] < 1 and 1 < q[3] < 2))
+    return raw, q
+
+
+def _refuse_missing(X, who):
+    """A ValueError naming the first missing value and the remedy (impute inside the training folds)."""
+    nan = np.isnan(X)
+    if nan.any():
+        r, c = np.argwhere(nan)[0]
+        raise ValueError(f"{who}: X contains {int(nan.sum())} missing value(s) (NaN; the first at sample {r}, gene "
+                         f"{c}); impute them inside each training part first: put "
+                         "genesel.preprocessing.MissingValueImputer() before this step in the pipeline "
+                         "(genesel.datasets.recommended_preprocessing does so for a file with missing values)")
+
+
 class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """x -> log_base(clip(x, floor, ceiling)). ``floor`` must be positive (it is what non-positive values become).
+    """x -> log_base(clip(x, floor, ceiling)), unless the training values are already on a log scale.
+
+    Raw Affymetrix MAS values hold zeros and negatives; the customary treatment (Golub et al. 1999; Dudoit,
+    Fridlyand & Speed 2002, JASA 97:77) floors them at 20, caps them at 16000 and takes log10. Many public matrices
+    are published already logged (RMA, MAS5 log2) or standardised, where flooring at 20 would turn every value into
+    the floor. So ``fit`` decides from the training values which case it meets (:func:`needs_log`, GEO2R's quantile
+    rule), and ``transform`` applies that decision to any data (the test part of a split never enters it).
+
+    Parameters
+    ----------
+    floor : positive float, default 20. What smaller values (zeros and negatives included) become before the log.
+    floor_quantile : float in [0, 1) or None, default None. If given, the floor is the larger of ``floor`` and this
+        quantile of the training values (e.g. 0.05: Tan's floor at the 5th percentile), learned in ``fit``.
+    ceiling : float or None, default None. What larger values become (must exceed ``floor``).
+    base : float > 1, default 10. The logarithm's base.
+    already_log : ``"auto"`` (default), True or False. ``"auto"``: decide in ``fit`` by GEO2R's rule; ``True``:
+        the values are on a log scale, pass them through unchanged; ``False``: always floor, cap and log.
+
+    Attributes
+    ----------
+    already_log_ : bool. True when ``transform`` passes the values through unchanged.
+    floor_ : the floor applied (``floor``, or the training quantile when ``floor_quantile`` is larger).
+    quantiles_ : the GEO2R quantiles (0, 25, 50, 75, 99, 100 %) of the training values (``"auto"`` only; NaN
+        otherwise), the evidence for the decision.
+
+    A pass-through decided by ``"auto"`` is said once per process and data width on the ``genesel`` logger (level
+    INFO; silent unless the user turns genesel's log on), not as a warning on every fit.
 
     Examples
     --------
@@ -69,31 +137,74 @@ class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     >>> pipe = make_pipeline(LogTransform(), GeneStandardizer(), SVMRFE(n_features_to_select=4), LinearSVM())
     >>> print(f"{cross_val_score(pipe, X, y, cv=5).mean():.2f}")
     0.85
+
+    Values already on a log scale (here log2, as RMA gives them) pass through unchanged:
+
+    >>> logged = np.log2([[45.0, 150.0, 3000.0], [20.0, 900.0, 16000.0]])  # already log2 (e.g. RMA)
+    >>> t = LogTransform().fit(logged)
+    >>> t.already_log_, bool(np.array_equal(t.transform(logged), logged))
+    (True, True)
     """
 
     _parameter_constraints = {"floor": [POSITIVE], "ceiling": [real(None, None, "neither"), None],
-                              "base": [real(1, None, "neither")]}
+                              "base": [real(1, None, "neither")], "already_log": [StrOptions({"auto"}), "boolean"],
+                              "floor_quantile": [real(0, 1, "left"), None]}
 
-    def __init__(self, floor: float = 20.0, ceiling: float | None = None, base: float = 10.0):
+    def __init__(self, floor: float = 20.0, ceiling: float | None = None, base: float = 10.0,
+                 already_log="auto", floor_quantile: float | None = None):
         self.floor = floor
         self.ceiling = ceiling
         self.base = base
+        self.already_log = already_log
+        self.floor_quantile = floor_quantile
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        validate_data(self, X, ensure_all_finite="allow-nan")
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         if self.ceiling is not None and self.ceiling <= self.floor:
             raise ValueError(f"LogTransform: ceiling {self.ceiling} must exceed floor {self.floor}")
+        self.floor_ = self.floor
+        if self.floor_quantile is not None:
+            finite = X[np.isfinite(X)]
+            if finite.size:
+                self.floor_ = max(self.floor, float(np.quantile(finite, self.floor_quantile)))
+            if self.ceiling is not None and self.ceiling <= self.floor_:
+                raise ValueError(f"LogTransform: ceiling {self.ceiling} must exceed the floor {self.floor_} (the "
+                                 f"{self.floor_quantile} quantile of the training values)")
+        if self.already_log == "auto":
+            raw, self.quantiles_ = needs_log(X)
+            self.already_log_ = not raw
+            if self.already_log_:
+                self._say_passed_through(X.shape)
+        else:
+            self.already_log_ = bool(self.already_log)
+            self.quantiles_ = np.full(len(GEO2R_QUANTILES), np.nan)
         return self
 
+    def _say_passed_through(self, shape):
+        q = self.quantiles_
+        key = (shape[1], tuple(np.round(q, 6)))
+        if key in _SAID:
+            return
+        if len(_SAID) > 512:  # a long-running process: forget, rather than grow without bound
+            _SAID.clear()
+        _SAID.add(key)
+        LOG.info("LogTransform: the training values (%d samples x %d genes; quantiles 0/25/50/75/99/100 %%: %s) look "
+                 "already log-transformed or standardised (GEO2R's rule: 99th percentile <= 100, and no positive "
+                 "lower quartile with a range above 50); they are passed through unchanged (already_log_=True). "
+                 "Pass already_log=False to log them anyway", shape[0], shape[1],
+                 " / ".join(f"{v:.4g}" for v in q))
+
     def transform(self, X):
-        X = _stateless_input(self, X, ensure_all_finite="allow-nan")
-        X = np.clip(X, self.floor, self.ceiling if self.ceiling is not None else np.inf)
+        check_is_fitted(self, "already_log_")
+        X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
+        if self.already_log_:
+            return X
+        X = np.clip(X, self.floor_, self.ceiling if self.ceiling is not None else np.inf)
         return np.log(X) / np.log(self.base)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.requires_fit = False
         tags.input_tags.allow_nan = True
         return tags
 
@@ -103,7 +214,8 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     ``on_constant``: ``"zero"`` (default) maps genes constant in the training data to 0 (mean subtracted, scale 1,
     as scikit-learn's ``StandardScaler``); they are listed in ``constant_genes_`` and reported once (see
-    ``genesel._core.validation``); ``"error"`` raises on them, naming them.
+    ``genesel._core.validation``); ``"error"`` raises on them, naming them. Missing values are refused with the
+    remedy (a :class:`MissingValueImputer` before this step).
 
     Examples
     --------
@@ -126,7 +238,8 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        X = validate_data(self, X, dtype=np.float64)
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        _refuse_missing(X, "GeneStandardizer")
         if X.shape[0] < 2:
             raise ValueError("GeneStandardizer: X has one sample (n_samples = 1); a gene's standard deviation needs "
                              "at least two samples: fit it on the whole training set")
@@ -145,7 +258,8 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         check_is_fitted(self, "scale_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
+        _refuse_missing(X, "GeneStandardizer")
         return (X - self.mean_) / self.scale_
 
 
@@ -196,7 +310,8 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     ``strategy``: ``"mean"`` / ``"median"`` of the gene in the training samples, or ``"knn"``: the mean of the gene
     over the ``n_neighbors`` training samples nearest to the sample (Euclidean over observed genes; scikit-learn's
-    ``KNNImputer``). A gene with no observed training value raises an error.
+    ``KNNImputer``). A gene with no observed training value raises an error. Put it first in a pipeline (or after a
+    :class:`LogTransform`, which passes NaN through), so that it is fitted on each training part only.
 
     Examples
     --------

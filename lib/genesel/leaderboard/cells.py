@@ -18,6 +18,7 @@ file (give log-scale values). The ``"diaz2006"`` view of Golub's leukemia is the
 Andrés' Table 2: the 38 training samples, Dudoit et al.'s thresholds (floor 100, ceiling 16000) and filter (max/min
 > 5 and max - min > 500, label-free, on those 38 samples: 3051 genes), log10, each sample standardised.
 Quick mode keeps the most variable genes (label-free, over all samples; :func:`genesel.papers.common.load_task`).
+A file's missing values are imputed inside every training part (k nearest training samples).
 """
 
 from __future__ import annotations
@@ -102,7 +103,14 @@ def load(dataset: str, view: str | None = None, max_genes: int | None = None) ->
         if max_genes is not None and max_genes < X.shape[1]:
             keep = np.sort(np.argsort(-np.nanvar(X, axis=0), kind="stable")[:max_genes])
             X, ids = X[:, keep], ids[keep]
-        return Task(dataset, X, np.asarray(ds.y), ids, tuple(ds.classes), GeneStandardizer(on_constant="zero"))
+        prep = GeneStandardizer(on_constant="zero")
+        if np.isnan(X).any():  # a file's missing values are kept (issue 22): imputed inside every training part
+            from sklearn.pipeline import make_pipeline
+
+            from genesel.preprocessing import MissingValueImputer
+
+            prep = make_pipeline(MissingValueImputer(), prep)
+        return Task(dataset, X, np.asarray(ds.y), ids, tuple(ds.classes), prep)
     ds = load_task(dataset, max_genes)
     if len(ds.classes) != 2:
         raise ValueError(f"{dataset!r} has {len(ds.classes)} classes; the leaderboard's methods are binary")

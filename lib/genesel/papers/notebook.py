@@ -93,6 +93,13 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(ds.classes)} classes: {counts}. This "
                          f"notebook's methods are binary: choose two with the classes parameter, e.g. "
                          f"-p classes '{pair}' (the other samples are left out)")
+    n_missing = int(np.isnan(ds.X).sum())
+    if n_missing:  # a file's missing values are kept (issue 22); the papers' protocols impute nothing in their folds
+        raise ValueError(f"parameter {name!r}: {display_name(ref)} has {n_missing} missing value(s). The papers' "
+                         "protocols impute nothing inside their folds: fill them once over the whole file (label-free "
+                         "gene-wise KNNimpute, as the registered lymphoma set) by adding impute=knn to its reference, "
+                         f"e.g. '{ref}{'&' if '?' in ref else '?'}impute=knn', or run notebook 06 (the leaderboard "
+                         "imputes inside every training part)")
 
 
 def dataset_list(value, default, name: str = "datasets", *, binary: bool = True, label=None, rows=None,
