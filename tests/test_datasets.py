@@ -338,12 +338,13 @@ def _reload(tmp_path, name="alon"):
 
 
 @pytest.mark.parametrize("damage", ["garbage", "forged-value", "shape", "other-data-set", "pickle", "old-format"])
-def test_damaged_or_forged_parse_cache_is_reported_deleted_and_rebuilt(mirror, tmp_path, damage):
+def test_damaged_or_forged_parse_cache_is_reported_deleted_and_rebuilt(mirror, tmp_path, damage, monkeypatch):
     """A parsed file with a changed value used to be served as long as its checksum was recomputed; one with the
     wrong shape failed every load. Now a parsed file is an authenticated record naming its data set and source: a
     file that fails (garbage, a value changed by someone without the cache's key, a genuine record of the wrong shape
     or of another data set, a pickled payload) is deleted, reported once with its path, and rebuilt; no code in it
-    ever runs. A file of the earlier format is replaced quietly."""
+    ever runs. Files of the earlier format are replaced with one message per process (cells and parsed data
+    alike)."""
     import io
     import json
     import pickle
@@ -385,8 +386,18 @@ def test_damaged_or_forged_parse_cache_is_reported_deleted_and_rebuilt(mirror, t
         path.unlink()
         (tmp_path / "parsed" / "alon-0123456789abcdef.npz").write_bytes(pickle.dumps("old"))
     if damage == "old-format":
+        import genesel._core.io as gio
+
+        monkeypatch.setattr(gio, "_LEGACY_SEEN", {"told": False})
+        with pytest.warns(CacheIntegrityWarning, match="older genesel format") as caught:
+            b = _reload(tmp_path)
+        assert len(caught) == 1
+        assert not list((tmp_path / "parsed").glob("alon-*.npz"))
+        (tmp_path / "parsed" / "alon-0123456789abcdef.npz").write_bytes(b"old again")
+        for p in (tmp_path / "parsed").glob("alon-*.rec"):
+            p.unlink()
         with warnings.catch_warnings():
-            warnings.simplefilter("error", CacheIntegrityWarning)
+            warnings.simplefilter("error", CacheIntegrityWarning)  # said once per process: the second is silent
             b = _reload(tmp_path)
         assert not list((tmp_path / "parsed").glob("alon-*.npz"))
     else:

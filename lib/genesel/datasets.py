@@ -31,7 +31,7 @@ import pandas as pd
 from data_fetch import DATASETS, FAMILIES, FILES, cache_dir, fetch_file, resolve
 from data_fetch.fetch import cache_write_remedy
 from data_fetch.parsers import Raw
-from genesel._core.io import CacheIntegrityWarning
+from genesel._core.io import CacheIntegrityWarning, drop_legacy_files
 from genesel._core.store import RecordError, read_record, write_record
 from genesel.expression_io import read_expression
 
@@ -150,9 +150,9 @@ def _read_parsed(pp: Path, spec):
 
 def _drop_legacy_parsed(pp: Path, spec) -> None:
     """Parsed files of the earlier format (``.npz`` with a plain checksum) are deleted unread when the record
-    replacing them is written."""
-    for old in pp.parent.glob(f"{spec.name}-*.npz"):
-        old.unlink(missing_ok=True)
+    replacing them is written; the first old-format file of the process (cells or parsed data) is said once
+    (:func:`genesel._core.io.drop_legacy_files`)."""
+    drop_legacy_files(list(pp.parent.glob(f"{spec.name}-*.npz")), pp.parent, stacklevel=5)
 
 
 def _raw(spec, mirror, cache) -> Raw:
