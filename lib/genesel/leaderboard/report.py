@@ -138,6 +138,11 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _num(x, digits: int = 2) -> str:
+    """``x`` to ``digits`` decimals, never a negative zero ("-0.00" for -0.001 reads as a sign that is not there)."""
+    return f"{round(float(x), digits) + 0.0:.{digits}f}"
+
+
 def _fmt(mean, sd=None, scale=100.0, digits=1):
     if mean is None or not np.isfinite(mean):
         return "–"
@@ -157,9 +162,9 @@ def league_table(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
         "AUC": g["auc"].round(3).to_numpy(),
         "genes (mean ± sd)": [f"{a:.1f} ± {b:.1f}" if np.isfinite(b) else f"{a:.1f}" for a, b in
                               zip(g["size"], g["size_sd"])],
-        "stability Φ [95 % CI]": ["–" if not np.isfinite(p) else f"{p:.2f} [{lo:.2f}, {hi:.2f}]"
+        "stability Φ [95 % CI]": ["–" if not np.isfinite(p) else f"{_num(p)} [{_num(lo)}, {_num(hi)}]"
                                   for p, lo, hi in zip(g["stability"], g["stability_lo"], g["stability_hi"])],
-        "Kuncheva": ["–" if not np.isfinite(k) else f"{k:.2f}" for k in g["kuncheva"]],
+        "Kuncheva": ["–" if not np.isfinite(k) else _num(k) for k in g["kuncheva"]],
         "risk bound": ["–" if not np.isfinite(b) else f"{b:.2f}" for b in g["bound"]],
         "CPU s / fold": g["cpu_per_fold"].round(2).to_numpy(),
     })
@@ -520,7 +525,8 @@ def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
     for d in datasets:
         t = load(d, None, max_genes)
         counts = {c: int(np.sum(t.y == (1 if k else -1))) for k, c in enumerate(t.classes)}
-        rows.append({"data set": _name(d), "name": d, "samples": int(t.y.size), "genes used": int(t.X.shape[1]),
+        rows.append({"data set": _name(d), "name": display_name(d, fallback="name"), "samples": int(t.y.size),
+                     "genes used": int(t.X.shape[1]),
                      "classes (-1 / +1)": " / ".join(f"{c} ({n})" for c, n in counts.items())})
     return pd.DataFrame(rows).set_index("data set")
 
@@ -719,7 +725,7 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
 
 
 def _stab_text(r) -> str:
-    return f"Φ = {r['stability']:.2f} [{r['stability_lo']:.2f}, {r['stability_hi']:.2f}]"
+    return f"Φ = {_num(r['stability'])} [{_num(r['stability_lo'])}, {_num(r['stability_hi'])}]"
 
 
 def stability_extremes(summary: pd.DataFrame):
@@ -746,8 +752,9 @@ def stability_extremes(summary: pd.DataFrame):
             f"{lo['method']} ({_stab_text(lo)}): "
             + ("the intervals do not overlap, so the difference is larger than the uncertainty of the estimates."
                if apart else "the intervals overlap: with this many outer folds the data cannot tell them apart.")
-            + f" A single signature of {lo['method']} shares few genes with the next fold's: read its genes as one "
-              "draw among many, not as *the* markers.")
+            + (f" With Φ below 0.5, one signature of {lo['method']} shares few genes with the next fold's: read its "
+               "genes as one draw among many, not as *the* markers." if lo["stability"] < 0.5 else
+               " Every method here keeps most of its genes from fold to fold."))
     return table, Markdown("\n\n".join(lines))
 
 
@@ -769,7 +776,7 @@ def size_choice_optimism(res: pd.DataFrame, summary: pd.DataFrame):
                      "genes chosen (mean)": round(float(s["size"]), 1),
                      "best fixed size": "all" if best >= s["n_genes"] else str(int(best)),
                      "its error %": round(100 * float(curve.min()), 1),
-                     "optimism (points)": round(100 * (s["error"] - float(curve.min())), 1)})
+                     "optimism (points)": round(100 * (s["error"] - float(curve.min())), 1) + 0.0})
     if not rows:
         return pd.DataFrame(), Markdown("No ranked method ran, so there is no error-against-size curve to compare.")
     t = pd.DataFrame(rows).set_index(["data set", "method"])
@@ -800,11 +807,11 @@ def seed_comparison(summary: pd.DataFrame, other: pd.DataFrame, seeds: tuple):
     for label, s in ((a, summary), (b, other)):
         s = s[s["method"].isin(other["method"])].copy()
         s["rank"] = s.groupby("dataset")["error"].rank(method="min").astype(int)
-        s["error"] = 100 * s["error"]
+        s["error"] = (100 * s["error"]).round(1) + 0.0
         s["data set"] = s["dataset"].map(_name)
-        parts[label] = s.set_index(["data set", "method"])[["error", "rank"]]
-    t = pd.concat(parts, axis=1).round(1)
-    moved = (t[(a, "error")] - t[(b, "error")]).abs()
+        parts[label] = s.set_index(["data set", "method"])[["error", "rank"]].rename(columns={"error": "error %"})
+    t = pd.concat(parts, axis=1)
+    moved = (t[(a, "error %")] - t[(b, "error %")]).abs()
     changed = int((t[(a, "rank")] != t[(b, "rank")]).sum())
     text = (f"Another seed draws other outer folds (and other inner folds and estimator seeds): the errors of these "
             f"{len(t)} method x data set pairs move by {moved.mean():.1f} percentage points on average (at most "
