@@ -3,7 +3,8 @@ agree ("0.52–0.52", "5–5 splits"), a name said twice ("Colon: Colon: ..."), 
 impossible spread ("22.2±-*", "± nan"), a missing value printed as Python or pandas shows it (``None``, ``NaT``,
 ``<NA>``), a rounded negative zero ("-0.00"), and a table whose rows are numbered by a bare 0..n index.
 
-Used by tests/test_notebooks.py on every notebook run on a second data set and on a user's file."""
+Used by tests/test_notebooks.py on every notebook run in quick mode: with its defaults, on a second data set and on a
+user's file."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Every notebook runs under papermill in quick mode (with its defaults, and with another data set passed as the
-papermill command line passes it), writes its figures, documents every parameter for `papermill --help-notebook`,
-and holds no algorithm code."""
+"""Every notebook runs under papermill in quick mode (with its defaults, with another data set passed as the
+papermill command line passes it, and, one per paper, on a CSV file of one's own), writes its figures, shows each
+with its title as alt text, says nothing that cannot be true of the run (the output scan of tests/notebook_text.py),
+documents every parameter for `papermill --help-notebook`, and holds no algorithm code."""
 
 import ast
 import json
