@@ -1,8 +1,10 @@
 """Text that cannot be true of any run, found in an executed notebook's outputs (issue 26): a range whose two ends
 agree ("0.52–0.52", "5–5 splits"), a name said twice ("Colon: Colon: ..."), ``nan%`` or a ``NaN`` table cell, an
-impossible spread ("22.2±-*", "± nan"), and a table whose rows are numbered by a bare 0..n index.
+impossible spread ("22.2±-*", "± nan"), a missing value printed as Python or pandas shows it (``None``, ``NaT``,
+``<NA>``), a rounded negative zero ("-0.00"), and a table whose rows are numbered by a bare 0..n index.
 
-Used by tests/test_notebooks.py on every notebook run on a second data set and on a user's file."""
+Used by tests/test_notebooks.py on every notebook run in quick mode: with its defaults, on a second data set and on a
+user's file."""
 
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ PATTERNS = {
     "a name said twice": re.compile(r"(?<![\w-])([A-Z][\w.()' -]{0,40}?): \1:"),
     "nan% or nan as a value": re.compile(r"(?<![\w-])(?:nan|NaN)(?:\s?%|(?![\w-]))"),
     "an impossible spread": re.compile(r"±\s*(?:-|nan|NaN|inf)"),
-    "a missing value shown as None/NaT/<NA>": re.compile(r"(?:^|[\s(:=])(?:None|NaT|<NA>)(?=[\s),;.]|$)"),
+    "a missing value shown as None/NaT/<NA>":
+        re.compile(r"(?:^|[\s(:=])(?:None(?!\s+of\b)|NaT|<NA>)(?=[\s),;.]|$)"),  # "None of them ..." is English
+    "a negative zero": re.compile(r"(?<![\w.])[-−]0(?:[.,]0+)?(?![.,]?\d|\w)"),
 }
 _CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.S)
 _ROW_HEAD = re.compile(r"<tr[^>]*>\s*<th[^>]*>(.*?)</th>", re.S)

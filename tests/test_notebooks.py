@@ -1,6 +1,7 @@
-"""Every notebook runs under papermill in quick mode (with its defaults, and with another data set passed as the
-papermill command line passes it), writes its figures, documents every parameter for `papermill --help-notebook`,
-and holds no algorithm code."""
+"""Every notebook runs under papermill in quick mode (with its defaults, with another data set passed as the
+papermill command line passes it, and, one per paper, on a CSV file of one's own), writes its figures, shows each
+with its title as alt text, says nothing that cannot be true of the run (the output scan of tests/notebook_text.py),
+documents every parameter for `papermill --help-notebook`, and holds no algorithm code."""
 
 import ast
 import json
@@ -148,20 +149,34 @@ def test_every_parameter_is_documented_for_papermill(path):
         assert v["inferred_type_name"] not in ("None", None), f"parameter {name!r} has no type annotation"
 
 
+def _outputs(nb):
+    """Every output of every code cell of an executed notebook."""
+    return [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+
+
 def _run(path, tmp_path, monkeypatch, parameters=None):
+    """Run ``path`` in quick mode under the inline backend (as `make run` and JupyterLab run it), and check what
+    every run must hold: figures saved, nothing on stderr, every figure shown with its title as alt text, and no
+    text that cannot be true of the run (:func:`notebook_text.scan_notebook`)."""
     from genesel.experiments.runner import execute_notebook
+    from notebook_text import scan_notebook
 
     figs = tmp_path / "figures"
     monkeypatch.setenv("GENESEL_FIGURES_DIR", str(figs))
     monkeypatch.setenv("GENESEL_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend: plt.show() displays figures
     out = execute_notebook(path, tmp_path / "runs", quick=True, parameters=parameters, timeout=900)
     assert out.exists()
     assert list(figs.glob("*.png")), "the notebook saved no figure"
     nb = json.loads(out.read_text())
-    stderr = ["".join(o.get("text", "")) for c in nb["cells"] if c["cell_type"] == "code"
-              for o in c.get("outputs", []) if o.get("name") == "stderr"]
+    stderr = ["".join(o.get("text", "")) for o in _outputs(nb) if o.get("name") == "stderr"]
     assert not stderr, f"the notebook wrote to stderr (warnings or progress bars): {stderr[:2]}"
+    images = [o for o in _outputs(nb) if "image/png" in o.get("data", {})]
+    assert images, "the notebook showed no figure"
+    no_alt = [o["data"].get("text/plain") for o in images if not (o.get("metadata") or {}).get("image/png", {}).get("alt")]
+    assert not no_alt, f"{len(no_alt)} of {len(images)} figures have no alt text (genesel.plotting.show): {no_alt[:3]}"
+    problems = scan_notebook(nb, path.stem)
+    assert not problems, f"{len(problems)} output(s) cannot be true of the run:\n" + "\n".join(problems[:20])
     return nb
 
 
@@ -178,3 +193,212 @@ def test_notebook_runs_on_another_data_set(path, tmp_path, monkeypatch, mirror):
     if params is None:
         pytest.fail(f"add {path.stem} to OTHER_DATA: every notebook must run on a non-default data set")
     _run(path, tmp_path, monkeypatch, parameters=params)
+
+
+#: Per paper, the notebook run on a user's file (issue 22): the registered set written out, how many of its most
+#: variable genes (None: all), the file's orientation ("samples": samples x genes with a label column; "genes": genes x
+#: samples with a sample sheet) and further parameters. Small sets keep the CPU cost modest; notebook 03 transfers
+#: between studies that share probe IDs, so its file is a prostate study (Welsh's, on 300 probes every prostate study
+#: has) and the other prostate studies are its sources (Welsh's own copy is left out as sharing its samples).
+USER_FILES = {
+    "01_guyon2002_svm_rfe": ("alon", 300, "samples", {}),
+    "02_gentile2003_alma": ("alon", 300, "genes", {}),
+    "03_helleputte2009_transfer": ("welsh", 300, "genes", {}),
+    "04_shah2012_stumps": ("alon", 300, "samples", {}),
+    "05a_tan2006_classifiers": ("alon", None, "genes", {}),
+    "05b_tan2006_feature_ranking": ("alon", None, "samples", {}),
+    "05c_tan2006_stability": ("alon", None, "genes", {}),
+    "06_leaderboard": ("alon", None, "samples", {"methods": '["SVM-RFE (halving) + SVM", "t-test + SVM", '
+                                                  '"PAC-Bayes stumps", "shrunken centroids (SC.s)", "SVM (all genes)"]'}),
+}
+
+
+def _user_file(name: str, n_genes, orientation: str, folder: Path):
+    """Write registered set ``name`` as a user would hold it: ``<folder>/<name>_study.csv`` (samples x genes with a
+    column "class", or genes x samples beside a sample sheet ``samples.csv``). Returns (file, label parameter)."""
+    import numpy as np
+    import pandas as pd
+
+    from genesel.datasets import load_dataset
+
+    ds = load_dataset(name)
+    X, genes = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.gene_ids).astype(str)
+    if name == "welsh":  # probes every prostate study of notebook 03 has
+        from genesel.papers import helleputte2009 as H
+
+        shared = set(np.asarray(next(iter(H.aligned_studies(H.PROSTATE).values())).gene_ids).astype(str))
+        keep = np.flatnonzero(np.isin(genes, list(shared)))
+        X, genes = X[:, keep], genes[keep]
+    if n_genes is not None:
+        keep = np.sort(np.argsort(-np.var(X, axis=0), kind="stable")[:n_genes])
+        X, genes = X[:, keep], genes[keep]
+    labels = np.asarray(ds.classes, dtype=object)[(np.asarray(ds.y) > 0).astype(int)]
+    samples = np.asarray(ds.sample_ids).astype(str)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}_study.csv"
+    if orientation == "samples":
+        frame = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes)
+        frame.insert(0, "class", labels)
+        frame.to_csv(path)
+        return path, "class"
+    pd.DataFrame(X.T, index=pd.Index(genes, name="probe"), columns=samples).to_csv(path)
+    sheet = folder / "samples.csv"
+    pd.DataFrame({"sample": samples, "class": labels}).to_csv(sheet, index=False)
+    return path, str(sheet)
+
+
+def _texts(nb) -> list:
+    """The text of every output: streams, Markdown, HTML, plain text and figures' alt text."""
+    out = []
+    for o in _outputs(nb):
+        out.append("".join(o.get("text", "")))
+        out += ["".join(v) for k, v in o.get("data", {}).items() if k.startswith("text/")]
+        out.append(str((o.get("metadata") or {}).get("image/png", {}).get("alt", "")))
+    return out
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("stem", list(USER_FILES))
+def test_a_paper_notebook_runs_on_a_users_file(stem, tmp_path, monkeypatch, mirror):
+    """Issue 22: a registered set written to a CSV of one's own, passed as the notebook's data-set parameter with
+    ``label``, runs in quick mode without a warning, shows the file by its name in its tables and figure titles,
+    never by its path, and says nothing that cannot be true of the run."""
+    name, n_genes, orientation, extra = USER_FILES[stem]
+    folder = tmp_path / "my data"
+    path, label = _user_file(name, n_genes, orientation, folder)
+    params = {"datasets": str(path), "label": label, **extra}
+    if stem == "06_leaderboard":
+        params["boot_datasets"] = str(path)
+    nb = _run(ROOT / "notebooks" / f"{stem}.ipynb", tmp_path, monkeypatch, parameters=params)
+    texts = _texts(nb)
+    assert not [t for t in texts if str(folder) in t], "an output shows the file's path; show its name"
+    tables = [t for o in _outputs(nb) for t in ["".join(o.get("data", {}).get("text/html", ""))] if "<table" in t]
+    titles = [str((o.get("metadata") or {}).get("image/png", {}).get("alt", "")) for o in _outputs(nb)]
+    assert any(path.name in t for t in tables + titles), f"no table or figure title names {path.name}"
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the output scan (tests/notebook_text.py) on tiny synthetic notebooks: every pattern caught, clean text passes
+# ----------------------------------------------------------------------------------------------------------------
+
+def _synthetic(*outputs):
+    """A notebook of one code cell holding ``outputs`` (nbformat output nodes)."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("x")
+    cell.outputs = list(outputs)
+    nb.cells = [nbformat.v4.new_markdown_cell("prose is not scanned: 0.5–0.5"), cell]
+    return nb
+
+
+def _stream(text):
+    import nbformat
+
+    return nbformat.v4.new_output("stream", name="stdout", text=text)
+
+
+def _display(mime, text, metadata=None):
+    import nbformat
+
+    return nbformat.v4.new_output("display_data", data={mime: text, "text/plain": "<object>"},
+                                  metadata=metadata or {})
+
+
+def _html_table(index, cells):
+    import html
+
+    rows = "".join(f"<tr><th>{i}</th><td>{html.escape(c)}</td></tr>" for i, c in zip(index, cells))
+    return f'<table class="dataframe"><thead><tr><th></th><th>error</th></tr></thead><tbody>{rows}</tbody></table>'
+
+
+BAD_TEXT = {
+    "a range whose ends agree": ["the RVM 0.01–0.01 s", "(1–1 genes hold 90 %)", "top-50 Jaccard 0.52–0.52",
+                                 "5–5 splits per data set", "97 %–97 %"],
+    "a name said twice": ["Singh: Singh: gene symbols from the file", "Colon (Alon 1999): Colon (Alon 1999): x"],
+    "nan% or nan as a value": ["GP-ARD-RFE top 256/128: nan%", "accuracy nan %", "NaN"],
+    "an impossible spread": ["22.2±-*", "error 12.0 ± nan"],
+    "a missing value shown as None/NaT/<NA>": ["C = None", "size (None)", "<NA>", "NaT"],
+    "a negative zero": ["a change of -0.00 points", "−0.0 %"],
+}
+CLEAN_TEXT = ["the RVM 0.01–0.02 s", "2–22 genes", "12–2", "5 splits per data set", "Singh: gene symbols",
+              "None of the settings reproduces it", "nanometre", "22.2 ± 1.3", "-0.07", "2006-07-01", "AFFX-0.0",
+              "0.52 (all folds agree)", "a 0–1 scale"]
+
+
+@pytest.mark.parametrize("what", list(BAD_TEXT))
+def test_the_output_scan_catches_each_pattern_in_streams_markdown_tables_and_alt_text(what):
+    from notebook_text import scan_notebook
+
+    for text in BAD_TEXT[what]:
+        for output in (_stream(text + "\n"), _display("text/markdown", f"**Result.** {text}."),
+                       _display("text/html", _html_table(["golub"], [text])),
+                       _display("image/png", "iVBORw0KGgo=", {"image/png": {"alt": f"Figure: {text}"}})):
+            found = scan_notebook(_synthetic(output), "nb")
+            assert any(what in f for f in found), (text, output.get("output_type"), found)
+
+
+def test_the_output_scan_catches_a_bare_index_and_passes_a_meaningful_one():
+    from notebook_text import scan_notebook
+
+    bare = _display("text/html", _html_table(["0", "1", "2"], ["1.0", "2.0", "3.0"]))
+    found = scan_notebook(_synthetic(bare), "nb")
+    assert len(found) == 1 and "bare 0..2 index" in found[0]
+    named = _display("text/html", _html_table(["golub", "alon", "singh"], ["1.0", "2.0", "3.0"]))
+    assert scan_notebook(_synthetic(named), "nb") == []
+    sizes = _display("text/html", _html_table(["2", "4", "8"], ["1.0", "2.0", "3.0"]))  # genes: an index that means
+    assert scan_notebook(_synthetic(sizes), "nb") == []
+
+
+def test_the_output_scan_passes_clean_text():
+    from notebook_text import scan_notebook, scan_text
+
+    for text in CLEAN_TEXT:
+        assert scan_text(text) == [], text
+    outputs = [_stream("\n".join(CLEAN_TEXT)), _display("text/markdown", " ".join(CLEAN_TEXT)),
+               _display("text/html", _html_table([f"set {i}" for i in range(len(CLEAN_TEXT))], CLEAN_TEXT)),
+               _display("image/png", "iVBORw0KGgo=", {"image/png": {"alt": "Colon: error against genes"}})]
+    assert scan_notebook(_synthetic(*outputs), "nb") == []
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# figures' alt text, read from a small notebook executed by a real kernel
+# ----------------------------------------------------------------------------------------------------------------
+
+ALT_NOTEBOOK = [
+    "from genesel import plotting\nplotting.setup(quick=True)",
+    # plt.show() on the first use of pyplot
+    "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2])\nax.set_title('shown by plt.show')\n"
+    "plt.show()",
+    # a figure left open: the inline backend shows it at the end of the cell
+    "fig, ax = plt.subplots()\nax.set_title('left open')\nfig.suptitle('the suptitle wins')",
+    # %matplotlib inline again re-registers the backend's printer
+    "%matplotlib inline\nfig, ax = plt.subplots()\nax.set_title('after %matplotlib inline')\nplt.show()",
+    "fig, axes = plt.subplots(1, 2)\naxes[0].set_title('left')\naxes[1].set_title('right')\nplotting.show(fig)",
+    "from IPython.display import display\nfig, ax = plt.subplots()\nax.set_title('displayed')\ndisplay(fig)\n"
+    "plt.close(fig)",
+]
+
+
+@pytest.mark.notebook
+def test_every_figure_shown_in_a_notebook_carries_its_title_as_alt_text(tmp_path, monkeypatch):
+    """Under the inline backend (as `make run` and JupyterLab run notebooks), a figure shown by ``plt.show()``, at
+    the end of a cell, after ``%matplotlib inline``, by ``genesel.plotting.show`` or by ``display(fig)`` has its title
+    in ``output.metadata["image/png"]["alt"]`` (the key the course site reads)."""
+    import nbformat
+    import papermill as pm
+
+    from genesel.plotting import ALT_KEY
+
+    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel chooses the inline backend, as in a real run
+    monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path / "figures"))
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in ALT_NOTEBOOK]
+    path = tmp_path / "alt.ipynb"
+    nbformat.write(nb, str(path))
+    pm.execute_notebook(str(path), str(tmp_path / "out.ipynb"), kernel_name="python3", progress_bar=False,
+                        cwd=str(tmp_path))
+    out = json.loads((tmp_path / "out.ipynb").read_text())
+    alts = [(o.get("metadata") or {}).get("image/png", {}).get(ALT_KEY) for c in out["cells"]
+            for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+    assert alts == ["shown by plt.show", "the suptitle wins", "after %matplotlib inline", "left; right", "displayed"]

@@ -7,6 +7,12 @@ and a legend. :func:`savefig` writes atomically and returns the path. Where figu
 - otherwise the repository's ``figures/`` for a full-protocol run and ``runs/quick/figures/`` for a quick one.
   A notebook says which by calling :func:`setup` with its ``quick`` parameter; until then the quick folder is
   used, so a first look never overwrites the committed full-run figures.
+
+Alt text. Every figure a notebook shows carries its title (:func:`title_of`) as alt text in the image output's
+metadata, under the key ``"alt"`` of the MIME type: ``output.metadata["image/png"]["alt"]`` (:data:`ALT_KEY`).
+:func:`show` and :func:`save_and_show` write it; after :func:`setup`, figures shown by ``plt.show()``, by the inline
+backend at the end of a cell or by ``display(fig)`` get it too (:func:`alt_text_for_figures`). The course site
+(:mod:`genesel.experiments.report`) reads that key; keep it when changing either side.
 """
 
 from __future__ import annotations
@@ -17,7 +23,8 @@ from pathlib import Path
 
 from genesel._core.io import atomic_write
 
-__all__ = ["setup", "set_style", "figures_dir", "savefig", "show", "save_and_show", "title_of", "figure_name"]
+__all__ = ["setup", "set_style", "figures_dir", "savefig", "show", "save_and_show", "title_of", "figure_name",
+           "alt_text_for_figures", "ALT_KEY"]
 
 _STATE = {"quick": True}
 
@@ -40,11 +47,53 @@ def setup(quick: bool = True, context: str = "talk") -> None:
     alt_text_for_figures()
 
 
+#: The key of an image output's metadata that holds its alt text: ``output.metadata["image/png"]["alt"]`` (nbformat
+#: keeps per-MIME-type metadata under the MIME type). Written by :func:`show` and by the hook of
+#: :func:`alt_text_for_figures`; read by the course site (:mod:`genesel.experiments.report`, nbconvert's
+#: ``get_metadata(output, "alt", "image/png")``), by JupyterLab and by screen readers.
+ALT_KEY = "alt"
+
+
+def _png_with_alt(inner):
+    """``inner`` (IPython's PNG printer of a matplotlib figure) returning ``(png, {"alt": title})``."""
+    def png_with_alt(fig):
+        data = inner(fig)
+        if data is None:
+            return None
+        if isinstance(data, tuple):  # a printer that already gives metadata (e.g. retina's width and height)
+            data, md = data
+            return data, {**(md or {}), ALT_KEY: title_of(fig)}
+        return data, {ALT_KEY: title_of(fig)}
+
+    png_with_alt._genesel_inner = inner
+    return png_with_alt
+
+
+def _install_alt_hook(ip) -> bool:
+    """Wrap the PNG printer of matplotlib figures registered in shell ``ip`` (once); False when none is registered."""
+    from matplotlib.figure import Figure
+
+    fmt = ip.display_formatter.formatters["image/png"]
+    try:
+        current = fmt.lookup_by_type(Figure)
+    except KeyError:
+        return False
+    if not hasattr(current, "_genesel_inner"):
+        fmt.for_type(Figure, _png_with_alt(current))
+    return True
+
+
 def alt_text_for_figures() -> None:
-    """In an IPython kernel, give every matplotlib figure displayed as a PNG (by ``plt.show()``, ``display(fig)`` or
-    a cell's last value) its title (:func:`title_of`) as alt text, in the output's metadata, where screen readers,
-    JupyterLab and the course site (:mod:`genesel.experiments.report`) read it. Wraps the inline backend's PNG
-    formatter once; does nothing outside IPython."""
+    """In an IPython kernel, give every matplotlib figure displayed as a PNG (by ``plt.show()``, the inline
+    backend's display at the end of a cell, ``display(fig)`` or a cell's last value) its title (:func:`title_of`)
+    as alt text in the output's metadata (``metadata["image/png"]["alt"]``, :data:`ALT_KEY`), where screen readers,
+    JupyterLab and the course site (:mod:`genesel.experiments.report`) read it. Does nothing outside IPython.
+
+    How: IPython renders a figure with the PNG printer that the inline backend registers for
+    :class:`matplotlib.figure.Figure`; this wraps that printer. The backend registers it when its module is first
+    imported, which pyplot does only when it first needs the backend (and again on ``%matplotlib inline``, replacing
+    the wrapper), so the backend module is imported here first, and a ``pre_run_cell`` hook puts the wrapper back
+    before every cell if anything replaced it."""
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython comes with the notebook dependencies
@@ -52,21 +101,21 @@ def alt_text_for_figures() -> None:
     ip = get_ipython()
     if ip is None:
         return
-    from matplotlib.figure import Figure
+    import importlib
 
-    fmt = ip.display_formatter.formatters["image/png"]
-    try:
-        current = fmt.lookup_by_type(Figure)
-    except KeyError:
-        return
-    inner = getattr(current, "_genesel_inner", current)
+    import matplotlib
 
-    def png_with_alt(fig):
-        data = inner(fig)
-        return (data, {"alt": title_of(fig)}) if data is not None else None
+    if "inline" in str(matplotlib.get_backend()).lower():
+        importlib.import_module("matplotlib_inline.backend_inline")  # its import registers the PNG printer
+    _install_alt_hook(ip)
+    hook = getattr(alt_text_for_figures, "_hook", None)
+    if hook is None:
+        def hook(*_args):
+            _install_alt_hook(ip)
 
-    png_with_alt._genesel_inner = inner
-    fmt.for_type(Figure, png_with_alt)
+        alt_text_for_figures._hook = hook
+    if hook not in ip.events.callbacks["pre_run_cell"]:
+        ip.events.register("pre_run_cell", hook)
 
 
 def figure_name(prefix: str, *parts) -> str:
@@ -130,7 +179,7 @@ def show(fig, alt: str | None = None):
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     width = int(round(fig.get_figwidth() * 100))
-    display(Image(data=buf.getvalue(), width=width, metadata={"alt": alt or title_of(fig)}))
+    display(Image(data=buf.getvalue(), width=width, metadata={ALT_KEY: alt or title_of(fig)}))
     plt.close(fig)
 
 

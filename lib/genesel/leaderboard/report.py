@@ -33,19 +33,18 @@ from genesel.stability import kuncheva_prefix_index, nogueira_stability
 __all__ = ["dataset_parameter", "method_parameter", "DU2006_TABLE2", "DU2006_COLUMNS", "summarise", "league_table", "catalogue_table", "rank_statistics",
            "pareto_front", "plot_critical_difference", "plot_pareto", "plot_curves", "consensus_signature",
            "estimates_632", "du2006_table", "paper_vs_rows", "cost_table", "cost_sentence", "save_results",
-           "save_summary", "runs_dir", "dataset_table", "excluded_table"]
+           "save_summary", "runs_dir", "dataset_table", "excluded_table", "CPU_PER_FOLD_FULL", "CPU_PER_FOLD_QUICK",
+           "CPU_REFERENCE", "QUICK_BUDGET", "FULL_BUDGET", "cell_cpu_seconds", "estimated_seconds",
+           "stability_extremes", "size_choice_optimism", "cheapest_methods", "seed_comparison"]
 
-def dataset_parameter(value, default, name="datasets") -> list:
+def dataset_parameter(value, default, name="datasets", *, label=None, rows=None, classes=None) -> list:
     """The notebook's data sets: registered binary sets (names or aliases, as the other notebooks take them) and
-    users' files (a path or a reference string such as ``"study.csv?label=class"``), in the order given."""
-    from genesel.expression_io import looks_like_path
-    from genesel.papers.notebook import as_list, dataset_list
+    users' files (a path or a reference string such as ``"study.csv?label=class"``; the notebook's ``label``,
+    ``rows`` and ``classes`` parameters fill in the reading options a reference does not set), in the order given
+    (:func:`genesel.papers.notebook.dataset_list`)."""
+    from genesel.papers.notebook import dataset_list
 
-    items = as_list(value, name, example=["colon"]) or list(default)
-    out = []
-    for it in items:
-        out.extend([it] if looks_like_path(it) else dataset_list([it], [], name))
-    return list(dict.fromkeys(out))
+    return dataset_list(value, default, name, label=label, rows=rows, classes=classes)
 
 
 def method_parameter(value) -> list:
@@ -139,6 +138,11 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _num(x, digits: int = 2) -> str:
+    """``x`` to ``digits`` decimals, never a negative zero ("-0.00" for -0.001 reads as a sign that is not there)."""
+    return f"{round(float(x), digits) + 0.0:.{digits}f}"
+
+
 def _fmt(mean, sd=None, scale=100.0, digits=1):
     if mean is None or not np.isfinite(mean):
         return "–"
@@ -158,16 +162,16 @@ def league_table(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
         "AUC": g["auc"].round(3).to_numpy(),
         "genes (mean ± sd)": [f"{a:.1f} ± {b:.1f}" if np.isfinite(b) else f"{a:.1f}" for a, b in
                               zip(g["size"], g["size_sd"])],
-        "stability Φ [95 % CI]": ["–" if not np.isfinite(p) else f"{p:.2f} [{lo:.2f}, {hi:.2f}]"
+        "stability Φ [95 % CI]": ["–" if not np.isfinite(p) else f"{_num(p)} [{_num(lo)}, {_num(hi)}]"
                                   for p, lo, hi in zip(g["stability"], g["stability_lo"], g["stability_hi"])],
-        "Kuncheva": g["kuncheva"].round(2).to_numpy(),
+        "Kuncheva": ["–" if not np.isfinite(k) else _num(k) for k in g["kuncheva"]],
         "risk bound": ["–" if not np.isfinite(b) else f"{b:.2f}" for b in g["bound"]],
         "CPU s / fold": g["cpu_per_fold"].round(2).to_numpy(),
     })
     flagged = g["degenerate_folds"].to_numpy() > 0
     if flagged.any():
         out["one-class fits"] = np.where(flagged, g["degenerate_folds"], 0)
-    return out
+    return out.set_index("method")
 
 
 def catalogue_table(methods=None, quick: bool = False) -> pd.DataFrame:
@@ -186,7 +190,7 @@ def catalogue_table(methods=None, quick: bool = False) -> pd.DataFrame:
         rows.append({"method": name, "kind": m.kind, "paper": m.paper, "from": m.source,
                      "chosen by inner CV": "; ".join(parts) or "nothing (no hyper-parameter)",
                      "risk bound": "yes" if m.has_bound else "", "note": m.note})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index("method")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -380,7 +384,7 @@ def consensus_signature(res: pd.DataFrame, summary: pd.DataFrame, dataset: str, 
         for gi, c in counts.items():
             rows.append({"method": m, "probe": str(task.gene_ids[int(gi)]), "symbol": sym[int(gi)] or "–",
                          "selected in": f"{c} of {len(r)} folds", "frequency": round(c / len(r), 2)})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index(["method", "probe"]) if rows else pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -411,13 +415,13 @@ def estimates_632(boot: pd.DataFrame) -> pd.DataFrame:
 
 def du2006_table(est: pd.DataFrame) -> pd.DataFrame:
     """Díaz-Uriarte & Alvarez de Andrés 2006, Table 2 beside our .632+ estimates, one row per data set and
-    column of theirs."""
+    column of theirs; a data set their table does not have (a user's file, another registered set) gets our
+    estimates with '–' as the paper's value."""
     rows = []
     for d in dict.fromkeys(est["dataset"]):
-        if d not in DU2006_TABLE2:
-            continue
         e = est[est["dataset"] == d].set_index("method")
-        for col, paper in zip(DU2006_COLUMNS, DU2006_TABLE2[d]):
+        published = DU2006_TABLE2.get(d, ("–",) * len(DU2006_COLUMNS))
+        for col, paper in zip(DU2006_COLUMNS, published):
             if col == "no info":
                 ours = e["no_info_majority"].iloc[0]
                 meth = "(always the larger class)"
@@ -426,7 +430,7 @@ def du2006_table(est: pd.DataFrame) -> pd.DataFrame:
                 ours = e.loc[meth, "error_632plus"] if meth in e.index else np.nan
             rows.append({"data set": _name(d), "their column": col, "genesel method": meth or "no counterpart",
                          "paper": paper, "genesel": round(float(ours), 3) if np.isfinite(ours) else "–"})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index(["data set", "their column"]) if rows else pd.DataFrame(rows)
 
 
 def _shah_rows(summary, proto, n_folds):
@@ -480,12 +484,20 @@ def paper_vs_rows(summary: pd.DataFrame, est632: pd.DataFrame | None, n_repeats:
     protocol with selection inside the folds: Shah 2012 Tables 1-2 (nested 5-fold CV) and Tan 2006 Table 5.6."""
     rows = []
     if est632 is not None and len(est632):
-        for _, r in du2006_table(est632).iterrows():
+        for _, r in du2006_table(est632).reset_index().iterrows():
+            if r["paper"] == "–":  # not in their table
+                continue
             rows.append(dict(quantity=f"{r['data set']}: {r['their column']} (.632+ error)",
                              protocol=f".632+ bootstrap, B = 200 (here B = {n_boot})", paper=r["paper"],
                              genesel=r["genesel"], note=r["genesel method"]))
     proto = f"{n_repeats} x {n_folds}-fold CV, everything chosen by inner CV"
-    return rows + _shah_rows(summary, proto, n_folds) + _tan_rows(summary, proto)
+    rows = rows + _shah_rows(summary, proto, n_folds) + _tan_rows(summary, proto)
+    if not rows:
+        names = ", ".join(_name(d) for d in dict.fromkeys(summary["dataset"]))
+        rows = [dict(quantity=f"{names}: any error", protocol=proto, paper="–", genesel="see the league tables",
+                     note="no data set of this run is in Díaz-Uriarte 2006 Table 2, Shah 2012 Tables 1-2 or Tan 2006 "
+                          "Table 5.6 with these methods: nothing published to compare")]
+    return rows
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -513,27 +525,29 @@ def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
     for d in datasets:
         t = load(d, None, max_genes)
         counts = {c: int(np.sum(t.y == (1 if k else -1))) for k, c in enumerate(t.classes)}
-        rows.append({"data set": _name(d), "name": d, "samples": int(t.y.size), "genes used": int(t.X.shape[1]),
+        rows.append({"data set": _name(d), "name": display_name(d, fallback="name"), "samples": int(t.y.size),
+                     "genes used": int(t.X.shape[1]),
                      "classes (-1 / +1)": " / ".join(f"{c} ({n})" for c, n in counts.items())})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).set_index("data set")
 
 
 def excluded_table() -> pd.DataFrame:
     from genesel.leaderboard.cells import excluded_sets
 
-    return pd.DataFrame([{"data set": k, "left out because": v} for k, v in excluded_sets().items()])
+    return pd.DataFrame([{"data set": k, "left out because": v} for k, v in excluded_sets().items()]
+                        ).set_index("data set")
 
 
 def runs_dir(mode: str, parameters: dict) -> Path:
-    """Where this run's tidy tables go: ``runs/<mode>/leaderboard/`` for the default parameters, else a folder
-    named by a digest of the parameters (``$GENESEL_RUNS_DIR`` replaces ``runs/``)."""
+    """Where this run's tidy tables go: ``runs/<mode>/leaderboard/`` for the default parameters (every value None,
+    ``rows`` "auto"), else a folder named by a digest of the parameters (``$GENESEL_RUNS_DIR`` replaces ``runs/``)."""
     import hashlib
 
     env = os.environ.get("GENESEL_RUNS_DIR")
     root = Path(env) if env else Path(__file__).resolve().parents[3] / "runs"
     if not env and not (root.parent / "pyproject.toml").exists():
         root = Path.cwd() / "runs"
-    given = {k: v for k, v in parameters.items() if v is not None}
+    given = {k: v for k, v in parameters.items() if v is not None and not (k == "rows" and v == "auto")}
     tag = "leaderboard" if not given else "leaderboard-" + hashlib.sha256(
         json.dumps(given, sort_keys=True, default=str).encode()).hexdigest()[:10]
     return root / mode / tag
@@ -566,3 +580,242 @@ def save_summary(summary: pd.DataFrame, quick: bool) -> Path:
 def views_note() -> str:
     return "; ".join(f"{k}: {v}" for k, v in VIEWS.items()) + ". Data sets of their Table 2 here: " + "; ".join(
         DU2006_DATA[d] for d in DU2006_VIEWS)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# the run's cost, estimated from its parameters before it runs
+# --------------------------------------------------------------------------------------------------------------
+
+#: CPU seconds of one outer fold of every method (its inner CV over the grid, the final fit and the test
+#: predictions; one BLAS thread), measured by ``benchmarks/bench_leaderboard.py``: the full grids with 5 inner folds
+#: on Golub's leukemia, 72 x 7129 (:data:`CPU_REFERENCE` ``["full"]``).
+CPU_PER_FOLD_FULL = {
+    "RF var. sel. (s.e. 1)": 36.8,
+    "RF var. sel. (s.e. 0)": 36.3,
+    "SMLR selector + SVM": 12.5,
+    "GP-ARD-RFE + GP": 7.51,
+    "MSVM-RFE + SVM": 6.79,
+    "kNN on Fisher genes": 6.49,
+    "PAC-Bayes stumps": 3.77,
+    "SVM-RFE (1 gene/step) + SVM": 3.19,
+    "ALMA_ln-RFE": 2.38,
+    "random forest (all genes)": 2.37,
+    "SMLR (all genes)": 1.78,
+    "Occam stumps": 1.38,
+    "GP-ARD-FS + GP": 1.35,
+    "ALMA_ln-CORR": 1.18,
+    "SVM-RFE (halving) + SVM": 0.96,
+    "Wilcoxon + SVM": 0.93,
+    "kNN (all genes)": 0.87,
+    "ALMA-FS": 0.81,
+    "RVM selector + SVM": 0.8,
+    "AdaBoost stumps": 0.78,
+    "ALMA_2-RFE": 0.72,
+    "SC stumps": 0.58,
+    "l2-AROM + SVM": 0.53,
+    "ALMA_2-CORR": 0.5,
+    "t-test + SVM": 0.48,
+    "Fisher + SVM": 0.47,
+    "L1 logistic regression": 0.43,
+    "RBF SVM (all genes)": 0.31,
+    "SVM (all genes)": 0.29,
+    "shrunken centroids (SC.s)": 0.28,
+    "shrunken centroids (SC.l)": 0.27,
+    "DWD (all genes)": 0.24,
+    "S2N + weighted voting": 0.23,
+    "GP (all genes)": 0.12,
+    "RVM (all genes)": 0.03,
+}
+#: The same with the quick grids, 3 inner folds on Colon's 300 most variable genes, 62 x 300 (the cells' own CPU
+#: times in the cost table of notebook 06's quick run).
+CPU_PER_FOLD_QUICK = {
+    "RF var. sel. (s.e. 0)": 2.51,
+    "RF var. sel. (s.e. 1)": 2.48,
+    "SMLR selector + SVM": 1.02,
+    "GP-ARD-RFE + GP": 0.703,
+    "SMLR (all genes)": 0.515,
+    "SVM-RFE (1 gene/step) + SVM": 0.302,
+    "GP-ARD-FS + GP": 0.237,
+    "random forest (all genes)": 0.191,
+    "kNN on Fisher genes": 0.151,
+    "SVM-RFE (halving) + SVM": 0.129,
+    "ALMA_ln-RFE": 0.112,
+    "PAC-Bayes stumps": 0.112,
+    "MSVM-RFE + SVM": 0.11,
+    "ALMA_2-RFE": 0.0953,
+    "ALMA_ln-CORR": 0.0916,
+    "l2-AROM + SVM": 0.0742,
+    "ALMA_2-CORR": 0.072,
+    "t-test + SVM": 0.0686,
+    "DWD (all genes)": 0.0683,
+    "Fisher + SVM": 0.0681,
+    "Wilcoxon + SVM": 0.0637,
+    "RVM selector + SVM": 0.0577,
+    "S2N + weighted voting": 0.0575,
+    "Occam stumps": 0.0495,
+    "ALMA-FS": 0.0407,
+    "SC stumps": 0.0365,
+    "shrunken centroids (SC.l)": 0.0335,
+    "shrunken centroids (SC.s)": 0.0332,
+    "kNN (all genes)": 0.0239,
+    "AdaBoost stumps": 0.0227,
+    "RBF SVM (all genes)": 0.0209,
+    "GP (all genes)": 0.0203,
+    "L1 logistic regression": 0.0202,
+    "SVM (all genes)": 0.0198,
+    "RVM (all genes)": 0.0194,
+}
+#: The data and inner folds each table was measured on: (samples, genes, inner folds).
+CPU_REFERENCE = {"full": (72, 7129, 5), "quick": (62, 300, 3)}
+#: Time budgets of notebook 06 on 2 cores (seconds): quick mode, full mode (the full run: about 68 CPU hours, 34 h on
+#: 2 cores, as estimated by benchmarks/bench_leaderboard.py).
+QUICK_BUDGET, FULL_BUDGET = 180.0, 36 * 3600.0
+#: Fixed costs of a run (kernel, imports, loading the data sets, numba's cached kernels), seconds.
+_OVERHEAD = 25.0
+
+
+def cell_cpu_seconds(method: str, n_samples: int, n_genes: int, inner_k: int, quick: bool) -> float:
+    """Estimated CPU seconds of one outer fold (or one bootstrap sample) of ``method`` on an ``n_samples`` x
+    ``n_genes`` data set: the measured seconds of its mode's table (:data:`CPU_PER_FOLD_FULL` or
+    :data:`CPU_PER_FOLD_QUICK`) scaled by samples x genes and by the number of fits an outer fold makes (inner folds
+    + 1) relative to the measurement. A rough model, as the benchmark's: some methods grow faster than linearly in
+    the samples (the GP-ARD selectors, the SVMs' dual), none much slower."""
+    table = CPU_PER_FOLD_QUICK if quick else CPU_PER_FOLD_FULL
+    n0, g0, k0 = CPU_REFERENCE["quick" if quick else "full"]
+    base = table.get(method, float(np.median(list(table.values()))))
+    return base * (n_samples * n_genes) / (n0 * g0) * (int(inner_k) + 1) / (k0 + 1)
+
+
+def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds: int, inner_k: int, max_genes,
+                      n_boot: int, boot_datasets, n_jobs: int = 2) -> tuple[float, str]:
+    """(seconds on 2 cores, what dominates) of notebook 06 with these parameters, before anything runs: every
+    cross-validation cell and every .632+ cell the notebook will run (:func:`cell_cpu_seconds` each), over the
+    workers (at most the machine's 2 cores), plus fixed costs."""
+    from genesel.leaderboard.cells import DU2006_METHODS
+
+    per_method, cv = {}, 0.0
+    for d in datasets:
+        n, g = load(d, None, max_genes).X.shape
+        for m in methods:
+            s = cell_cpu_seconds(m, n, g, inner_k, quick) * int(n_repeats) * int(n_folds)
+            per_method[m] = per_method.get(m, 0.0) + s
+            cv += s
+    boot = 0.0
+    for d in boot_datasets:
+        view = DU2006_VIEWS.get(d)
+        n, g = load(d, view, None if view else max_genes).X.shape
+        for m in DU2006_METHODS:
+            s = cell_cpu_seconds(m, n, g, inner_k, quick) * (int(n_boot) + 1)
+            per_method[m] = per_method.get(m, 0.0) + s
+            boot += s
+    total = cv + boot
+    parallel = max(1, min(int(n_jobs), 2))
+    top = sorted(per_method.items(), key=lambda kv: -kv[1])[:2]
+    from genesel.papers.notebook import format_seconds
+
+    what = (f"{len(datasets)} data set(s) x {len(methods)} method(s) x {int(n_repeats) * int(n_folds)} outer folds: "
+            f"{format_seconds(cv)} CPU; .632+: {format_seconds(boot)} CPU; most of it "
+            + " and ".join(f"{m} ({100 * s / total:.0f} %)" for m, s in top if total > 0))
+    return _OVERHEAD + total / parallel, what
+
+
+# --------------------------------------------------------------------------------------------------------------
+# the exercises' answers, from the run
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _stab_text(r) -> str:
+    return f"Φ = {_num(r['stability'])} [{_num(r['stability_lo'])}, {_num(r['stability_hi'])}]"
+
+
+def stability_extremes(summary: pd.DataFrame):
+    """Exercise 1: per data set, the gene-selecting methods (signatures smaller than all genes, Φ defined) by
+    stability with Nogueira's 95 % interval, and a sentence per data set on whether the most and the least stable
+    method's intervals overlap."""
+    from IPython.display import Markdown
+
+    g = summary[np.isfinite(summary["stability"]) & (summary["size"] < summary["n_genes"])]
+    g = g.sort_values(["dataset", "stability"], ascending=[True, False], kind="stable")
+    table = pd.DataFrame({"data set": g["dataset"].map(_name).to_numpy(), "method": g["method"].to_numpy(),
+                          "stability Φ [95 % CI]": [_stab_text(r) for _, r in g.iterrows()],
+                          "genes (mean)": g["size"].round(1).to_numpy(),
+                          "error %": (100 * g["error"]).round(1).to_numpy()}).set_index(["data set", "method"])
+    lines = []
+    for d, gd in g.groupby("dataset", sort=False):
+        if len(gd) < 2:
+            lines.append(f"**{_name(d)}**: only {gd['method'].iloc[0]} selects genes in this run; nothing to compare.")
+            continue
+        hi, lo = gd.iloc[0], gd.iloc[-1]
+        apart = hi["stability_lo"] > lo["stability_hi"]
+        lines.append(
+            f"**{_name(d)}**: the most stable, {hi['method']} ({_stab_text(hi)}), and the least stable, "
+            f"{lo['method']} ({_stab_text(lo)}): "
+            + ("the intervals do not overlap, so the difference is larger than the uncertainty of the estimates."
+               if apart else "the intervals overlap: with this many outer folds the data cannot tell them apart.")
+            + (f" With Φ below 0.5, one signature of {lo['method']} shares few genes with the next fold's: read its "
+               "genes as one draw among many, not as *the* markers." if lo["stability"] < 0.5 else
+               " Every method here keeps most of its genes from fold to fold."))
+    return table, Markdown("\n\n".join(lines))
+
+
+def size_choice_optimism(res: pd.DataFrame, summary: pd.DataFrame):
+    """Exercise 2: for every ranked method (the ones with an error-against-size curve), the nested CV's error (size
+    chosen by the inner CV on each training part) beside the best point of the curve (the size with the smallest
+    mean test error, chosen by looking at the test folds), and the gap between them in percentage points."""
+    from IPython.display import Markdown
+
+    r = res[res["curve_sizes"].notna()] if "curve_sizes" in res else res.iloc[:0]
+    rows = []
+    for (d, m), g in r.groupby(["dataset", "method"], sort=False):
+        recs = [(s, e / n) for ss, ee, n in zip(g["curve_sizes"], g["curve_errors"], g["n_test"])
+                for s, e in zip(ss, ee)]
+        curve = pd.DataFrame(recs, columns=["size", "rate"]).groupby("size")["rate"].mean()
+        best = curve.idxmin()
+        s = summary[(summary["dataset"] == d) & (summary["method"] == m)].iloc[0]
+        rows.append({"data set": _name(d), "method": m, "nested CV error %": round(100 * s["error"], 1),
+                     "genes chosen (mean)": round(float(s["size"]), 1),
+                     "best fixed size": "all" if best >= s["n_genes"] else str(int(best)),
+                     "its error %": round(100 * float(curve.min()), 1),
+                     "optimism (points)": round(100 * (s["error"] - float(curve.min())), 1) + 0.0})
+    if not rows:
+        return pd.DataFrame(), Markdown("No ranked method ran, so there is no error-against-size curve to compare.")
+    t = pd.DataFrame(rows).set_index(["data set", "method"])
+    gap = t["optimism (points)"]
+    text = (f"Over {len(t)} method x data set pairs, the best point of the curve is {gap.mean():.1f} percentage "
+            f"points below the nested CV's error on average (largest gap: {gap.max():.1f}, for "
+            f"{gap.idxmax()[1]} on {gap.idxmax()[0]}). The best point is chosen by looking at the test folds, so it "
+            "is an optimistic estimate of the error one would get on new samples; the nested CV pays for choosing "
+            "the size without them.")
+    if (gap < 0).any():
+        text += (f" In {int((gap < 0).sum())} pair(s) the nested CV is *better* than every fixed size: each outer "
+                 "fold may choose a different size, and no single size suits every fold.")
+    return t, Markdown(text)
+
+
+def cheapest_methods(summary: pd.DataFrame, k: int = 4) -> list:
+    """The ``k`` methods of the run with the smallest CPU time per outer fold (summed over its data sets)."""
+    return summary.groupby("method", sort=False)["cpu_per_fold"].sum().sort_values(kind="stable").index[:k].tolist()
+
+
+def seed_comparison(summary: pd.DataFrame, other: pd.DataFrame, seeds: tuple):
+    """Exercise 3: the errors and ranks of the methods of ``other`` (the same grid run with another seed) beside
+    this run's, per data set, and a sentence on how far they moved."""
+    from IPython.display import Markdown
+
+    a, b = f"seed {seeds[0]}", f"seed {seeds[1]}"
+    parts = {}
+    for label, s in ((a, summary), (b, other)):
+        s = s[s["method"].isin(other["method"])].copy()
+        s["rank"] = s.groupby("dataset")["error"].rank(method="min").astype(int)
+        s["error"] = (100 * s["error"]).round(1) + 0.0
+        s["data set"] = s["dataset"].map(_name)
+        parts[label] = s.set_index(["data set", "method"])[["error", "rank"]].rename(columns={"error": "error %"})
+    t = pd.concat(parts, axis=1)
+    moved = (t[(a, "error %")] - t[(b, "error %")]).abs()
+    changed = int((t[(a, "rank")] != t[(b, "rank")]).sum())
+    text = (f"Another seed draws other outer folds (and other inner folds and estimator seeds): the errors of these "
+            f"{len(t)} method x data set pairs move by {moved.mean():.1f} percentage points on average (at most "
+            f"{moved.max():.1f}), and {changed} of {len(t)} ranks change. Differences between methods smaller than "
+            "this are noise, whatever the league table's order; the full protocol averages 10 repeats for that "
+            "reason.")
+    return t, Markdown(text)

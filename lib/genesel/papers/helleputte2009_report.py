@@ -22,7 +22,7 @@ __all__ = ["protocol_parameters", "method_label", "kuncheva_pairs", "stability_s
            "sparsification_table", "run_summary", "by_size", "EFFECT_COLUMNS", "effect_tables", "B_FIGURES",
            "b_sensitivity_figure", "b_sensitivity_table", "favoured_genes", "rfe_check_table", "PAPER_STUDIES",
            "paper_vs_rows", "rules_table", "direction_tests_table", "plot_curves", "plot_gain", "plot_b_sensitivity",
-           "plot_sparsification", "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET", "direction_summary",
+           "plot_sparsification", "estimated_seconds", "within_genes", "QUICK_BUDGET", "FULL_BUDGET", "direction_summary",
            "gains_sentence", "ranking_agreement"]
 
 #: Time budgets of notebook 03 on 2 cores (seconds): quick mode, full mode (its full run: 210 s).
@@ -728,6 +728,28 @@ def protocol_parameters(quick: bool, n_splits, sizes, B_grid) -> tuple[int, list
     sizes = as_list(sizes, "sizes", example=[5, 10, 20], kind=int) or list(SIZES)
     B_grid = as_list(B_grid, "B_grid", example=[20, 100, 500], kind=int) or ([20, 100, 500] if quick else list(B_GRID))
     return n_splits, sizes, B_grid
+
+
+def within_genes(n_genes: int, sizes, B_grid, B: int) -> tuple[list, list, str]:
+    """The signature sizes and the B grid the studies' ``n_genes`` shared probe IDs allow, and a note on what was left
+    out ('' when nothing was). A signature must leave genes out (a signature of all genes is the same in every
+    resampling, and Kuncheva's index is undefined for it), so sizes from ``n_genes`` up are dropped; so are B values
+    above ``n_genes``. ``B`` itself above ``n_genes``, or no size left, is refused (``ValueError`` naming the
+    parameter and the limit)."""
+    if not 1 <= int(B) <= n_genes:
+        raise ValueError(f"parameter 'B' = {B}: the studies share only {n_genes} probe IDs; choose B between 1 and "
+                         f"{n_genes} (e.g. -p B {max(1, n_genes // 3)})")
+    big_sizes = [int(x) for x in sizes if int(x) >= n_genes]
+    big_B = [int(x) for x in B_grid if int(x) > n_genes]
+    kept_sizes = [int(x) for x in sizes if int(x) < n_genes]
+    if not kept_sizes:
+        raise ValueError(f"parameter 'sizes' = {list(sizes)}: the studies share only {n_genes} probe IDs; give sizes "
+                         f"below {n_genes}")
+    kept_B = [int(x) for x in B_grid if int(x) <= n_genes]
+    gone = ([f"signature sizes {', '.join(map(str, big_sizes))}"] if big_sizes else []) + (
+        [f"B = {', '.join(map(str, big_B))} of the sensitivity analysis"] if big_B else [])
+    note = f"; left out for want of genes: {' and '.join(gone)}" if gone else ""
+    return kept_sizes, kept_B or [int(B)], note
 
 
 def estimated_seconds(cells, aligned: dict, *, n_jobs=1) -> tuple[float, str]:

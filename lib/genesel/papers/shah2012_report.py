@@ -22,7 +22,8 @@ from genesel.papers.shah2012 import (METHODS, MISSING_DATASETS, MNIST_PAIRS, PAP
 __all__ = ["paper_name", "check_methods", "summarise_cv", "grid_table", "datasets_table", "missing_table", "table1",
            "table2", "table3", "table4", "table5", "cost_table", "cpu_sentence", "paper_vs_rows", "plot_bound_vs_error",
            "plot_sparsity_vs_error", "plot_two_stumps", "paper_cell", "final_models_table", "estimated_seconds",
-           "QUICK_BUDGET", "FULL_BUDGET", "permutation_spread", "bound_by_samples"]
+           "QUICK_BUDGET", "FULL_BUDGET", "permutation_spread", "bound_by_samples",
+           "quick_leaves_out"]
 
 #: Time budgets of notebook 04 on 2 cores (seconds): quick mode, full mode (its full run: 3754 CPU s for Tables 1-4).
 QUICK_BUDGET, FULL_BUDGET = 45.0, 2400.0
@@ -31,6 +32,17 @@ QUICK_BUDGET, FULL_BUDGET = 45.0, 2400.0
 def paper_name(dataset: str) -> str:
     """The paper's name of a data set ("Leuk", "C_MD", "MNIST-0vs8"), else its registry name."""
     return display_name(dataset, {v: k for k, v in {**PAPER_DATASETS, **MNIST_PAIRS}.items()}, fallback="name")
+
+
+def quick_leaves_out(datasets, n_perm: int, grid: dict, mnist, mnist_samples) -> str:
+    """What this quick run leaves out of the paper's protocol, for the notebook's banner: its data sets and MNIST
+    pairs by the paper's names, its permutations, inner folds and grids (true of whatever parameters ran)."""
+    names = ", ".join(paper_name(d) for d in datasets)
+    digits = ", ".join(paper_name(m) for m in mnist)
+    return (f"{names} only, {n_perm} permutation{'s' if n_perm != 1 else ''} of the 5-fold CV, {grid['inner_k']} "
+            f"inner folds, small parameter grids, at most {grid['max_stumps']} stumps and {max(grid['ada_rounds'])} "
+            f"boosting rounds, MNIST: {digits or 'none'}"
+            + (f" ({mnist_samples} images each)" if mnist and mnist_samples else " (all images)" if mnist else ""))
 
 
 def check_methods(methods) -> list:
