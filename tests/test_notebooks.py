@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -177,7 +178,18 @@ def _run(path, tmp_path, monkeypatch, parameters=None):
     assert not no_alt, f"{len(no_alt)} of {len(images)} figures have no alt text (genesel.plotting.show): {no_alt[:3]}"
     problems = scan_notebook(nb, path.stem)
     assert not problems, f"{len(problems)} output(s) cannot be true of the run:\n" + "\n".join(problems[:20])
+    tables = list(figs.glob("*_paper_vs_genesel.csv"))
+    assert tables, "the run left no paper-vs-genesel table on record (genesel.papers.notebook.record)"
+    assert all(len(pd.read_csv(t)) for t in tables), f"an empty table on record: {tables}"
     return nb
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_notebook_keeps_its_tables_on_record(path):
+    """Issue 27: a full run's tables are committed as CSV beside its figures (``figures/<paper>_<table>.csv``), so
+    the paper-vs-genesel table of every notebook goes through :func:`genesel.papers.notebook.record`."""
+    _, code = _sources(path)
+    assert any("record(paper_vs_genesel(" in c for c in code), f"{path.name}: record its paper-vs-genesel table"
 
 
 @pytest.mark.notebook

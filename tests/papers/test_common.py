@@ -57,3 +57,26 @@ def test_load_task_scales_differ_and_bad_values_are_refused(mirror):
         load_task("golub", 10, variance_scale="zscore")
     with pytest.raises(ValueError, match="max_genes must be a positive"):
         load_task("golub", 0)
+
+
+def test_record_keeps_a_table_on_record_with_every_digit(tmp_path, monkeypatch):
+    """genesel.papers.notebook.record writes <figures dir>/<name>.csv (index, exact floats) and returns the table
+    unchanged; a Styler is recorded through its data; a bad name or a non-table is refused."""
+    import numpy as np
+    import pandas as pd
+
+    from genesel.papers.notebook import record
+
+    monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path))
+    df = pd.DataFrame({"error": [0.1 + 0.2, 1 / 3], "genes": [2, 4]}, index=pd.Index(["a", "b"], name="method"))
+    assert record(df, "paper_table1") is df
+    back = pd.read_csv(tmp_path / "paper_table1.csv", index_col="method", float_precision="round_trip")
+    assert back["error"].tolist() == df["error"].tolist()  # bit for bit, not rounded
+    pd.testing.assert_frame_equal(back, df)
+    sty = df.style.hide(axis="index")
+    assert record(sty, "paper_table2") is sty
+    assert (tmp_path / "paper_table2.csv").read_text() == (tmp_path / "paper_table1.csv").read_text()
+    with pytest.raises(ValueError, match="table name"):
+        record(df, "../escape")
+    with pytest.raises(TypeError, match="DataFrame"):
+        record(np.zeros(3), "paper_table3")

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["as_list", "dataset_list", "dataset_names", "mode_banner", "time_budget", "format_seconds",
-           "setup_notebook", "tidy", "SYNTAX", "LONG_RUN_FACTOR"]
+           "setup_notebook", "tidy", "record", "SYNTAX", "LONG_RUN_FACTOR"]
 
 SYNTAX = ("papermill -p {name} '{example}'  or  papermill -y '{name}: {yaml}'  (a list, e.g. {example})")
 
@@ -206,10 +206,35 @@ def setup_notebook(quick: bool) -> None:
 
     plotting.setup(quick=quick)
     pd.set_option("display.max_colwidth", None)
+    pd.set_option("display.max_rows", None)  # tables whole: a truncated table hides the rows a reader came for
     pd.set_option("display.max_columns", 40)
     pd.set_option("display.width", 200)
     pd.set_option("display.precision", 3)
     pd.set_option("styler.format.precision", 3)
+
+
+def record(table, name: str):
+    """Keep ``table`` on record and return it unchanged (for ``display``): written as ``<figures dir>/<name>.csv``
+    beside the run's figures (``figures/`` for a full run, whose CSVs are committed; ``runs/quick/figures/`` for a
+    quick one; a parameterised run's own folder), with its index and every digit (floats as their shortest exact
+    repr), so that README text and tests can read the numbers a run produced instead of copying them by hand.
+    ``name`` reads ``<paper>_<table>`` like a figure's. A pandas ``Styler`` is recorded through its data."""
+    import re
+
+    from genesel._core.io import atomic_write
+    from genesel.plotting import figures_dir
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
+        raise ValueError(f"table name {name!r}: use letters, digits, '_', '-' and '.', e.g. 'tan2006_table5_6'")
+    data = table.data if hasattr(table, "data") and not isinstance(table, pd.DataFrame) else table
+    if not isinstance(data, (pd.DataFrame, pd.Series)):
+        raise TypeError(f"record({name!r}) takes a DataFrame, a Series or a Styler, not {type(table).__name__}")
+    frame = data.to_frame() if isinstance(data, pd.Series) else data.copy()
+    for c in frame.columns[[pd.api.types.is_float_dtype(t) for t in frame.dtypes]]:
+        # the shortest decimal that reads back to the same double (pandas' own writer rounds to 15-16 digits)
+        frame[c] = [repr(float(v)) if np.isfinite(v) else ("" if np.isnan(v) else str(v)) for v in frame[c]]
+    atomic_write(figures_dir() / f"{name}.csv", lambda tmp: frame.to_csv(tmp, lineterminator="\n"))
+    return table
 
 
 def tidy(df: pd.DataFrame, *, index: bool = False) -> pd.DataFrame:
