@@ -68,13 +68,14 @@ def scale_pow2(X, k, axis=None):
     return np.ldexp(X, k[None, :] if axis == 0 else k[:, None])
 
 
-def unit_row_exponent(X) -> int:
+def unit_row_exponent(X, *, safe=_SAFE_EXP) -> int:
     """One exponent k such that the longest row of ``np.ldexp(X, k)`` has Euclidean norm in [0.5, 1): the
     largest diagonal entry of its Gram matrix is then in [0.25, 1). Computed without squaring the raw values,
-    so it works at any scale. Data of ordinary scale (largest |x| within 2^-400 .. 2^400) get 0: for an exact
-    rescaling that changes no bit of what is computed from it, only the copy is saved."""
+    so it works at any scale. Data of ordinary scale (largest |x| within 2^-safe .. 2^safe, 2^+-400 by default)
+    get 0: for an exact rescaling that changes no bit of what is computed from it, only the copy is saved. A
+    method whose solver constants need data nearer to 1 than overflow does passes a smaller ``safe``."""
     k1 = pow2_exponent(X)
-    if abs(k1) <= _SAFE_EXP:
+    if abs(k1) <= safe:
         return 0
     X1 = np.ldexp(np.asarray(X, dtype=np.float64), k1)
     rn = float(np.sqrt(np.max(np.einsum("ij,ij->i", X1, X1)))) if X1.size else 0.0
