@@ -15,6 +15,10 @@ then becomes 0 or inf quietly, while the fit and its predictions, computed in da
 The SVM's box C is in the units of X (scaling x by a acts like scaling C by 1/a^2): :func:`log10_scale` and
 :func:`log_scale_str` give C * max k(x, x) in the units of X without overflowing, for the messages that say a C
 is negligible (:func:`negligible_C_message`), used by :mod:`genesel.svm` and :mod:`genesel.rfe`.
+
+Offsets: data far from the origin relative to their spread (:data:`OFFSET_RATIO`, :func:`offset_ratio`) lose the
+differences between samples to rounding in a Gram matrix; translation-invariant methods centre them first
+(:func:`far_offset_centre`), the others say so (:func:`offset_message`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["pow2_exponent", "safe_pow2_exponent", "scale_pow2", "unit_row_exponent", "in_x_units", "log10_scale",
-           "log_scale_str", "negligible_C_message"]
+           "log_scale_str", "negligible_C_message", "OFFSET_RATIO", "offset_ratio", "far_offset_centre",
+           "offset_message"]
 
 
 def pow2_exponent(X, axis=None):
@@ -110,3 +115,40 @@ def negligible_C_message(who, C, K, exp2):
     return (f"{who}: C={C:g} is negligible at the scale of X: C * max k(x, x) = {log_scale_str(C, K, exp2)} "
             "underflows, so every sample would be a bounded support vector of weight 0 and the decision "
             "function a constant; raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)")
+
+
+#: Data whose mean lies further from the origin than this, relative to their spread (squared norm of the mean over
+#: the sum of the gene variances: 2^20, i.e. about 1000 within-sample standard deviations), lose the differences
+#: between samples to rounding in a Gram matrix or a kernel: |x|^2 + |x'|^2 - 2 x.x' cancels ~log2(ratio) bits.
+#: Translation-invariant methods (an SVM or DWD with a bias, the RBF kernel) centre such data; data of ordinary
+#: offset (raw intensities, log-ratios: ratios of 1 to 1000) are left as they are, bit for bit.
+OFFSET_RATIO = 2.0**20
+
+
+def offset_ratio(X) -> float:
+    """||mean of the rows||^2 / (sum of the column variances) of X: how far the data sit from the origin in units
+    of their spread (inf for data that do not vary). X must be safe to square (e.g. rescaled by
+    :func:`unit_row_exponent`)."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.shape[0] < 2:
+        return 0.0
+    mu = X.mean(axis=0)
+    spread = float(np.sum(X.var(axis=0)))
+    off = float(mu @ mu)
+    if not spread > 0:
+        return np.inf if off > 0 else 0.0
+    return off / spread
+
+
+def far_offset_centre(X):
+    """The column means of X when the data sit further from the origin than :data:`OFFSET_RATIO` times their
+    spread (:func:`offset_ratio`), else None: what a translation-invariant method subtracts before it forms a Gram
+    matrix (X safe to square, as for :func:`offset_ratio`)."""
+    X = np.asarray(X, dtype=np.float64)
+    return X.mean(axis=0) if offset_ratio(X) > OFFSET_RATIO else None
+
+
+def offset_message(ratio: float) -> str:
+    """How far the data sit from the origin, for messages: 'the genes' mean lies about 3.2e+08 spreads from the
+    origin'."""
+    return f"the genes' mean lies about {np.sqrt(ratio):.2g} within-sample standard deviations from the origin"
