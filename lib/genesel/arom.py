@@ -72,7 +72,8 @@ from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR
 from genesel._core.selector import SelectorBase
 from genesel._core.smo import rho, warm_solve
 from genesel._core.threads import single_blas_thread
-from genesel._core.units import in_x_units, negligible_C_message, pow2_exponent, scale_pow2, unit_row_exponent
+from genesel._core.units import (far_offset_centre, in_x_units, negligible_C_message, pow2_exponent, scale_pow2,
+                                 unit_row_exponent)
 from genesel._core.validation import check_binary_fit
 
 __all__ = ["L2AROM", "arom_path", "check_prior", "UNDERFLOW"]
@@ -189,7 +190,9 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     for bit; data near 1e-300 or 1e300 no longer overflow or underflow. e changes (exactly, by a power of two; the
     next SVM then starts afresh) only when the rescaled data leave that range. Everything returned is in the units
     of X (``scaling``, ``coef``, ``alpha``, ``exit_weight`` can be 0 or inf where those units cannot hold them);
-    ``order`` is computed in the internal units. With a hard margin the model does not depend on the units; with
+    ``order`` is computed in the internal units. Data further from the origin than ~1000 spreads are centred
+    first (:data:`genesel._core.units.OFFSET_RATIO`; every SVM has a bias, so the iteration does not depend on
+    the origin); ``intercept`` is that of ``x . coef`` in the units of X. With a hard margin the model does not depend on the units; with
     a finite C that is negligible at the scale of X (C' underflows) a ``ValueError`` names it.
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
@@ -199,7 +202,19 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     if smo_max_iter is None:
         smo_max_iter = max(10_000_000, 100 * n)
     kx = unit_row_exponent(X, safe=_ORDINARY_EXP)  # X' = 2^kx X (0 on data of ordinary scale)
-    Xc = np.ascontiguousarray(scale_pow2(X, kx).T)  # compacted data, genes x samples
+    Xu = scale_pow2(X, kx)
+    # every SVM of the iteration has a bias, which absorbs a shift of the (rescaled) genes: the iteration is
+    # translation-invariant, and data far from the origin are centred (X' = 2^k2 (2^k1 X - mean), kx = k1 + k2)
+    x_mean = far_offset_centre(scale_pow2(X, unit_row_exponent(X)))
+    k2 = 0
+    if x_mean is not None:
+        k1 = unit_row_exponent(X)
+        x_mean = scale_pow2(X, k1).mean(axis=0)
+        Xu = scale_pow2(X, k1) - x_mean
+        k2 = unit_row_exponent(Xu, safe=_ORDINARY_EXP)
+        Xu = scale_pow2(Xu, k2)
+        kx = k1 + k2
+    Xc = np.ascontiguousarray(Xu.T)  # compacted data, genes x samples
     idx = np.arange(d)  # global column of each compacted row
     xc = np.sqrt(np.einsum("ij,ij->i", Xc, Xc))
     zc = beta.copy()
@@ -272,6 +287,11 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     zi[idx] = zc
     zi[exit_it >= 0] = 0.0
     order = _feature_order(zi, exit_it, exit_w)
+    if x_mean is not None:  # the bias of x . coef in the units of X: b - w' . (2^k2 mean)
+        vi = np.zeros(d)
+        vi[idx] = vc
+        vi[exit_it >= 0] = 0.0
+        b = b - float(vi @ scale_pow2(x_mean, k2))
     return dict(scaling=z, coef=coef, intercept=float(b), alpha=in_x_units(alpha, 2 * j), exit_iteration=exit_it,
                 exit_weight=in_x_units(exit_w, -exit_e), order=order, n_active=n_active, n_iter=k,
                 converged=converged, change=change, smo_gaps=gaps)

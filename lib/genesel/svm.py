@@ -99,7 +99,14 @@ class _DualSVMBase(BinaryClassifier):
             raise ValueError(negligible_C_message(who, self.C, K, exp2))
         if alpha0 is not None:
             alpha0 = in_x_units(np.asarray(alpha0, dtype=float), alpha0_exp2 - exp2)
-        res = solve_svm_dual(K, y_pm1, C_scaled, tol=self.tol, max_iter=self.max_iter, alpha0=alpha0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            res = solve_svm_dual(K, y_pm1, C_scaled, tol=self.tol, max_iter=self.max_iter, alpha0=alpha0)
+        if not (np.all(np.isfinite(res["alpha"])) and np.isfinite(res["rho"]) and np.isfinite(res["objective"])):
+            raise ValueError(
+                f"{who}: the SVM's dual solution overflows: the kernel matrix is numerically singular at the scale "
+                f"of X (its entries reach {float(np.max(np.abs(K))) if K.size else 0.0:.3g}, and with C={self.C:g} "
+                "the dual variables grow without bound); use a finite C, standardise the genes "
+                "(genesel.preprocessing.GeneStandardizer), or for the polynomial kernel a smaller degree or gamma")
         if not res["converged"]:
             import warnings
 

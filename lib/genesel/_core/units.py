@@ -18,7 +18,8 @@ is negligible (:func:`negligible_C_message`), used by :mod:`genesel.svm` and :mo
 
 Offsets: data far from the origin relative to their spread (:data:`OFFSET_RATIO`, :func:`offset_ratio`) lose the
 differences between samples to rounding in a Gram matrix; translation-invariant methods centre them first
-(:func:`far_offset_centre`), the others say so (:func:`offset_message`).
+(:func:`far_offset_centre`), the others say so (:func:`offset_message`). Tree ensembles that compute in float32
+(scikit-learn's forests) see the data through :func:`tree_units`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import numpy as np
 
 __all__ = ["pow2_exponent", "safe_pow2_exponent", "scale_pow2", "unit_row_exponent", "in_x_units", "log10_scale",
            "log_scale_str", "negligible_C_message", "OFFSET_RATIO", "offset_ratio", "far_offset_centre",
-           "offset_message"]
+           "offset_message", "tree_units"]
 
 
 def pow2_exponent(X, axis=None):
@@ -152,3 +153,31 @@ def offset_message(ratio: float) -> str:
     """How far the data sit from the origin, for messages: 'the genes' mean lies about 3.2e+08 spreads from the
     origin'."""
     return f"the genes' mean lies about {np.sqrt(ratio):.2g} within-sample standard deviations from the origin"
+
+
+#: scikit-learn's trees compute in float32 (about 7 digits, |x| up to 3e38) and treat values closer than 1e-7
+#: (absolute) as equal
+_FLOAT32_EXP = 100
+
+
+def tree_units(X):
+    """X as scikit-learn's tree ensembles (which cast to float32) should see it: X itself when that cast keeps the
+    data (largest |x| within 2^-100 .. 2^100, largest gene range at least 1/2, and no far offset,
+    :data:`OFFSET_RATIO`), so ordinary data give the same forest bit for bit; otherwise every gene centred (far
+    offset) and all of X rescaled by one power of two so that the largest gene range lies in [0.5, 1). Trees
+    depend only on the order of each gene's values, which both steps keep, so data near 1e-300 or 1e300 or 1e12
+    spreads from the origin give the forest of ordinary data, where float32 would underflow, overflow or round
+    every difference away."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.size == 0:
+        return X
+    k = pow2_exponent(X)
+    Xs = scale_pow2(X, k)
+    mu = far_offset_centre(Xs)
+    span = float(np.max(np.ptp(Xs, axis=0)))
+    if mu is None and abs(k) <= _FLOAT32_EXP and (span == 0 or np.ldexp(span, -k) >= 0.5):
+        return X
+    if mu is not None:
+        Xs = Xs - mu
+        span = float(np.max(np.ptp(Xs, axis=0)))
+    return scale_pow2(Xs, pow2_exponent(span)) if span > 0 else Xs
