@@ -390,3 +390,23 @@ def test_ordinary_data_give_the_numbers_of_the_literal_iteration():
         slow = naive_arom.arom_path(X * s, yy, None, C=np.inf, tol=1e-7)
         assert fast["n_active"] == slow["n_active"]
         np.testing.assert_array_equal(fast["exit_iteration"], slow["exit_iteration"])
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e8, 1e12])
+def test_an_offset_gives_the_genes_of_offset_0(offset):
+    """Every SVM of the iteration has a bias, so the iteration does not depend on the origin; data far from it are
+    centred. Before: at 1e8 spreads a RuntimeWarning (invalid value in matmul) and other genes at 1e12."""
+    import warnings
+
+    X, y = _problem_p()
+    shift = offset * (1.0 + np.arange(30) / 30)
+    for C in (np.inf, 1e3):
+        ref = L2AROM(n_features_to_select=5, C=C).fit(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = L2AROM(n_features_to_select=5, C=C).fit(X + shift, y)
+        np.testing.assert_array_equal(got.feature_order_[:5], ref.feature_order_[:5])
+        np.testing.assert_allclose(got.coef_, ref.coef_, rtol=1e-6, atol=1e-6 + 1e-13 * offset)
+        # intercept_ is that of X @ coef_ in the units of X
+        np.testing.assert_allclose((X + shift) @ got.coef_ + got.intercept_, X @ ref.coef_ + ref.intercept_,
+                                   atol=1e-5 + 1e-15 * offset * shift.max())

@@ -205,11 +205,9 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     Xu = scale_pow2(X, kx)
     # every SVM of the iteration has a bias, which absorbs a shift of the (rescaled) genes: the iteration is
     # translation-invariant, and data far from the origin are centred (X' = 2^k2 (2^k1 X - mean), kx = k1 + k2)
-    x_mean = far_offset_centre(scale_pow2(X, unit_row_exponent(X)))
-    k2 = 0
+    k1 = unit_row_exponent(X)
+    x_mean, k2 = far_offset_centre(scale_pow2(X, k1)), 0
     if x_mean is not None:
-        k1 = unit_row_exponent(X)
-        x_mean = scale_pow2(X, k1).mean(axis=0)
         Xu = scale_pow2(X, k1) - x_mean
         k2 = unit_row_exponent(Xu, safe=_ORDINARY_EXP)
         Xu = scale_pow2(Xu, k2)
@@ -334,7 +332,9 @@ class L2AROM(SelectorBase):
     C : float, default 1000.0
         Box constraint of every SVM solve. The paper's SVM has a hard margin; a large C gives the same solution on
         separable data (microarray data with n << d nearly always are) while staying defined on data that are not.
-        ``np.inf`` is the hard margin itself (only for separable data).
+        ``np.inf`` is the hard margin itself (only for separable data). C is in the units of X (scaling X by a acts
+        like scaling C by a^2): on data near 1e200 C=1e3 is the hard margin; one so small against the scale of X
+        that C * max |x|^2 underflows raises ``ValueError`` (raise C or standardise the genes).
     max_iter : int, default 500
         Cap on the number of rescaling iterations (a ``ConvergenceWarning`` is issued if it is reached).
     tol : float, default 1e-6
