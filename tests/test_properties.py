@@ -102,8 +102,9 @@ SELECTORS = [
     ("L2AROM hard margin", L2AROM(n_features_to_select=3, C=np.inf), "free", None),
     ("L2AROM C=1e3", L2AROM(n_features_to_select=3), "units", ("C", 2)),
     ("MSVMRFE C=1", MSVMRFE(n_folds=3, n_features_to_select=3), "units", ("C", 2)),
-    ("GPARDRFE", GPARDRFE(n_folds=3, p=1, n_restarts=0, max_iter=30, random_state=0), "free", None),
-    ("GPARDFS", GPARDFS(alpha=0.5, n_folds=3, n_restarts=0, max_iter=30, random_state=0), "free", None),
+    # the GP-ARD selectors are scale-free, but their forward selection is a linear SVM with C in the units of X
+    ("GPARDRFE", GPARDRFE(n_folds=3, p=1, n_restarts=0, max_iter=30, random_state=0), "units", ("C", 2)),
+    ("GPARDFS", GPARDFS(alpha=0.5, n_folds=3, n_restarts=0, max_iter=30, random_state=0), "units", ("C", 2)),
     ("RVMSelector", RVMSelector(), "free", None),
     ("SMLRSelector", SMLRSelector(), "free", None),
     ("RFBackwardSelector", RFBackwardSelector(n_estimators=60, n_estimators_iter=60, random_state=0), "free", None),
@@ -294,7 +295,7 @@ def _judge_extreme(name, est, kind, units, case, selector):
 _XFAIL_EXTREME: set = {
     *(("MSVMRFE C=1", c) for c in ("x1e200", "x1e300", "+1e4sd", "+1e8sd", "+1e12sd")),
     *(("GPARDRFE", c) for c in ("x1e-300", "x1e-200", "x1e200", "x1e300", "+1e8sd", "x1e-200+1e12sd")),
-    *(("GPARDFS", c) for c in ("x1e-300", "x1e-200", "x1e200", "x1e300", "+1e8sd", "+1e12sd", "x1e-200+1e12sd")),
+    *(("GPARDFS", c) for c in ("x1e200", "x1e300", "+1e8sd", "+1e12sd")),
 }
 
 

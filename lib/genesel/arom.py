@@ -192,8 +192,8 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     of X (``scaling``, ``coef``, ``alpha``, ``exit_weight`` can be 0 or inf where those units cannot hold them);
     ``order`` is computed in the internal units. Data further from the origin than ~1000 spreads are centred
     first (:data:`genesel._core.units.OFFSET_RATIO`; every SVM has a bias, so the iteration does not depend on
-    the origin); ``intercept`` is that of ``x . coef`` in the units of X. With a hard margin the model does not depend on the units; with
-    a finite C that is negligible at the scale of X (C' underflows) a ``ValueError`` names it.
+    the origin); ``intercept`` is that of ``x . coef`` in the units of X. With a hard margin the model does not
+    depend on the units; a finite C that is negligible at the scale of X (C' underflows) is a ``ValueError``.
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     yf = np.ascontiguousarray(y, dtype=np.float64)
