@@ -26,19 +26,20 @@ def _problem(n=24, d=40, seed=0, n_rel=4):
 # ---------------------------------------------------------------- the numba update kernel against its twin
 
 
+@pytest.mark.parametrize("unit", [1.0, 2.0**-600, 2.0**500])
 @pytest.mark.parametrize("scale", [1e-3, 1.0, 50.0])
-def test_rescale_kernel_matches_plain_python_update(scale):
+def test_rescale_kernel_matches_plain_python_update(scale, unit):
     rng = np.random.default_rng(int(scale * 1000))
     d = 300
-    wbar = scale * rng.normal(size=d) * np.exp(rng.normal(scale=6, size=d))  # weights over many orders of magnitude
+    wbar = scale * unit * rng.normal(size=d) * np.exp(rng.normal(scale=6, size=d))  # over many orders of magnitude
     z = rng.normal(size=d)
     beta = rng.uniform(0.5, 3.0, size=d)
     xnorm = rng.uniform(0.5, 2.0, size=d)
     alive = rng.uniform(size=d) > 0.2
     z[~alive] = 0.0
-    znew, v, gone, change = naive_arom._update(z, wbar, beta, xnorm, alive, UNDERFLOW)
+    znew, v, gone, change = naive_arom._update(z, wbar, beta, xnorm, alive, UNDERFLOW, unit=unit)
     zk, ak, vk, ew = z.copy(), alive.copy(), np.zeros(d), np.zeros(d)
-    m, change_k, n_left = _rescale(wbar, zk, beta, xnorm, ak, vk, ew, UNDERFLOW)
+    m, change_k, n_left = _rescale(wbar, zk, beta, xnorm, ak, vk, ew, UNDERFLOW, unit)
     assert n_left == len(gone) > 0
     np.testing.assert_array_equal(ak, alive & ~np.isin(np.arange(d), gone))
     np.testing.assert_array_equal(ew[gone], np.abs(znew[gone]))
@@ -326,3 +327,86 @@ def test_iteration_cap_warns_and_reports():
     with pytest.warns(ConvergenceWarning, match="not converged"):
         sel = L2AROM(max_iter=2).fit(X, y)
     assert not sel.converged_ and sel.n_iter_ == 2
+
+
+# ---------------------------------------------------------------- issue 25: every scale
+def _problem_p():
+    """Issue 25's problem P: separable on genes 0-2 (3 sd), 27 noise genes."""
+    rng = np.random.default_rng(0)
+    y = np.r_[[0] * 20, [1] * 20]
+    X = rng.normal(size=(40, 30))
+    X[y == 1, :3] += 3
+    return X, y
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 2.0**-700, 1e-100, 1e100, 2.0**700, 1e200, 1e300])
+def test_hard_margin_selects_the_genes_of_scale_1_at_any_scale(scale):
+    """The hard-margin iteration is scale-free; it runs in data-relative units (an exact power of two per
+    iteration), so data near 1e-300 or 1e300 give the genes, order and model of scale 1. Before: the Gram matrix
+    overflowed at 1e200 ("the genes carry no information")."""
+    import warnings
+
+    X, y = _problem_p()
+    ref = L2AROM(n_features_to_select=5, C=np.inf).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = L2AROM(n_features_to_select=5, C=np.inf).fit(X * scale, y)
+    np.testing.assert_array_equal(got.feature_order_[:5], ref.feature_order_[:5])
+    assert got.n_active_ == ref.n_active_
+    np.testing.assert_allclose(got.coef_ * scale, ref.coef_, rtol=1e-6, atol=1e-12 * np.abs(ref.coef_).max())
+    if np.frexp(scale)[0] == 0.5:  # a power of two: the same elimination order throughout
+        np.testing.assert_array_equal(got.feature_order_, ref.feature_order_)
+
+
+def test_large_C_on_huge_data_is_the_hard_margin():
+    """C=1e3 (in the units of X) on data near 1e200 is C * max |x|^2 ~ 1e403: the hard margin. Before: an overflow
+    in the Gram matrix (RuntimeWarning) and "the genes carry no information ... e.g. all columns constant"."""
+    import warnings
+
+    X, y = _problem_p()
+    ref = L2AROM(n_features_to_select=3, C=np.inf).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = L2AROM(n_features_to_select=3).fit(X * 1e200, y)
+    np.testing.assert_array_equal(got.support_, ref.support_)
+    np.testing.assert_array_equal(np.flatnonzero(got.support_), [0, 1, 2])
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e-300])
+def test_negligible_C_is_a_named_error(scale):
+    """C=1e3 on data near 1e-200: C * max |x|^2 underflows, every sample would be a bounded support vector. Before:
+    500 iterations, a ConvergenceWarning and all 30 genes "selected"."""
+    X, y = _problem_p()
+    with pytest.raises(ValueError, match=r"C=1000 is negligible at the scale of X.*raise C or standardise"):
+        L2AROM().fit(X * scale, y)
+
+
+def test_ordinary_data_give_the_numbers_of_the_literal_iteration():
+    """Data-relative units change no bit on data of ordinary scale: the path equals the plain-Python twin's."""
+    X, y = _problem_p()
+    yy = np.where(y == 1, 1.0, -1.0)
+    for s in (1.0, 1e-30, 1e30):
+        fast = arom_path(X * s, yy, None, C=np.inf, tol=1e-7)
+        slow = naive_arom.arom_path(X * s, yy, None, C=np.inf, tol=1e-7)
+        assert fast["n_active"] == slow["n_active"]
+        np.testing.assert_array_equal(fast["exit_iteration"], slow["exit_iteration"])
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e8, 1e12])
+def test_an_offset_gives_the_genes_of_offset_0(offset):
+    """Every SVM of the iteration has a bias, so the iteration does not depend on the origin; data far from it are
+    centred. Before: at 1e8 spreads a RuntimeWarning (invalid value in matmul) and other genes at 1e12."""
+    import warnings
+
+    X, y = _problem_p()
+    shift = offset * (1.0 + np.arange(30) / 30)
+    for C in (np.inf, 1e3):
+        ref = L2AROM(n_features_to_select=5, C=C).fit(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = L2AROM(n_features_to_select=5, C=C).fit(X + shift, y)
+        np.testing.assert_array_equal(got.feature_order_[:5], ref.feature_order_[:5])
+        np.testing.assert_allclose(got.coef_, ref.coef_, rtol=1e-6, atol=1e-6 + 1e-13 * offset)
+        # intercept_ is that of X @ coef_ in the units of X
+        np.testing.assert_allclose((X + shift) @ got.coef_ + got.intercept_, X @ ref.coef_ + ref.intercept_,
+                                   atol=1e-5 + 1e-15 * offset * shift.max())

@@ -142,3 +142,47 @@ def test_coinciding_classes_are_refused():
     X[5] = 2.0  # most samples of the two classes coincide
     with pytest.raises(ValueError, match="median distance 0"):
         DWD().fit(X, [0, 1, 0, 1, 0, 1])
+
+
+# ---------------------------------------------------------------- issue 25: offsets
+def _problem_p():
+    """Issue 25's problem P (separable on genes 0-2 by 3 sd, 27 noise genes) and 40 test samples."""
+    rng = np.random.default_rng(0)
+    y = np.r_[[0] * 20, [1] * 20]
+    X = rng.normal(size=(40, 30))
+    X[y == 1, :3] += 3
+    Xt = np.random.default_rng(1).normal(size=(40, 30))
+    Xt[y == 1, :3] += 3
+    return X, y, Xt
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e8, 1e12])
+@pytest.mark.parametrize("kw", [{}, {"kernel": "rbf", "gamma": 0.01}])
+def test_an_offset_gives_the_model_of_offset_0(offset, kw):
+    """DWD with its bias (and the RBF kernel) is translation-invariant; data far from the origin are centred before
+    the Gram matrix. Before: at 1e4 sd a one-class model whose warning blamed class overlap."""
+    import warnings
+
+    X, y, Xt = _problem_p()
+    shift = offset * (1.0 + np.arange(30) / 30)
+    ref = DWD(**kw).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = DWD(**kw).fit(X + shift, y)
+    np.testing.assert_array_equal(got.predict(Xt + shift), ref.predict(Xt))
+    tol = 1e-6 + 1e-13 * offset
+    np.testing.assert_allclose(got.decision_function(Xt + shift), ref.decision_function(Xt), rtol=1e-6, atol=tol)
+    np.testing.assert_allclose(got.margins_, ref.margins_, rtol=1e-6, atol=tol)
+    if not kw:
+        np.testing.assert_allclose(got.coef_, ref.coef_, rtol=1e-6, atol=tol)
+        # intercept_ is that of x . coef_ in the units of X
+        np.testing.assert_allclose((Xt + shift) @ got.coef_ + got.intercept_, ref.decision_function(Xt),
+                                   atol=1e-4 + 1e-15 * offset * np.abs(shift).max())
+
+
+def test_polynomial_kernel_far_from_the_origin_names_the_offset():
+    from genesel._core.validation import DegenerateModelWarning
+
+    X, y, _ = _problem_p()
+    with pytest.warns(DegenerateModelWarning, match=r"polynomial kernel.*standard deviations from the origin.*centre"):
+        DWD(kernel="poly", gamma=1e-8, coef0=0.0, degree=2).fit(X + 1e4, y)

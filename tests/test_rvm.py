@@ -275,14 +275,38 @@ def test_kernel_parameters_at_the_wrong_scale_raise():
 
 
 def test_constant_predictor_warns_and_is_not_converged():
-    """Before: only the bias kept, converged_=True, no warning."""
+    """Before: only the bias kept, converged_=True, no warning; then a plain UserWarning listing every possible
+    cause (issue 25): now a DegenerateModelWarning naming the one that applies."""
+    from genesel import DegenerateModelWarning
+
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 3))
     y = np.r_[np.zeros(30), np.ones(10)].astype(int)  # labels unrelated to X
-    with pytest.warns(UserWarning, match="constant predictor"):
+    with pytest.warns(DegenerateModelWarning, match=r"RVM: a constant predictor.*kept only the bias.*no kernel basis "
+                                                    r"function explained the labels better than the class frequencies"):
         m = RVM().fit(X, y)
     assert not m.converged_
     assert np.unique(m.predict(X)).size == 1
+    with pytest.warns(DegenerateModelWarning, match=r"no gene explained the labels"):
+        RVM(kernel=None).fit(X, y)
+
+
+def test_constant_predictor_names_a_flat_rbf_kernel():
+    """An RBF gamma far too small for the distances between the samples: the warning names gamma."""
+    from genesel import DegenerateModelWarning
+
+    X, y = _data(30, 8, 2.0, seed=3)
+    with pytest.warns(DegenerateModelWarning, match=r"constant predictor.*nearly flat.*gamma=1e-06 is small"):
+        RVM(kernel="rbf", gamma=1e-6).fit(X, y)
+
+
+def test_constant_predictor_names_bias_false_on_uncentred_data():
+    from genesel import DegenerateModelWarning
+
+    X, y = _data(30, 8, 2.0, seed=3)
+    y = np.r_[np.zeros(24), np.ones(6)].astype(int)
+    with pytest.warns(DegenerateModelWarning, match=r"constant predictor.*bias=False.*from the origin"):
+        RVM(kernel=None, bias=False).fit(X + 1e3, y)
 
 
 def test_max_iter_warns():
@@ -347,7 +371,7 @@ def test_constant_and_duplicated_genes():
 
 
 # some checks fit random labels or tiny, one-sided data: the constant-predictor warning is then correct and expected
-@pytest.mark.filterwarnings("ignore:RVM. a constant predictor:UserWarning")
+@pytest.mark.filterwarnings("ignore:RVM. a constant predictor:genesel._core.validation.DegenerateModelWarning")
 @parametrize_with_checks([RVM(), RVM(kernel=None), RVM(kernel="rbf", gamma=0.5)])
 def test_sklearn_contract(estimator, check):
     check(estimator)

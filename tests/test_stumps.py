@@ -437,3 +437,63 @@ def test_path_losses_refuses_a_grid_without_its_parameters_and_unknown_labels():
         S.SampleCompressionStumps().path_losses(X, y, X, np.where(y > 0, 2, -1), [{"p": 1.0}])
     with pytest.raises(ValueError, match="empty"):
         S.SampleCompressionStumps().path_losses(X, y, X, y, [])
+
+
+# ---------------------------------------------------------------- issue 25: every scale and offset
+def _problem_p():
+    """Issue 25's problem P: separable on genes 0-2 (3 sd), 27 noise genes; and 40 test samples."""
+    rng = np.random.default_rng(0)
+    y = np.r_[[0] * 20, [1] * 20]
+    X = rng.normal(size=(40, 30))
+    X[y == 1, :3] += 3
+    Xt = np.random.default_rng(1).normal(size=(40, 30))
+    Xt[y == 1, :3] += 3
+    return X, y, Xt
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-7, 2.0**-40, 1e7, 1e200, 1e300])
+def test_adaboost_gives_the_model_of_scale_1_at_any_scale(scale):
+    """scikit-learn's trees treat values closer than 1e-7 (absolute) as equal; AdaBoostStumps applies that
+    tolerance in units of each gene's range where the range is below 1/2, so a gene scaled by 1e-7 or 1e-200 splits as
+    at scale 1. Before: at 1e-200 one class everywhere (training accuracy 0.5), at 1e-7 accuracy 0.62, silently."""
+    X, y, Xt = _problem_p()
+    ref = S.AdaBoostStumps().fit(X, y)
+    got = S.AdaBoostStumps().fit(X * scale, y)
+    np.testing.assert_array_equal(got.genes_, ref.genes_)
+    np.testing.assert_array_equal(got.alphas_, ref.alphas_)
+    np.testing.assert_array_equal(got.predict(Xt * scale), ref.predict(Xt))
+    np.testing.assert_allclose(got.thresholds_ / scale, ref.thresholds_, rtol=1e-12)
+    assert (ref.predict(X) == y).all()
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e8, 1e12])
+@pytest.mark.parametrize("scale", [1.0, 1e-200])
+def test_adaboost_gives_the_model_of_offset_0_at_any_offset(offset, scale):
+    X, y, Xt = _problem_p()
+    ref = S.AdaBoostStumps().fit(X, y)
+    got = S.AdaBoostStumps().fit((X + offset) * scale, y)
+    np.testing.assert_array_equal(got.genes_[:5], ref.genes_[:5])
+    np.testing.assert_array_equal(got.predict((Xt + offset) * scale), ref.predict(Xt))
+
+
+@pytest.mark.parametrize("cls,kw", [(S.SampleCompressionStumps, {}), (S.OccamStumps, {}), (S.PACBayesStumps, {}),
+                                    (S.PACBayesStumps, {"margin": "fixed"})])
+@pytest.mark.parametrize("scale,offset", [(1e-300, 0.0), (1e-200, 0.0), (1e300, 0.0), (1.0, 1e8), (1.0, 1e12),
+                                          (1e-200, 1e12)])
+def test_stump_conjunctions_give_the_model_of_scale_1(cls, kw, scale, offset):
+    X, y, Xt = _problem_p()
+    ref = cls(**kw).fit(X, y)
+    got = cls(**kw).fit((X + offset) * scale, y)
+    assert [s[0] for s in got.stumps_] == [s[0] for s in ref.stumps_]
+    np.testing.assert_array_equal(got.predict((Xt + offset) * scale), ref.predict(Xt))
+
+
+def test_adaboost_on_values_that_differ_only_by_rounding_is_not_split():
+    """A gene constant up to a unit in the last place is rounding noise, not a split (scikit-learn's tolerance
+    works in units of the gene's range only where that range is real)."""
+    X, y, _ = _problem_p()
+    noise = np.ones_like(X) * (1.0 + np.finfo(float).eps * np.random.default_rng(3).integers(0, 2, size=X.shape))
+    Xn = np.column_stack([X[:, :3], noise[:, 3:]])
+    ref = S.AdaBoostStumps().fit(X[:, :3], y)
+    got = S.AdaBoostStumps().fit(Xn, y)
+    np.testing.assert_array_equal(got.genes_, ref.genes_)

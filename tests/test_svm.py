@@ -445,3 +445,41 @@ def test_precomputed_kernel_in_cross_validation():
     a = cross_val_score(KernelSVM(kernel="precomputed", C=1.0), X @ X.T, y, cv=3)
     b = cross_val_score(LinearSVM(C=1.0), X, y, cv=3)
     np.testing.assert_allclose(a, b)
+
+
+# ---------------------------------------------------------------- issue 25: offsets
+@pytest.mark.parametrize("offset", [1e4, 1e8, 1e12])
+def test_translation_invariant_svms_give_the_model_of_offset_0(offset):
+    """An SVM with a bias (linear kernel) and the RBF kernel do not depend on where the origin lies; the data are
+    centred when they sit more than ~1000 spreads from it. Before: at an offset of 1e8 sd the RBF SVM fell from 1.0
+    to 0.6 test accuracy, silently (|x|^2 + |x'|^2 - 2 x.x' cancelled every digit of the distances)."""
+    from sklearn.base import clone
+
+    X, y = _separable()
+    Xt, _ = _separable(seed=1)
+    shift = offset * (1.0 + np.arange(X.shape[1]) / X.shape[1])
+    for est in (LinearSVM(C=np.inf), LinearSVM(), KernelSVM(), KernelSVM(kernel="linear"), KernelSVM(gamma=0.05)):
+        ref = clone(est).fit(X, y)
+        got = clone(est).fit(X + shift, y)
+        np.testing.assert_array_equal(got.predict(Xt + shift), ref.predict(Xt), err_msg=repr(est))
+        np.testing.assert_allclose(got.decision_function(Xt + shift), ref.decision_function(Xt), rtol=1e-6,
+                                   atol=1e-6 + 1e-14 * offset, err_msg=repr(est))
+        if hasattr(ref, "coef_"):
+            np.testing.assert_allclose(got.coef_, ref.coef_, rtol=1e-6, atol=1e-6 + 1e-14 * offset)
+            # the intercept is in the units of X: the decision function is x . coef_ + intercept_
+            np.testing.assert_allclose((Xt + shift) @ got.coef_.ravel() + got.intercept_[0],
+                                       ref.decision_function(Xt), atol=1e-5 + 1e-14 * offset * np.abs(shift).max())
+
+
+def test_polynomial_kernel_far_from_the_origin_names_the_offset():
+    """The polynomial kernel is not translation-invariant: far from the origin it says so and names the remedy."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    X, y = _separable()
+    with pytest.warns(DegenerateModelWarning, match=r"polynomial kernel.*standard deviations from the origin.*centre"):
+        KernelSVM(kernel="poly").fit(X + 1e8, y)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        KernelSVM(kernel="poly").fit(X + 3.0, y)  # an ordinary offset: no message

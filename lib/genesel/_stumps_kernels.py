@@ -331,13 +331,28 @@ def _soft_cover(W, WX, J, i, k, xa, xb, d):
     return (W[J] - W[k + 1]) + (s1 - xa * s0) / w
 
 
+#: soft utilities are compared on a grid of 2^-32 (:func:`utility_grid`)
+UTILITY_GRID = 4294967296.0
+
+
+@njit(cache=True)
+def utility_grid(U):
+    """U rounded to the nearest multiple of 2^-32: the soft greedy compares utilities on this grid, so that
+    utilities equal in exact arithmetic (e.g. two genes that both cover every remaining negative with no error)
+    but apart by rounding, which differs with the units of X, are a tie, broken the same way at every scale."""
+    return np.floor(U * UTILITY_GRID + 0.5)
+
+
 @njit(cache=True)
 def _better(U, g, d, a, b, best_u, bg, bd, ba, bb):
-    """Larger utility; exact ties: smaller gene, then d=+1, then smaller a, then smaller b."""
-    if U > best_u:
+    """Larger utility on the grid of :func:`utility_grid`; ties: smaller gene, then d=+1, then smaller a, then
+    smaller b."""
+    Uq = utility_grid(U)
+    Bq = utility_grid(best_u)
+    if Uq > Bq:
         return True
-    if U < best_u or bg < 0:
-        return U == best_u and bg < 0
+    if Uq < Bq or bg < 0:
+        return Uq == Bq and bg < 0
     if g != bg:
         return g < bg
     if d != bd:
@@ -448,6 +463,7 @@ def soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_t
     bb = np.full(C, np.nan)
     need = np.zeros(C, dtype=np.bool_)
     gbu = np.empty(C)
+    gq = np.empty(C)
     gd = np.zeros(C, dtype=np.int64)
     ga = np.empty(C)
     gbb = np.empty(C)
@@ -465,7 +481,8 @@ def soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_t
         worst = np.inf
         any_need = False
         for c in range(C):
-            lim = best_u[c] - slack * (1.0 + abs(best_u[c])) if best_u[c] > -np.inf else -np.inf
+            tie = max(slack * (1.0 + abs(best_u[c])), 2.0 / UTILITY_GRID)  # a grid tie is within 1 / grid
+            lim = best_u[c] - tie if best_u[c] > -np.inf else -np.inf
             if lim < worst:
                 worst = lim
             need[c] = ub[g, c] >= lim
@@ -495,6 +512,7 @@ def soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_t
         # (ties: d=+1, then smaller a, then smaller b) is then compared with the best so far
         for c in range(C):
             gbu[c] = -np.inf
+            gq[c] = -np.inf
         for di in range(2):
             d = 1 if di == 0 else -1
             nrows = J - 1 if not fixed else 1
@@ -536,9 +554,11 @@ def soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_t
                     ec = etas[c]
                     for t in range(nk):
                         U = rowC[t] - pc * rowE[t] - ec * rowL[t]
-                        if U > gbu[c] or (U == gbu[c] and (d > gd[c] or (d == gd[c] and (
+                        Uq = utility_grid(U)
+                        if Uq > gq[c] or (Uq == gq[c] and (d > gd[c] or (d == gd[c] and (
                                 rowA[t] < ga[c] or (rowA[t] == ga[c] and rowB[t] < gbb[c]))))):
                             gbu[c] = U
+                            gq[c] = Uq
                             gd[c] = d
                             ga[c] = rowA[t]
                             gbb[c] = rowB[t]

@@ -72,6 +72,8 @@ from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR
 from genesel._core.selector import SelectorBase
 from genesel._core.smo import rho, warm_solve
 from genesel._core.threads import single_blas_thread
+from genesel._core.units import (far_offset_centre, in_x_units, negligible_C_message, pow2_exponent, scale_pow2,
+                                 unit_row_exponent)
 from genesel._core.validation import check_binary_fit
 
 __all__ = ["L2AROM", "arom_path", "check_prior", "UNDERFLOW"]
@@ -80,6 +82,11 @@ __all__ = ["L2AROM", "arom_path", "check_prior", "UNDERFLOW"]
 UNDERFLOW = 1e-8
 
 _SMO_TOL = 1e-9  # KKT gap of every SVM solve (margin units); well below any useful outer tol
+
+#: the iteration runs in the units of X while its rescaled data lie within 2^-40 .. 2^40 (1e-12 .. 1e12), and
+#: is brought back into that range (exactly, by a power of two) otherwise: beyond it the SVM's dual variables
+#: (~ 1 / |x|^2) and the warm start carried from one iteration to the next lose their meaning
+_ORDINARY_EXP = 40
 
 
 def check_prior(prior, n_features, *, name="prior"):
@@ -112,13 +119,14 @@ def check_prior(prior, n_features, *, name="prior"):
 
 
 @njit(cache=True)
-def _rescale(wbar, z, beta, xnorm, alive, v, exit_weight, underflow):
+def _rescale(wbar, z, beta, xnorm, alive, v, exit_weight, underflow, unit):
     """One PS-l2-AROM update, in place, over the active entries of the compacted arrays.
 
-    v = z * wbar (the SVM's weights in the original space); m = max |wbar beta|; z <- z * wbar * beta / min(1, m);
+    v = z * wbar (the SVM's weights in the original space); m = max |wbar beta|; z <- z * wbar * beta / min(unit, m);
     genes with |z| xnorm < underflow * max |z| xnorm leave (``alive`` cleared, ``z`` set to 0, |z| kept in
-    ``exit_weight``). Returns (m, change, n_left) with change = max |wbar beta / min(1, m) - 1| over the genes that
-    stay. Plain-Python twin: ``tests/naive/arom.py::_update``.
+    ``exit_weight``). Returns (m, change, n_left) with change = max |wbar beta / min(unit, m) - 1| over the genes
+    that stay. ``unit`` is 1 in the units of X, or the power of two that 1 becomes in data-relative units (see
+    :func:`arom_path`). Plain-Python twin: ``tests/naive/arom.py::_update``.
     """
     c = z.shape[0]
     m = 0.0
@@ -134,8 +142,7 @@ def _rescale(wbar, z, beta, xnorm, alive, v, exit_weight, underflow):
         if alive[t]:
             v[t] = z[t] * wbar[t]
             r = wbar[t] * beta[t]
-            if m < 1.0:
-                r = r / m
+            r = r / m if m < unit else r / unit
             z[t] = z[t] * r
             a = abs(z[t]) * xnorm[t]
             if a > top:
@@ -154,8 +161,7 @@ def _rescale(wbar, z, beta, xnorm, alive, v, exit_weight, underflow):
                 n_left += 1
             else:
                 r = wbar[t] * beta[t]
-                if m < 1.0:
-                    r = r / m
+                r = r / m if m < unit else r / unit
                 dev = abs(r - 1.0)
                 if dev > change:
                     change = dev
@@ -175,6 +181,19 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     The genes are kept in compacted arrays (genes x samples); genes that left stay in them with weight 0 until
     fewer than 3/4 of the rows are active, when the arrays are compacted again (one gather instead of one per
     iteration).
+
+    Data-relative units: the iteration runs on X' = 2^k X (k from :func:`genesel._core.units.unit_row_exponent`)
+    with the iterate stored as z' = 2^e z, so that the rescaled data X' z' = 2^j X z (j = k + e) stay within
+    2^-40 .. 2^40 (``_ORDINARY_EXP``); the SVM on them is the same problem with C' = C / 4^j (its weights are
+    w_bar / 2^j, its dual variables alpha / 4^j, its bias the same) and the update divides by min(2^-j, m') instead
+    of min(1, m). k and e are 0 on data of ordinary scale, which therefore get the literal iteration's numbers bit
+    for bit; data near 1e-300 or 1e300 no longer overflow or underflow. e changes (exactly, by a power of two; the
+    next SVM then starts afresh) only when the rescaled data leave that range. Everything returned is in the units
+    of X (``scaling``, ``coef``, ``alpha``, ``exit_weight`` can be 0 or inf where those units cannot hold them);
+    ``order`` is computed in the internal units. Data further from the origin than ~1000 spreads are centred
+    first (:data:`genesel._core.units.OFFSET_RATIO`; every SVM has a bias, so the iteration does not depend on
+    the origin); ``intercept`` is that of ``x . coef`` in the units of X. With a hard margin the model does not
+    depend on the units; a finite C that is negligible at the scale of X (C' underflows) is a ``ValueError``.
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     yf = np.ascontiguousarray(y, dtype=np.float64)
@@ -182,7 +201,18 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     beta = check_prior(prior, d)
     if smo_max_iter is None:
         smo_max_iter = max(10_000_000, 100 * n)
-    Xc = np.ascontiguousarray(X.T)  # compacted data, genes x samples
+    kx = unit_row_exponent(X, safe=_ORDINARY_EXP)  # X' = 2^kx X (0 on data of ordinary scale)
+    Xu = scale_pow2(X, kx)
+    # every SVM of the iteration has a bias, which absorbs a shift of the (rescaled) genes: the iteration is
+    # translation-invariant, and data far from the origin are centred (X' = 2^k2 (2^k1 X - mean), kx = k1 + k2)
+    k1 = unit_row_exponent(X)
+    x_mean, k2 = far_offset_centre(scale_pow2(X, k1)), 0
+    if x_mean is not None:
+        Xu = scale_pow2(X, k1) - x_mean
+        k2 = unit_row_exponent(Xu, safe=_ORDINARY_EXP)
+        Xu = scale_pow2(Xu, k2)
+        kx = k1 + k2
+    Xc = np.ascontiguousarray(Xu.T)  # compacted data, genes x samples
     idx = np.arange(d)  # global column of each compacted row
     xc = np.sqrt(np.einsum("ij,ij->i", Xc, Xc))
     zc = beta.copy()
@@ -196,23 +226,31 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     z = np.zeros(d)
     coef = np.zeros(d)
     exit_it = np.full(d, -1, dtype=np.int64)
-    exit_w = np.zeros(d)
+    exit_w = np.zeros(d)  # in the internal units of the iteration the gene left in (for the order)
+    exit_e = np.zeros(d, dtype=np.int64)  # that iteration's e
     n_active, gaps = [], []
     converged = False
     change = np.inf
     b = 0.0
     k = 0
+    e = 0  # z' = 2^e z
+    j = kx  # X' z' = 2^j X z
+    cold = False
     with single_blas_thread():
         while k < max_iter:
             n_active.append(int(n_alive))
             Xs = np.multiply(Xc, zc[:, None], out=buf[: idx.size])  # rescaled data, genes x samples
             K = Xs.T @ Xs
-            G, _, gap = warm_solve(K, yf, C, alpha, k > 0, smo_tol, smo_max_iter)
+            Cj = float(in_x_units(C, -2 * j))
+            if not Cj > 0:
+                raise ValueError(negligible_C_message("L2AROM", C, K, 2 * j))
+            G, _, gap = warm_solve(K, yf, Cj, alpha, k > 0 and not cold, smo_tol, smo_max_iter)
+            cold = False
             gaps.append(float(gap))
-            b = -rho(yf, C, alpha, G)
+            b = -rho(yf, Cj, alpha, G)
             wbar = Xs @ (alpha * yf)
             was = alive.copy()
-            m, change, n_left = _rescale(wbar, zc, bc, xc, alive, vc, ewc, UNDERFLOW)
+            m, change, n_left = _rescale(wbar, zc, bc, xc, alive, vc, ewc, UNDERFLOW, float(np.ldexp(1.0, -j)))
             k += 1
             if not m > 0:
                 raise ValueError(
@@ -223,6 +261,7 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
                 left = was & ~alive
                 exit_it[idx[left]] = k
                 exit_w[idx[left]] = ewc[left]
+                exit_e[idx[left]] = e
                 n_alive -= n_left
                 if n_alive < 0.75 * idx.size:
                     Xc, idx, zc, bc, xc, vc, ewc = (a[alive] for a in (Xc, idx, zc, bc, xc, vc, ewc))
@@ -230,13 +269,40 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
             elif change < tol:
                 converged = True
                 break
-    z[idx] = zc
-    coef[idx] = vc
+            # keep the rescaled data of order 1: z' -> 2^de z' (exact) when its largest column leaves 2^+-400
+            de = _renormalise(zc * xc, j)
+            if de:
+                zc = np.ldexp(zc, de)
+                e += de
+                j += de
+                alpha[:] = 0.0  # the data changed scale by 2^(j - old j) from the last SVM: start it afresh
+                cold = True
+    z[idx] = in_x_units(zc, -e)
+    coef[idx] = in_x_units(vc, kx)  # v' = z' w_bar' = 2^(e - j) v = 2^-kx v
     coef[exit_it >= 0] = 0.0
     z[exit_it >= 0] = 0.0
-    order = _feature_order(z, exit_it, exit_w)
-    return dict(scaling=z, coef=coef, intercept=float(b), alpha=alpha, exit_iteration=exit_it, exit_weight=exit_w,
-                order=order, n_active=n_active, n_iter=k, converged=converged, change=change, smo_gaps=gaps)
+    zi = np.zeros(d)
+    zi[idx] = zc
+    zi[exit_it >= 0] = 0.0
+    order = _feature_order(zi, exit_it, exit_w)
+    if x_mean is not None:  # the bias of x . coef in the units of X: b - w' . (2^k2 mean)
+        vi = np.zeros(d)
+        vi[idx] = vc
+        vi[exit_it >= 0] = 0.0
+        b = b - float(vi @ scale_pow2(x_mean, k2))
+    return dict(scaling=z, coef=coef, intercept=float(b), alpha=in_x_units(alpha, 2 * j), exit_iteration=exit_it,
+                exit_weight=in_x_units(exit_w, -exit_e), order=order, n_active=n_active, n_iter=k,
+                converged=converged, change=change, smo_gaps=gaps)
+
+
+def _renormalise(colnorms, j):
+    """The exponent de by which :func:`arom_path` rescales its iterate: 0 while the largest rescaled column norm
+    lies within 2^-40 .. 2^40 (always, on data of ordinary scale); otherwise back to the units of X (de = -j,
+    the rescaled data X' z' = X z) if that is within the range, else to a largest norm in [0.5, 1)."""
+    k = pow2_exponent(colnorms)
+    if abs(k) <= _ORDINARY_EXP:
+        return 0
+    return -j if abs(k + j) <= _ORDINARY_EXP else k
 
 
 def _feature_order(z, exit_it, exit_w):
@@ -266,7 +332,9 @@ class L2AROM(SelectorBase):
     C : float, default 1000.0
         Box constraint of every SVM solve. The paper's SVM has a hard margin; a large C gives the same solution on
         separable data (microarray data with n << d nearly always are) while staying defined on data that are not.
-        ``np.inf`` is the hard margin itself (only for separable data).
+        ``np.inf`` is the hard margin itself (only for separable data). C is in the units of X (scaling X by a acts
+        like scaling C by a^2): on data near 1e200 C=1e3 is the hard margin; one so small against the scale of X
+        that C * max |x|^2 underflows raises ``ValueError`` (raise C or standardise the genes).
     max_iter : int, default 500
         Cap on the number of rescaling iterations (a ``ConvergenceWarning`` is issued if it is reached).
     tol : float, default 1e-6

@@ -32,6 +32,13 @@ margin on the linear branch of V, no curvature in b: this used to end at w = 0, 
 Levenberg-Marquardt damping. A fit ending at a constant decision function raises ``ValueError``; one predicting a
 single class warns (``DegenerateModelWarning``).
 
+Offsets (ours): with the linear or RBF kernel DWD is translation-invariant (the bias absorbs a shift), so data that
+sit further from the origin than ~1000 spreads (:data:`genesel._core.units.OFFSET_RATIO`) are centred before the
+Gram matrix, which otherwise loses the differences between samples to rounding (at 1e4 spreads the smallest
+eigenvalues drop below the solver's cut-off: a one-class model); ``intercept_`` stays that of ``X @ coef_``. The
+polynomial kernel is not translation-invariant: there a ``DegenerateModelWarning`` names the offset and the remedy.
+Data of ordinary offset are untouched.
+
 Default penalty (Marron et al. Sec. 2.2 / the DWD software): ``C = 100 / d_t²`` where d_t is the median of the
 Euclidean distances between training samples of opposite classes (computed in the kernel's feature space).
 """
@@ -45,8 +52,9 @@ from genesel._core.base import BinaryClassifier
 from genesel._core.gram import gram
 from genesel._core.params import POSITIVE, StrOptions, integer, real
 from genesel._core.threads import few_samples_one_blas_thread
-from genesel._core.units import scale_pow2, unit_row_exponent
-from genesel._core.validation import check_binary_fit, warn_if_one_class, zero_ignored_genes
+from genesel._core.units import (OFFSET_RATIO, far_offset_centre, in_x_units, offset_message, offset_ratio,
+                                 scale_pow2, unit_row_exponent)
+from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class, zero_ignored_genes
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]
@@ -278,13 +286,32 @@ class DWD(BinaryClassifier):
         # data-relative units: the feature space is scaled by a = 2^e (exact) so that the median distance between
         # opposite-class samples lies in [1, 2); the problem with C / a² there is the problem with C here (the
         # margins scale by a, w is unchanged: see the class docstring), and the solver's constants stay in range
+        # offsets (translation-invariant models: the linear kernel with its bias, rbf): data further from the
+        # origin than ~1000 spreads are centred first, which leaves the model and spares the Gram matrix the
+        # rounding that cancels the differences between samples (data of ordinary offset: untouched)
+        self._centre = None
         if self.kernel == "linear":
             e0 = unit_row_exponent(X)
             Xs = scale_pow2(X, e0)
+            x_mean = far_offset_centre(Xs)
+            if x_mean is not None:
+                Xs = Xs - x_mean
+                self._centre = in_x_units(x_mean, -e0)
             K = Xs @ Xs.T
         else:
             e0, Xs = 0, X
-            K = self._kernel(X, X)
+            if self.kernel in ("rbf", "poly"):
+                Xu = scale_pow2(X, unit_row_exponent(X))
+                if self.kernel == "rbf" and far_offset_centre(Xu) is not None:
+                    self._centre = in_x_units(far_offset_centre(Xu), -unit_row_exponent(X))
+                    Xs = X - self._centre
+                elif self.kernel == "poly" and offset_ratio(Xu) > OFFSET_RATIO:
+                    warn_degenerate("DWD", "the polynomial kernel is not translation-invariant",
+                                    f"{offset_message(offset_ratio(Xu))}, so its values differ between samples only "
+                                    "in their last digits", "centre the genes first (e.g. "
+                                    "genesel.preprocessing.GeneStandardizer) or use kernel='rbf' or 'linear'",
+                                    stacklevel=4)
+            K = self._kernel(Xs, Xs)
         K = 0.5 * (K + K.T)
         if not np.all(np.isfinite(K)):
             raise ValueError(f"DWD: the {self.kernel} kernel matrix of X is not finite (overflow); rescale X or "
@@ -322,10 +349,15 @@ class DWD(BinaryClassifier):
             self.norm_multiplier_ = float(np.ldexp(mu, e))
             self.margins_ = np.ldexp(y_pm * fs, -e)
             self.objective_ = float(np.ldexp(dwd_loss(y_pm * fs, Cs).sum(), e))
+        self._b_centred = self.intercept_
         if self.kernel == "linear":
             self.coef_ = np.ldexp(Xs.T @ beta, e1)  # w = Σ β_i 2^e x_i = 2^e1 Xs^T β (‖w‖ ≤ 1, no overflow)
+            if self._centre is not None:  # the bias of x . coef_ in the units of X: (b - 2^e1 w . mu) / 2^e
+                with np.errstate(over="ignore", under="ignore"):
+                    self.intercept_ = float(np.ldexp(b - np.ldexp(self.coef_ @ x_mean, e1), -e))
         else:
             self.X_fit_ = X
+            self._X_fit_c = Xs
         warn_if_one_class(self, self.classes_[(self.margins_ * y_pm > 0).astype(int)], y,
                           "the classes overlap so much that the bias alone decides",
                           "check that the genes carry class information (or pass a larger C)")
@@ -334,7 +366,13 @@ class DWD(BinaryClassifier):
     def decision_function(self, X):
         """Signed score f(x) = wᵀφ(x) + b; positive means classes_[1]."""
         X = self._check_predict_input(X)
+        centre = getattr(self, "_centre", None)
         if self.kernel == "linear":
+            if centre is not None:
+                return (X - centre) @ self.coef_ + self._b_centred
             return X @ self.coef_ + self.intercept_
-        Kx = X if self.kernel == "precomputed" else self._kernel(zero_ignored_genes(self, X), self.X_fit_)
+        if self.kernel == "precomputed":
+            return X @ self.dual_coef_ + self.intercept_
+        Xz = zero_ignored_genes(self, X)
+        Kx = self._kernel(Xz if centre is None else Xz - centre, self._X_fit_c)
         return Kx @ self.dual_coef_ + self.intercept_

@@ -28,6 +28,7 @@ from sklearn.utils import check_random_state
 
 from genesel._core.params import POSITIVE_INT, real
 from genesel._core.selector import SelectorBase
+from genesel._core.units import tree_units
 from genesel._core.validation import check_binary_fit
 
 __all__ = ["RFBackwardSelector", "backward_sizes"]
@@ -115,6 +116,7 @@ class RFBackwardSelector(SelectorBase):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X = tree_units(X)  # float32-safe where needed (data near 1e-300, 1e300 or far from 0), else X itself
         n, d = X.shape
         rng = check_random_state(self.random_state)
         seeds = rng.randint(0, 2**31 - 1, size=len(backward_sizes(d, self.fraction_dropped)) + 1)

@@ -350,14 +350,18 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         elif self.strategy == "knn":
             from sklearn.impute import KNNImputer
 
-            self.knn_ = KNNImputer(n_neighbors=self.n_neighbors, keep_empty_features=True).fit(X)
+            # distances in data-relative units (an exact power of two; 0 on data of ordinary scale): scikit-learn
+            # squares the raw values, which overflow near 1e200 and underflow near 1e-300 (issue 25)
+            self._exp = safe_pow2_exponent(np.nan_to_num(X))
+            self.knn_ = KNNImputer(n_neighbors=self.n_neighbors, keep_empty_features=True).fit(scale_pow2(X, self._exp))
         return self
 
     def transform(self, X):
         check_is_fitted(self, "n_features_in_")
         X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan").copy()
         if self.strategy == "knn":
-            return self.knn_.transform(X)
+            e = getattr(self, "_exp", 0)
+            return scale_pow2(self.knn_.transform(scale_pow2(X, e)), -e)
         rows, cols = np.nonzero(np.isnan(X))
         X[rows, cols] = self.statistics_[cols]
         return X

@@ -42,7 +42,7 @@ from genesel._core.gram import add_gram_rows, gram_rows, linear_gram
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP
 from genesel._core.selector import SelectorBase
 from genesel._core.smo import restore_equality, rho, warm_solve
-from genesel._core.units import in_x_units, negligible_C_message, scale_pow2, unit_row_exponent
+from genesel._core.units import far_offset_centre, in_x_units, negligible_C_message, scale_pow2, unit_row_exponent
 from genesel._core.validation import check_binary_fit
 from genesel.svm import LinearSVM
 
@@ -333,8 +333,13 @@ class SVMRFE(SelectorBase):
         schedule = elimination_schedule(d, k, self.step)
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
         # data-relative units (exact): X' = 2^e X, C' = C / 4^e, the same SVMs (see genesel.svm)
-        e = unit_row_exponent(X)
+        e = e1 = unit_row_exponent(X)
         Xs = scale_pow2(X, e)
+        # far from the origin (issue 25) the data are centred, as LinearSVM does: the SVMs have a bias
+        x_mean, e2 = far_offset_centre(Xs), 0
+        if x_mean is not None:
+            e2 = unit_row_exponent(Xs - x_mean, safe=0)
+            Xs, e = scale_pow2(Xs - x_mean, e2), e1 + e2
         C_scaled = in_x_units(float(self.C), -2 * e)
         if not C_scaled > 0:
             raise ValueError(negligible_C_message(type(self).__name__, self.C, linear_gram(Xs), 2 * e))
@@ -372,6 +377,12 @@ class SVMRFE(SelectorBase):
         self.stage_alpha_ = in_x_units(alphas, 2 * e)
         self._stage_alpha_scaled = alphas
         self.stage_intercept_ = -rhos
+        self._units, self._stage_b = (e1, x_mean, e2), -rhos
+        if x_mean is not None:  # the biases of x . w in the units of X (centred: b - w' . 2^e2 mean)
+            self.stage_intercept_, shift = -rhos.copy(), scale_pow2(x_mean, e2)
+            for s, size in enumerate(self.subset_sizes_):
+                g = self.subset(int(size))
+                self.stage_intercept_[s] -= float(linear_gram((alphas[s] * yf)[None, :], Xs[:, g].T)[0] @ shift[g])
         self.stage_n_iter_ = n_iters
         self.n_weight_evaluations_ = int(n_dots)
         self.n_iter_ = int(n_iters.sum())
@@ -404,11 +415,14 @@ class SVMRFE(SelectorBase):
         (the same model a refit on those genes gives, up to the SMO tolerance).
         """
         check_is_fitted(self, "stage_alpha_")
-        X = scale_pow2(validate_data(self, X, dtype=np.float64, reset=False), self._x_exp)  # data-relative units
+        e1, x_mean, e2 = self._units
+        X = scale_pow2(validate_data(self, X, dtype=np.float64, reset=False), e1)  # data-relative units
+        if x_mean is not None:
+            X = scale_pow2(X - x_mean, e2)
         out = np.empty((self.subset_sizes_.size, X.shape[0]))
         for s, size in enumerate(self.subset_sizes_):
             g = self.subset(int(size))
             c = self._stage_alpha_scaled[s] * self._y_fit
             w = linear_gram(c[None, :], self._X_fit_scaled[:, g].T)  # (1, n) @ (n, |g|), BLAS-free
-            out[s] = linear_gram(X[:, g], w)[:, 0] + self.stage_intercept_[s]
+            out[s] = linear_gram(X[:, g], w)[:, 0] + self._stage_b[s]
         return out

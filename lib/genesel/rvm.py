@@ -76,7 +76,8 @@ from genesel._core.gram import gram
 from genesel._core.linalg import normalise_rows
 from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, integer, real
 from genesel._core.threads import few_samples_one_blas_thread
-from genesel._core.validation import check_binary_fit, zero_ignored_genes
+from genesel._core.units import offset_message, offset_ratio, scale_pow2, unit_row_exponent
+from genesel._core.validation import check_binary_fit, warn_degenerate, zero_ignored_genes
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["RVM", "rvm_posterior_mode"]
@@ -204,7 +205,7 @@ class RVM(BinaryClassifier):
                 f"RVM: stopped after max_iter={self.max_iter} add/delete/re-estimate steps before the marginal "
                 "likelihood converged; the model may not be a local optimum: raise max_iter (or tol)",
                 ConvergenceWarning, stacklevel=3)
-        self._check_degenerate(f)
+        self._check_degenerate(f, X, Xs)
         return self
 
     # ------------------------------------------------------------------ basis in data-relative units
@@ -327,22 +328,40 @@ class RVM(BinaryClassifier):
         else:
             self._Xs_rv = Xs[idx]
 
-    def _check_degenerate(self, f):
+    def _check_degenerate(self, f, X, Xs):
         one_class = bool(np.all(f > 0) or np.all(f <= 0))
         only_bias = self.active_.size == 0 or (self.bias and np.all(self.active_ == self.n_basis_))
         if not (one_class or only_bias):
             return
         self.converged_ = False
-        what = "gene" if self.kernel is None else "kernel basis function"
         kept = ("no basis function at all" if self.active_.size == 0 else
                 "only the bias" if only_bias else f"{self.active_.size} basis function(s)")
-        warnings.warn(
-            f"RVM: a constant predictor: the evidence kept {kept}, and the model predicts one class "
-            f"({self.classes_[int(f[0] > 0)]}) for every training sample. No {what} explained the labels better "
-            "than the class frequencies: either the data carry no signal this model can use, or the inputs are at a "
-            "scale the basis cannot resolve (gamma or degree far from the data's scale, bias=False on uncentred "
-            "data). Standardise the genes, use gamma=None, or check the labels",
-            UserWarning, stacklevel=3)
+        cause, remedy = self._degenerate_cause(X, Xs)
+        warn_degenerate("RVM", f"a constant predictor: the evidence kept {kept}, and the model predicts one class "
+                        f"({self.classes_[int(f[0] > 0)]}) for every training sample", cause, remedy, stacklevel=3)
+
+    def _degenerate_cause(self, X, Xs):
+        """(cause, remedy) of a constant predictor: the one of the known causes that applies."""
+        n = X.shape[0]
+        if self.kernel == "rbf" and Xs is not None and n > 1:
+            K = self._kernel_scaled(Xs, None, self._gamma_s)
+            off = K[~np.eye(n, dtype=bool)]
+            g = f"gamma={self.gamma!r}" + (" (1 / (n_features * Var X))" if self.gamma is None else "")
+            if off.min() > 0.99:
+                return (f"the RBF kernel is nearly flat (every k(x, x') > 0.99): {g} is small for the distances "
+                        "between the samples", "pass a larger gamma (or gamma=None)")
+            if off.max() < 0.01:
+                return (f"the RBF kernel is nearly diagonal (every k(x, x') < 0.01): {g} is large for the distances "
+                        "between the samples", "pass a smaller gamma (or gamma=None)")
+        if not self.bias and self.kernel in (None, "linear", "poly"):
+            ratio = offset_ratio(scale_pow2(X, unit_row_exponent(X)))
+            if ratio > 1.0:
+                return (f"bias=False on data that are not centred ({offset_message(ratio)}): without a bias every "
+                        "function of the model is tied to the origin", "use bias=True (the default; it centres the "
+                        "genes) or centre the genes first (genesel.preprocessing.GeneStandardizer)")
+        what = "gene" if self.kernel is None else "kernel basis function"
+        return (f"no {what} explained the labels better than the class frequencies: the data carry no signal this "
+                "model can use", "check the labels and that the genes carry class information")
 
     # ------------------------------------------------------------------ predict
     def _decision_internal(self, X):

@@ -47,10 +47,12 @@ tree of paths). The numba kernels are in :mod:`genesel._stumps_kernels` (plain-P
 for one or many parameter settings, AdaBoost's path).
 
 Ties (exact float equality) go to the larger training-error decrease |Q| − |R| (SC and Occam, as ``pyscm``), then
-to the first candidate in (gene, threshold, direction +1 before −1) order. The prior ranges [A_i, B_i] of §3/§5
-are ``feature_range`` (a priori bounds such as (0, 255) for 8-bit images) or, by default, each gene's range on
-the training set — the paper's "obtained from the definition of data" when no such definition exists; strictly, a
-data-dependent range makes the bounds slightly optimistic.
+to the first candidate in (gene, threshold, direction +1 before −1) order. The soft greedy's utilities are sums of
+real-valued σ's whose rounding depends on the units of X, so it compares them on a grid of 2^-32
+(:func:`genesel._stumps_kernels.utility_grid`): utilities equal in exact arithmetic are a tie at every scale.
+The prior ranges [A_i, B_i] of §3/§5 are ``feature_range`` (a priori bounds such as (0, 255) for 8-bit images) or,
+by default, each gene's range on the training set — the paper's "obtained from the definition of data" when no such
+definition exists; strictly, a data-dependent range makes the bounds slightly optimistic.
 """
 
 from __future__ import annotations
@@ -68,7 +70,8 @@ from genesel._core.params import POSITIVE_INT, StrOptions, real
 from genesel._core.validation import check_binary_fit
 
 __all__ = ["SampleCompressionStumps", "OccamStumps", "PACBayesStumps", "AdaBoostStumps", "presort", "presort_rows",
-           "stump_outputs", "soft_outputs", "scm_paths", "occam_paths", "pac_bayes_paths", "adaboost_path", "warm_up"]
+           "stump_outputs", "soft_outputs", "scm_paths", "occam_paths", "pac_bayes_paths", "adaboost_path",
+           "tree_tolerance", "warm_up"]
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -291,6 +294,28 @@ def pac_bayes_paths(X, pos, p, eta, max_stumps, A, B, *, width_frac=0.0, presort
     return paths
 
 
+#: scikit-learn's trees treat two values closer than this as equal (``FEATURE_THRESHOLD``, absolute)
+FEATURE_THRESHOLD = 1e-7
+
+
+def tree_tolerance(vals):
+    """The distance below which AdaBoost's stumps treat two values of a gene as equal: scikit-learn's
+    ``FEATURE_THRESHOLD`` (1e-7) in data-relative units. That is 1e-7 itself (scikit-learn's absolute tolerance,
+    bit for bit) when the largest range of a gene is at least 1/2, and 1e-7 * 2^e otherwise, 2^e the power of two
+    just above that largest range (``vals``: the presorted genes x samples). One unit for all the genes, as the
+    data share their units: a gene whose values differ only by rounding, among genes that vary, is not split; and
+    data scaled by 1e-7 or 1e-200 split as at scale 1 (scikit-learn's absolute tolerance makes every gap of such
+    data "equal": one leaf, one class)."""
+    vals = np.asarray(vals, dtype=np.float64)
+    if vals.size == 0 or vals.shape[1] < 2:
+        return FEATURE_THRESHOLD
+    with np.errstate(over="ignore", invalid="ignore"):
+        span = float(np.max(vals[:, -1] - vals[:, 0]))
+    if not span < 0.5:  # includes an overflowing range (inf)
+        return FEATURE_THRESHOLD
+    return float(np.ldexp(FEATURE_THRESHOLD, int(np.frexp(span)[1]))) if span > 0 else FEATURE_THRESHOLD
+
+
 def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     """Discrete AdaBoost (two-class SAMME) with depth-1 Gini trees, as scikit-learn's ``AdaBoostClassifier`` with
     ``DecisionTreeClassifier(max_depth=1)`` (learning rate 1). Returns a dict of arrays over the rounds fitted:
@@ -304,14 +329,9 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     lab, _, idx = SK.position_major(vals, order, pos, True)
     # compact copies (6 bytes per entry instead of 17): each round streams them once, memory is the limit
     lab, idx = lab.astype(np.uint8), idx.astype(np.int32)
-    valid = np.ascontiguousarray((vals[:, 1:] > vals[:, :-1] + 1e-7).T)  # scikit-learn's FEATURE_THRESHOLD
+    valid = np.ascontiguousarray((vals[:, 1:] > vals[:, :-1] + tree_tolerance(vals)).T)
     g, thr, left, right, alpha, err, t, status = SK.adaboost_rounds(vals, order, idx, lab, valid, pos, int(n_rounds))
     if status == 2:
-        if not valid.any() and bool(np.any(vals[:, 1:] > vals[:, :-1])):
-            raise ValueError("AdaBoostStumps: no two values of any gene differ by more than 1e-7, the absolute "
-                             "distance below which scikit-learn's trees (FEATURE_THRESHOLD), and so this "
-                             "reproduction of them, treat values as equal: no stump can split; rescale the genes "
-                             "(e.g. genesel.preprocessing.GeneStandardizer)")
         raise ValueError("AdaBoostStumps: the first stump is no better than chance (weighted error >= 0.5); "
                          "the data hold no signal a stump can use")
     return {"gene": g, "threshold": thr, "left": left, "right": right, "alpha": alpha, "error": err}
@@ -753,7 +773,10 @@ class AdaBoostStumps(BinaryClassifier):
     for two classes, computed with every gene sorted once per fit and one numba pass per round.
 
     Differences from scikit-learn: genes are scanned in index order (scikit-learn visits them in a random order,
-    so among exactly tied splits it may pick another gene); the ensemble is otherwise the same, stump for stump.
+    so among exactly tied splits it may pick another gene); scikit-learn's tolerance for equal values (1e-7,
+    absolute) is applied in data-relative units (:func:`tree_tolerance`: the same on data whose genes range over
+    1/2 or more, scaled with the data below), so data scaled by 1e-7 or 1e-200 give the ensemble of scale 1 where
+    scikit-learn's trees see one value per gene; the ensemble is otherwise the same, stump for stump.
     Attributes: ``genes_``, ``thresholds_``, ``left_``, ``right_`` (±1 labels of x <= threshold / x > threshold),
     ``alphas_``, ``errors_``, ``n_rounds_`` (fewer than ``n_estimators`` when a round fits the data perfectly).
     :meth:`staged_predict` yields the prediction after every round (one fit for every number of rounds).

@@ -36,9 +36,9 @@ from genesel._core.gram import gram, linear_gram
 from genesel._core.params import POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, StrOptions, integer, real
 from genesel._core.smo import dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
-from genesel._core.units import (in_x_units, log10_scale, log_scale_str, negligible_C_message, scale_pow2,
-                                 unit_row_exponent)
-from genesel._core.validation import check_binary_fit, warn_if_one_class, zero_ignored_genes
+from genesel._core.units import (OFFSET_RATIO, far_offset_centre, in_x_units, log10_scale, log_scale_str,
+                                 negligible_C_message, offset_message, offset_ratio, scale_pow2, unit_row_exponent)
+from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class, zero_ignored_genes
 
 __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_violation"]
 
@@ -55,7 +55,36 @@ class _DualSVMBase(BinaryClassifier):
     function unchanged) and the RBF / polynomial kernels use gamma' = gamma / 4^k (the same kernel values). On
     data of ordinary scale this is the unscaled computation bit for bit; at 1e200 or 1e-300 the Gram matrix no
     longer overflows or underflows. Dual attributes (``alpha_``, ``dual_coef_``) are reported in the units of X.
+
+    Offsets: where the model is translation-invariant (the linear kernel with its bias, the RBF kernel) and the
+    data sit further from the origin than ~1000 spreads (:data:`genesel._core.units.OFFSET_RATIO`), the solver
+    runs on X' = 2^k2 (2^k1 X - mean) instead: the same model, without the rounding that otherwise cancels the
+    differences between samples in the Gram matrix (at 1e8 spreads, every digit). ``intercept_`` of a linear model
+    is still that of ``X @ coef_``; predictions are computed on centred data. Data of ordinary offset are not
+    touched (bit for bit the computation without it).
     """
+
+    def _relative_units(self, X, centre):
+        """X in data-relative units (see the class docstring): returns (X', k) with X' = 2^k X, or 2^k2 (2^k1 X -
+        mean) where ``centre`` and the offset is far (k = k1 + k2); records what :meth:`_to_units` needs."""
+        k1 = unit_row_exponent(X)
+        Xs = scale_pow2(X, k1)
+        mu = far_offset_centre(Xs) if centre else None
+        k2 = 0
+        if mu is not None:
+            Xc = Xs - mu
+            k2 = unit_row_exponent(Xc, safe=0)
+            Xs = scale_pow2(Xc, k2)
+        self._x_exp1, self._x_centre, self._x_exp2 = k1, mu, k2
+        self._x_exp = k1 + k2
+        return Xs, k1 + k2
+
+    def _to_units(self, X):
+        """New data in the units of the fit (:meth:`_relative_units`)."""
+        Xs = scale_pow2(X, self._x_exp1)
+        if self._x_centre is not None:
+            Xs = scale_pow2(Xs - self._x_centre, self._x_exp2)
+        return Xs
 
     def _validate_fit_data(self, X, y):
         X, y_pm1, self.classes_ = check_binary_fit(
@@ -70,7 +99,14 @@ class _DualSVMBase(BinaryClassifier):
             raise ValueError(negligible_C_message(who, self.C, K, exp2))
         if alpha0 is not None:
             alpha0 = in_x_units(np.asarray(alpha0, dtype=float), alpha0_exp2 - exp2)
-        res = solve_svm_dual(K, y_pm1, C_scaled, tol=self.tol, max_iter=self.max_iter, alpha0=alpha0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            res = solve_svm_dual(K, y_pm1, C_scaled, tol=self.tol, max_iter=self.max_iter, alpha0=alpha0)
+        if not (np.all(np.isfinite(res["alpha"])) and np.isfinite(res["rho"]) and np.isfinite(res["objective"])):
+            raise ValueError(
+                f"{who}: the SVM's dual solution overflows: the kernel matrix is numerically singular at the scale "
+                f"of X (its entries reach {float(np.max(np.abs(K))) if K.size else 0.0:.3g}, and with C={self.C:g} "
+                "the dual variables grow without bound); use a finite C, standardise the genes "
+                "(genesel.preprocessing.GeneStandardizer), or for the polynomial kernel a smaller degree or gamma")
         if not res["converged"]:
             import warnings
 
@@ -187,21 +223,22 @@ class LinearSVM(_DualSVMBase):
 
     def _fit(self, X, y, alpha0=None, alpha0_exp2=0, who=None):
         X, y_pm1 = self._validate_fit_data(X, y)
-        k = unit_row_exponent(X)
-        Xs = scale_pow2(X, k)
+        Xs, k = self._relative_units(X, centre=True)
         K = linear_gram(Xs)
         self._solve(K, y_pm1, alpha0, in_x_units(float(self.C), -2 * k), 2 * k, alpha0_exp2, who)
-        self._x_exp = k
         self.support_vectors_ = X[self.support_]
         # (1, n_SV) @ (n_SV, d), BLAS-free; in scaled units w' = w / 2^k
         self._coef_scaled = linear_gram(self._dual_coef_scaled, Xs[self.support_].T)
         self.coef_ = in_x_units(self._coef_scaled, k)
+        self._b_units = float(self.intercept_[0])
+        if self._x_centre is not None:  # the bias of x . coef_ in the units of X: b' - w' . (2^k2 mean)
+            self.intercept_ = self.intercept_ - float(self._coef_scaled[0] @ scale_pow2(self._x_centre, self._x_exp2))
         return self
 
     def decision_function(self, X):
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return linear_gram(scale_pow2(X, self._x_exp), self._coef_scaled)[:, 0] + self.intercept_[0]
+        return linear_gram(self._to_units(X), self._coef_scaled)[:, 0] + self._b_units
 
 
 class KernelSVM(_DualSVMBase):
@@ -290,9 +327,9 @@ class KernelSVM(_DualSVMBase):
         X, y_pm1 = self._validate_fit_data(X, y)
         if self.kernel == "precomputed":
             return self._fit_precomputed(X, y_pm1, alpha0)
-        k = unit_row_exponent(X)
-        Xs = scale_pow2(X, k)
-        self._x_exp = k
+        Xs, k = self._relative_units(X, centre=self.kernel in ("linear", "rbf"))  # translation-invariant models
+        if self.kernel == "poly":
+            self._warn_offset(Xs)
         self._gamma_scaled = float(self._gamma_value(Xs, k))
         self._gamma_ = float(in_x_units(self._gamma_scaled, 2 * k))
         K = self._kernel(Xs, Xs)
@@ -300,9 +337,24 @@ class KernelSVM(_DualSVMBase):
         self._solve(K, y_pm1, alpha0, in_x_units(float(self.C), -exp2), exp2)
         self.support_vectors_ = X[self.support_]
         self._sv_scaled = Xs[self.support_]
+        self._b_units = float(self.intercept_[0])
         if self.kernel == "linear":
-            self.coef_ = in_x_units(self._dual_coef_scaled @ self._sv_scaled, k)
+            w = self._dual_coef_scaled @ self._sv_scaled
+            self.coef_ = in_x_units(w, k)
+            if self._x_centre is not None:  # the bias of x . coef_ in the units of X
+                self.intercept_ = self.intercept_ - float(w[0] @ scale_pow2(self._x_centre, self._x_exp2))
         return self
+
+    def _warn_offset(self, Xs):
+        """The polynomial kernel (gamma x.x' + coef0)^degree is not translation-invariant: far from the origin it
+        compares the samples only in the last digits of its values, and centring would change the model, so it
+        says so instead."""
+        r = offset_ratio(Xs)
+        if r > OFFSET_RATIO:
+            warn_degenerate(type(self).__name__, "the polynomial kernel is not translation-invariant",
+                            f"{offset_message(r)}, so its values differ between samples only in their last digits",
+                            "centre the genes first (e.g. genesel.preprocessing.GeneStandardizer) or use "
+                            "kernel='rbf' (translation-invariant)", stacklevel=4)
 
     def _fit_precomputed(self, K, y_pm1, alpha0):
         if K.shape[0] != K.shape[1]:
@@ -311,7 +363,8 @@ class KernelSVM(_DualSVMBase):
         if not np.allclose(K, K.T, rtol=1e-10, atol=0.0):
             raise ValueError("KernelSVM(kernel='precomputed'): the Gram matrix is not symmetric; pass K(x_i, x_j) "
                              "of the training samples with themselves")
-        self._x_exp = 0
+        self._x_exp = self._x_exp1 = self._x_exp2 = 0
+        self._x_centre = None
         self._gamma_scaled = self._gamma_ = None
         self._solve(K, y_pm1, alpha0, float(self.C), 0)  # the matrix as given: no rescaling, C as given
         self.dual_coef_full_ = self._alpha_scaled * y_pm1  # alpha_i y_i over every training sample
@@ -323,5 +376,5 @@ class KernelSVM(_DualSVMBase):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.kernel == "precomputed":
             return X @ self.dual_coef_full_ + self.intercept_[0]
-        Kx = self._kernel(scale_pow2(zero_ignored_genes(self, X), self._x_exp), self._sv_scaled)
-        return Kx @ self._dual_coef_scaled[0] + self.intercept_[0]
+        Kx = self._kernel(self._to_units(zero_ignored_genes(self, X)), self._sv_scaled)
+        return Kx @ self._dual_coef_scaled[0] + self._b_units

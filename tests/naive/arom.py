@@ -15,13 +15,13 @@ import numpy as np
 from naive import svm as naive_svm
 
 
-def _update(z, wbar, beta, xnorm, alive, underflow, normalize=True):
-    """w_{k+1} = w_k * w_bar * beta / min(1, m) gene by gene (m = max |w_bar_j beta_j|; no division without
-    normalisation), then drop the genes whose rescaled column underflowed."""
+def _update(z, wbar, beta, xnorm, alive, underflow, normalize=True, unit=1.0):
+    """w_{k+1} = w_k * w_bar * beta / min(unit, m) gene by gene (m = max |w_bar_j beta_j|; unit = 1 in the units of
+    X; no division without normalisation), then drop the genes whose rescaled column underflowed."""
     d = z.shape[0]
     m = 1.0
     if normalize:
-        m = min(1.0, max(abs(wbar[j] * beta[j]) for j in range(d) if alive[j]))
+        m = min(unit, max(abs(wbar[j] * beta[j]) for j in range(d) if alive[j]))
     znew = np.zeros(d)
     v = np.zeros(d)
     ratio = np.zeros(d)

@@ -142,12 +142,17 @@ def soft_cover(W, WX, J, i, k, xa, xb, d):
     return (W[J] - W[k + 1]) + (s1 - xa * s0) / w
 
 
+def _grid(U):
+    """U on the kernel's grid of 2^-32 (ties up to rounding)."""
+    return math.floor(U * 2.0**32 + 0.5) if math.isfinite(U) else U
+
+
 def _better(U, key, best):
-    """Larger utility; exact ties: the smaller key (gene, -direction, a, b)."""
+    """Larger utility on the grid of 2^-32; ties: the smaller key (gene, -direction, a, b)."""
     if best is None:
         return True
-    if U != best[0]:
-        return U > best[0]
+    if _grid(U) != _grid(best[0]):
+        return _grid(U) > _grid(best[0])
     return key < best[1]
 
 

@@ -15,6 +15,11 @@ then becomes 0 or inf quietly, while the fit and its predictions, computed in da
 The SVM's box C is in the units of X (scaling x by a acts like scaling C by 1/a^2): :func:`log10_scale` and
 :func:`log_scale_str` give C * max k(x, x) in the units of X without overflowing, for the messages that say a C
 is negligible (:func:`negligible_C_message`), used by :mod:`genesel.svm` and :mod:`genesel.rfe`.
+
+Offsets: data far from the origin relative to their spread (:data:`OFFSET_RATIO`, :func:`offset_ratio`) lose the
+differences between samples to rounding in a Gram matrix; translation-invariant methods centre them first
+(:func:`far_offset_centre`), the others say so (:func:`offset_message`). Tree ensembles that compute in float32
+(scikit-learn's forests) see the data through :func:`tree_units`.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["pow2_exponent", "safe_pow2_exponent", "scale_pow2", "unit_row_exponent", "in_x_units", "log10_scale",
-           "log_scale_str", "negligible_C_message"]
+           "log_scale_str", "negligible_C_message", "OFFSET_RATIO", "offset_ratio", "far_offset_centre",
+           "offset_message", "tree_units"]
 
 
 def pow2_exponent(X, axis=None):
@@ -68,13 +74,14 @@ def scale_pow2(X, k, axis=None):
     return np.ldexp(X, k[None, :] if axis == 0 else k[:, None])
 
 
-def unit_row_exponent(X) -> int:
+def unit_row_exponent(X, *, safe=_SAFE_EXP) -> int:
     """One exponent k such that the longest row of ``np.ldexp(X, k)`` has Euclidean norm in [0.5, 1): the
     largest diagonal entry of its Gram matrix is then in [0.25, 1). Computed without squaring the raw values,
-    so it works at any scale. Data of ordinary scale (largest |x| within 2^-400 .. 2^400) get 0: for an exact
-    rescaling that changes no bit of what is computed from it, only the copy is saved."""
+    so it works at any scale. Data of ordinary scale (largest |x| within 2^-safe .. 2^safe, 2^+-400 by default)
+    get 0: for an exact rescaling that changes no bit of what is computed from it, only the copy is saved. A
+    method whose solver constants need data nearer to 1 than overflow does passes a smaller ``safe``."""
     k1 = pow2_exponent(X)
-    if abs(k1) <= _SAFE_EXP:
+    if abs(k1) <= safe:
         return 0
     X1 = np.ldexp(np.asarray(X, dtype=np.float64), k1)
     rn = float(np.sqrt(np.max(np.einsum("ij,ij->i", X1, X1)))) if X1.size else 0.0
@@ -109,3 +116,68 @@ def negligible_C_message(who, C, K, exp2):
     return (f"{who}: C={C:g} is negligible at the scale of X: C * max k(x, x) = {log_scale_str(C, K, exp2)} "
             "underflows, so every sample would be a bounded support vector of weight 0 and the decision "
             "function a constant; raise C or standardise the genes (genesel.preprocessing.GeneStandardizer)")
+
+
+#: Data whose mean lies further from the origin than this, relative to their spread (squared norm of the mean over
+#: the sum of the gene variances: 2^20, i.e. about 1000 within-sample standard deviations), lose the differences
+#: between samples to rounding in a Gram matrix or a kernel: |x|^2 + |x'|^2 - 2 x.x' cancels ~log2(ratio) bits.
+#: Translation-invariant methods (an SVM or DWD with a bias, the RBF kernel) centre such data; data of ordinary
+#: offset (raw intensities, log-ratios: ratios of 1 to 1000) are left as they are, bit for bit.
+OFFSET_RATIO = 2.0**20
+
+
+def offset_ratio(X) -> float:
+    """||mean of the rows||^2 / (sum of the column variances) of X: how far the data sit from the origin in units
+    of their spread (inf for data that do not vary). X must be safe to square (e.g. rescaled by
+    :func:`unit_row_exponent`)."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.shape[0] < 2:
+        return 0.0
+    mu = X.mean(axis=0)
+    spread = float(np.sum(X.var(axis=0)))
+    off = float(mu @ mu)
+    if not spread > 0:
+        return np.inf if off > 0 else 0.0
+    return off / spread
+
+
+def far_offset_centre(X):
+    """The column means of X when the data sit further from the origin than :data:`OFFSET_RATIO` times their
+    spread (:func:`offset_ratio`), else None: what a translation-invariant method subtracts before it forms a Gram
+    matrix (X safe to square, as for :func:`offset_ratio`)."""
+    X = np.asarray(X, dtype=np.float64)
+    return X.mean(axis=0) if offset_ratio(X) > OFFSET_RATIO else None
+
+
+def offset_message(ratio: float) -> str:
+    """How far the data sit from the origin, for messages: 'the genes' mean lies about 3.2e+08 spreads from the
+    origin'."""
+    return f"the genes' mean lies about {np.sqrt(ratio):.2g} within-sample standard deviations from the origin"
+
+
+#: scikit-learn's trees compute in float32 (about 7 digits, |x| up to 3e38) and treat values closer than 1e-7
+#: (absolute) as equal
+_FLOAT32_EXP = 100
+
+
+def tree_units(X):
+    """X as scikit-learn's tree ensembles (which cast to float32) should see it: X itself when that cast keeps the
+    data (largest |x| within 2^-100 .. 2^100, largest gene range at least 1/2, and no far offset,
+    :data:`OFFSET_RATIO`), so ordinary data give the same forest bit for bit; otherwise every gene centred (far
+    offset) and all of X rescaled by one power of two so that the largest gene range lies in [0.5, 1). Trees
+    depend only on the order of each gene's values, which both steps keep, so data near 1e-300 or 1e300 or 1e12
+    spreads from the origin give the forest of ordinary data, where float32 would underflow, overflow or round
+    every difference away."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.size == 0:
+        return X
+    k = pow2_exponent(X)
+    Xs = scale_pow2(X, k)
+    mu = far_offset_centre(Xs)
+    span = float(np.max(np.ptp(Xs, axis=0)))
+    if mu is None and abs(k) <= _FLOAT32_EXP and (span == 0 or np.ldexp(span, -k) >= 0.5):
+        return X
+    if mu is not None:
+        Xs = Xs - mu
+        span = float(np.max(np.ptp(Xs, axis=0)))
+    return scale_pow2(Xs, pow2_exponent(span)) if span > 0 else Xs
