@@ -47,10 +47,12 @@ from sklearn.utils import check_random_state
 from genesel._core.params import POSITIVE_INT, POSITIVE_OR_INF, HasMethods, StrOptions, integer, real
 from genesel._core.resampling import resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
+from genesel._core.units import in_x_units, scale_pow2, unit_row_exponent
 from genesel._core.validation import check_binary_fit, check_expression_data
 from genesel.filters import wilcoxon_pvalues
 from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
+from genesel.msvm_rfe import linear_svm_units
 
 __all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes", "prefilter_level"]
 
@@ -164,11 +166,34 @@ class _GPARDBase(SelectorBase):
         return GaussianProcessClassifier(approximation="laplace", ard=True, n_restarts=self.n_restarts,
                                          max_iter=self.max_iter, random_state=seed)
 
-    def _forward(self, X, y, order, max_genes=None):
-        """Forward selection with leave-one-out along ``order`` with the SVM or the user's classifier."""
+    def _units(self, X):
+        """Data-relative units (exact; see :mod:`genesel._core.units`): X times a power of two for the GP-ARD fits,
+        whose ARD values are then compared in those units (in the units of X they under- or overflow for data near
+        1e200 or 1e-300), and for the forward selection's linear SVM with its C converted (``C`` is in the units of X,
+        as :class:`genesel.svm.LinearSVM`'s; a negligible C raises here, before any GP is fitted). Data of ordinary
+        scale get the exponent 0 and are used as they are, bit for bit. Sets ``_Xs``, ``_C_s``, ``_exp2``."""
         if self.forward == "svm":
-            return forward_path(X, y, order, max_genes=max_genes, C=self.C)
-        return forward_path(X, y, order, max_genes=max_genes, estimator=clone(self.forward))
+            self._Xs, self._C_s, self._exp2, _ = linear_svm_units(type(self).__name__, self.C, X)
+        else:  # the user's classifier gets X in its own units
+            self._exp2 = unit_row_exponent(X)
+            self._Xs, self._C_s = scale_pow2(X, self._exp2), None
+        return self._Xs
+
+    def _in_x_units(self, theta):
+        """ARD values of the data-relative units in the units of X (quietly 0 or inf where those cannot hold them)."""
+        return in_x_units(theta, 2 * self._exp2) if self._exp2 else theta
+
+    def _forward(self, X, y, order, max_genes=None, rows=None):
+        """Forward selection with leave-one-out along ``order`` with the SVM (on the data-relative X, C converted)
+        or the user's classifier (on X as given); ``rows``: the training samples to use (default all)."""
+        if self.forward == "svm":
+            Xs = self._Xs if rows is None else self._Xs[rows]
+            return forward_path(Xs, y, order, max_genes=max_genes, C=self._C_s)
+        return forward_path(X if rows is None else X[rows], y, order, max_genes=max_genes,
+                            estimator=clone(self.forward))
+
+    def _drop_units(self):
+        del self._Xs, self._C_s
 
 
 
@@ -225,6 +250,7 @@ class GPARDRFE(_GPARDBase):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=4)
         n, d = X.shape
         self._check_folds(y_pm1)
+        Xs = self._units(X)
         rng = check_random_state(self.random_state)
         masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
         seeds = rng.randint(0, 2**31 - 1, size=(len(halving_sizes(d, self.p)), self.n_folds_))
@@ -235,8 +261,8 @@ class GPARDRFE(_GPARDBase):
             theta = np.empty((self.n_folds_, C.size))
             ev = np.empty(self.n_folds_)
             for i, mask in enumerate(masks):
-                gp = self._gp(int(seeds[r, i])).fit(X[np.ix_(mask, C)], y_pm1[mask])
-                theta[i] = gp.relevances_
+                gp = self._gp(int(seeds[r, i])).fit(Xs[np.ix_(mask, C)], y_pm1[mask])
+                theta[i] = gp.relevances_  # in the data-relative units of Xs
                 ev[i] = gp.log_marginal_likelihood_
             evid.append(ev)
             if r + 1 < len(sizes):
@@ -245,13 +271,13 @@ class GPARDRFE(_GPARDBase):
                 gone = res["S"][~np.isin(res["S"], keep)]  # eliminated, best first by average ARD value
                 eliminated_blocks.append(C[gone])
                 rounds.append({"genes": C.copy(), "survivors": C[keep], "L": C[res["L"]], "T": C[res["T"]],
-                               "fold_relevances": theta, "average": res["average"]})
+                               "fold_relevances": self._in_x_units(theta), "average": res["average"]})
                 C = np.sort(C[keep])
             else:
                 avg = normalise_ard(theta).mean(axis=0)
                 S = C[_rank_desc(avg)]
-                self.final_fold_relevances_ = theta
-                self.average_relevance_ = avg
+                self.final_fold_relevances_ = self._in_x_units(theta)
+                self.average_relevance_ = avg  # normalised: no units
                 self.final_genes_ = C.copy()
         self.feature_order_ = np.concatenate([S] + eliminated_blocks[::-1]).astype(np.int64)
         self.ranking_ = np.empty(d, dtype=np.int64)
@@ -262,6 +288,7 @@ class GPARDRFE(_GPARDBase):
         self.fold_log_evidence_ = evid
         self.train_masks_ = masks
         self.forward_path_ = self._forward(X, y_pm1, S)
+        self._drop_units()
         k = self.forward_path_.biomarker_size("loo")
         self.support_ = np.zeros(d, dtype=bool)
         self.support_[S[:k]] = True
@@ -330,18 +357,19 @@ class GPARDFS(_GPARDBase):
         self.alpha_ = prefilter_level(self.pvalues_, self.alpha)
         self.prefilter_support_ = self.pvalues_ < self.alpha_ if self.alpha_ < 1.0 else self.pvalues_ <= 1.0
         G = np.flatnonzero(self.prefilter_support_)
+        Xs = self._units(X)
         rng = check_random_state(self.random_state)
         masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
         seeds = rng.randint(0, 2**31 - 1, size=self.n_folds_)
         theta = np.empty((self.n_folds_, G.size))
         R, M = [], []
         for i, mask in enumerate(masks):
-            gp = self._gp(int(seeds[i])).fit(X[np.ix_(mask, G)], y_pm1[mask])
-            theta[i] = gp.relevances_
+            gp = self._gp(int(seeds[i])).fit(Xs[np.ix_(mask, G)], y_pm1[mask])
+            theta[i] = gp.relevances_  # in the data-relative units of Xs
             Ri = G[_rank_desc(theta[i])]
             R.append(Ri)
             kmax = None if self.max_forward_genes is None else min(int(self.max_forward_genes), G.size)
-            path = self._forward(X[mask], y_pm1[mask], Ri, max_genes=kmax)
+            path = self._forward(X, y_pm1[mask], Ri, max_genes=kmax, rows=mask)
             M.append(Ri[: path.biomarker_size("loo")])
         avg = dict(zip(G.tolist(), theta.mean(axis=0).tolist()))
         counts = {}
@@ -351,6 +379,7 @@ class GPARDFS(_GPARDBase):
         cand = sorted(counts, key=lambda g: (-counts[g], -avg[g], g))
         cand = np.array(cand, dtype=np.int64)
         self.forward_path_ = self._forward(X, y_pm1, cand)
+        self._drop_units()
         k = self.forward_path_.biomarker_size("loo")
         rest = [g for g in G[_rank_desc(theta.mean(axis=0))].tolist() if g not in counts]
         failed = np.flatnonzero(~self.prefilter_support_)
@@ -359,7 +388,7 @@ class GPARDFS(_GPARDBase):
         self.ranking_ = np.empty(d, dtype=np.int64)
         self.ranking_[self.feature_order_] = np.arange(1, d + 1)
         self.fold_rankings_ = np.array(R)
-        self.fold_relevances_ = theta
+        self.fold_relevances_ = self._in_x_units(theta)
         self.fold_minimal_sets_ = M
         self.counts_ = counts
         self.n_iter_ = int(self.n_folds_)
