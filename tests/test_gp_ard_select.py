@@ -201,3 +201,17 @@ def test_a_negligible_C_of_the_forward_svm_is_a_named_error(name):
         warnings.simplefilter("ignore", ConvergenceWarning)
         est.fit(X[:, :6] * 1e-200, y)
     assert est.support_[:3].any()
+
+
+@pytest.mark.parametrize("name", list(_SELECTORS))
+@pytest.mark.parametrize("offset", [1e8, 1e12])
+def test_an_offset_gives_the_selection_without_it(name, offset):
+    """The GP centres the genes; the forward selection's SVM with bias does not depend on the offset either, but its
+    Gram matrix did: at 1e8 times the spread its solves stopped at max_iter (ConvergenceWarnings). Such data are now
+    centred for it (the same SVMs)."""
+    X, y = _problem_p()
+    ref = _SELECTORS[name]().fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = _SELECTORS[name]().fit(X + offset, y)
+    np.testing.assert_array_equal(got.support_, ref.support_)

@@ -128,3 +128,53 @@ def test_ordinary_data_are_computed_unscaled():
     elim, surv, _, _ = _msvm_path(np.ascontiguousarray((X * 1e3).T), np.where(y > 0, 1.0, -1.0), masks, 1.0, 1e-6,
                                   10**7, np.ones(29, dtype=np.int64))
     np.testing.assert_array_equal(est.feature_order_, np.r_[surv, elim[::-1]])
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e8, 1e12])
+def test_an_offset_gives_the_model_without_it(offset):
+    """The SVMs with bias do not depend on where the data sit, but their Gram blocks do: at an offset of 10^8 times
+    the spread the class information sat 16 digits below the Gram entries. Before: at 1e6 noise gene 25 was
+    selected, at 1e8 genes [0, 1, 2, 5, 25] with ConvergenceWarnings. Such data are now centred (the same SVMs)."""
+    X, y = _problem_p()
+    ref = MSVMRFE(random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = MSVMRFE(random_state=0).fit(X + offset, y)
+    assert np.flatnonzero(ref.support_).tolist() == [0, 1, 2]
+    np.testing.assert_array_equal(got.support_, ref.support_)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# defaults for today's arrays (issue 25): chunks while many genes survive, Figure 5.1 for the last 256
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def test_auto_schedule():
+    from genesel.msvm_rfe import AUTO_GENES, auto_schedule
+    from genesel.rfe import elimination_schedule
+
+    assert AUTO_GENES == 256
+    np.testing.assert_array_equal(auto_schedule(30), np.ones(29))  # up to 256 genes: Figure 5.1, one per step
+    np.testing.assert_array_equal(auto_schedule(256), np.ones(255))
+    # Colon's 2000 genes: 2000 -> 1024 -> 512 -> 256 (Guyon's chunks, Tan 2006 §5.4), then one at a time
+    np.testing.assert_array_equal(auto_schedule(2000), np.r_[976, 512, 256, np.ones(255)])
+    s = auto_schedule(55_000)
+    assert s.sum() == 54_999 and s.size == 8 + 255
+    np.testing.assert_array_equal(s[:8], elimination_schedule(55_000, 256, "halving"))
+
+
+def test_default_is_figure_5_1_up_to_256_genes_and_chunks_beyond():
+    """Default-constructed: on up to 256 genes the ranking is step=1's bit for bit (and the forward selection scores
+    every prefix); on more, the first steps remove chunks and the forward selection stops at 256 prefixes."""
+    X, y = golub_like(n=30, d=40, seed=2)
+    a = MSVMRFE(random_state=3).fit(X, y)
+    b = MSVMRFE(step=1, max_forward_genes=None, random_state=3).fit(X, y)
+    np.testing.assert_array_equal(a.feature_order_, b.feature_order_)
+    np.testing.assert_array_equal(a.support_, b.support_)
+    assert a.n_iter_ == 40 and a.forward_path_.sizes[-1] == 40
+    X, y = golub_like(n=30, d=300, seed=2)
+    c = MSVMRFE(random_state=3).fit(X, y)
+    assert c.n_iter_ == 1 + 1 + 255 and c.forward_path_.sizes[-1] == 256
+    d = MSVMRFE(step=44, n_features_to_select=1, random_state=3).fit(X, y)
+    # the first step removes 44 genes by one evaluation of the criterion, as step=44 does
+    np.testing.assert_array_equal(c.feature_order_[-44:], d.feature_order_[-44:])

@@ -298,6 +298,10 @@ AUTO_GENES = 256
 #: 2 C n max_i <x_i, x_i>; below this they are rounding noise next to the unit margin (genesel.svm refuses such fits)
 _NEGLIGIBLE_SPREAD = 1e-12
 
+#: Centre the samples when their largest squared norm exceeds this many times the largest centred one (an offset of
+#: about 1000 times the spread: six of the sixteen digits of the Gram entries would go to the offset)
+_CENTRE_RATIO = 2.0**20
+
 
 def auto_schedule(n_features):
     """Genes removed per step by ``step="auto"``: Guyon's chunks while more than :data:`AUTO_GENES` genes survive
@@ -317,8 +321,16 @@ def auto_schedule(n_features):
 
 def linear_svm_units(who, C, X):
     """The data-relative units of a linear SVM with box ``C`` in the units of X (see :mod:`genesel.svm`):
-    ``(Xs, C_s, e, kmax)`` with ``Xs = 2^e X`` (exact; e = 0 on data of ordinary scale, which are then used as they
-    are, bit for bit), ``C_s = C / 4^e`` (the same SVMs) and ``kmax`` the largest squared sample norm of Xs.
+    ``(Xs, C_s, e, kmax)`` with ``Xs = 2^e X`` (exact; e = 0 on data of ordinary scale), ``C_s = C / 4^e`` (the same
+    SVMs) and ``kmax`` the largest squared norm of a centred sample of Xs (the scale of the decision values: an SVM
+    with bias does not depend on where the data sit).
+
+    Offsets. The SVM with bias is translation invariant (its dual objective does not change when every sample moves
+    by the same vector, because sum_i a_i y_i = 0), but its Gram matrix is not: for genes whose common offset is
+    10^k times their spread the class information sits 2k digits below the Gram entries and drowns in rounding.
+    When the largest squared sample norm exceeds ``_CENTRE_RATIO`` times the largest centred one, ``Xs`` is centred
+    (the training mean subtracted: the same SVMs, computed without that cancellation); data with smaller offsets,
+    such as raw intensities, are used as given, bit for bit.
 
     Raises ``ValueError`` naming C and the remedy when C is negligible at the scale of X: when ``C_s`` underflows,
     or when 2 C_s n kmax <= 1e-12, the bound on how much any such SVM's decision values can vary across the samples
@@ -327,15 +339,20 @@ def linear_svm_units(who, C, X):
     """
     e = unit_row_exponent(X)
     Xs = scale_pow2(X, e)
+    Xc = Xs - Xs.mean(axis=0) if Xs.size else Xs
+    kmax = float(np.max(np.einsum("ij,ij->i", Xc, Xc))) if Xs.size else 0.0
+    kraw = float(np.max(np.einsum("ij,ij->i", Xs, Xs))) if Xs.size else 0.0
+    if kraw > _CENTRE_RATIO * kmax:
+        Xs = Xc
+    del Xc
     C_s = float(in_x_units(float(C), -2 * e))
-    kmax = float(np.max(np.einsum("ij,ij->i", Xs, Xs))) if Xs.size else 0.0
     K = np.array([[kmax]])
     if not C_s > 0:
         raise ValueError(negligible_C_message(who, C, K, 2 * e))
     if 2.0 * C_s * Xs.shape[0] * kmax <= _NEGLIGIBLE_SPREAD:
         raise ValueError(
-            f"{who}: C={C:g} is negligible at the scale of X: C * max k(x, x) = {log_scale_str(C, K, 2 * e)}, so the "
-            f"decision values of its SVMs cannot vary across the {Xs.shape[0]} samples by more than "
+            f"{who}: C={C:g} is negligible at the scale of X: C * max k(x, x) = {log_scale_str(C, K, 2 * e)} (samples "
+            f"centred), so the decision values of its SVMs cannot vary across the {Xs.shape[0]} samples by more than "
             f"{2.0 * C_s * Xs.shape[0] * kmax:.2g} and would be rounding noise next to the unit margin; raise C or "
             "standardise the genes (genesel.preprocessing.GeneStandardizer)")
     return Xs, C_s, e, kmax
