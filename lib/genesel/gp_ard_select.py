@@ -34,6 +34,24 @@ Forward selection (step 4 of GP-ARD-FS, step 3 of GP-ARD-RFE and GP-ARD-FS' inne
 used in forward selection" (§5.4): ``forward="svm"`` (default) is the exact incremental linear SVM, fast enough for
 every prefix inside every fold; ``forward=<classifier>`` (e.g. ``GaussianProcessClassifier(ard=False)``) refits that
 classifier for every prefix and left-out sample, which is exact and K·(n + 1) times the cost of one fit.
+
+Units. The GP-ARD fits are data-relative (:mod:`genesel.gp`), but their ARD values in the units of X under- or
+overflow for data near 1e200 or 1e-300 (every gene tied, gene 0 selected). Both selectors therefore fit on X times a
+power of two (exact; data of ordinary scale are used as given, bit for bit), compare the ARD values in those units
+and report them in the units of X (``fold_relevances_``, ``final_fold_relevances_``, ``rounds_``: 0 or inf where
+those cannot hold them). The forward selection's linear SVM has its ``C`` in the units of X, as
+:class:`genesel.svm.LinearSVM`'s, and is computed in the same units with C converted (and on centred samples where an
+offset would drown the data in its Gram matrix): a C negligible at the scale of X raises ``ValueError`` before any GP
+is fitted; on data near 1e200, C = 1 is the hard margin. A classifier of the user's (``forward=``) gets X as given.
+
+Cost on today's arrays (100 samples x 55,000 probes, ``benchmarks/bench_wide.py``). Each GP-ARD evidence evaluation
+costs O(n^2 d) for d genes, and Figures 5.3 and 5.7 maximise it "several times" per fit (``n_restarts=2``: three
+starts). GP-ARD-RFE fits k x (number of rounds) GP-ARDs, the first ones on every gene (10 x 9 fits on 55,000 genes,
+about two minutes of CPU); ``n_restarts=0`` (one start per fit) takes about 50 s. GP-ARD-FS fits its GPs only on the
+genes that pass the Wilcoxon prefilter, but runs a leave-one-out forward selection over all of them in every fold
+(thesis §5.4, (3): "K·N·D validations"): fast when few genes pass (40 s with 560 of 55,000), minutes when thousands
+do; ``max_forward_genes=256`` or a smaller ``alpha`` bound it. The thesis itself left its 19,624-gene set out of
+these comparisons as "too high [a dimensionality] for some algorithms" (§5.5).
 """
 
 from __future__ import annotations
@@ -210,13 +228,16 @@ class GPARDRFE(_GPARDBase):
     p : int, default 8
         Elimination stops at 2^p genes (thesis: "empirically, p = 8 is a good choice").
     n_restarts : int, default 2
-        Extra seeded starting points of the evidence maximisation of every GP-ARD fit (the best evidence wins).
+        Extra seeded starting points of the evidence maximisation of every GP-ARD fit (the best evidence wins;
+        Figures 5.3 and 5.7: "maximizing the evidence several times"). The cost of a fit grows with the starts: on
+        100 x 55,000 GP-ARD-RFE takes about two minutes of CPU with the default, under one with ``n_restarts=0``
+        (see the module docstring, "Cost").
     max_iter : int, default 200
         L-BFGS-B iterations per start.
     forward : "svm" or a scikit-learn classifier, default "svm"
         Classifier of the final LOO forward selection (see the module docstring).
     C : float, default 1.0
-        Box constraint of the forward-selection SVM.
+        Box constraint of the forward-selection SVM, in the units of X (see the module docstring, "Units").
     random_state : int, RandomState or None
         Seeds the folds and the optimiser restarts.
 
@@ -311,7 +332,9 @@ class GPARDFS(_GPARDBase):
         with a warning (:func:`prefilter_level`; the level used is ``alpha_``).
     n_folds, n_restarts, max_iter, forward, C, random_state : as in :class:`GPARDRFE`.
     max_forward_genes : int or None, default None
-        Longest prefix scored by each inner forward selection (None: all prefiltered genes, as in Figure 5.3).
+        Longest prefix scored by each inner forward selection (None: all prefiltered genes, as in Figure 5.3). The
+        inner forward selections dominate the cost when many genes pass the prefilter (thousands on a real array
+        with a strong signal: minutes); 256 bounds them (see the module docstring, "Cost").
 
     ``fit(X, y, prefilter_X=None)``: the rank-sum test runs on ``prefilter_X`` when given (the same samples, e.g.
     another scale of the values: the test is invariant to a monotone transformation of each gene but not to a
