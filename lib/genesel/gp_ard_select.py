@@ -46,7 +46,7 @@ is fitted; on data near 1e200, C = 1 is the hard margin. A classifier of the use
 
 Cost on today's arrays (100 samples x 55,000 probes, ``benchmarks/bench_wide.py``). Each GP-ARD evidence evaluation
 costs O(n^2 d) for d genes, and Figures 5.3 and 5.7 maximise it "several times" per fit (``n_restarts=2``: three
-starts). GP-ARD-RFE fits k x (number of rounds) GP-ARDs, the first ones on every gene (10 x 9 fits on 55,000 genes,
+starts). GP-ARD-RFE fits k GP-ARDs per round, the first k on every gene (on 55,000 genes: 10 folds x 9 rounds,
 about two minutes of CPU); ``n_restarts=0`` (one start per fit) takes about 50 s. GP-ARD-FS fits its GPs only on the
 genes that pass the Wilcoxon prefilter, but runs a leave-one-out forward selection over all of them in every fold
 (thesis §5.4, (3): "K·N·D validations"): fast when few genes pass (40 s with 560 of 55,000), minutes when thousands
