@@ -2,6 +2,7 @@
 for Figures 5.4-5.6 (the figures' numbers are not in the text), normalisation (Eq. 5.4), the halving schedule,
 GP-ARD-FS's prefilter, seeded runs bit-identical, the scikit-learn contract."""
 
+import re
 import warnings
 
 import numpy as np
@@ -178,12 +179,16 @@ def test_a_huge_scale_selects_as_at_scale_1(name):
     only). The forward selection's C = 1 is then the hard margin (C is in the units of X); it still finds [0, 2]."""
     X, y = _problem_p()
     ref = _SELECTORS[name]().fit(X, y)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", RuntimeWarning)
-        warnings.simplefilter("ignore", ConvergenceWarning)  # the hard-margin SVM on a one-gene prefix
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         got = _SELECTORS[name]().fit(X * 1e200, y)
     assert np.flatnonzero(ref.support_).tolist() == [0, 2]
     np.testing.assert_array_equal(got.support_, ref.support_)
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+    # the hard-margin SVM cannot separate a one-gene prefix: its warnings name that cause and the remedy
+    conv = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert conv and all(re.search(rf"{name} \(forward selection\).*C=1 is effectively infinite at the scale of X"
+                                  r".*lower C", m) for m in conv), conv
 
 
 @pytest.mark.parametrize("name", list(_SELECTORS))

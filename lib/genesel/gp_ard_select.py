@@ -70,7 +70,7 @@ from genesel._core.validation import check_binary_fit, check_expression_data
 from genesel.filters import wilcoxon_pvalues
 from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
-from genesel.msvm_rfe import linear_svm_units
+from genesel.msvm_rfe import linear_svm_units, svm_forward_path
 
 __all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes", "prefilter_level"]
 
@@ -189,12 +189,13 @@ class _GPARDBase(SelectorBase):
         whose ARD values are then compared in those units (in the units of X they under- or overflow for data near
         1e200 or 1e-300), and for the forward selection's linear SVM with its C converted (``C`` is in the units of X,
         as :class:`genesel.svm.LinearSVM`'s; a negligible C raises here, before any GP is fitted). Data of ordinary
-        scale get the exponent 0 and are used as they are, bit for bit. Sets ``_Xs``, ``_C_s``, ``_exp2``."""
+        scale get the exponent 0 and are used as they are, bit for bit. Sets ``_Xs``, ``_svm_units``, ``_exp2``."""
         if self.forward == "svm":
-            self._Xs, self._C_s, self._exp2, _ = linear_svm_units(type(self).__name__, self.C, X)
+            self._svm_units = linear_svm_units(type(self).__name__, self.C, X)
+            self._Xs, _, self._exp2, _ = self._svm_units
         else:  # the user's classifier gets X in its own units
             self._exp2 = unit_row_exponent(X)
-            self._Xs, self._C_s = scale_pow2(X, self._exp2), None
+            self._Xs, self._svm_units = scale_pow2(X, self._exp2), None
         return self._Xs
 
     def _in_x_units(self, theta):
@@ -205,13 +206,14 @@ class _GPARDBase(SelectorBase):
         """Forward selection with leave-one-out along ``order`` with the SVM (on the data-relative X, C converted)
         or the user's classifier (on X as given); ``rows``: the training samples to use (default all)."""
         if self.forward == "svm":
-            Xs = self._Xs if rows is None else self._Xs[rows]
-            return forward_path(Xs, y, order, max_genes=max_genes, C=self._C_s)
+            Xs, C_s, e, kmax = self._svm_units
+            units = (Xs if rows is None else Xs[rows], C_s, e, kmax)
+            return svm_forward_path(type(self).__name__, self.C, units, y, order, max_genes=max_genes)
         return forward_path(X if rows is None else X[rows], y, order, max_genes=max_genes,
                             estimator=clone(self.forward))
 
     def _drop_units(self):
-        del self._Xs, self._C_s
+        del self._Xs, self._svm_units
 
 
 

@@ -65,7 +65,8 @@ from genesel._core.validation import check_binary_fit
 from genesel.forward import forward_path
 from genesel.rfe import elimination_schedule
 
-__all__ = ["MSVMRFE", "msvm_criterion", "auto_schedule", "linear_svm_units", "resampling_masks"]  # resampling_masks: re-exported from genesel._core
+__all__ = ["MSVMRFE", "msvm_criterion", "auto_schedule", "linear_svm_units", "svm_forward_path",
+           "resampling_masks"]  # resampling_masks: re-exported from genesel._core
 
 
 def msvm_criterion(W):
@@ -358,16 +359,35 @@ def linear_svm_units(who, C, X):
     return Xs, C_s, e, kmax
 
 
-def _hard_margin_cause(C, C_s, kmax, e):
-    """The cause of an SMO solve that stopped at max_iter when C is effectively infinite at the scale of X."""
+def _hard_margin_cause(C, C_s, kmax, e, where="the training data of some elimination step",
+                       consequence="the ranking of the last genes rests on unfinished solves"):
+    """The cause of an SMO solve that stopped at max_iter when C is effectively infinite at the scale of X (C * max
+    k(x, x) above 1e12, centred samples), with the remedy; "" otherwise."""
     if not C_s * kmax > 1e12:
         return ""
     what = ("C=inf: the SVMs are hard-margin" if np.isinf(C) else
             f"C={C:g} is effectively infinite at the scale of X (C * max k(x, x) = "
             f"{log_scale_str(C, np.array([[kmax]]), 2 * e)}): the SVMs are hard-margin")
-    return (f". {what} and the training data of some elimination step are not linearly separable, so the ranking of the last "
-            "genes rests on unfinished solves; lower C (C * max k(x, x) near 1 to 1000) or standardise the genes "
-            "(genesel.preprocessing.GeneStandardizer)")
+    return (f". {what} and {where} are not linearly separable, so {consequence}; lower C (C * max k(x, x) near 1 "
+            "to 1000) or standardise the genes (genesel.preprocessing.GeneStandardizer)")
+
+
+def svm_forward_path(who, C, units, y, order, *, max_genes=None, tol=1e-6):
+    """:func:`genesel.forward.forward_path` with the linear SVM in data-relative units (``units``: the return value of
+    :func:`linear_svm_units`). Where C is effectively infinite at the scale of X, a ``ConvergenceWarning`` of the
+    forward selection names that cause and the remedy (its own "raise max_iter" is not a parameter of ``who``)."""
+    Xs, C_s, e, kmax = units
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        path = forward_path(Xs, y, order, max_genes=max_genes, C=C_s, tol=tol)
+    cause = _hard_margin_cause(C, C_s, kmax, e, where="some prefixes of the ranking",
+                               consequence="their leave-one-out decisions rest on unfinished solves")
+    for w in caught:
+        msg = str(w.message)
+        if cause and issubclass(w.category, ConvergenceWarning):
+            msg = f"{who} (forward selection): {msg}{cause}"
+        warnings.warn_explicit(msg, w.category, w.filename, w.lineno)
+    return path
 
 
 class MSVMRFE(SelectorBase):
@@ -464,8 +484,8 @@ class MSVMRFE(SelectorBase):
                 kmax_fwd = min(AUTO_GENES, d)
             else:
                 kmax_fwd = self.max_forward_genes and min(self.max_forward_genes, d)
-            self.forward_path_ = forward_path(Xs, y_pm1, self.feature_order_, max_genes=kmax_fwd, C=C_s,
-                                              tol=self.tol)
+            self.forward_path_ = svm_forward_path("MSVMRFE", self.C, (Xs, C_s, e, kmax), y_pm1, self.feature_order_,
+                                                  max_genes=kmax_fwd, tol=self.tol)
             k = self.forward_path_.biomarker_size("loo")
         else:
             self.forward_path_ = None
