@@ -19,7 +19,8 @@ resident memory during ``fit`` (Linux VmHWM, reset before the fit) and its growt
 genes selected and (synthetic data) how many of the 10 informative genes they hold, the training and test accuracy
 (selectors without ``predict``: of a :class:`genesel.LinearSVM` trained on the selected genes), and the warnings
 ``fit`` raised, by category. An estimator that has not finished after ``--timeout`` seconds is stopped and its row
-says so (the budget covers the subprocess: data, warm-up and fit). Transformers (``LogTransform``, ``GeneStandardizer``, ...) have only times.
+says so (the budget covers the subprocess: data, warm-up and fit). Transformers (``LogTransform``,
+``GeneStandardizer``, ...) have only times.
 
 Run: ``python benchmarks/bench_wide.py [--only MSVMRFE GPARDRFE ...] [--real chowdary|none] [--timeout 900]
 [--genes 55000] [--mirror DIR]``. Prints Markdown tables, the machine note and the warnings in full.
