@@ -44,14 +44,16 @@ those cannot hold them). The forward selection's linear SVM has its ``C`` in the
 offset would drown the data in its Gram matrix): a C negligible at the scale of X raises ``ValueError`` before any GP
 is fitted; on data near 1e200, C = 1 is the hard margin. A classifier of the user's (``forward=``) gets X as given.
 
-Cost on today's arrays (100 samples x 55,000 probes, ``benchmarks/bench_wide.py``). Each GP-ARD evidence evaluation
-costs O(n^2 d) for d genes, and Figures 5.3 and 5.7 maximise it "several times" per fit (``n_restarts=2``: three
-starts). GP-ARD-RFE fits k GP-ARDs per round, the first k on every gene (on 55,000 genes: 10 folds x 9 rounds,
-about two minutes of CPU); ``n_restarts=0`` (one start per fit) takes about 50 s. GP-ARD-FS fits its GPs only on the
-genes that pass the Wilcoxon prefilter, but runs a leave-one-out forward selection over all of them in every fold
-(thesis §5.4, (3): "K·N·D validations"): fast when few genes pass (40 s with 560 of 55,000), minutes when thousands
-do; ``max_forward_genes=256`` or a smaller ``alpha`` bound it. The thesis itself left its 19,624-gene set out of
-these comparisons as "too high [a dimensionality] for some algorithms" (§5.5).
+Cost on today's arrays (``benchmarks/bench_wide.py``, one core). Each GP-ARD evidence evaluation costs O(n^2 d) for
+d genes, and Figures 5.3 and 5.7 maximise it "several times" per fit (``n_restarts=2``: three starts). GP-ARD-RFE
+fits k GP-ARDs per round, the first k on every gene (on 55,000 genes: 10 folds x 9 rounds): with the defaults 100 x
+55,000 take about 95 s of CPU and the 22,283-probe Chowdary set (52 training samples) about 170 s, so GP-ARD-RFE does
+not meet a minute there; ``n_restarts=0`` (one start per fit, not the thesis' "several") takes about 50 s on both.
+GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out forward selection
+over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the genes that pass
+(about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a smaller ``alpha``
+bound it. The thesis itself left its 19,624-gene set out of these comparisons as too high a dimensionality "for some
+algorithms" (§5.5).
 """
 
 from __future__ import annotations
@@ -231,9 +233,9 @@ class GPARDRFE(_GPARDBase):
         Elimination stops at 2^p genes (thesis: "empirically, p = 8 is a good choice").
     n_restarts : int, default 2
         Extra seeded starting points of the evidence maximisation of every GP-ARD fit (the best evidence wins;
-        Figures 5.3 and 5.7: "maximizing the evidence several times"). The cost of a fit grows with the starts: on
-        100 x 55,000 GP-ARD-RFE takes about two minutes of CPU with the default, under one with ``n_restarts=0``
-        (see the module docstring, "Cost").
+        Figures 5.3 and 5.7: "maximizing the evidence several times"). The cost grows with the starts: on 100 x
+        55,000 GP-ARD-RFE takes about 95 s of CPU with the default and 50 s with ``n_restarts=0``, the way to fit
+        today's arrays within a minute (see the module docstring, "Cost").
     max_iter : int, default 200
         L-BFGS-B iterations per start.
     forward : "svm" or a scikit-learn classifier, default "svm"
@@ -335,8 +337,8 @@ class GPARDFS(_GPARDBase):
     n_folds, n_restarts, max_iter, forward, C, random_state : as in :class:`GPARDRFE`.
     max_forward_genes : int or None, default None
         Longest prefix scored by each inner forward selection (None: all prefiltered genes, as in Figure 5.3). The
-        inner forward selections dominate the cost when many genes pass the prefilter (thousands on a real array
-        with a strong signal: minutes); 256 bounds them (see the module docstring, "Cost").
+        inner forward selections are most of the cost on wide data; their cost grows with the genes that pass the
+        prefilter, which this bounds (see the module docstring, "Cost").
 
     ``fit(X, y, prefilter_X=None)``: the rank-sum test runs on ``prefilter_X`` when given (the same samples, e.g.
     another scale of the values: the test is invariant to a monotone transformation of each gene but not to a

@@ -35,7 +35,7 @@ Guyon et al. 2002 as given in Tan 2006 §5.4, where SVM-RFE "can also be general
 per iteration for speed reasons", §4.2, and GP-ARD-RFE eliminates "chunks of features at a time"), then one gene per
 step: the ranking of the top 256 genes, where the biomarker set is chosen, is Figure 5.1's, and on up to 256 genes
 the default is ``step=1``. The forward selection scores the top 256 prefixes by default (``max_forward_genes``).
-With these defaults 100 samples x 55,000 genes take seconds (``benchmarks/bench_wide.py``); ``step=1,
+With these defaults 100 samples x 55,000 genes take about 7 s of CPU (``benchmarks/bench_wide.py``); ``step=1,
 max_forward_genes=None`` is the thesis' protocol on any size.
 
 Units. C is in the units of X (as :class:`genesel.svm.LinearSVM`'s); every SVM runs on X times a power of two with C
@@ -419,7 +419,7 @@ class MSVMRFE(SelectorBase):
     max_forward_genes : "auto", int or None, default "auto"
         Longest prefix scored by the forward selection. ``"auto"``: the top 256 genes (all of them on up to 256),
         the genes ``step="auto"`` ranks one at a time and as many as GP-ARD-RFE's forward selection scores
-        (thesis §5.4, p = 8); None: every gene (a LOO forward selection over 55,000 prefixes takes about 10 minutes).
+        (thesis §5.4, p = 8); None: every gene (a LOO forward selection over 55,000 prefixes takes about 8 minutes).
     tol, max_iter : SMO stopping tolerance and iteration cap.
     random_state : int, RandomState or None
         Seeds the folds.
