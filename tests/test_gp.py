@@ -426,3 +426,29 @@ def test_one_class_fit_warns():
     X, y = rng.normal(size=(40, 1)), np.r_[np.zeros(28), np.ones(12)]  # no signal, unbalanced
     with pytest.warns(DegenerateModelWarning, match="predicts 0.0 for every training sample"):
         GaussianProcessClassifier(n_restarts=0).fit(X, y)
+
+
+@pytest.mark.parametrize("exp2", [-1000, -660, 660, 1000])
+def test_log_relevances_rank_the_genes_at_any_scale(exp2):
+    """Issue 25: at 2^±660 (1e±200) the ARD values in the units of X under- or overflow (every relevance 0 or inf),
+    so a ranking by ``relevances_`` tied every gene and kept the index order (GP-ARD-FS and GP-ARD-RFE selected gene
+    0 alone). ``log_relevances_`` is computed in data-relative units and ranks as at scale 1, at any power of two
+    exactly (the fit itself is bit for bit that of scale 1)."""
+    X, y = _toy(n=30, d=6, seed=3)
+    ref = GaussianProcessClassifier(n_restarts=0, max_iter=40).fit(X, y)
+    got = GaussianProcessClassifier(n_restarts=0, max_iter=40).fit(np.ldexp(X, exp2), y)
+    with np.errstate(over="ignore", under="ignore"):
+        assert np.all(got.relevances_ == np.ldexp(ref.relevances_, -2 * exp2))  # 0 or inf at these scales
+    np.testing.assert_allclose(got.log_relevances_, np.log(ref.relevances_) - 2 * exp2 * math.log(2.0),
+                               rtol=1e-14)
+    np.testing.assert_array_equal(np.argsort(-got.log_relevances_, kind="stable"),
+                                  np.argsort(-ref.relevances_, kind="stable"))
+    np.testing.assert_array_equal(ref.log_relevances_, np.log(ref.relevances_))  # ordinary data: bit for bit
+
+
+def test_log_relevance_of_a_constant_gene_is_minus_inf():
+    X, y = _toy(n=30, d=4, seed=3)
+    X[:, 2] = 7.0
+    est = GaussianProcessClassifier(n_restarts=0, max_iter=30).fit(X, y)
+    assert est.relevances_[2] == 0.0 and est.log_relevances_[2] == -np.inf
+    assert np.all(np.isfinite(np.delete(est.log_relevances_, 2)))

@@ -2,11 +2,16 @@
 for Figures 5.4-5.6 (the figures' numbers are not in the text), normalisation (Eq. 5.4), the halving schedule,
 GP-ARD-FS's prefilter, seeded runs bit-identical, the scikit-learn contract."""
 
+import re
+import warnings
+
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel.filters import wilcoxon_pvalues
+from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE, ard_rfe_round, halving_sizes, normalise_ard
 from problems import sparse_problem
 
@@ -120,3 +125,98 @@ def test_sklearn_contract(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check(estimator)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# units of X (issue 25): the problem P of the issue at every scale
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def _problem_p():
+    rng = np.random.default_rng(0)
+    y = np.r_[[0] * 20, [1] * 20]
+    X = rng.normal(size=(40, 30))
+    X[y == 1, :3] += 3
+    return X, y
+
+
+_SELECTORS = {"GPARDFS": lambda: GPARDFS(random_state=0), "GPARDRFE": lambda: GPARDRFE(p=3, random_state=0)}
+
+
+def _scale_free(name):
+    """The selectors with a scale-free forward selection (GP without ARD), small enough to be quick."""
+    fwd = GaussianProcessClassifier(ard=False, n_restarts=0, max_iter=20)
+    if name == "GPARDFS":
+        return GPARDFS(n_folds=3, n_restarts=0, max_iter=40, max_forward_genes=2, forward=fwd, random_state=0)
+    return GPARDRFE(n_folds=3, p=2, n_restarts=0, max_iter=40, forward=fwd, random_state=0)
+
+
+@pytest.mark.parametrize("name", list(_SELECTORS))
+@pytest.mark.parametrize("exp2", [-600, 600])
+def test_powers_of_two_give_the_model_of_scale_1_bit_for_bit(name, exp2):
+    """The GP-ARD fits are data-relative and the ARD values are compared in the units of X times a power of two, so
+    at 2^-600 or 2^600 (with a forward selection that has no units of its own) every number is that of scale 1, the
+    ARD values reported in the units of X. Before: at 2^600 they underflowed to 0 and every gene tied; at 2^-600
+    they overflowed (inf / inf in the normalisation, a RuntimeWarning)."""
+    X, y = _problem_p()
+    X = X[:, :8]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ref = _scale_free(name).fit(X, y)
+        warnings.simplefilter("error", RuntimeWarning)
+        got = _scale_free(name).fit(np.ldexp(X, exp2), y)
+    np.testing.assert_array_equal(got.feature_order_, ref.feature_order_)
+    np.testing.assert_array_equal(got.support_, ref.support_)
+    rel = got.fold_relevances_ if name == "GPARDFS" else got.final_fold_relevances_
+    ref_rel = ref.fold_relevances_ if name == "GPARDFS" else ref.final_fold_relevances_
+    with np.errstate(over="ignore", under="ignore"):  # reported in the units of X
+        np.testing.assert_array_equal(rel, np.ldexp(ref_rel, -2 * exp2))
+
+
+@pytest.mark.parametrize("name", list(_SELECTORS))
+def test_a_huge_scale_selects_as_at_scale_1(name):
+    """P x 1e200 with the defaults selects [0, 2], as at scale 1 (before: gene 0 alone, with ConvergenceWarnings
+    only). The forward selection's C = 1 is then the hard margin (C is in the units of X); it still finds [0, 2]."""
+    X, y = _problem_p()
+    ref = _SELECTORS[name]().fit(X, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = _SELECTORS[name]().fit(X * 1e200, y)
+    assert np.flatnonzero(ref.support_).tolist() == [0, 2]
+    np.testing.assert_array_equal(got.support_, ref.support_)
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+    # the hard-margin SVM cannot separate a one-gene prefix: its warnings name that cause and the remedy
+    conv = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert conv and all(re.search(rf"{name} \(forward selection\).*C=1 is effectively infinite at the scale of X"
+                                  r".*lower C", m) for m in conv), conv
+
+
+@pytest.mark.parametrize("name", list(_SELECTORS))
+def test_a_negligible_C_of_the_forward_svm_is_a_named_error(name):
+    """The forward selection's linear SVM has its C in the units of X: on P x 1e-200 a box of 1e-400 against the
+    samples' squared norms. Before: gene 0 alone, with a RuntimeWarning from GP-ARD-RFE; now a named error, raised
+    before any GP is fitted."""
+    X, y = _problem_p()
+    with pytest.raises(ValueError, match=rf"{name}: C=1 is negligible at the scale of X.*raise C or standardise"):
+        _SELECTORS[name]().fit(X * 1e-200, y)
+    # a classifier of the user's for the forward selection brings its own units: no error then
+    est = _SELECTORS[name]().set_params(forward=GaussianProcessClassifier(ard=False, n_restarts=0, max_iter=30),
+                                        n_folds=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est.fit(X[:, :6] * 1e-200, y)
+    assert est.support_[:3].any()
+
+
+@pytest.mark.parametrize("name", list(_SELECTORS))
+@pytest.mark.parametrize("offset", [1e8, 1e12])
+def test_an_offset_gives_the_selection_without_it(name, offset):
+    """The GP centres the genes; the forward selection's SVM with bias does not depend on the offset either, but its
+    Gram matrix did: at 1e8 times the spread its solves stopped at max_iter (ConvergenceWarnings). Such data are now
+    centred for it (the same SVMs)."""
+    X, y = _problem_p()
+    ref = _SELECTORS[name]().fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = _SELECTORS[name]().fit(X + offset, y)
+    np.testing.assert_array_equal(got.support_, ref.support_)

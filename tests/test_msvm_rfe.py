@@ -1,8 +1,11 @@
 """genesel.msvm_rfe: the criterion of Eqs. 5.2-5.3 by hand, the numba path against its plain-Python twin, the
 scikit-learn contract."""
 
+import warnings
+
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel.msvm_rfe import MSVMRFE, _msvm_path, msvm_criterion, resampling_masks
@@ -70,3 +73,108 @@ def test_bad_parameters():
 @parametrize_with_checks([MSVMRFE(n_folds=2, random_state=0)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# units of X (issue 25): the problem P of the issue, at every scale a named error or the model of scale 1
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def _problem_p(shift=3.0):
+    rng = np.random.default_rng(0)
+    y = np.r_[[0] * 20, [1] * 20]
+    X = rng.normal(size=(40, 30))
+    X[y == 1, :3] += shift
+    return X, y
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 2.0**-660, 1e-100])
+def test_a_negligible_C_is_a_named_error(scale):
+    """C is in the units of X (as LinearSVM's and SVMRFE's): on P x 1e-200, C = 1 is a box 1e-400 against the
+    samples' squared norms. Before, the Gram blocks underflowed and MSVMRFE selected noise gene 29 alone, silently
+    (at 1e-100, gene 2 alone: every SVM's decision values were rounding noise); now it says C is negligible."""
+    X, y = _problem_p()
+    with pytest.raises(ValueError, match=r"C=1 is negligible at the scale of X.*raise C or standardise"):
+        MSVMRFE(random_state=0).fit(X * scale, y)
+
+
+def test_a_huge_scale_gives_the_hard_margin_model_of_scale_1():
+    """At 1e200, C = 1 is C * max k(x, x) ~ 1e400: the hard-margin MSVM-RFE, computed on X times a power of two
+    (before: the Gram blocks overflowed to inf and noise gene 29 was selected with a ConvergenceWarning). On data that
+    stay separable down to one gene the hard margin converges and equals C = inf at scale 1."""
+    X, y = _problem_p(shift=8.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # neither a RuntimeWarning (overflow) nor a ConvergenceWarning
+        big = MSVMRFE(random_state=0).fit(X * 1e200, y)
+        ref = MSVMRFE(C=np.inf, random_state=0).fit(X, y)
+    assert set(big.feature_order_[:3].tolist()) == {0, 1, 2}
+    np.testing.assert_array_equal(big.support_, ref.support_)
+    np.testing.assert_array_equal(big.feature_order_[:3], ref.feature_order_[:3])
+
+
+def test_a_hard_margin_that_cannot_separate_names_the_cause():
+    """C effectively infinite at the scale of X on data that are not separable at the last steps: the warning says
+    so and names the remedy (lower C or standardise), not only "raise max_iter"."""
+    X, y = _problem_p()
+    with pytest.warns(ConvergenceWarning, match=r"effectively infinite at the scale of X.*lower C"):
+        MSVMRFE(n_features_to_select=3, max_iter=2000, random_state=0).fit(X * 1e200, y)
+
+
+def test_ordinary_data_are_computed_unscaled():
+    """Data of ordinary scale are not rescaled: the ranking is the kernel's on X itself, bit for bit."""
+    X, y = _problem_p()
+    est = MSVMRFE(n_folds=4, step=1, n_features_to_select=1, random_state=1).fit(X * 1e3, y)
+    masks = resampling_masks(np.where(y > 0, 1, -1), 4, 1, np.random.RandomState(1))
+    elim, surv, _, _ = _msvm_path(np.ascontiguousarray((X * 1e3).T), np.where(y > 0, 1.0, -1.0), masks, 1.0, 1e-6,
+                                  10**7, np.ones(29, dtype=np.int64))
+    np.testing.assert_array_equal(est.feature_order_, np.r_[surv, elim[::-1]])
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e8, 1e12])
+def test_an_offset_gives_the_model_without_it(offset):
+    """The SVMs with bias do not depend on where the data sit, but their Gram blocks do: at an offset of 10^8 times
+    the spread the class information sat 16 digits below the Gram entries. Before: at 1e6 noise gene 25 was
+    selected, at 1e8 genes [0, 1, 2, 5, 25] with ConvergenceWarnings. Such data are now centred (the same SVMs)."""
+    X, y = _problem_p()
+    ref = MSVMRFE(random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = MSVMRFE(random_state=0).fit(X + offset, y)
+    assert np.flatnonzero(ref.support_).tolist() == [0, 1, 2]
+    np.testing.assert_array_equal(got.support_, ref.support_)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# defaults for today's arrays (issue 25): chunks while many genes survive, Figure 5.1 for the last 256
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def test_auto_schedule():
+    from genesel.msvm_rfe import AUTO_GENES, auto_schedule
+    from genesel.rfe import elimination_schedule
+
+    assert AUTO_GENES == 256
+    np.testing.assert_array_equal(auto_schedule(30), np.ones(29))  # up to 256 genes: Figure 5.1, one per step
+    np.testing.assert_array_equal(auto_schedule(256), np.ones(255))
+    # Colon's 2000 genes: 2000 -> 1024 -> 512 -> 256 (Guyon's chunks, Tan 2006 §5.4), then one at a time
+    np.testing.assert_array_equal(auto_schedule(2000), np.r_[976, 512, 256, np.ones(255)])
+    s = auto_schedule(55_000)
+    assert s.sum() == 54_999 and s.size == 8 + 255
+    np.testing.assert_array_equal(s[:8], elimination_schedule(55_000, 256, "halving"))
+
+
+def test_default_is_figure_5_1_up_to_256_genes_and_chunks_beyond():
+    """Default-constructed: on up to 256 genes the ranking is step=1's bit for bit (and the forward selection scores
+    every prefix); on more, the first steps remove chunks and the forward selection stops at 256 prefixes."""
+    X, y = golub_like(n=30, d=40, seed=2)
+    a = MSVMRFE(random_state=3).fit(X, y)
+    b = MSVMRFE(step=1, max_forward_genes=None, random_state=3).fit(X, y)
+    np.testing.assert_array_equal(a.feature_order_, b.feature_order_)
+    np.testing.assert_array_equal(a.support_, b.support_)
+    assert a.n_iter_ == 40 and a.forward_path_.sizes[-1] == 40
+    X, y = golub_like(n=30, d=300, seed=2)
+    c = MSVMRFE(random_state=3).fit(X, y)
+    assert c.n_iter_ == 1 + 1 + 255 and c.forward_path_.sizes[-1] == 256
+    d = MSVMRFE(step=44, n_features_to_select=1, random_state=3).fit(X, y)
+    # the first step removes 44 genes by one evaluation of the criterion, as step=44 does
+    np.testing.assert_array_equal(c.feature_order_[-44:], d.feature_order_[-44:])

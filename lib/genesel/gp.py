@@ -439,7 +439,12 @@ class GaussianProcessClassifier(BinaryClassifier):
         when present).
     relevances_ : ndarray of shape (n_genes,)
         ARD value ``l_m`` of every gene (the shared ``l`` repeated when ``ard=False``); larger = more relevant.
-        Genes constant in the training data get 0 under ARD (the evidence says nothing about them).
+        Genes constant in the training data get 0 under ARD (the evidence says nothing about them). In the units of
+        X, so for data near 1e200 or 1e-300 every value is 0 or inf (the units of X cannot hold it): rank by
+        ``log_relevances_`` there.
+    log_relevances_ : ndarray of shape (n_genes,)
+        Natural log of ``relevances_`` (−inf for the genes it sets to 0), computed in the fit's data-relative units:
+        finite at any scale of X, so rankings by it hold at 1e-300 as at 1e200.
     v0_, v1_, v2_ : float
         Fitted variances.
     restart_log_evidences_ : ndarray
@@ -701,6 +706,8 @@ class GaussianProcessClassifier(BinaryClassifier):
         self._l_scaled = l_scaled
         with np.errstate(over="ignore", under="ignore"):
             self.relevances_ = np.ldexp(l_scaled, 2 * self._x_exp)
+        with np.errstate(divide="ignore"):  # constant genes: log 0 = -inf
+            self.log_relevances_ = np.log(l_scaled) + 2 * self._x_exp * math.log(2.0)
         self._alpha = state["alpha"]
         self._sqrt_w = state["sqrt_w"]
         self._L = state["L"]

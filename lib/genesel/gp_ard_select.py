@@ -34,6 +34,26 @@ Forward selection (step 4 of GP-ARD-FS, step 3 of GP-ARD-RFE and GP-ARD-FS' inne
 used in forward selection" (§5.4): ``forward="svm"`` (default) is the exact incremental linear SVM, fast enough for
 every prefix inside every fold; ``forward=<classifier>`` (e.g. ``GaussianProcessClassifier(ard=False)``) refits that
 classifier for every prefix and left-out sample, which is exact and K·(n + 1) times the cost of one fit.
+
+Units. The GP-ARD fits are data-relative (:mod:`genesel.gp`), but their ARD values in the units of X under- or
+overflow for data near 1e200 or 1e-300 (every gene tied, gene 0 selected). Both selectors therefore fit on X times a
+power of two (exact; data of ordinary scale are used as given, bit for bit), compare the ARD values in those units
+and report them in the units of X (``fold_relevances_``, ``final_fold_relevances_``, ``rounds_``: 0 or inf where
+those cannot hold them). The forward selection's linear SVM has its ``C`` in the units of X, as
+:class:`genesel.svm.LinearSVM`'s, and is computed in the same units with C converted (and on centred samples where an
+offset would drown the data in its Gram matrix): a C negligible at the scale of X raises ``ValueError`` before any GP
+is fitted; on data near 1e200, C = 1 is the hard margin. A classifier of the user's (``forward=``) gets X as given.
+
+Cost on today's arrays (``benchmarks/bench_wide.py``, one core). Each GP-ARD evidence evaluation costs O(n^2 d) for
+d genes, and Figures 5.3 and 5.7 maximise it "several times" per fit (``n_restarts=2``: three starts). GP-ARD-RFE
+fits k GP-ARDs per round, the first k on every gene (on 55,000 genes: 10 folds x 9 rounds): with the defaults 100 x
+55,000 take about 95 s of CPU and the 22,283-probe Chowdary set (52 training samples) about 170 s, so GP-ARD-RFE does
+not meet a minute there; ``n_restarts=0`` (one start per fit, not the thesis' "several") takes about 50 s on both.
+GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out forward selection
+over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the genes that pass
+(about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a smaller ``alpha``
+bound it. The thesis itself left its 19,624-gene set out of these comparisons as too high a dimensionality "for some
+algorithms" (§5.5).
 """
 
 from __future__ import annotations
@@ -47,10 +67,12 @@ from sklearn.utils import check_random_state
 from genesel._core.params import POSITIVE_INT, POSITIVE_OR_INF, HasMethods, StrOptions, integer, real
 from genesel._core.resampling import resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
+from genesel._core.units import in_x_units, scale_pow2, unit_row_exponent
 from genesel._core.validation import check_binary_fit, check_expression_data
 from genesel.filters import wilcoxon_pvalues
 from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
+from genesel.msvm_rfe import linear_svm_units, svm_forward_path
 
 __all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes", "prefilter_level"]
 
@@ -164,11 +186,36 @@ class _GPARDBase(SelectorBase):
         return GaussianProcessClassifier(approximation="laplace", ard=True, n_restarts=self.n_restarts,
                                          max_iter=self.max_iter, random_state=seed)
 
-    def _forward(self, X, y, order, max_genes=None):
-        """Forward selection with leave-one-out along ``order`` with the SVM or the user's classifier."""
+    def _units(self, X):
+        """Data-relative units (exact; see :mod:`genesel._core.units`): X times a power of two for the GP-ARD fits,
+        whose ARD values are then compared in those units (in the units of X they under- or overflow for data near
+        1e200 or 1e-300), and for the forward selection's linear SVM with its C converted (``C`` is in the units of X,
+        as :class:`genesel.svm.LinearSVM`'s; a negligible C raises here, before any GP is fitted). Data of ordinary
+        scale get the exponent 0 and are used as they are, bit for bit. Sets ``_Xs``, ``_svm_units``, ``_exp2``."""
         if self.forward == "svm":
-            return forward_path(X, y, order, max_genes=max_genes, C=self.C)
-        return forward_path(X, y, order, max_genes=max_genes, estimator=clone(self.forward))
+            self._svm_units = linear_svm_units(type(self).__name__, self.C, X)
+            self._Xs, _, self._exp2, _ = self._svm_units
+        else:  # the user's classifier gets X in its own units
+            self._exp2 = unit_row_exponent(X)
+            self._Xs, self._svm_units = scale_pow2(X, self._exp2), None
+        return self._Xs
+
+    def _in_x_units(self, theta):
+        """ARD values of the data-relative units in the units of X (quietly 0 or inf where those cannot hold them)."""
+        return in_x_units(theta, 2 * self._exp2) if self._exp2 else theta
+
+    def _forward(self, X, y, order, max_genes=None, rows=None):
+        """Forward selection with leave-one-out along ``order`` with the SVM (on the data-relative X, C converted)
+        or the user's classifier (on X as given); ``rows``: the training samples to use (default all)."""
+        if self.forward == "svm":
+            Xs, C_s, e, kmax = self._svm_units
+            units = (Xs if rows is None else Xs[rows], C_s, e, kmax)
+            return svm_forward_path(type(self).__name__, self.C, units, y, order, max_genes=max_genes)
+        return forward_path(X if rows is None else X[rows], y, order, max_genes=max_genes,
+                            estimator=clone(self.forward))
+
+    def _drop_units(self):
+        del self._Xs, self._svm_units
 
 
 
@@ -185,13 +232,16 @@ class GPARDRFE(_GPARDBase):
     p : int, default 8
         Elimination stops at 2^p genes (thesis: "empirically, p = 8 is a good choice").
     n_restarts : int, default 2
-        Extra seeded starting points of the evidence maximisation of every GP-ARD fit (the best evidence wins).
+        Extra seeded starting points of the evidence maximisation of every GP-ARD fit (the best evidence wins;
+        Figures 5.3 and 5.7: "maximizing the evidence several times"). The cost grows with the starts: on 100 x
+        55,000 GP-ARD-RFE takes about 95 s of CPU with the default and 50 s with ``n_restarts=0``, the way to fit
+        today's arrays within a minute (see the module docstring, "Cost").
     max_iter : int, default 200
         L-BFGS-B iterations per start.
     forward : "svm" or a scikit-learn classifier, default "svm"
         Classifier of the final LOO forward selection (see the module docstring).
     C : float, default 1.0
-        Box constraint of the forward-selection SVM.
+        Box constraint of the forward-selection SVM, in the units of X (see the module docstring, "Units").
     random_state : int, RandomState or None
         Seeds the folds and the optimiser restarts.
 
@@ -238,6 +288,7 @@ class GPARDRFE(_GPARDBase):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=4)
         n, d = X.shape
         self._check_folds(y_pm1)
+        Xs = self._units(X)
         rng = check_random_state(self.random_state)
         masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
         seeds = rng.randint(0, 2**31 - 1, size=(len(halving_sizes(d, self.p)), self.n_folds_))
@@ -248,8 +299,8 @@ class GPARDRFE(_GPARDBase):
             theta = np.empty((self.n_folds_, C.size))
             ev = np.empty(self.n_folds_)
             for i, mask in enumerate(masks):
-                gp = self._gp(int(seeds[r, i])).fit(X[np.ix_(mask, C)], y_pm1[mask])
-                theta[i] = gp.relevances_
+                gp = self._gp(int(seeds[r, i])).fit(Xs[np.ix_(mask, C)], y_pm1[mask])
+                theta[i] = gp.relevances_  # in the data-relative units of Xs
                 ev[i] = gp.log_marginal_likelihood_
             evid.append(ev)
             if r + 1 < len(sizes):
@@ -258,13 +309,13 @@ class GPARDRFE(_GPARDBase):
                 gone = res["S"][~np.isin(res["S"], keep)]  # eliminated, best first by average ARD value
                 eliminated_blocks.append(C[gone])
                 rounds.append({"genes": C.copy(), "survivors": C[keep], "L": C[res["L"]], "T": C[res["T"]],
-                               "fold_relevances": theta, "average": res["average"]})
+                               "fold_relevances": self._in_x_units(theta), "average": res["average"]})
                 C = np.sort(C[keep])
             else:
                 avg = normalise_ard(theta).mean(axis=0)
                 S = C[_rank_desc(avg)]
-                self.final_fold_relevances_ = theta
-                self.average_relevance_ = avg
+                self.final_fold_relevances_ = self._in_x_units(theta)
+                self.average_relevance_ = avg  # normalised: no units
                 self.final_genes_ = C.copy()
         self.feature_order_ = np.concatenate([S] + eliminated_blocks[::-1]).astype(np.int64)
         self.ranking_ = np.empty(d, dtype=np.int64)
@@ -275,6 +326,7 @@ class GPARDRFE(_GPARDBase):
         self.fold_log_evidence_ = evid
         self.train_masks_ = masks
         self.forward_path_ = self._forward(X, y_pm1, S)
+        self._drop_units()
         k = self.forward_path_.biomarker_size("loo")
         self.support_ = np.zeros(d, dtype=bool)
         self.support_[S[:k]] = True
@@ -297,7 +349,9 @@ class GPARDFS(_GPARDBase):
         with a warning (:func:`prefilter_level`; the level used is ``alpha_``).
     n_folds, n_restarts, max_iter, forward, C, random_state : as in :class:`GPARDRFE`.
     max_forward_genes : int or None, default None
-        Longest prefix scored by each inner forward selection (None: all prefiltered genes, as in Figure 5.3).
+        Longest prefix scored by each inner forward selection (None: all prefiltered genes, as in Figure 5.3). The
+        inner forward selections are most of the cost on wide data; their cost grows with the genes that pass the
+        prefilter, which this bounds (see the module docstring, "Cost").
 
     ``fit(X, y, prefilter_X=None)``: the rank-sum test runs on ``prefilter_X`` when given (the same samples, e.g.
     another scale of the values: the test is invariant to a monotone transformation of each gene but not to a
@@ -358,18 +412,19 @@ class GPARDFS(_GPARDBase):
         self.alpha_ = prefilter_level(self.pvalues_, self.alpha)
         self.prefilter_support_ = self.pvalues_ < self.alpha_ if self.alpha_ < 1.0 else self.pvalues_ <= 1.0
         G = np.flatnonzero(self.prefilter_support_)
+        Xs = self._units(X)
         rng = check_random_state(self.random_state)
         masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
         seeds = rng.randint(0, 2**31 - 1, size=self.n_folds_)
         theta = np.empty((self.n_folds_, G.size))
         R, M = [], []
         for i, mask in enumerate(masks):
-            gp = self._gp(int(seeds[i])).fit(X[np.ix_(mask, G)], y_pm1[mask])
-            theta[i] = gp.relevances_
+            gp = self._gp(int(seeds[i])).fit(Xs[np.ix_(mask, G)], y_pm1[mask])
+            theta[i] = gp.relevances_  # in the data-relative units of Xs
             Ri = G[_rank_desc(theta[i])]
             R.append(Ri)
             kmax = None if self.max_forward_genes is None else min(int(self.max_forward_genes), G.size)
-            path = self._forward(X[mask], y_pm1[mask], Ri, max_genes=kmax)
+            path = self._forward(X, y_pm1[mask], Ri, max_genes=kmax, rows=mask)
             M.append(Ri[: path.biomarker_size("loo")])
         avg = dict(zip(G.tolist(), theta.mean(axis=0).tolist()))
         counts = {}
@@ -379,6 +434,7 @@ class GPARDFS(_GPARDBase):
         cand = sorted(counts, key=lambda g: (-counts[g], -avg[g], g))
         cand = np.array(cand, dtype=np.int64)
         self.forward_path_ = self._forward(X, y_pm1, cand)
+        self._drop_units()
         k = self.forward_path_.biomarker_size("loo")
         rest = [g for g in G[_rank_desc(theta.mean(axis=0))].tolist() if g not in counts]
         failed = np.flatnonzero(~self.prefilter_support_)
@@ -387,7 +443,7 @@ class GPARDFS(_GPARDBase):
         self.ranking_ = np.empty(d, dtype=np.int64)
         self.ranking_[self.feature_order_] = np.arange(1, d + 1)
         self.fold_rankings_ = np.array(R)
-        self.fold_relevances_ = theta
+        self.fold_relevances_ = self._in_x_units(theta)
         self.fold_minimal_sets_ = M
         self.counts_ = counts
         self.n_iter_ = int(self.n_folds_)

@@ -25,7 +25,24 @@ set with the carried factor (:func:`genesel._core.newton.newton_smo`, which land
 set did not change), certified by SMO (:mod:`genesel._core.smo`). The survivors' rows are kept compacted, so the
 weights of all t SVMs are one BLAS product per step. Blocks, gradients and factors are recomputed exactly whenever
 the survivors halve, so rounding does not accumulate. The elimination loop is one numba function
-(:func:`_msvm_path`; plain-Python twin in ``tests/naive/msvm_rfe.py``).
+(:func:`_msvm_path`; plain-Python twin in ``tests/naive/msvm_rfe.py``). Where the survivors halve in one step (a
+chunk), the removed genes are only compacted out and everything is recomputed from the survivors (the same numbers).
+
+Wide data. Figure 5.1 removes one gene per step: d steps of t SVMs and t weight vectors over the survivors, O(d^2 n t)
+in all, hours on today's 55,000-probe arrays. The default ``step="auto"`` (:func:`auto_schedule`) removes chunks
+while more than 256 genes survive, in Guyon's rule (first down to the largest power of two below d, then halving;
+Guyon et al. 2002 as given in Tan 2006 §5.4, where SVM-RFE "can also be generalized to remove more than one feature
+per iteration for speed reasons", §4.2, and GP-ARD-RFE eliminates "chunks of features at a time"), then one gene per
+step: the ranking of the top 256 genes, where the biomarker set is chosen, is Figure 5.1's, and on up to 256 genes
+the default is ``step=1``. The forward selection scores the top 256 prefixes by default (``max_forward_genes``).
+With these defaults 100 samples x 55,000 genes take about 7 s of CPU (``benchmarks/bench_wide.py``); ``step=1,
+max_forward_genes=None`` is the thesis' protocol on any size.
+
+Units. C is in the units of X (as :class:`genesel.svm.LinearSVM`'s); every SVM runs on X times a power of two with C
+converted (exact: :func:`linear_svm_units`), so data near 1e-300 or 1e200 neither under- nor overflow and data of
+ordinary scale are computed unscaled, bit for bit. A C negligible at the scale of X (C * max k(x, x) so small that no
+SVM's decision values could rise above rounding) raises ``ValueError`` naming C and the remedy; a C effectively
+infinite gives the hard-margin MSVM-RFE (a warning names the cause where a step's data are not separable).
 """
 
 from __future__ import annotations
@@ -43,11 +60,13 @@ from genesel._core.newton import chol_downdate, newton_smo
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, StrOptions, integer
 from genesel._core.resampling import resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
+from genesel._core.units import in_x_units, log_scale_str, negligible_C_message, scale_pow2, unit_row_exponent
 from genesel._core.validation import check_binary_fit
 from genesel.forward import forward_path
 from genesel.rfe import elimination_schedule
 
-__all__ = ["MSVMRFE", "msvm_criterion", "resampling_masks"]  # resampling_masks: re-exported from genesel._core
+__all__ = ["MSVMRFE", "msvm_criterion", "auto_schedule", "linear_svm_units", "svm_forward_path",
+           "resampling_masks"]  # resampling_masks: re-exported from genesel._core
 
 
 def msvm_criterion(W):
@@ -118,6 +137,18 @@ def _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, ch
     if u != last:
         rows[u] = rows[last]
         for i in range(n):
+            Xc[u, i] = Xc[last, i]
+    return last
+
+
+@njit(cache=True)
+def _drop_row(Xc, rows, u, n_rem):
+    """Move the last surviving row into slot u (the compaction of :func:`_remove_gene` without its downdates, for
+    genes removed just before :func:`_exact_blocks` recomputes every block, gradient and factor)."""
+    last = n_rem - 1
+    if u != last:
+        rows[u] = rows[last]
+        for i in range(Xc.shape[1]):
             Xc[u, i] = Xc[last, i]
     return last
 
@@ -228,11 +259,19 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
             rows[:n_rem] = rows[:n_rem][order]
             break
         k = n_remove[s]
+        # when the survivors will have halved after this step, the blocks, gradients and factors are recomputed
+        # exactly from the survivors below, so the removed genes are only compacted out (the downdates would be
+        # overwritten: same numbers, and a chunk of half the genes costs n^2 per survivor instead of t n^2 per gene)
+        refresh = 2 * (n_rem - k) <= last_refresh
         if k == 1:
             u = _argmin_crit(crit, rows, n_rem)
             eliminated[pos] = rows[u]
             pos += 1
-            n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
+            if refresh:
+                n_rem = _drop_row(Xc, rows, u, n_rem)
+            else:
+                n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac,
+                                     v)
         else:
             by_gene = np.argsort(rows[:n_rem])
             order = by_gene[np.argsort(crit[:n_rem][by_gene], kind="mergesort")[:k]]
@@ -240,11 +279,115 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
                 eliminated[pos] = rows[order[q]]
                 pos += 1
             for u in np.sort(order)[::-1]:  # descending slots: the row moved in is never one still to remove
-                n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
-        if 2 * n_rem <= last_refresh:  # exact Gram blocks, gradients and factors again
+                if refresh:
+                    n_rem = _drop_row(Xc, rows, u, n_rem)
+                else:
+                    n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F,
+                                         m_fac, v)
+        if refresh:  # exact Gram blocks, gradients and factors again
             last_refresh = n_rem
             _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
     return eliminated, rows[:n_rem].copy(), final_crit, worst
+
+
+#: Where ``step="auto"`` stops removing chunks and ``max_forward_genes="auto"`` stops scoring prefixes: 2^8 genes, the
+#: size at which GP-ARD-RFE ends its chunked elimination and runs its forward selection (Tan 2006, §5.4: "empirically,
+#: p = 8 is a good choice").
+AUTO_GENES = 256
+
+#: A linear SVM's decision values f_i + rho = sum_j a_j y_j <x_i, x_j> (0 <= a_j <= C) vary by at most
+#: 2 C n max_i <x_i, x_i>; below this they are rounding noise next to the unit margin (genesel.svm refuses such fits)
+_NEGLIGIBLE_SPREAD = 1e-12
+
+#: Centre the samples when their largest squared norm exceeds this many times the largest centred one (an offset of
+#: about 1000 times the spread: six of the sixteen digits of the Gram entries would go to the offset)
+_CENTRE_RATIO = 2.0**20
+
+
+def auto_schedule(n_features):
+    """Genes removed per step by ``step="auto"``: Guyon's chunks while more than :data:`AUTO_GENES` genes survive
+    (first down to the largest power of two below ``n_features``, then halving: Guyon et al. 2002 as given in Tan
+    2006 §5.4, who also eliminates "chunks of features at a time" in GP-ARD-RFE), then one gene per step (Figure
+    5.1) for the last ``AUTO_GENES``. Removing one gene per step on 55,000 genes costs O(d^2 n t) (hours); the chunks
+    leave the fine, one-at-a-time ranking where the biomarker set is chosen.
+
+    >>> auto_schedule(600).tolist()[:3], auto_schedule(600).size
+    ([88, 256, 1], 257)
+    """
+    d = int(n_features)
+    keep = min(d, AUTO_GENES)
+    chunks = elimination_schedule(d, keep, "halving") if d > keep else np.zeros(0, dtype=np.int64)
+    return np.concatenate([chunks, np.ones(keep - 1, dtype=np.int64)]).astype(np.int64)
+
+
+def linear_svm_units(who, C, X):
+    """The data-relative units of a linear SVM with box ``C`` in the units of X (see :mod:`genesel.svm`):
+    ``(Xs, C_s, e, kmax)`` with ``Xs = 2^e X`` (exact; e = 0 on data of ordinary scale), ``C_s = C / 4^e`` (the same
+    SVMs) and ``kmax`` the largest squared norm of a centred sample of Xs (the scale of the decision values: an SVM
+    with bias does not depend on where the data sit).
+
+    Offsets. The SVM with bias is translation invariant (its dual objective does not change when every sample moves
+    by the same vector, because sum_i a_i y_i = 0), but its Gram matrix is not: for genes whose common offset is
+    10^k times their spread the class information sits 2k digits below the Gram entries and drowns in rounding.
+    When the largest squared sample norm exceeds ``_CENTRE_RATIO`` times the largest centred one, ``Xs`` is centred
+    (the training mean subtracted: the same SVMs, computed without that cancellation); data with smaller offsets,
+    such as raw intensities, are used as given, bit for bit.
+
+    Raises ``ValueError`` naming C and the remedy when C is negligible at the scale of X: when ``C_s`` underflows,
+    or when 2 C_s n kmax <= 1e-12, the bound on how much any such SVM's decision values can vary across the samples
+    (they would be rounding noise next to the unit margin, the case :class:`genesel.svm.LinearSVM` refuses). A C
+    that overflows in these units (C * max k(x, x) beyond the double range) is infinite: the hard margin.
+    """
+    e = unit_row_exponent(X)
+    Xs = scale_pow2(X, e)
+    Xc = Xs - Xs.mean(axis=0) if Xs.size else Xs
+    kmax = float(np.max(np.einsum("ij,ij->i", Xc, Xc))) if Xs.size else 0.0
+    kraw = float(np.max(np.einsum("ij,ij->i", Xs, Xs))) if Xs.size else 0.0
+    if kraw > _CENTRE_RATIO * kmax:
+        Xs = Xc
+    del Xc
+    C_s = float(in_x_units(float(C), -2 * e))
+    K = np.array([[kmax]])
+    if not C_s > 0:
+        raise ValueError(negligible_C_message(who, C, K, 2 * e))
+    if 2.0 * C_s * Xs.shape[0] * kmax <= _NEGLIGIBLE_SPREAD:
+        raise ValueError(
+            f"{who}: C={C:g} is negligible at the scale of X: C * max k(x, x) = {log_scale_str(C, K, 2 * e)} (samples "
+            f"centred), so the decision values of its SVMs cannot vary across the {Xs.shape[0]} samples by more than "
+            f"{2.0 * C_s * Xs.shape[0] * kmax:.2g} and would be rounding noise next to the unit margin; raise C or "
+            "standardise the genes (genesel.preprocessing.GeneStandardizer)")
+    return Xs, C_s, e, kmax
+
+
+def _hard_margin_cause(C, C_s, kmax, e, where="the training data of some elimination step",
+                       consequence="the ranking of the last genes rests on unfinished solves"):
+    """The cause of an SMO solve that stopped at max_iter when C is effectively infinite at the scale of X (C * max
+    k(x, x) above 1e12, centred samples), with the remedy; "" otherwise."""
+    if not C_s * kmax > 1e12:
+        return ""
+    what = ("C=inf: the SVMs are hard-margin" if np.isinf(C) else
+            f"C={C:g} is effectively infinite at the scale of X (C * max k(x, x) = "
+            f"{log_scale_str(C, np.array([[kmax]]), 2 * e)}): the SVMs are hard-margin")
+    return (f". {what} and {where} are not linearly separable, so {consequence}; lower C (C * max k(x, x) near 1 "
+            "to 1000) or standardise the genes (genesel.preprocessing.GeneStandardizer)")
+
+
+def svm_forward_path(who, C, units, y, order, *, max_genes=None, tol=1e-6):
+    """:func:`genesel.forward.forward_path` with the linear SVM in data-relative units (``units``: the return value of
+    :func:`linear_svm_units`). Where C is effectively infinite at the scale of X, a ``ConvergenceWarning`` of the
+    forward selection names that cause and the remedy (its own "raise max_iter" is not a parameter of ``who``)."""
+    Xs, C_s, e, kmax = units
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        path = forward_path(Xs, y, order, max_genes=max_genes, C=C_s, tol=tol)
+    cause = _hard_margin_cause(C, C_s, kmax, e, where="some prefixes of the ranking",
+                               consequence="their leave-one-out decisions rest on unfinished solves")
+    for w in caught:
+        msg = str(w.message)
+        if cause and issubclass(w.category, ConvergenceWarning):
+            msg = f"{who} (forward selection): {msg}{cause}"
+        warnings.warn_explicit(msg, w.category, w.filename, w.lineno)
+    return path
 
 
 class MSVMRFE(SelectorBase):
@@ -258,15 +401,25 @@ class MSVMRFE(SelectorBase):
         data (the number used is ``n_folds_``); an explicit number larger than the smallest class raises.
     n_repeats : int, default 1
         Repeats of the fold split with new seeded folds (t = n_folds x n_repeats).
-    step : int, float in (0, 1) or "halving", default 1
-        Genes removed per step (Figure 5.1 removes one); same meaning as :class:`genesel.rfe.SVMRFE`.
+    step : "auto", int, float in (0, 1) or "halving", default "auto"
+        Genes removed per step; an int, a fraction or ``"halving"`` as in :class:`genesel.rfe.SVMRFE`. ``"auto"``:
+        Guyon's chunks while more than 256 genes survive (first down to the largest power of two below the number
+        of genes, then halving), then one gene per step as in Figure 5.1 (see :func:`auto_schedule`); on up to 256
+        genes that is ``step=1``. ``step=1`` is Figure 5.1 throughout, at O(d^2 n t) for d genes: hours on 55,000.
     C : float, default 1.0
-        Box constraint of the linear SVMs (and of the forward-selection SVM).
+        Box constraint of the linear SVMs (and of the forward-selection SVM), in the units of X as
+        :class:`genesel.svm.LinearSVM`'s (scaling X by a acts like scaling C by a^2). The SVMs are computed in
+        data-relative units (X times a power of two, exact), so data near 1e-300 or 1e200 neither under- nor
+        overflow; a C negligible at the scale of X raises ``ValueError``, and one effectively infinite (e.g. C = 1
+        on data near 1e200) gives the hard-margin MSVM-RFE, whose SMO solves stop at ``max_iter`` with a warning
+        naming the cause where the data of an elimination step are not separable.
     n_features_to_select : int, float in (0, 1) or None, default None
         None: ``support_`` is the biomarker set (smallest prefix of the ranking with the best training LOO accuracy
         of a linear SVM); an int: the top genes.
-    max_forward_genes : int or None, default None
-        Longest prefix scored by the forward selection (None: all genes).
+    max_forward_genes : "auto", int or None, default "auto"
+        Longest prefix scored by the forward selection. ``"auto"``: the top 256 genes (all of them on up to 256),
+        the genes ``step="auto"`` ranks one at a time and as many as GP-ARD-RFE's forward selection scores
+        (thesis §5.4, p = 8); None: every gene (a LOO forward selection over 55,000 prefixes takes about 8 minutes).
     tol, max_iter : SMO stopping tolerance and iteration cap.
     random_state : int, RandomState or None
         Seeds the folds.
@@ -296,13 +449,14 @@ class MSVMRFE(SelectorBase):
     """
 
     _parameter_constraints = {
-        "n_folds": [StrOptions({"auto"}), integer(2, None, "left")], "n_repeats": [POSITIVE_INT], "step": STEP, "C": [POSITIVE_OR_INF],
-        "n_features_to_select": N_FEATURES, "max_forward_genes": [POSITIVE_INT, None], "tol": [POSITIVE],
-        "max_iter": [POSITIVE_INT, None], "random_state": ["random_state"],
+        "n_folds": [StrOptions({"auto"}), integer(2, None, "left")], "n_repeats": [POSITIVE_INT],
+        "step": [*STEP[:2], StrOptions({"halving", "auto"})], "C": [POSITIVE_OR_INF],
+        "n_features_to_select": N_FEATURES, "max_forward_genes": [StrOptions({"auto"}), POSITIVE_INT, None],
+        "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None], "random_state": ["random_state"],
     }
 
-    def __init__(self, n_folds="auto", n_repeats=1, step=1, C=1.0, n_features_to_select=None, max_forward_genes=None,
-                 tol=1e-6, max_iter=None, random_state=None):
+    def __init__(self, n_folds="auto", n_repeats=1, step="auto", C=1.0, n_features_to_select=None,
+                 max_forward_genes="auto", tol=1e-6, max_iter=None, random_state=None):
         self.n_folds = n_folds
         self.n_repeats = n_repeats
         self.step = step
@@ -318,17 +472,21 @@ class MSVMRFE(SelectorBase):
         X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=4)
         n, d = X.shape
         self.n_folds_ = resolve_folds("MSVMRFE", self.n_folds, y_pm1, extra="; some SVMs would see all of it")
+        # data-relative units (exact): X' = 2^e X, C' = C / 4^e, the same SVMs (see genesel.svm)
+        Xs, C_s, e, kmax = linear_svm_units("MSVMRFE", self.C, X)
         rng = check_random_state(self.random_state)
         masks = resampling_masks(y_pm1, self.n_folds_, self.n_repeats, rng)
-        schedule = elimination_schedule(d, 1, self.step)
+        schedule = auto_schedule(d) if self.step == "auto" else elimination_schedule(d, 1, self.step)
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
-        Xt = np.ascontiguousarray(X.T)
+        Xt = np.ascontiguousarray(Xs.T)
         yf = y_pm1.astype(np.float64)
-        eliminated, final_rows, final_crit, worst = _msvm_path(Xt, yf, masks, float(self.C), float(self.tol),
-                                                               int(max_iter), schedule)
+        eliminated, final_rows, final_crit, worst = _msvm_path(Xt, yf, masks, C_s, float(self.tol), int(max_iter),
+                                                               schedule)
+        del Xt
         if worst >= self.tol:
             warnings.warn(f"MSVMRFE: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={self.tol}); "
-                          "raise max_iter or lower C", ConvergenceWarning, stacklevel=2)
+                          f"raise max_iter or lower C{_hard_margin_cause(self.C, C_s, kmax, e)}", ConvergenceWarning,
+                          stacklevel=2)
         surv = final_rows[np.argsort(-final_crit, kind="stable")]
         self.feature_order_ = np.concatenate([surv, eliminated[::-1]]).astype(np.int64)
         self.ranking_ = np.empty(d, dtype=np.int64)
@@ -337,8 +495,12 @@ class MSVMRFE(SelectorBase):
         self.n_iter_ = int(schedule.size + 1)
         k = self._n_select(d, None)
         if k is None:  # the biomarker set: forward selection with leave-one-out
-            self.forward_path_ = forward_path(X, y_pm1, self.feature_order_, max_genes=self.max_forward_genes and
-                                              min(self.max_forward_genes, d), C=self.C, tol=self.tol)
+            if self.max_forward_genes == "auto":
+                kmax_fwd = min(AUTO_GENES, d)
+            else:
+                kmax_fwd = self.max_forward_genes and min(self.max_forward_genes, d)
+            self.forward_path_ = svm_forward_path("MSVMRFE", self.C, (Xs, C_s, e, kmax), y_pm1, self.feature_order_,
+                                                  max_genes=kmax_fwd, tol=self.tol)
             k = self.forward_path_.biomarker_size("loo")
         else:
             self.forward_path_ = None

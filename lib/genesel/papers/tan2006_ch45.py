@@ -269,7 +269,7 @@ def _fold_selector(method, seed, quick, inner_folds):
     if method == "SMLR":
         return SMLRSelector()
     if method == "MSVM-RFE":
-        return MSVMRFE(n_folds=inner_folds, random_state=seed)
+        return MSVMRFE(n_folds=inner_folds, step=1, max_forward_genes=None, random_state=seed)  # Figure 5.1
     if method == "GP-ARD-FS":
         return GPARDFS(n_folds=inner_folds, n_restarts=0 if quick else 1, max_iter=GP_MAX_ITER,
                        random_state=seed)
