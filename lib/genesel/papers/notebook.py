@@ -220,8 +220,8 @@ def record(table, name: str):
     repr), so that README text and tests can read the numbers a run produced instead of copying them by hand.
     ``name`` reads ``<paper>_<table>`` like a figure's. A pandas ``Styler`` is recorded through its data."""
     import re
+    import tempfile
 
-    from genesel._core.io import atomic_write
     from genesel.plotting import figures_dir
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
@@ -233,7 +233,16 @@ def record(table, name: str):
     for c in frame.columns[[pd.api.types.is_float_dtype(t) for t in frame.dtypes]]:
         # the shortest decimal that reads back to the same double (pandas' own writer rounds to 15-16 digits)
         frame[c] = [repr(float(v)) if np.isfinite(v) else ("" if np.isnan(v) else str(v)) for v in frame[c]]
-    atomic_write(figures_dir() / f"{name}.csv", lambda tmp: frame.to_csv(tmp, lineterminator="\n"))
+    target = figures_dir() / f"{name}.csv"
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    try:  # atomic: a reader sees the old table or the new one
+        frame.to_csv(tmp, lineterminator="\n")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
     return table
 
 
