@@ -21,12 +21,15 @@ _LIBRARIES = ("numpy", "scipy", "scikit-learn", "numba", "pandas", "matplotlib")
 
 
 def git_commit(repo: Path | None = None) -> dict:
-    """``{"commit": sha or None, "dirty": bool or None}`` of the checkout holding the package (None outside git)."""
+    """``{"commit": sha or None, "dirty": bool or None}`` of the checkout holding the package (None outside git).
+    ``dirty``: tracked files other than a run's own outputs (``figures/``, ``runs/``) differ from the commit, i.e. the
+    code that ran was not the committed code."""
     repo = Path(repo) if repo is not None else Path(__file__).resolve().parents[3]
     try:
         sha = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True,
                              timeout=20, check=True).stdout.strip()
-        status = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+        status = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                 ":(exclude)figures", ":(exclude)runs"],
                                 capture_output=True, text=True, timeout=60, check=True).stdout
     except (OSError, subprocess.SubprocessError):
         return {"commit": None, "dirty": None}
