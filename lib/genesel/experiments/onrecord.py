@@ -1,0 +1,119 @@
+"""The README's numbers, generated from the tables the full runs committed (issue 27).
+
+Every notebook's full run keeps its tables on record beside its figures (:func:`genesel.papers.notebook.record`:
+``figures/<paper>_<table>.csv``) with a run record (``figures/<notebook>_run.json``: commit, machine, date,
+parameters). The README quotes those numbers only through blocks this module writes between markers::
+
+    <!-- on-record:05c_tan2006_stability -->
+    ... generated: the paper-vs-genesel table of the committed full run, and where the run came from ...
+    <!-- /on-record:05c_tan2006_stability -->
+
+so a number in the README is a number of a committed table, never one typed by hand: change the CSV and the text
+changes (``python -m genesel.experiments.onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
+``tests/test_onrecord.py`` does). A notebook whose full run is not on record yet gets a block that says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["NOTEBOOK_TABLES", "block", "render_readme", "main"]
+
+#: notebook -> (the stem of its paper-vs-genesel table in figures/, the patterns of its other tables there)
+NOTEBOOK_TABLES = {
+    "00_datasets": ("datasets", ("datasets_*.csv",)),
+    "01_guyon2002_svm_rfe": ("guyon2002", ("guyon2002_*.csv",)),
+    "02_gentile2003_alma": ("gentile2003", ("gentile2003_*.csv",)),
+    "03_helleputte2009_transfer": ("helleputte2009", ("helleputte2009_*.csv",)),
+    "04_shah2012_stumps": ("shah2012", ("shah2012_*.csv",)),
+    "05a_tan2006_classifiers": ("tan2006_ch3", ("tan2006_table3_*.csv", "tan2006_fig3_*.csv", "tan2006_ard.csv")),
+    "05b_tan2006_feature_ranking": ("tan2006_ch4", ("tan2006_table4_*.csv",)),
+    "05c_tan2006_stability": ("tan2006_ch5", ("tan2006_table5_*.csv",)),
+    "06_leaderboard": ("leaderboard", ("leaderboard_*.csv",)),
+}
+_MARK = re.compile(r"<!-- on-record:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record:(?P=name) -->", re.S)
+
+
+def _cell(v) -> str:
+    if v is None or (isinstance(v, float) and v != v):
+        return "–"
+    return str(v).replace("|", "\\|").replace("\n", " ")
+
+
+def _markdown(table: pd.DataFrame) -> str:
+    cols = list(table.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for _, row in table.iterrows():
+        lines.append("| " + " | ".join(_cell(row[c]) for c in cols) + " |")
+    return "\n".join(lines)
+
+
+def _run_line(run: dict) -> str:
+    p = run.get("provenance", {})
+    commit = (p.get("commit") or "unknown")[:10]
+    dirty = " with uncommitted code changes" if p.get("dirty") else ""
+    m = p.get("machine", {})
+    overrides = run.get("overrides") or {}
+    params = ", ".join(f"{k} = {v}" for k, v in sorted(overrides.items())) or "its default parameters"
+    return (f"Full run of commit `{commit}`{dirty}, {p.get('date', 'date unknown')}, with {params}, on "
+            f"{m.get('cpu', 'an unknown CPU')} ({m.get('cores', '?')} cores, {m.get('system', '?')}).")
+
+
+def block(notebook: str, figures: Path) -> str:
+    """The generated README text of one notebook: where its committed full run came from and its paper-vs-genesel
+    table (in a folded section), or a sentence saying it is not on record yet."""
+    figures = Path(figures)
+    stem, patterns = NOTEBOOK_TABLES[notebook]
+    run_path, table_path = figures / f"{notebook}_run.json", figures / f"{stem}_paper_vs_genesel.csv"
+    if not (run_path.exists() and table_path.exists()):
+        return f"No full run of `{notebook}` is on record yet (`make full NB={notebook[:3].rstrip('_')}` writes it)."
+    run = json.loads(run_path.read_text())
+    table = pd.read_csv(table_path, dtype=str, keep_default_na=False)
+    others = sorted({p.name for pat in patterns for p in figures.glob(pat) if p != table_path})
+    text = [_run_line(run), "",
+            f"<details><summary>{notebook}: paper vs genesel ({len(table)} rows, "
+            f"<code>figures/{table_path.name}</code>)</summary>", "", _markdown(table), "", "</details>"]
+    if others:
+        text += ["", "Its other tables on record: " + ", ".join(f"`figures/{o}`" for o in others) + "."]
+    return "\n".join(text)
+
+
+def render_readme(text: str, figures: Path) -> str:
+    """``text`` with every on-record block regenerated from ``figures``."""
+    def sub(m):
+        name = m.group("name")
+        if name not in NOTEBOOK_TABLES:
+            raise ValueError(f"README marker on-record:{name} names no notebook; known: {sorted(NOTEBOOK_TABLES)}")
+        return f"<!-- on-record:{name} -->\n{block(name, figures)}\n<!-- /on-record:{name} -->"
+
+    return _MARK.sub(sub, text)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m genesel.experiments.onrecord", description=__doc__.splitlines()[0])
+    ap.add_argument("--readme", type=Path, default=Path(__file__).resolve().parents[3] / "README.md")
+    ap.add_argument("--figures", type=Path, default=None, help="default: figures/ beside the README")
+    ap.add_argument("--check", action="store_true", help="exit 1 if the README's blocks are stale; write nothing")
+    args = ap.parse_args(argv)
+    figures = args.figures or args.readme.parent / "figures"
+    old = args.readme.read_text()
+    new = render_readme(old, figures)
+    if args.check:
+        if new != old:
+            print(f"{args.readme}: on-record blocks are stale; run python -m genesel.experiments.onrecord")
+            return 1
+        return 0
+    if new != old:
+        args.readme.write_text(new)
+    print(f"{args.readme}: {len(_MARK.findall(new))} on-record block(s) {'rewritten' if new != old else 'up to date'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
