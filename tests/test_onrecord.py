@@ -65,3 +65,14 @@ def test_check_mode_fails_on_a_stale_readme(tmp_path):
     assert main(["--readme", str(readme), "--figures", str(figs)]) == 0
     assert main(["--check", "--readme", str(readme), "--figures", str(figs)]) == 0
     assert "hand-typed" not in readme.read_text()
+
+
+def test_a_table_quoted_whole(tmp_path):
+    from genesel.experiments.onrecord import table_block
+
+    pd.DataFrame({"claim": ["2 genes, 0 errors"], "settings that reproduce it": [76]}).to_csv(tmp_path / "x_claims.csv",
+                                                                                            index=False)
+    text = "<!-- on-record-table:x_claims -->\nold 75\n<!-- /on-record-table:x_claims -->\n"
+    out = render_readme(text, tmp_path)
+    assert "| 2 genes, 0 errors | 76 |" in out and "old 75" not in out
+    assert "not on record yet" in table_block("y_claims", tmp_path)

@@ -8,7 +8,8 @@ parameters). The README quotes those numbers only through blocks this module wri
     ... generated: the paper-vs-genesel table of the committed full run, and where the run came from ...
     <!-- /on-record:05c_tan2006_stability -->
 
-so a number in the README is a number of a committed table, never one typed by hand: change the CSV and the text
+and, for a table quoted whole, ``<!-- on-record-table:guyon2002_claims -->`` (the CSV ``figures/guyon2002_claims.csv``
+as a Markdown table), so a number in the README is a number of a committed table, never one typed by hand: change the CSV and the text
 changes (``python -m genesel.experiments.onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
 ``tests/test_onrecord.py`` does). A notebook whose full run is not on record yet gets a block that says so.
 """
@@ -38,6 +39,7 @@ NOTEBOOK_TABLES = {
     "06_leaderboard": ("leaderboard", ("leaderboard_*.csv",)),
 }
 _MARK = re.compile(r"<!-- on-record:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record:(?P=name) -->", re.S)
+_TABLE = re.compile(r"<!-- on-record-table:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record-table:(?P=name) -->", re.S)
 
 
 def _cell(v) -> str:
@@ -84,8 +86,18 @@ def block(notebook: str, figures: Path) -> str:
     return "\n".join(text)
 
 
+def table_block(name: str, figures: Path) -> str:
+    """The committed table ``figures/<name>.csv`` as a Markdown table, or a sentence saying it is not on record."""
+    path = Path(figures) / f"{name}.csv"
+    if not path.exists():
+        return f"`figures/{name}.csv` is not on record yet (a full run of its notebook writes it)."
+    return _markdown(pd.read_csv(path, dtype=str, keep_default_na=False)) + f"\n\n(`figures/{name}.csv`)"
+
+
 def render_readme(text: str, figures: Path) -> str:
     """``text`` with every on-record block regenerated from ``figures``."""
+    text = _TABLE.sub(lambda m: (f"<!-- on-record-table:{m.group('name')} -->\n{table_block(m.group('name'), figures)}"
+                                 f"\n<!-- /on-record-table:{m.group('name')} -->"), text)
     def sub(m):
         name = m.group("name")
         if name not in NOTEBOOK_TABLES:
@@ -111,7 +123,8 @@ def main(argv=None) -> int:
         return 0
     if new != old:
         args.readme.write_text(new)
-    print(f"{args.readme}: {len(_MARK.findall(new))} on-record block(s) {'rewritten' if new != old else 'up to date'}")
+    n = len(_MARK.findall(new)) + len(_TABLE.findall(new))
+    print(f"{args.readme}: {n} on-record block(s) {'rewritten' if new != old else 'up to date'}")
     return 0
 
 
