@@ -68,3 +68,14 @@ def test_chapter5_matches_reads_the_tables_it_is_given():
     text = R.chapter5_matches(t54, lofo, folds.iloc[1:], T.PAPER, "merged", 10)
     assert "1 of 3 error counts" in text and "All genes: 79.03% against 80.65%" in text
     assert "no fold set equals one of the thesis'" in text
+
+
+def test_the_capped_fit_note_says_what_happened():
+    import pandas as pd
+
+    from genesel.papers import tan2006_ch45_report as R
+
+    none = pd.DataFrame({"method": ["GP-Laplace", "GP-EP", "SVM-RFE"], "unconverged_fits": [0, 0, 0]})
+    assert R.unconverged_note(none).startswith("All 2 GP-ARD fits of the rankings met")
+    some = none.assign(unconverged_fits=[1, 0, 0])
+    assert "stopped at its iteration cap: 1 of 2" in R.unconverged_note(some)
