@@ -456,11 +456,11 @@ def fig_forward(rank: pd.DataFrame, dataset: str, method: str, variant: str):
         ax.plot(k, 100 * (1 - lo / r.n_train), label=f"LOO on the {r.n_train} training samples", color="C0")
         ax.plot(k, 100 * (1 - te / r.n_test), label=f"test ({r.n_test} samples)", color="C1")
         b = int(np.flatnonzero(lo == lo.min())[0] + 1)
-        ax.axvline(b, color="C0", ls=":", lw=2, label=f"biomarker set by LOO: {b} genes")
+        ax.axvline(b, color="C0", ls=":", lw=2, label=f"biomarker set by LOO: {b} gene{'s' if b != 1 else ''}")
         if paper_sizes:
             for lab, s, c in (("thesis: by test", paper_sizes[0], "C1"), ("thesis: by LOO", paper_sizes[1], "C0")):
                 if s:
-                    ax.axvline(s, color=c, ls="--", lw=1.5, alpha=0.7, label=f"{lab}, {s} genes")
+                    ax.axvline(s, color=c, ls="--", lw=1.5, alpha=0.7, label=f"{lab}, {s} gene{'s' if s != 1 else ''}")
         if log:
             ax.set_xscale("log")
         ax.set_xlabel("number of top-ranked genes" + (" (log scale)" if log else ""))
