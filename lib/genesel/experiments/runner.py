@@ -191,7 +191,8 @@ def _jsonable(value):
     return json.loads(json.dumps(value, default=str))
 
 
-def _record(out: Path, mode: str, parameters: dict, known: dict, figures_dir: Path | None = None) -> None:
+def _record(out: Path, mode: str, parameters: dict, known: dict, figures_dir: Path | None = None,
+            wall_seconds: float | None = None) -> None:
     """Write the run's mode, parameters and provenance (commit, machine, libraries, date:
     :func:`genesel.experiments.provenance.provenance`) into the executed notebook's metadata
     (``metadata.genesel``), and, when the run wrote figures or tables to ``figures_dir``, the same record as
@@ -208,12 +209,12 @@ def _record(out: Path, mode: str, parameters: dict, known: dict, figures_dir: Pa
     record = _jsonable({
         "mode": mode, "parameters": values, "defaults": {n: known[n]["default"] for n in known},
         "overrides": run_overrides(parameters, known), "help": {n: known[n]["help"] for n in known},
-        "provenance": provenance()})
+        "provenance": provenance(), "wall_seconds": None if wall_seconds is None else round(float(wall_seconds), 1)})
     nb.metadata["genesel"] = record
     atomic_write(out, lambda tmp: nbformat.write(nb, tmp))
     if figures_dir is not None and Path(figures_dir).is_dir():
         name = out.name.removeprefix(".").removesuffix(".running.ipynb").removesuffix(".ipynb")
-        run = {k: record[k] for k in ("mode", "parameters", "overrides", "provenance")}
+        run = {k: record[k] for k in ("mode", "parameters", "overrides", "provenance", "wall_seconds")}
         atomic_write(Path(figures_dir) / f"{name}_run.json",
                      lambda tmp: Path(tmp).write_text(json.dumps(run, indent=1, sort_keys=True) + "\n"))
 
@@ -247,6 +248,7 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
     env = {"GENESEL_PROGRESS": os.environ.get("GENESEL_PROGRESS") or "log", "GENESEL_SCHEDULER": scheduler,
            "GENESEL_FIGURES_DIR": figures_dir}
     finished = False
+    t0 = time.perf_counter()
     try:
         with _kernel_environment(**env):
             pm.execute_notebook(str(path), str(tmp), parameters=params, cwd=str(path.parent), kernel_name="python3",
@@ -257,7 +259,7 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
         raise
     finally:
         if finished and tmp.exists():
-            _record(tmp, "quick" if quick else "full", parameters, known, figures_dir)
+            _record(tmp, "quick" if quick else "full", parameters, known, figures_dir, time.perf_counter() - t0)
             os.replace(tmp, out)
         else:
             tmp.unlink(missing_ok=True)
