@@ -80,3 +80,13 @@ def test_record_keeps_a_table_on_record_with_every_digit(tmp_path, monkeypatch):
         record(df, "../escape")
     with pytest.raises(TypeError, match="DataFrame"):
         record(np.zeros(3), "paper_table3")
+
+
+def test_record_names_a_users_file_by_its_name(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from genesel.papers.notebook import record
+
+    monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path))
+    record(pd.DataFrame({"a": [1]}), "gentile2003_table1", "/some/where/my data/alon_study.csv?label=class")
+    assert [p.name for p in tmp_path.glob("*.csv")] == ["gentile2003_table1_alon_study.csv"]

@@ -213,17 +213,21 @@ def setup_notebook(quick: bool) -> None:
     pd.set_option("styler.format.precision", 3)
 
 
-def record(table, name: str):
+def record(table, name: str, *parts):
     """Keep ``table`` on record and return it unchanged (for ``display``): written as ``<figures dir>/<name>.csv``
     beside the run's figures (``figures/`` for a full run, whose CSVs are committed; ``runs/quick/figures/`` for a
     quick one; a parameterised run's own folder), with its index and every digit (floats as their shortest exact
     repr), so that README text and tests can read the numbers a run produced instead of copying them by hand.
-    ``name`` reads ``<paper>_<table>`` like a figure's. A pandas ``Styler`` is recorded through its data."""
+    ``name`` reads ``<paper>_<table>`` like a figure's; ``parts`` (e.g. a data set, which may be a user's file) are
+    appended as :func:`genesel.plotting.figure_name` does (a file by its name, never its path). A pandas ``Styler``
+    is recorded through its data."""
     import re
     import tempfile
 
-    from genesel.plotting import figures_dir
+    from genesel.plotting import figure_name, figures_dir
 
+    if parts:
+        name = figure_name(name, *parts)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
         raise ValueError(f"table name {name!r}: use letters, digits, '_', '-' and '.', e.g. 'tan2006_table5_6'")
     data = table.data if hasattr(table, "data") and not isinstance(table, pd.DataFrame) else table
