@@ -18,7 +18,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 #: notebook's default (an alias where possible), to show it runs beyond its defaults.
 OTHER_DATA = {
     "00_datasets": {"datasets": '["singh", "west"]'},
-    "01_guyon2002_svm_rfe": {"datasets": '["singh"]'},
+    "01_guyon2002_svm_rfe": {"datasets": '["west"]'},
     "02_gentile2003_alma": {"datasets": '["colon"]'},
     "03_helleputte2009_transfer": {"datasets": '["gordon"]'},
     "04_shah2012_stumps": {"datasets": '["leukemia"]'},
