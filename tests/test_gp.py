@@ -452,3 +452,68 @@ def test_log_relevance_of_a_constant_gene_is_minus_inf():
     est = GaussianProcessClassifier(n_restarts=0, max_iter=30).fit(X, y)
     assert est.relevances_[2] == 0.0 and est.log_relevances_[2] == -np.inf
     assert np.all(np.isfinite(np.delete(est.log_relevances_, 2)))
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the flat model (issue 25): v0 at its lower bound, the covariance ignores X
+# ------------------------------------------------------------------------------------------------------------
+def _wide(n, d, k, shift, seed=0, n_test=200):
+    """n samples x d standardised genes, k informative (class means ``shift`` sd apart, alternately up and down)."""
+    rng = np.random.default_rng(seed)
+    signs = np.where(np.arange(k) % 2 == 0, 1.0, -1.0)
+
+    def draw(m):
+        y = np.repeat([0, 1], m // 2)
+        X = rng.standard_normal((m, d))
+        X[:, :k] += shift * signs * (y[:, None] - 0.5)
+        return X, y
+
+    X, y = draw(n)
+    Xt, yt = draw(n_test)
+    mu, sd = X.mean(0), X.std(0)
+    return (X - mu) / sd, y, (Xt - mu) / sd, yt
+
+
+@pytest.mark.parametrize("approximation", ["laplace", "ep"])
+def test_wide_data_do_not_end_at_the_flat_model(approximation):
+    """40 samples x 2000 genes, 4 informative (2 sd apart): the evidence at the start prefers a smaller v0 (the
+    covariance of 1996 noise genes is mostly white), the first L-BFGS-B steps send v0 to its lower bound 1e-5, and
+    there the evidence and its gradients differ from those of coin flips (−n log 2) only by terms proportional to
+    v0, below L-BFGS-B's tolerances. Before: the fit stopped there (log evidence −n log 2, test accuracy 0.62-0.68),
+    silently. Reference: a covariance written by hand on the informative genes alone has a far higher evidence, so
+    the flat model is no maximum; the fit must reach at least that evidence and classify new samples."""
+    import warnings
+
+    from genesel._core.validation import DegenerateModelWarning
+
+    X, y, Xt, yt = _wide(40, 2000, 4, 2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateModelWarning)
+        est = GaussianProcessClassifier(approximation=approximation, n_restarts=0, max_iter=400).fit(X, y)
+    flat = -y.size * math.log(2.0)
+    hand = est.theta_.copy()
+    hand[0], hand[1:2001], hand[1:5] = math.log(10.0), math.log(1e-12), math.log(0.1)  # the informative genes only
+    reference = est.log_marginal_likelihood(hand)
+    assert reference > flat + 10
+    assert est.log_marginal_likelihood_ >= reference
+    assert est.v0_ > 0.1
+    assert np.mean(est.predict(Xt) == yt) >= 0.85
+    assert np.sum(np.argsort(-est.relevances_)[:4] < 4) >= 2  # ARD keeps a few of the redundant informative genes
+
+
+@pytest.mark.parametrize("approximation", ["laplace", "ep"])
+def test_a_genuinely_flat_problem_warns(approximation):
+    """Alternating labels on a line: every neighbour belongs to the other class, so no stationary covariance makes
+    samples of a class more alike than samples of different classes, and the flat model is the maximum of the
+    evidence. Before: a flat model (log evidence −n log 2) without a word. Reference: the evidence on a grid of v0
+    and l never exceeds that of coin flips."""
+    from genesel._core.validation import DegenerateModelWarning
+
+    X, y = np.arange(40.0)[:, None], np.arange(40) % 2
+    with pytest.warns(DegenerateModelWarning, match=r"the fitted model is flat: the signal variance v0 ended at .*ignores X.*filter the genes"):
+        est = GaussianProcessClassifier(approximation=approximation, n_restarts=0).fit(X, y)
+    flat = -y.size * math.log(2.0)
+    assert est.log_marginal_likelihood_ == pytest.approx(flat, abs=1e-4)
+    grid = [est.log_marginal_likelihood(np.r_[lv0, ll, est.theta_[2:]])
+            for lv0 in np.log([1e-3, 1e-1, 1.0, 10.0, 1e3]) for ll in np.log([1e-6, 1e-3, 1e-2, 0.1, 1.0, 10.0])]
+    assert max(grid) <= flat + 1e-6

@@ -220,3 +220,25 @@ def test_an_offset_gives_the_selection_without_it(name, offset):
         warnings.simplefilter("error")
         got = _SELECTORS[name]().fit(X + offset, y)
     np.testing.assert_array_equal(got.support_, ref.support_)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_wide_data_fold_fits_do_not_end_at_the_flat_model():
+    """Issue 25: on wide data with little signal the GP-ARD fits of the first rounds ended at the flat model (v0 at
+    its lower bound, log evidence −n log 2: the covariance ignores X), so those rounds eliminated by an optimiser
+    artefact (on 100 x 55,000 none of the 10 informative genes survived). 40 samples x 2000 genes, 4 informative:
+    before, 3 of 3 fold fits of the first round and 1 of the second were flat and the biomarker set held noise
+    genes 54 and 1511; now no fold fit is flat (reference: the coin-flip evidence −n log 2, a closed form) and the
+    biomarker set holds informative genes only."""
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1], 20)
+    X = rng.standard_normal((40, 2000))
+    X[:, :4] += 2.0 * np.array([1.0, -1.0, 1.0, -1.0]) * (y[:, None] - 0.5)
+    X = (X - X.mean(0)) / X.std(0)
+    rfe = GPARDRFE(n_folds=3, p=3, n_restarts=2, max_iter=300, random_state=0).fit(X, y)
+    coin_flips = -rfe.train_masks_.sum(axis=1) * np.log(2.0)
+    for evidence in rfe.fold_log_evidence_:
+        assert np.all(evidence > coin_flips + 1.0)
+    support = np.flatnonzero(rfe.support_)
+    assert support.size >= 1 and set(support.tolist()) <= {0, 1, 2, 3}
+    assert np.sum(rfe.feature_order_[:8] < 4) >= 3

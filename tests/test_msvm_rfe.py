@@ -114,10 +114,20 @@ def test_a_huge_scale_gives_the_hard_margin_model_of_scale_1():
 
 def test_a_hard_margin_that_cannot_separate_names_the_cause():
     """C effectively infinite at the scale of X on data that are not separable at the last steps: the warning says
-    so and names the remedy (lower C or standardise), not only "raise max_iter"."""
+    so and names the remedy (lower C or standardise), not "raise max_iter" (no number of iterations lets a hard
+    margin separate what it cannot); the forward selection's warning alike. The model is that of C = inf at scale 1
+    (the property test's reference), warning included."""
     X, y = _problem_p()
-    with pytest.warns(ConvergenceWarning, match=r"effectively infinite at the scale of X.*lower C"):
-        MSVMRFE(n_features_to_select=3, max_iter=2000, random_state=0).fit(X * 1e200, y)
+    with pytest.warns(ConvergenceWarning, match=r"effectively infinite at the scale of X.*lower C") as rec:
+        big = MSVMRFE(n_features_to_select=3, max_iter=2000, random_state=0).fit(X * 1e200, y)
+    with pytest.warns(ConvergenceWarning, match=r"effectively infinite at the scale of X.*lower C") as rec2:
+        MSVMRFE(max_iter=2000, random_state=0).fit(X * 1e200, y)  # the forward selection too
+    messages = [str(w.message) for w in list(rec) + list(rec2) if issubclass(w.category, ConvergenceWarning)]
+    assert any("(forward selection)" in m for m in messages)
+    assert not any("raise max_iter" in m for m in messages)
+    with pytest.warns(ConvergenceWarning, match=r"C=inf: the SVMs are hard-margin.*lower C"):
+        ref = MSVMRFE(C=np.inf, n_features_to_select=3, max_iter=2000, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(big.feature_order_, ref.feature_order_)
 
 
 def test_ordinary_data_are_computed_unscaled():

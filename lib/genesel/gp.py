@@ -26,8 +26,22 @@ power of two (exact) that brings their root-mean-square standard deviation near 
 the box of ``l`` in those data-relative units, so that the fit is the same whatever the units of X (raw
 intensities near 1e4 used to start next to the box's edge; data scaled by 1e8 or 1e-300 ended with every
 relevance at a bound and one class predicted, silently).  Genes with variances near 1 (standardised data) are
-computed unscaled, bit for bit.  A fit that ends with every relevance at a bound of its box, or that predicts one
-class for every training sample, warns (``DegenerateModelWarning``).
+computed unscaled, bit for bit.
+
+The flat model.  With v0 → 0 the covariance ignores X and the evidence tends to that of coin flips, −n log 2; near
+it (Laplace, K → 0; R&W Eq. 3.32 expanded to first order in K) log p(y | X) ≈ −n log 2 + (1/8) Σ_{i≠j} y_i y_j K_ij
+(logistic), so every gradient is v0 times the alignment of the covariance with the labels.  On wide data with
+little signal (e.g. 10 informative genes among 8,192 or more, or 4 among 2,000) the start's covariance is mostly
+white noise, its alignment is negative, and the first L-BFGS-B steps send v0 to its lower bound, where the
+gradients fall below L-BFGS-B's absolute tolerances: the optimiser used to stop there, at log evidence −n log 2,
+predicting near chance, silently.  That point is no maximum when some ARD values make samples of a class more alike
+than samples of different classes, so a run that ends with v0 <= 1e-3 is resumed (same objective, same
+parameterisation, same iteration budget ``max_iter``) without tolerances until v0 exceeds 0.1, then with the usual
+ones.  Runs that never get there (the thesis' data sets: Colon, Leukemia, Prostate) are computed exactly as before.
+A fit that still ends flat, or with every relevance at a bound of its box, or predicting one class for every
+training sample, warns (``DegenerateModelWarning``, naming cause and remedy).  Type-II maximum likelihood over
+thousands of ARD values on a few dozen samples overfits (thesis §4.3 after Qi et al.): once out of the flat model
+the evidence can prefer a few genes that suffice to separate the training samples, noise genes among them.
 
 Cost.  The evidence gradient with respect to *thousands* of ARD parameters never materialises an n × n × d array.
 Every gradient in both approximations has the form ∂ log Z / ∂θ_j = Σ_ij M_ij (∂K/∂θ_j)_ij for one symmetric n × n
@@ -71,6 +85,19 @@ _BOUNDS = {
     "v1": (math.log(1e-6), math.log(1e5)),
     "v2": (math.log(1e-6), math.log(1e3)),
 }
+#: The flat model: v0 at most 1e-3, so the prior sd of the X-dependent part of the latent function is at most 0.03
+#: (on the scale of the link, where f = ±1 moves a class probability by about a quarter): the covariance all but
+#: ignores X and the evidence is that of fair coin flips, log p(y) = −n log 2, up to terms of first order in v0
+#: (plus what v1's bias explains).  Near it (Laplace, K → 0)
+#:     log p(y | X) ≈ −n log 2 + ½ ∇ᵀK∇ − ½ tr(W K) = −n log 2 + (1/8) Σ_{i≠j} y_i y_j K_ij    (logistic: ∇ = y/2,
+#: W = I/4; probit and EP alike), so the evidence and every gradient are v0 times the alignment of the covariance
+#: with the labels: when the alignment of the start is negative (many genes, little signal) the first L-BFGS-B
+#: steps send v0 to its bound 1e-5, where the gradients fall below L-BFGS-B's absolute tolerances (EP's shrink
+#: further as v2 grows: with K = v2 I the EP evidence is −n log 2 for any v2).  ``_optimise`` resumes a run that
+#: ends there; it counts as having left once v0 exceeds 0.1 (``_FLAT_EXIT``), where those tolerances mean what they
+#: mean at the start.
+_FLAT_V0 = 1e-3
+_FLAT_EXIT = math.log(0.1)
 _NEWTON_MAX_ITER = 100
 _NEWTON_TOL = 1e-10
 _EP_MAX_SWEEPS = 200
@@ -145,6 +172,11 @@ class _Layout:
         if self.has_v2:
             b.append(_BOUNDS["v2"])
         return b
+
+
+def _at_flat_model(theta):
+    """Whether v0 = exp(θ[0]) is at most ``_FLAT_V0``: the covariance all but ignores X, the flat model."""
+    return bool(theta[0] <= math.log(_FLAT_V0))
 
 
 def _kernel(theta, layout, X, Xsq=None):
@@ -424,7 +456,8 @@ class GaussianProcessClassifier(BinaryClassifier):
         Additional optimiser runs from seeded random starting points (log hyper-parameters perturbed by
         N(0, 1)); the run with the highest log evidence wins.
     max_iter : int
-        Maximum number of L-BFGS-B iterations per run.
+        Maximum number of L-BFGS-B iterations per run, a run resumed from the flat model included (module
+        docstring, "The flat model").
     random_state : None, int or RandomState
         Seed of the restart perturbations.
 
@@ -600,16 +633,38 @@ class GaussianProcessClassifier(BinaryClassifier):
             cache["state"] = state
             return -log_z, -grad
 
-        bounds = np.array(self._layout.bounds())
-        res = scipy.optimize.minimize(
-            fun,
-            theta0,
-            jac=True,
-            method="L-BFGS-B",
-            bounds=scipy.optimize.Bounds(bounds[:, 0], bounds[:, 1]),
-            options={"maxiter": int(self.max_iter)},
-        )
-        return res.x, -res.fun, res.nit, bool(res.success), str(res.message)
+        bounds = scipy.optimize.Bounds(*np.array(self._layout.bounds()).T)
+        res = scipy.optimize.minimize(fun, theta0, jac=True, method="L-BFGS-B", bounds=bounds,
+                                      options={"maxiter": int(self.max_iter)})
+        nit, success, message = res.nit, bool(res.success), str(res.message)
+        while _at_flat_model(res.x) and nit < self.max_iter:
+            # The run ended at the flat model (v0 <= 1e-3; see _FLAT_V0), where the evidence and its
+            # gradient differ from those of log p(y) = −n log 2 only at first order in v0, below L-BFGS-B's
+            # absolute tolerances wherever the labels could still raise the evidence. Resume the same run (same
+            # objective, same parameterisation, within max_iter) without tolerances until v0 leaves the flat model,
+            # then as usual; if no step raises the evidence any more, the flat model is where the run ends (the fit
+            # warns). Runs that do not end there, e.g. on the thesis' data, are untouched.
+            def leave_flat(xk):
+                if xk[0] > _FLAT_EXIT:
+                    raise StopIteration
+
+            esc = scipy.optimize.minimize(fun, res.x, jac=True, method="L-BFGS-B", bounds=bounds,
+                                          callback=leave_flat,
+                                          options={"maxiter": int(self.max_iter) - nit, "gtol": 0.0, "ftol": 0.0})
+            nit += esc.nit
+            if esc.x[0] <= _FLAT_EXIT:  # still flat: out of budget, or no step raises the evidence
+                if -esc.fun > -res.fun:
+                    res = esc
+                if nit >= self.max_iter:
+                    success, message = False, "STOP: TOTAL NO. OF ITERATIONS REACHED LIMIT"
+                break
+            if nit >= self.max_iter:
+                res, success, message = esc, False, "STOP: TOTAL NO. OF ITERATIONS REACHED LIMIT"
+                break
+            res = scipy.optimize.minimize(fun, esc.x, jac=True, method="L-BFGS-B", bounds=bounds,
+                                          options={"maxiter": int(self.max_iter) - nit})
+            nit, success, message = nit + res.nit, bool(res.success), str(res.message)
+        return res.x, -res.fun, nit, success, message
 
     # -- sklearn API ----------------------------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
@@ -717,28 +772,47 @@ class GaussianProcessClassifier(BinaryClassifier):
         return self
 
     def _check_end_state(self, theta, const):
-        """Warn about a fit that cannot separate anything: every relevance at a bound of its box, or one class
+        """Warn about a fit that cannot separate anything (one warning naming every symptom): the flat model
+        (v0 <= 1e-3: the covariance all but ignores X), every relevance at a bound of its box, or one class
         predicted for every training sample."""
         lo, hi = _BOUNDS["l"]
         log_l = theta[1 : 1 + self._layout.n_l]
         if self.ard:
             log_l = log_l[~const]
-        at_bound = (log_l <= lo + 1e-6) | (log_l >= hi - 1e-6)
-        if log_l.size and np.all(at_bound):
+        side = None
+        if log_l.size and np.all((log_l <= lo + 1e-6) | (log_l >= hi - 1e-6)):
             side = ("lower" if np.all(log_l <= lo + 1e-6) else
                     "upper" if np.all(log_l >= hi - 1e-6) else "lower or upper")
+        pred = self.classes_[(self.latent_mean_train_ > 0).astype(int)]
+        if _at_flat_model(theta):
+            n = self._y.size
+            one = np.unique(pred)
+            label = one[0].item() if isinstance(one[0], np.generic) else one[0]
+            warn_degenerate(
+                type(self).__name__,
+                f"the fitted model is flat: the signal variance v0 ended at {self.v0_:.3g} (at most {_FLAT_V0:g}; "
+                f"lower bound {math.exp(_BOUNDS['v0'][0]):g}), so the covariance all but ignores X (log evidence "
+                f"{self.log_marginal_likelihood_:.6g}; coin flips: -n log 2 = {-n * math.log(2.0):.6g})"
+                + (f", every relevance (ARD value) ended at the {side} bound of its box" if side else "")
+                + (f" and the model predicts {label!r} for every training sample" if one.size == 1 else ""),
+                "no covariance the evidence maximisation reached makes samples of one class more alike than samples "
+                "of different classes (too little class information among this many genes, or none); predictions on "
+                "new samples are near chance",
+                "filter the genes first (e.g. genesel.SignalToNoiseSelector, or GPARDFS with its Wilcoxon "
+                "prefilter), check that they carry class information, or try other starts (n_restarts, v0, l)")
+        elif side:
             warn_degenerate(
                 type(self).__name__, f"every relevance (ARD value) ended at the {side} bound of its box",
                 "the evidence found no gene worth a finite length scale (with the lower bound: the covariance is "
                 "flat, the model predicts from the bias; with the upper bound: every sample is its own cluster)",
                 "check that the genes carry class information, standardise them, or start from other values "
                 "(l, v0) or more restarts (n_restarts)")
-        pred = self.classes_[(self.latent_mean_train_ > 0).astype(int)]
-        warn_if_one_class(self, pred, self.classes_[(self._y > 0).astype(int)],
-                          f"the fitted covariance (v0 = {self.v0_:.3g}, largest relevance "
-                          f"{np.max(self.relevances_):.3g}) leaves the bias to decide",
-                          "check that the genes carry class information, standardise them, or try more restarts "
-                          "(n_restarts)")
+        else:
+            warn_if_one_class(self, pred, self.classes_[(self._y > 0).astype(int)],
+                              f"the fitted covariance (v0 = {self.v0_:.3g}, largest relevance "
+                              f"{np.max(self.relevances_):.3g}) leaves the bias to decide",
+                              "check that the genes carry class information, standardise them, or try more "
+                              "restarts (n_restarts)")
 
     def _latent(self, X):
         """Predictive mean and variance of the latent f at the rows of X (Alg. 3.2 / 3.6)."""

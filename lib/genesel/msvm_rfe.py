@@ -384,8 +384,8 @@ def svm_forward_path(who, C, units, y, order, *, max_genes=None, tol=1e-6):
                                consequence="their leave-one-out decisions rest on unfinished solves")
     for w in caught:
         msg = str(w.message)
-        if cause and issubclass(w.category, ConvergenceWarning):
-            msg = f"{who} (forward selection): {msg}{cause}"
+        if cause and issubclass(w.category, ConvergenceWarning):  # no max_iter helps a hard margin that cannot separate
+            msg = f"{who} (forward selection): {msg.removesuffix('; raise max_iter or lower C')}{cause}"
         warnings.warn_explicit(msg, w.category, w.filename, w.lineno)
     return path
 
@@ -484,9 +484,11 @@ class MSVMRFE(SelectorBase):
                                                                schedule)
         del Xt
         if worst >= self.tol:
-            warnings.warn(f"MSVMRFE: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={self.tol}); "
-                          f"raise max_iter or lower C{_hard_margin_cause(self.C, C_s, kmax, e)}", ConvergenceWarning,
-                          stacklevel=2)
+            # with C effectively infinite (hard margin) on data that are not separable, no max_iter converges: the
+            # message names that cause and its remedy instead of "raise max_iter"
+            cause = _hard_margin_cause(self.C, C_s, kmax, e)
+            warnings.warn(f"MSVMRFE: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={self.tol})"
+                          + (cause if cause else "; raise max_iter or lower C"), ConvergenceWarning, stacklevel=2)
         surv = final_rows[np.argsort(-final_crit, kind="stable")]
         self.feature_order_ = np.concatenate([surv, eliminated[::-1]]).astype(np.int64)
         self.ranking_ = np.empty(d, dtype=np.int64)
