@@ -76,3 +76,13 @@ def test_a_table_quoted_whole(tmp_path):
     out = render_readme(text, tmp_path)
     assert "| 2 genes, 0 errors | 76 |" in out and "old 75" not in out
     assert "not on record yet" in table_block("y_claims", tmp_path)
+
+
+def test_a_run_note_is_quoted_in_the_run_line(tmp_path):
+    """A run's own note (e.g. resumed from the cell cache of an interrupted run) travels into the README's run line."""
+    figs, _ = _copy_run(tmp_path)
+    run = json.loads((figs / "03_helleputte2009_transfer_run.json").read_text())
+    assert "Resumed" not in block("03_helleputte2009_transfer", figs)
+    run["note"] = "Resumed from the cell cache of an interrupted run."
+    (figs / "03_helleputte2009_transfer_run.json").write_text(json.dumps(run))
+    assert "cores, Linux). Resumed from the cell cache of an interrupted run." in block("03_helleputte2009_transfer", figs)

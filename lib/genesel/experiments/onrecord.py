@@ -65,8 +65,9 @@ def _run_line(run: dict) -> str:
     params = ", ".join(f"{k} = {v}" for k, v in sorted(overrides.items())) or "its default parameters"
     wall = run.get("wall_seconds")
     took = "" if wall is None else f", {wall / 60:.0f} min wall" if wall >= 90 else f", {wall:.0f} s wall"
+    note = f" {run['note']}" if run.get("note") else ""  # e.g. a run resumed from the cell cache
     return (f"Full run of commit `{commit}`{dirty}, {p.get('date', 'date unknown')}, with {params}, on "
-            f"{m.get('cpu', 'an unknown CPU')} ({m.get('cores', '?')} cores, {m.get('system', '?')}){took}.")
+            f"{m.get('cpu', 'an unknown CPU')} ({m.get('cores', '?')} cores, {m.get('system', '?')}){took}.{note}")
 
 
 def block(notebook: str, figures: Path) -> str:
