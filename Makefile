@@ -28,8 +28,8 @@ full: data         ## the papers' full protocols (hours) -> runs/full/, figures/
 report: install    ## static HTML of the executed notebooks (offline maths, embedded figures): runs/<MODE>/report/
 	$(BIN)/python -m genesel.experiments.report --mode $(or $(MODE),quick)
 
-test: install      ## the test suite (includes every notebook in quick mode)
-	$(BIN)/python -m pytest
+test: install      ## the test suite (includes every notebook in quick mode), on every core (pytest-xdist)
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 lab: install       ## JupyterLab on the notebooks, in the project's venv
 	$(BIN)/jupyter lab notebooks/
