@@ -7,8 +7,9 @@ MSc thesis, UBC 2006: Figures 3.6-3.9 (CV accuracy, pooled ROC curves, AUC, CPU 
 
 The sentences that quote numbers are written from the run's own tables, so that they are true in every mode and on
 every machine: the CPU seconds of Figure 3.9 are measured on the machine that runs the notebook, and the ARD values
-of §4.3 come from evidence maximisations that stop at the optimiser's iteration cap on a very flat surface, where any
-change in the arithmetic moves the last digits: neither may be typed into the notebook's prose.
+of §4.3 come from evidence maximisations over a surface that is flat for the weakly relevant genes (run to L-BFGS-B's
+convergence test since issue 27, yet any change in the arithmetic moves those genes' last digits): neither may be
+typed into the notebook's prose.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from genesel.papers.tan2006_ch45 import (LUNG_NOTE, PAPER, PREPROCESSING_CHECKS,
 from genesel.stability import kuncheva_index, mean_pairwise_jaccard, selection_frequency, stability_score
 
 __all__ = ["thesis_name", "variant_list", "split_summary", "checks_sentence", "preprocessing_table",
-           "thesis_ranking_tables", "unconverged_note", "thesis_sizes", "table46", "table47", "chapter4_paper_vs_rows",
+           "thesis_ranking_tables", "unconverged_note", "fold_unconverged_note", "thesis_sizes", "table46", "table47", "chapter4_paper_vs_rows",
            "rvm_sets", "table53", "table54", "table55", "table56", "chapter5_paper_vs_rows", "stability_table",
            "lofo_table", "occurrence_table", "ranking_tables", "forward_figure_name", "fig_forward",
            "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation", "chapter5_matches", "banner_texts",
@@ -113,6 +113,18 @@ def unconverged_note(rank: pd.DataFrame) -> str:
     return (f"GP-ARD fits whose L-BFGS-B optimiser stopped at its iteration cap: {capped} of {fits}. Their ARD values "
             "rank the genes all the same, but the evidence could still rise, and the order of the weakly relevant "
             "genes is the optimiser's, not the data's.")
+
+
+def fold_unconverged_note(folds: pd.DataFrame) -> str:
+    """How many GP evidence maximisations inside the leave-one-fold-out selectors (GP-Laplace's ranking, GP-ARD-FS,
+    GP-ARD-RFE) stopped at the optimiser's iteration cap, over every fold and variant (zero is the goal)."""
+    capped = int(folds.unconverged_fits.sum())
+    if capped == 0:
+        return ("Every GP evidence maximisation inside the selectors met L-BFGS-B's convergence test (none stopped at "
+                "its iteration cap).")
+    return (f"GP evidence maximisations inside the selectors that stopped at L-BFGS-B's iteration cap: {capped}. "
+            "Their ARD values rank the genes all the same, but the evidence could still rise, and the order of the "
+            "weakly relevant genes is the optimiser's, not the data's.")
 
 
 def thesis_sizes(dataset: str, method: str):
