@@ -26,3 +26,16 @@ def sparse_problem(m=60, f=300, n_rel=5, seed=7):
     y = np.where(X[:, :n_rel].sum(axis=1) > 0, 1, -1)
     X[:, :n_rel] += 0.5 * y[:, None]
     return X, y
+
+
+def problem_p(shift=3.0, test=False):
+    """Issue 25's problem P: 40 samples x 30 genes, class 1 shifted by ``shift`` sd on genes 0-2 (separable at 3),
+    27 noise genes; with ``test=True`` also 40 test samples from the same distribution (seed 1): (X, y, X_test)."""
+    y = np.r_[[0] * 20, [1] * 20]
+    X = np.random.default_rng(0).normal(size=(40, 30))
+    X[y == 1, :3] += shift
+    if not test:
+        return X, y
+    Xt = np.random.default_rng(1).normal(size=(40, 30))
+    Xt[y == 1, :3] += shift
+    return X, y, Xt

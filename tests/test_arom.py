@@ -12,7 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from genesel.arom import UNDERFLOW, L2AROM, _rescale, arom_path, check_prior
 from genesel.svm import LinearSVM
 from naive import arom as naive_arom
-from problems import sparse_problem
+from problems import sparse_problem, problem_p
 
 
 def _problem(n=24, d=40, seed=0, n_rel=4):
@@ -330,13 +330,6 @@ def test_iteration_cap_warns_and_reports():
 
 
 # ---------------------------------------------------------------- issue 25: every scale
-def _problem_p():
-    """Issue 25's problem P: separable on genes 0-2 (3 sd), 27 noise genes."""
-    rng = np.random.default_rng(0)
-    y = np.r_[[0] * 20, [1] * 20]
-    X = rng.normal(size=(40, 30))
-    X[y == 1, :3] += 3
-    return X, y
 
 
 @pytest.mark.parametrize("scale", [1e-300, 1e-200, 2.0**-700, 1e-100, 1e100, 2.0**700, 1e200, 1e300])
@@ -346,7 +339,7 @@ def test_hard_margin_selects_the_genes_of_scale_1_at_any_scale(scale):
     overflowed at 1e200 ("the genes carry no information")."""
     import warnings
 
-    X, y = _problem_p()
+    X, y = problem_p()
     ref = L2AROM(n_features_to_select=5, C=np.inf).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -363,7 +356,7 @@ def test_large_C_on_huge_data_is_the_hard_margin():
     in the Gram matrix (RuntimeWarning) and "the genes carry no information ... e.g. all columns constant"."""
     import warnings
 
-    X, y = _problem_p()
+    X, y = problem_p()
     ref = L2AROM(n_features_to_select=3, C=np.inf).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -376,14 +369,14 @@ def test_large_C_on_huge_data_is_the_hard_margin():
 def test_negligible_C_is_a_named_error(scale):
     """C=1e3 on data near 1e-200: C * max |x|^2 underflows, every sample would be a bounded support vector. Before:
     500 iterations, a ConvergenceWarning and all 30 genes "selected"."""
-    X, y = _problem_p()
+    X, y = problem_p()
     with pytest.raises(ValueError, match=r"C=1000 is negligible at the scale of X.*raise C or standardise"):
         L2AROM().fit(X * scale, y)
 
 
 def test_ordinary_data_give_the_numbers_of_the_literal_iteration():
     """Data-relative units change no bit on data of ordinary scale: the path equals the plain-Python twin's."""
-    X, y = _problem_p()
+    X, y = problem_p()
     yy = np.where(y == 1, 1.0, -1.0)
     for s in (1.0, 1e-30, 1e30):
         fast = arom_path(X * s, yy, None, C=np.inf, tol=1e-7)
@@ -398,7 +391,7 @@ def test_an_offset_gives_the_genes_of_offset_0(offset):
     centred. Before: at 1e8 spreads a RuntimeWarning (invalid value in matmul) and other genes at 1e12."""
     import warnings
 
-    X, y = _problem_p()
+    X, y = problem_p()
     shift = offset * (1.0 + np.arange(30) / 30)
     for C in (np.inf, 1e3):
         ref = L2AROM(n_features_to_select=5, C=C).fit(X, y)

@@ -6,6 +6,7 @@ from naive.dwd import dwd_direct
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel.dwd import DWD, default_dwd_C, dwd_loss
+from problems import problem_p
 
 
 def _data(n, d, sep, seed):
@@ -145,15 +146,6 @@ def test_coinciding_classes_are_refused():
 
 
 # ---------------------------------------------------------------- issue 25: offsets
-def _problem_p():
-    """Issue 25's problem P (separable on genes 0-2 by 3 sd, 27 noise genes) and 40 test samples."""
-    rng = np.random.default_rng(0)
-    y = np.r_[[0] * 20, [1] * 20]
-    X = rng.normal(size=(40, 30))
-    X[y == 1, :3] += 3
-    Xt = np.random.default_rng(1).normal(size=(40, 30))
-    Xt[y == 1, :3] += 3
-    return X, y, Xt
 
 
 @pytest.mark.parametrize("offset", [1e4, 1e8, 1e12])
@@ -163,7 +155,7 @@ def test_an_offset_gives_the_model_of_offset_0(offset, kw):
     the Gram matrix. Before: at 1e4 sd a one-class model whose warning blamed class overlap."""
     import warnings
 
-    X, y, Xt = _problem_p()
+    X, y, Xt = problem_p(test=True)
     shift = offset * (1.0 + np.arange(30) / 30)
     ref = DWD(**kw).fit(X, y)
     with warnings.catch_warnings():
@@ -183,6 +175,6 @@ def test_an_offset_gives_the_model_of_offset_0(offset, kw):
 def test_polynomial_kernel_far_from_the_origin_names_the_offset():
     from genesel._core.validation import DegenerateModelWarning
 
-    X, y, _ = _problem_p()
+    X, y, _ = problem_p(test=True)
     with pytest.warns(DegenerateModelWarning, match=r"polynomial kernel.*standard deviations from the origin.*centre"):
         DWD(kernel="poly", gamma=1e-8, coef0=0.0, degree=2).fit(X + 1e4, y)

@@ -9,15 +9,7 @@ import pytest
 
 from genesel import SVMRFE, MissingValueImputer, RFBackwardSelector
 from genesel._core.units import OFFSET_RATIO, far_offset_centre, offset_message, offset_ratio, tree_units
-
-
-def _problem_p():
-    """Issue 25's problem P (separable on genes 0-2 by 3 sd, 27 noise genes)."""
-    rng = np.random.default_rng(0)
-    y = np.r_[[0] * 20, [1] * 20]
-    X = rng.normal(size=(40, 30))
-    X[y == 1, :3] += 3
-    return X, y
+from problems import problem_p
 
 
 def test_offset_ratio_is_the_squared_mean_over_the_spread():
@@ -37,7 +29,7 @@ def test_offset_ratio_is_the_squared_mean_over_the_spread():
 @pytest.mark.parametrize("scale,offset", [(1.0, 0.0), (3.0, 5.0), (1e-300, 0.0), (1e300, 0.0), (1e-7, 0.0),
                                           (1.0, 1e8), (1e-200, 1e12)])
 def test_tree_units_keep_every_gene_order_and_leave_ordinary_data_alone(scale, offset):
-    X, _ = _problem_p()
+    X, _ = problem_p()
     Xd = (X + offset) * scale
     T = tree_units(Xd)
     if scale in (1.0, 3.0) and offset < 1e3:
@@ -55,7 +47,7 @@ def test_tree_units_keep_every_gene_order_and_leave_ordinary_data_alone(scale, o
 def test_random_forest_selection_is_that_of_scale_1(scale, offset):
     """Before: float32 underflowed (1e-300), overflowed (1e300, a RuntimeWarning) or rounded every difference away
     (1e8 spreads from the origin): another selection, silently."""
-    X, y = _problem_p()
+    X, y = problem_p()
     est = RFBackwardSelector(n_estimators=100, n_estimators_iter=50, random_state=0)
     ref = est.fit(X, y)
     with warnings.catch_warnings():
@@ -69,7 +61,7 @@ def test_random_forest_selection_is_that_of_scale_1(scale, offset):
 def test_svm_rfe_far_from_the_origin_is_the_rfe_of_offset_0(offset):
     """SVM-RFE's SVMs have a bias: an offset changes nothing but the intercepts. Before: at 1e8 spreads a
     RuntimeWarning (invalid value in matmul) and 'C=inf is negligible'; with C=1 other test predictions."""
-    X, y = _problem_p()
+    X, y = problem_p()
     shift = offset * (1.0 + np.arange(30) / 30)
     for C in (np.inf, 1.0):
         ref = SVMRFE(n_features_to_select=3, C=C).fit(X, y)
@@ -94,7 +86,7 @@ def test_svm_rfe_far_from_the_origin_is_the_rfe_of_offset_0(offset):
 @pytest.mark.parametrize("scale", [1e-300, 1e200, 1e300])
 def test_knn_imputation_at_any_scale(scale):
     """Before: scikit-learn's squared distances overflowed at 1e200 (a RuntimeWarning, neighbours at random)."""
-    X, _ = _problem_p()
+    X, _ = problem_p()
     Xn = X.copy()
     Xn[::7, ::5] = np.nan
     ref = MissingValueImputer(n_neighbors=3).fit(Xn).transform(Xn)

@@ -13,7 +13,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from genesel.filters import wilcoxon_pvalues
 from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE, ard_rfe_round, halving_sizes, normalise_ard
-from problems import sparse_problem
+from problems import sparse_problem, problem_p
 
 # Thesis §5.4 running example: 6 genes, k = 3 folds, first round keeps m = 2^floor(log2 6) = 4. Fold 3's ARD values
 # are larger "in general" than fold 1's (so normalisation matters), and g5 is "ranked within top 4 in all R_i's but
@@ -132,14 +132,6 @@ def test_sklearn_contract(estimator, check):
 # ------------------------------------------------------------------------------------------------------------------
 
 
-def _problem_p():
-    rng = np.random.default_rng(0)
-    y = np.r_[[0] * 20, [1] * 20]
-    X = rng.normal(size=(40, 30))
-    X[y == 1, :3] += 3
-    return X, y
-
-
 _SELECTORS = {"GPARDFS": lambda: GPARDFS(random_state=0), "GPARDRFE": lambda: GPARDRFE(p=3, random_state=0)}
 
 
@@ -158,7 +150,7 @@ def test_powers_of_two_give_the_model_of_scale_1_bit_for_bit(name, exp2):
     at 2^-600 or 2^600 (with a forward selection that has no units of its own) every number is that of scale 1, the
     ARD values reported in the units of X. Before: at 2^600 they underflowed to 0 and every gene tied; at 2^-600
     they overflowed (inf / inf in the normalisation, a RuntimeWarning)."""
-    X, y = _problem_p()
+    X, y = problem_p()
     X = X[:, :8]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -177,7 +169,7 @@ def test_powers_of_two_give_the_model_of_scale_1_bit_for_bit(name, exp2):
 def test_a_huge_scale_selects_as_at_scale_1(name):
     """P x 1e200 with the defaults selects [0, 2], as at scale 1 (before: gene 0 alone, with ConvergenceWarnings
     only). The forward selection's C = 1 is then the hard margin (C is in the units of X); it still finds [0, 2]."""
-    X, y = _problem_p()
+    X, y = problem_p()
     ref = _SELECTORS[name]().fit(X, y)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -196,7 +188,7 @@ def test_a_negligible_C_of_the_forward_svm_is_a_named_error(name):
     """The forward selection's linear SVM has its C in the units of X: on P x 1e-200 a box of 1e-400 against the
     samples' squared norms. Before: gene 0 alone, with a RuntimeWarning from GP-ARD-RFE; now a named error, raised
     before any GP is fitted."""
-    X, y = _problem_p()
+    X, y = problem_p()
     with pytest.raises(ValueError, match=rf"{name}: C=1 is negligible at the scale of X.*raise C or standardise"):
         _SELECTORS[name]().fit(X * 1e-200, y)
     # a classifier of the user's for the forward selection brings its own units: no error then
@@ -214,7 +206,7 @@ def test_an_offset_gives_the_selection_without_it(name, offset):
     """The GP centres the genes; the forward selection's SVM with bias does not depend on the offset either, but its
     Gram matrix did: at 1e8 times the spread its solves stopped at max_iter (ConvergenceWarnings). Such data are now
     centred for it (the same SVMs)."""
-    X, y = _problem_p()
+    X, y = problem_p()
     ref = _SELECTORS[name]().fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -10,7 +10,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel.msvm_rfe import MSVMRFE, _msvm_path, msvm_criterion, resampling_masks
 from naive import msvm_rfe as naive_msvm
-from problems import golub_like
+from problems import golub_like, problem_p
 
 
 def test_criterion_by_hand():
@@ -80,20 +80,12 @@ def test_sklearn_contract(estimator, check):
 # ------------------------------------------------------------------------------------------------------------------
 
 
-def _problem_p(shift=3.0):
-    rng = np.random.default_rng(0)
-    y = np.r_[[0] * 20, [1] * 20]
-    X = rng.normal(size=(40, 30))
-    X[y == 1, :3] += shift
-    return X, y
-
-
 @pytest.mark.parametrize("scale", [1e-300, 1e-200, 2.0**-660, 1e-100])
 def test_a_negligible_C_is_a_named_error(scale):
     """C is in the units of X (as LinearSVM's and SVMRFE's): on P x 1e-200, C = 1 is a box 1e-400 against the
     samples' squared norms. Before, the Gram blocks underflowed and MSVMRFE selected noise gene 29 alone, silently
     (at 1e-100, gene 2 alone: every SVM's decision values were rounding noise); now it says C is negligible."""
-    X, y = _problem_p()
+    X, y = problem_p()
     with pytest.raises(ValueError, match=r"C=1 is negligible at the scale of X.*raise C or standardise"):
         MSVMRFE(random_state=0).fit(X * scale, y)
 
@@ -102,7 +94,7 @@ def test_a_huge_scale_gives_the_hard_margin_model_of_scale_1():
     """At 1e200, C = 1 is C * max k(x, x) ~ 1e400: the hard-margin MSVM-RFE, computed on X times a power of two
     (before: the Gram blocks overflowed to inf and noise gene 29 was selected with a ConvergenceWarning). On data that
     stay separable down to one gene the hard margin converges and equals C = inf at scale 1."""
-    X, y = _problem_p(shift=8.0)
+    X, y = problem_p(shift=8.0)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # neither a RuntimeWarning (overflow) nor a ConvergenceWarning
         big = MSVMRFE(random_state=0).fit(X * 1e200, y)
@@ -117,7 +109,7 @@ def test_a_hard_margin_that_cannot_separate_names_the_cause():
     so and names the remedy (lower C or standardise), not "raise max_iter" (no number of iterations lets a hard
     margin separate what it cannot); the forward selection's warning alike. The model is that of C = inf at scale 1
     (the property test's reference), warning included."""
-    X, y = _problem_p()
+    X, y = problem_p()
     with pytest.warns(ConvergenceWarning, match=r"effectively infinite at the scale of X.*lower C") as rec:
         big = MSVMRFE(n_features_to_select=3, max_iter=2000, random_state=0).fit(X * 1e200, y)
     with pytest.warns(ConvergenceWarning, match=r"effectively infinite at the scale of X.*lower C") as rec2:
@@ -132,7 +124,7 @@ def test_a_hard_margin_that_cannot_separate_names_the_cause():
 
 def test_ordinary_data_are_computed_unscaled():
     """Data of ordinary scale are not rescaled: the ranking is the kernel's on X itself, bit for bit."""
-    X, y = _problem_p()
+    X, y = problem_p()
     est = MSVMRFE(n_folds=4, step=1, n_features_to_select=1, random_state=1).fit(X * 1e3, y)
     masks = resampling_masks(np.where(y > 0, 1, -1), 4, 1, np.random.RandomState(1))
     elim, surv, _, _ = _msvm_path(np.ascontiguousarray((X * 1e3).T), np.where(y > 0, 1.0, -1.0), masks, 1.0, 1e-6,
@@ -145,7 +137,7 @@ def test_an_offset_gives_the_model_without_it(offset):
     """The SVMs with bias do not depend on where the data sit, but their Gram blocks do: at an offset of 10^8 times
     the spread the class information sat 16 digits below the Gram entries. Before: at 1e6 noise gene 25 was
     selected, at 1e8 genes [0, 1, 2, 5, 25] with ConvergenceWarnings. Such data are now centred (the same SVMs)."""
-    X, y = _problem_p()
+    X, y = problem_p()
     ref = MSVMRFE(random_state=0).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -45,6 +45,7 @@ from genesel import (ALMA, ALMAFS, ALMARFE, DWD, RVM, SMLR, SVMRFE, FisherSelect
 from genesel import GPARDFS, GPARDRFE, MSVMRFE, RVMSelector, SMLRSelector
 from genesel import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCompressionStumps
 from genesel._core.validation import DegenerateModelWarning
+from problems import problem_p
 
 # CI: 6 fixed random examples per estimator plus the explicit ones. A deeper, random search:
 # GENESEL_PROPERTY_EXAMPLES=300 pytest ...
@@ -184,18 +185,6 @@ def _silent_one_class(name, out, y, desc):
 # ------------------------------------------------------------------------------------------------- the extreme cases
 
 
-def _problem_p():
-    """The issue's problem P (train) and 40 test samples from the same distribution."""
-    rng = np.random.default_rng(0)
-    y = np.r_[[0] * 20, [1] * 20]
-    X = rng.normal(size=(40, 30))
-    X[y == 1, :3] += 3
-    rt = np.random.default_rng(1)
-    Xt = rt.normal(size=(40, 30))
-    Xt[y == 1, :3] += 3
-    return X, y, Xt, y.copy()
-
-
 #: case -> (scale, offset in units of the within-class sd, shape)
 EXTREME = {
     "x1e-300": (1e-300, 0.0, "signal"), "x1e-200": (1e-200, 0.0, "signal"), "x1e200": (1e200, 0.0, "signal"),
@@ -248,7 +237,8 @@ def _reference(name, est, X, y, Xt):
 
 def _judge_extreme(name, est, kind, units, case, selector):
     scale, offset, shape = EXTREME[case]
-    X0, y, Xt0, yt = _problem_p()
+    X0, y, Xt0 = problem_p(test=True)
+    yt = y.copy()
     X, Xt = _transform(X0, Xt0, scale, offset, shape, np.random.default_rng(7))
     if selector:
         est = _with_classifier(est)

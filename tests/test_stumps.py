@@ -15,6 +15,7 @@ from genesel import _stumps_kernels as SK
 from genesel import bounds as B
 from genesel import stumps as S
 from naive import stumps as NV
+from problems import problem_p
 
 
 def _problem(m, n, seed, informative=3, integer=False):
@@ -440,15 +441,6 @@ def test_path_losses_refuses_a_grid_without_its_parameters_and_unknown_labels():
 
 
 # ---------------------------------------------------------------- issue 25: every scale and offset
-def _problem_p():
-    """Issue 25's problem P: separable on genes 0-2 (3 sd), 27 noise genes; and 40 test samples."""
-    rng = np.random.default_rng(0)
-    y = np.r_[[0] * 20, [1] * 20]
-    X = rng.normal(size=(40, 30))
-    X[y == 1, :3] += 3
-    Xt = np.random.default_rng(1).normal(size=(40, 30))
-    Xt[y == 1, :3] += 3
-    return X, y, Xt
 
 
 @pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-7, 2.0**-40, 1e7, 1e200, 1e300])
@@ -456,7 +448,7 @@ def test_adaboost_gives_the_model_of_scale_1_at_any_scale(scale):
     """scikit-learn's trees treat values closer than 1e-7 (absolute) as equal; AdaBoostStumps applies that
     tolerance in units of each gene's range where the range is below 1/2, so a gene scaled by 1e-7 or 1e-200 splits as
     at scale 1. Before: at 1e-200 one class everywhere (training accuracy 0.5), at 1e-7 accuracy 0.62, silently."""
-    X, y, Xt = _problem_p()
+    X, y, Xt = problem_p(test=True)
     ref = S.AdaBoostStumps().fit(X, y)
     got = S.AdaBoostStumps().fit(X * scale, y)
     np.testing.assert_array_equal(got.genes_, ref.genes_)
@@ -469,7 +461,7 @@ def test_adaboost_gives_the_model_of_scale_1_at_any_scale(scale):
 @pytest.mark.parametrize("offset", [1e4, 1e8, 1e12])
 @pytest.mark.parametrize("scale", [1.0, 1e-200])
 def test_adaboost_gives_the_model_of_offset_0_at_any_offset(offset, scale):
-    X, y, Xt = _problem_p()
+    X, y, Xt = problem_p(test=True)
     ref = S.AdaBoostStumps().fit(X, y)
     got = S.AdaBoostStumps().fit((X + offset) * scale, y)
     np.testing.assert_array_equal(got.genes_[:5], ref.genes_[:5])
@@ -481,7 +473,7 @@ def test_adaboost_gives_the_model_of_offset_0_at_any_offset(offset, scale):
 @pytest.mark.parametrize("scale,offset", [(1e-300, 0.0), (1e-200, 0.0), (1e300, 0.0), (1.0, 1e8), (1.0, 1e12),
                                           (1e-200, 1e12)])
 def test_stump_conjunctions_give_the_model_of_scale_1(cls, kw, scale, offset):
-    X, y, Xt = _problem_p()
+    X, y, Xt = problem_p(test=True)
     ref = cls(**kw).fit(X, y)
     got = cls(**kw).fit((X + offset) * scale, y)
     assert [s[0] for s in got.stumps_] == [s[0] for s in ref.stumps_]
@@ -491,7 +483,7 @@ def test_stump_conjunctions_give_the_model_of_scale_1(cls, kw, scale, offset):
 def test_adaboost_on_values_that_differ_only_by_rounding_is_not_split():
     """A gene constant up to a unit in the last place is rounding noise, not a split (scikit-learn's tolerance
     works in units of the gene's range only where that range is real)."""
-    X, y, _ = _problem_p()
+    X, y, _ = problem_p(test=True)
     noise = np.ones_like(X) * (1.0 + np.finfo(float).eps * np.random.default_rng(3).integers(0, 2, size=X.shape))
     Xn = np.column_stack([X[:, :3], noise[:, 3:]])
     ref = S.AdaBoostStumps().fit(X[:, :3], y)
