@@ -104,15 +104,18 @@ def _thesis_cell(v):
     return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
+#: what a capped GP-ARD fit's ranking is worth (tests/papers/test_fidelity.py), said after every count of capped fits
+_CAPPED_CAVEAT = ("Their ARD values rank the genes all the same, but the evidence could still rise, and the order of the "
+                  "weakly relevant genes is the optimiser's, not the data's.")
+
+
 def unconverged_note(rank: pd.DataFrame) -> str:
     """How many GP-ARD fits of the rankings stopped at the optimiser's iteration cap (zero is the goal)."""
     capped, fits = int(rank.unconverged_fits.sum()), int(rank.method.isin(["GP-Laplace", "GP-EP"]).sum())
     if capped == 0:
         return (f"All {fits} GP-ARD fits of the rankings met L-BFGS-B's convergence test (none stopped at its "
                 "iteration cap).")
-    return (f"GP-ARD fits whose L-BFGS-B optimiser stopped at its iteration cap: {capped} of {fits}. Their ARD values "
-            "rank the genes all the same, but the evidence could still rise, and the order of the weakly relevant "
-            "genes is the optimiser's, not the data's.")
+    return f"GP-ARD fits whose L-BFGS-B optimiser stopped at its iteration cap: {capped} of {fits}. {_CAPPED_CAVEAT}"
 
 
 def fold_unconverged_note(folds: pd.DataFrame) -> str:
@@ -122,9 +125,7 @@ def fold_unconverged_note(folds: pd.DataFrame) -> str:
     if capped == 0:
         return ("Every GP evidence maximisation inside the selectors met L-BFGS-B's convergence test (none stopped at "
                 "its iteration cap).")
-    return (f"GP evidence maximisations inside the selectors that stopped at L-BFGS-B's iteration cap: {capped}. "
-            "Their ARD values rank the genes all the same, but the evidence could still rise, and the order of the "
-            "weakly relevant genes is the optimiser's, not the data's.")
+    return f"GP evidence maximisations inside the selectors that stopped at L-BFGS-B's iteration cap: {capped}. {_CAPPED_CAVEAT}"
 
 
 def thesis_sizes(dataset: str, method: str):
