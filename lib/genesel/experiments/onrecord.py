@@ -9,8 +9,9 @@ parameters). The README quotes those numbers only through blocks this module wri
     <!-- /on-record:05c_tan2006_stability -->
 
 and, for a table quoted whole, ``<!-- on-record-table:guyon2002_claims -->`` (the CSV ``figures/guyon2002_claims.csv``
-as a Markdown table), so a number in the README is a number of a committed table, never one typed by hand: change the CSV and the text
-changes (``python -m genesel.experiments.onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
+as a Markdown table), and ``<!-- agreement -->`` (how many cells of each paper's reference tables agree, differ
+for a cause a test shows, or stay unexplained: :mod:`genesel.experiments.agreement`), so a number in the README is
+a number of a committed table, never one typed by hand: change the CSV and the text changes (``python -m genesel.experiments.onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
 ``tests/test_onrecord.py`` does). A notebook whose full run is not on record yet gets a block that says so.
 """
 
@@ -23,6 +24,8 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+
+from genesel.experiments.agreement import tally_markdown
 
 __all__ = ["NOTEBOOK_TABLES", "block", "render_readme", "main"]
 
@@ -40,6 +43,7 @@ NOTEBOOK_TABLES = {
 }
 _MARK = re.compile(r"<!-- on-record:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record:(?P=name) -->", re.S)
 _TABLE = re.compile(r"<!-- on-record-table:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record-table:(?P=name) -->", re.S)
+_AGREE = re.compile(r"<!-- agreement -->\n.*?<!-- /agreement -->", re.S)
 
 
 def _cell(v) -> str:
@@ -101,6 +105,8 @@ def render_readme(text: str, figures: Path) -> str:
     """``text`` with every on-record block regenerated from ``figures``."""
     text = _TABLE.sub(lambda m: (f"<!-- on-record-table:{m.group('name')} -->\n{table_block(m.group('name'), figures)}"
                                  f"\n<!-- /on-record-table:{m.group('name')} -->"), text)
+    text = _AGREE.sub(lambda m: f"<!-- agreement -->\n{tally_markdown(figures)}\n<!-- /agreement -->", text)
+
     def sub(m):
         name = m.group("name")
         if name not in NOTEBOOK_TABLES:
@@ -126,7 +132,7 @@ def main(argv=None) -> int:
         return 0
     if new != old:
         args.readme.write_text(new)
-    n = len(_MARK.findall(new)) + len(_TABLE.findall(new))
+    n = len(_MARK.findall(new)) + len(_TABLE.findall(new)) + len(_AGREE.findall(new))
     print(f"{args.readme}: {n} on-record block(s) {'rewritten' if new != old else 'up to date'}")
     return 0
 
