@@ -6,8 +6,8 @@ CD33, splits them with 3 errors). 25 is what predicting "ALL" for everyone costs
 
 The cause shown here: **labels paired by sample number with columns in file order.** Golub's public files list
 their samples out of numeric order (the training file 1-27, 34-38, 28-33; the independent file 39, 40, 42, 47, 48,
-49, 41, 43, ..., 62: grouped by class), while the class of each sample is published as a list by sample number
-(ALL 1-27, AML 28-38, ALL 39-49, AML 50-54, ...). Giving the k-th column of the files the class of sample k
+49, 41, 43, ..., 62: grouped by class), while a list of the classes by sample number (ALL 1-27, AML 28-38, ALL
+39-49, AML 50-54, ...) reads like the matching label vector. Giving the k-th column of the files the class of sample k
 mislabels 14 of the 72 samples (7 ALL as AML, 7 AML as ALL) and keeps the class counts at 47 / 25, so the paper's
 description of the data cannot reveal it. genesel's ``golub`` data set keeps each sample's own label (from the
 ``golub_train`` / ``golub_test`` objects, sample names and labels side by side).
