@@ -69,7 +69,7 @@ class Explained:
 
 #: every difference a test explains (add an entry with the test that shows the cause)
 EXPLAINED: tuple[Explained, ...] = (
-    Explained("shah2012", r"^Leuk: (SVM|SVM\+gs|SVM\+rfe|L0|Occam|SC) errors$",  # the six the test runs
+    Explained("shah2012", r"^Leuk: (?:SVM|SVM\+gs|SVM\+rfe|L0|Occam|SC) errors$",  # the six the test runs
               "tests/papers/test_shah2012_differences.py::test_protocol_on_mistaken_labels_closes_the_leukemia_gap",
               "labels paired by sample number with the column order of Golub's files (14 of 72 flipped) give the "
               "paper's near-chance errors, no further from it than genesel is on Colon, and make its Table 5 genes "
