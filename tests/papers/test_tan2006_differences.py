@@ -1,13 +1,13 @@
 """Differences from Tan (2006), chapters 4-5, that an unknown random partition could explain: tested (issue 27).
 
-The thesis drew Colon's 32/30 training/test partition at random ("We randomly partitioned the data set", §4.4) and
-its 10 folds too (§5.1), and gives neither; genesel's full run (seed 0,
-``figures/tan2006_ch4|ch5_paper_vs_genesel.csv``) is another draw. Each test below draws many seeded partitions of the thesis' sizes (Colon 32/30, 11 normal and 21
-tumour samples in training: ``tan2006_ch45.thesis_split``; stratified 10-fold as ``fold_cell``, and plain random
-10-fold), computes the quantity the thesis prints with the thesis' protocol (the "merged" standardisation, the same
-selectors and forward selection as the cells; draw 0 gives the committed full run's numbers, checked against the
-committed CSV), and asks whether the thesis' value lies in the central 95 % of the draws (neither tail beyond it
-below 2.5 %). Only the merged rows (the thesis' protocol) are judged. Findings, with the draws of these tests:
+The thesis drew Colon's 32/30 training/test partition at random ("We randomly partitioned the data set", §4.4) and its
+10 folds too (§5.1), and gives neither; genesel's full run (seed 0, ``figures/tan2006_ch4|ch5_paper_vs_genesel.csv``) is
+another draw. Each test below draws many seeded partitions of the thesis' sizes (Colon 32/30, 11 normal and 21 tumour
+samples in training: ``tan2006_ch45.thesis_split``; stratified 10-fold as ``fold_cell``, and plain random 10-fold),
+computes the quantity the thesis prints with the thesis' protocol (the "merged" standardisation, the same selectors and
+forward selection as the cells; draw 0 gives the committed full run's numbers, checked against the committed CSV), and
+asks whether the thesis' value lies in the central 95 % of the draws (neither tail beyond it below 2.5 %). Only the
+merged rows (the thesis' protocol) are judged. Findings, with the draws of these tests:
 
 1. **Colon, Tables 4.2, 4.3, 4.6: explained by partition variation.** 200 partitions (Table 4.3's count of
    LOO-optimal subsets: the first 50, which need the full leave-one-out path). Every thesis value lies inside:
