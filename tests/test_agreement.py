@@ -108,6 +108,11 @@ def test_change_a_number_and_the_count_changes(tmp_path):
     again = A.tally(figs, explained=(e,)).set_index("table")
     assert again.loc["Table 5.4", "explained"] == 1
     assert again.loc["Table 5.4", "unexplained"] == before.loc["Table 5.4", "unexplained"]
+    # a test showing the paper's number cannot come from its protocol counts apart
+    e = A.Explained("tan2006_ch5", re.escape(t.loc[i, "quantity"]), "tests/test_agreement.py::x", "made up",
+                    kind="not from the protocol")
+    apart = A.tally(figs, explained=(e,)).set_index("table")
+    assert apart.loc["Table 5.4", "not from the protocol"] == 1 and apart.loc["Table 5.4", "explained"] == 0
 
 
 def test_the_tally_counts_every_row_once():
