@@ -43,7 +43,7 @@ from genesel import (ALMA, ALMAFS, ALMARFE, DWD, RVM, SMLR, SVMRFE, FisherSelect
                      GeneStandardizer, GolubVoting, KernelSVM, L2AROM, LinearSVM, LogTransform, MissingValueImputer,
                      RFBackwardSelector, SampleStandardizer, SignalToNoiseSelector, make_corr_pipeline)
 from genesel import GPARDFS, GPARDRFE, MSVMRFE, RVMSelector, SMLRSelector
-from genesel import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCompressionStumps
+from genesel import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCompressionStumps, SmallForestClassifier
 from genesel._core.validation import DegenerateModelWarning
 from problems import problem_p
 
@@ -94,6 +94,7 @@ CLASSIFIERS = [
     ("PACBayesStumps", PACBayesStumps(max_stumps=3), "free", None),
     ("PACBayesStumps disjunction", PACBayesStumps(max_stumps=3, model="disjunction"), "free", None),
     ("AdaBoostStumps", AdaBoostStumps(n_estimators=10), "free", None),
+    ("SmallForestClassifier", SmallForestClassifier(n_estimators=60, random_state=0), "free", None),
 ]
 SELECTORS = [
     ("SignalToNoiseSelector", SignalToNoiseSelector(n_features_to_select=3), "free", None),

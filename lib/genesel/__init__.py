@@ -28,9 +28,9 @@ Tan 2006, ch. 4-5 (rankings, stability)    ``forward`` (forward_path), ``msvm_rf
                                            (MSVMRFE), ``gp_ard_select`` (GPARDFS,      ``tan2006_ch45_report``
                                            GPARDRFE), ``sparse_select`` (RVMSelector,
                                            SMLRSelector), ``stability``
-Díaz-Uriarte & Alvarez de Andrés 2006      ``forest`` (RFBackwardSelector)             ``leaderboard`` (with every
-(random-forest gene selection; the                                                     method above, one nested
-leaderboard's .632+ comparison)                                                        protocol)
+Díaz-Uriarte & Alvarez de Andrés 2006      ``forest`` (RFBackwardSelector,             ``leaderboard`` (with every
+(random-forest gene selection; the         SmallForestClassifier: Breiman 2001's       method above, one nested
+leaderboard's .632+ comparison)            forest, genesel's own numba trees)          protocol)
 the data sets of all five                  ``datasets``, ``preprocessing``             ``datasets_overview``
                                            (LogTransform, GeneStandardizer,
                                            SampleStandardizer, MissingValueImputer)
@@ -43,7 +43,7 @@ or ``papers``; ``experiments`` holds protocols, the cached grid runner, tables a
 is the only layer that loads data and runs grids. Package ``__init__`` files hold re-exports and constants only.
 The numba kernels of the long algorithms sit in private modules beside their estimators, as scikit-learn keeps
 ``_classes.py`` apart from its helpers: ``_stumps_kernels`` (``stumps``), ``_rvm_kernels`` (``rvm``),
-``_alma_kernels`` (``alma``); their plain-Python twins are in ``tests/naive/``.
+``_alma_kernels`` (``alma``), ``_forest_kernels`` (``forest``); their plain-Python twins are in ``tests/naive/``.
 
 Every public estimator declares its hyper-parameters in ``_parameter_constraints`` and checks them with
 scikit-learn's own validation at ``fit`` (a wrong value raises ``InvalidParameterError``, a ``ValueError`` naming
@@ -58,7 +58,7 @@ from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline
 from genesel.arom import L2AROM
 from genesel.dwd import DWD
 from genesel.filters import FisherSelector, SignalToNoiseSelector
-from genesel.forest import RFBackwardSelector
+from genesel.forest import RFBackwardSelector, SmallForestClassifier
 from genesel.forward import ForwardPath, forward_path
 from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
@@ -77,4 +77,4 @@ __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DW
            "MissingValueImputer", "SampleStandardizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
            "GolubVoting", "L2AROM", "DegenerateModelWarning", "forward_path", "ForwardPath", "MSVMRFE",
            "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps", "SampleCompressionStumps",
-           "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector"]
+           "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector", "SmallForestClassifier"]

@@ -28,7 +28,7 @@ import numpy as np
 
 __all__ = ["pow2_exponent", "safe_pow2_exponent", "scale_pow2", "unit_row_exponent", "in_x_units", "log10_scale",
            "log_scale_str", "negligible_C_message", "OFFSET_RATIO", "offset_ratio", "far_offset_centre",
-           "offset_message", "tree_units"]
+           "offset_message", "tree_units", "tree_units_params", "apply_tree_units"]
 
 
 def pow2_exponent(X, axis=None):
@@ -155,29 +155,49 @@ def offset_message(ratio: float) -> str:
     return f"the genes' mean lies about {np.sqrt(ratio):.2g} within-sample standard deviations from the origin"
 
 
-#: scikit-learn's trees compute in float32 (about 7 digits, |x| up to 3e38) and treat values closer than 1e-7
-#: (absolute) as equal
+#: tree ensembles compute in float32 (about 7 digits, |x| up to 3e38): genesel's forest (values equal in float32
+#: are one value) and scikit-learn's trees (which also treat values closer than 1e-7, absolute, as equal)
 _FLOAT32_EXP = 100
 
 
-def tree_units(X):
-    """X as scikit-learn's tree ensembles (which cast to float32) should see it: X itself when that cast keeps the
-    data (largest |x| within 2^-100 .. 2^100, largest gene range at least 1/2, and no far offset,
-    :data:`OFFSET_RATIO`), so ordinary data give the same forest bit for bit; otherwise every gene centred (far
-    offset) and all of X rescaled by one power of two so that the largest gene range lies in [0.5, 1). Trees
-    depend only on the order of each gene's values, which both steps keep, so data near 1e-300 or 1e300 or 1e12
-    spreads from the origin give the forest of ordinary data, where float32 would underflow, overflow or round
-    every difference away."""
+def tree_units_params(X):
+    """The transform :func:`tree_units` applies to X, to apply it to new data (:func:`apply_tree_units`): None when
+    X is used as it is, else ``(k, mu, k2)``: scale by 2^k, subtract ``mu`` (the gene means, or None), scale by
+    2^k2."""
     X = np.asarray(X, dtype=np.float64)
     if X.size == 0:
-        return X
+        return None
     k = pow2_exponent(X)
     Xs = scale_pow2(X, k)
     mu = far_offset_centre(Xs)
     span = float(np.max(np.ptp(Xs, axis=0)))
     if mu is None and abs(k) <= _FLOAT32_EXP and (span == 0 or np.ldexp(span, -k) >= 0.5):
-        return X
+        return None
     if mu is not None:
         Xs = Xs - mu
         span = float(np.max(np.ptp(Xs, axis=0)))
-    return scale_pow2(Xs, pow2_exponent(span)) if span > 0 else Xs
+    return k, mu, (pow2_exponent(span) if span > 0 else 0)
+
+
+def apply_tree_units(X, params):
+    """X through the transform ``params`` of :func:`tree_units_params` (X itself for None)."""
+    X = np.asarray(X, dtype=np.float64)
+    if params is None:
+        return X
+    k, mu, k2 = params
+    Xs = scale_pow2(X, k)
+    if mu is not None:
+        Xs = Xs - mu
+    return scale_pow2(Xs, k2)
+
+
+def tree_units(X):
+    """X as a float32 tree ensemble (genesel's forest, scikit-learn's trees) should see it: X itself when that cast
+    keeps the data (largest |x| within 2^-100 .. 2^100, largest gene range at least 1/2, and no far offset,
+    :data:`OFFSET_RATIO`), so ordinary data give the forest of X itself; otherwise every gene centred (far
+    offset) and all of X rescaled by one power of two so that the largest gene range lies in [0.5, 1). Trees
+    depend only on the order of each gene's values, which both steps keep, so data near 1e-300 or 1e300 or 1e12
+    spreads from the origin give the forest of ordinary data, where float32 would underflow, overflow or round
+    every difference away. New data go through the same transform with :func:`tree_units_params` and
+    :func:`apply_tree_units`."""
+    return apply_tree_units(X, tree_units_params(X))

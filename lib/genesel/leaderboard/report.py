@@ -590,8 +590,6 @@ def views_note() -> str:
 #: predictions; one BLAS thread), measured by ``benchmarks/bench_leaderboard.py``: the full grids with 5 inner folds
 #: on Golub's leukemia, 72 x 7129 (:data:`CPU_REFERENCE` ``["full"]``).
 CPU_PER_FOLD_FULL = {
-    "RF var. sel. (s.e. 1)": 36.8,
-    "RF var. sel. (s.e. 0)": 36.3,
     "SMLR selector + SVM": 12.5,
     "GP-ARD-RFE + GP": 7.51,
     "MSVM-RFE + SVM": 6.79,
@@ -599,7 +597,7 @@ CPU_PER_FOLD_FULL = {
     "PAC-Bayes stumps": 3.77,
     "SVM-RFE (1 gene/step) + SVM": 3.19,
     "ALMA_ln-RFE": 2.38,
-    "random forest (all genes)": 2.37,
+    "random forest (all genes)": 2.11,
     "SMLR (all genes)": 1.78,
     "Occam stumps": 1.38,
     "GP-ARD-FS + GP": 1.35,
@@ -617,6 +615,8 @@ CPU_PER_FOLD_FULL = {
     "t-test + SVM": 0.48,
     "Fisher + SVM": 0.47,
     "L1 logistic regression": 0.43,
+    "RF var. sel. (s.e. 1)": 0.39,
+    "RF var. sel. (s.e. 0)": 0.39,
     "RBF SVM (all genes)": 0.31,
     "SVM (all genes)": 0.29,
     "shrunken centroids (SC.s)": 0.28,
@@ -629,15 +629,13 @@ CPU_PER_FOLD_FULL = {
 #: The same with the quick grids, 3 inner folds on Colon's 300 most variable genes, 62 x 300 (the cells' own CPU
 #: times in the cost table of notebook 06's quick run).
 CPU_PER_FOLD_QUICK = {
-    "RF var. sel. (s.e. 0)": 2.51,
-    "RF var. sel. (s.e. 1)": 2.48,
     "SMLR selector + SVM": 1.02,
     "GP-ARD-RFE + GP": 0.703,
     "SMLR (all genes)": 0.515,
     "SVM-RFE (1 gene/step) + SVM": 0.302,
     "GP-ARD-FS + GP": 0.237,
-    "random forest (all genes)": 0.191,
     "kNN on Fisher genes": 0.151,
+    "random forest (all genes)": 0.137,
     "SVM-RFE (halving) + SVM": 0.129,
     "ALMA_ln-RFE": 0.112,
     "PAC-Bayes stumps": 0.112,
@@ -664,12 +662,15 @@ CPU_PER_FOLD_QUICK = {
     "L1 logistic regression": 0.0202,
     "SVM (all genes)": 0.0198,
     "RVM (all genes)": 0.0194,
+    "RF var. sel. (s.e. 0)": 0.0171,
+    "RF var. sel. (s.e. 1)": 0.017,
 }
 #: The data and inner folds each table was measured on: (samples, genes, inner folds).
 CPU_REFERENCE = {"full": (72, 7129, 5), "quick": (62, 300, 3)}
-#: Time budgets of notebook 06 on 2 cores (seconds): quick mode, full mode (the full run: about 68 CPU hours, 34 h on
-#: 2 cores, as estimated by benchmarks/bench_leaderboard.py).
-QUICK_BUDGET, FULL_BUDGET = 180.0, 36 * 3600.0
+#: Time budgets of notebook 06 on 2 cores (seconds): quick mode, full mode (the full run: about 26 CPU hours, 13 h on
+#: 2 cores: 25.1 CPU h as estimated by benchmarks/bench_leaderboard.py, 26.6 by :func:`estimated_seconds`; 68 CPU
+#: hours when Díaz-Uriarte's elimination ran on scikit-learn's forests, now on genesel's numba forest).
+QUICK_BUDGET, FULL_BUDGET = 180.0, 14 * 3600.0
 #: Fixed costs of a run (kernel, imports, loading the data sets, numba's cached kernels), seconds.
 _OVERHEAD = 25.0
 

@@ -1,0 +1,136 @@
+"""Plain-Python twins of the numba kernels in genesel._forest_kernels (slow, literal, for tests only).
+
+Written from the definitions in the kernels' module docstring rather than from their shortcuts: SplitMix64 on
+Python integers, each node's samples sorted by value with ``sorted`` (no presort, no ranks, no linear scan, no
+sample marks), every left-hand class weight summed afresh, trees as lists of dicts. The split score is the kernels'
+(l0^2 + l1^2) / W_L + (r0^2 + r1^2) / W_R, so that floating-point ties resolve alike. Comparisons of a float32 value
+with a threshold are made in float64, as in the kernels. Agreement bit for bit checks the kernels' rewriting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """Steele, Lea & Flood (OOPSLA 2014): a Weyl sequence through a 64-bit mixing function."""
+
+    def __init__(self, seed):
+        self.s = int(seed) & _MASK
+
+    def next(self):
+        self.s = (self.s + 0x9E3779B97F4A7C15) & _MASK
+        z = self.s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, k):
+        """floor((top 32 bits) * k / 2^32): an integer in [0, k)."""
+        return ((self.next() >> 32) * k) >> 32
+
+
+def bootstrap_counts(rng, n, bootstrap):
+    counts = [0.0] * n
+    if not bootstrap:
+        return [1.0] * n
+    for _ in range(n):
+        counts[rng.below(n)] += 1.0
+    return counts
+
+
+def grow_tree(X32, y, w, mtry, rng):
+    """One tree (list of node dicts, depth first, left child first) on X32 (samples x genes, float32)."""
+    n, d = X32.shape
+    genes = list(range(d))
+    nodes = []
+    stack = [dict(samples=[i for i in range(n) if w[i] != 0], parent=-1, is_left=False)]
+    while stack:
+        rec = stack.pop()
+        samp = rec["samples"]
+        s0 = sum(w[i] for i in samp if y[i] == 0)
+        s1 = sum(w[i] for i in samp if y[i] != 0)
+        wn = s0 + s1
+        node = dict(feature=-1, threshold=0.0, left=-1, right=-1, decrease=0.0, value=(s0 / wn, s1 / wn))
+        nid = len(nodes)
+        nodes.append(node)
+        if rec["parent"] >= 0:
+            nodes[rec["parent"]]["left" if rec["is_left"] else "right"] = nid
+        if s0 == 0 or s1 == 0 or len(samp) < 2:
+            continue
+        best, best_score = None, -1.0
+        k, n_split = 0, 0
+        while k < d and (k < mtry or n_split == 0):
+            j = k + rng.below(d - k)
+            genes[j], genes[k] = genes[k], genes[j]
+            g = genes[k]
+            k += 1
+            srt = sorted(samp, key=lambda i: X32[i, g])
+            v = [X32[i, g] for i in srt]
+            if v[0] == v[-1]:
+                continue
+            n_split += 1
+            for p in range(1, len(srt)):
+                if v[p] == v[p - 1]:
+                    continue
+                l0 = sum(w[i] for i in srt[:p] if y[i] == 0)
+                l1 = sum(w[i] for i in srt[:p] if y[i] != 0)
+                r0, r1 = s0 - l0, s1 - l1
+                score = (l0 * l0 + l1 * l1) / (l0 + l1) + (r0 * r0 + r1 * r1) / (r0 + r1)
+                if score > best_score:
+                    best_score = score
+                    best = (g, (float(v[p - 1]) + float(v[p])) / 2.0)
+        if best is None:
+            continue
+        g, thr = best
+        node["feature"], node["threshold"] = g, thr
+        node["decrease"] = best_score - (s0 * s0 + s1 * s1) / wn
+        stack.append(dict(samples=[i for i in samp if not float(X32[i, g]) <= thr], parent=nid, is_left=False))
+        stack.append(dict(samples=[i for i in samp if float(X32[i, g]) <= thr], parent=nid, is_left=True))
+    return nodes
+
+
+def leaf(nodes, x):
+    k = 0
+    while nodes[k]["left"] >= 0:
+        k = nodes[k]["left"] if float(x[nodes[k]["feature"]]) <= nodes[k]["threshold"] else nodes[k]["right"]
+    return k
+
+
+def tree_importances(nodes, d):
+    """Per gene the sum of its splits' decreases (node order), over their total; None when the total is 0."""
+    imp = [0.0] * d
+    total = 0.0
+    for nd in nodes:
+        if nd["feature"] >= 0:
+            imp[nd["feature"]] += nd["decrease"]
+            total += nd["decrease"]
+    if not total > 0:
+        return None
+    return np.array([v / total for v in imp])
+
+
+def grow_forest(X32, y, seeds, mtry, bootstrap):
+    """(trees, importance sum over trees with a split, their number, OOB sums, OOB counts)."""
+    n, d = X32.shape
+    trees, imp_sum, n_imp = [], np.zeros(d), 0
+    oob_sum, oob_count = np.zeros((n, 2)), np.zeros(n)
+    for seed in seeds:
+        rng = SplitMix64(seed)
+        w = bootstrap_counts(rng, n, bootstrap)
+        nodes = grow_tree(X32, y, w, mtry, rng)
+        trees.append(nodes)
+        imp = tree_importances(nodes, d)
+        if imp is not None:
+            imp_sum += imp
+            n_imp += 1
+        if bootstrap:
+            for i in range(n):
+                if w[i] == 0:
+                    v = nodes[leaf(nodes, X32[i])]["value"]
+                    oob_sum[i, 0] += v[0]
+                    oob_sum[i, 1] += v[1]
+                    oob_count[i] += 1
+    return trees, imp_sum, n_imp, oob_sum, oob_count
