@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["EXPLAINED", "Explained", "judge_rows", "tally", "tally_markdown", "main"]
+__all__ = ["EXPLAINED", "Explained", "judge_rows", "tally", "readme_block", "main"]
 
 #: samples per data set (Gentile's averaged rates) and test-set sizes (Tan ch. 4, whose 4.3 is leave-one-out on the
 #: training part)
@@ -269,21 +269,18 @@ def tally(figures: Path, explained=None) -> pd.DataFrame:
     return t.reset_index()
 
 
-def tally_markdown(figures: Path, explained=None) -> str:
-    """The README's block: the tally as a Markdown table, with its rule in one line."""
+def readme_block(figures: Path, explained=None) -> tuple[pd.DataFrame, str]:
+    """The README's block (written by :mod:`genesel.experiments.onrecord`): the tally without the tables that hold
+    only rows not comparable, and one sentence with the totals."""
     t = tally(figures, explained)
     t = t.loc[(t.drop(columns=["paper", "table"]).sum(axis=1) > t["not comparable"])]
-    cols = list(t.columns)
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for _, r in t.iterrows():
-        lines.append("| " + " | ".join(str(r[c]) for c in cols) + " |")
     total = t[["numeric cells", "agrees", "explained", "not from the protocol", "unexplained"]].sum()
-    return ("\n".join(lines) + f"\n\nIn all: {total['numeric cells']} numeric cells, {total['agrees']} agree within one "
-            f"sample, {total['explained']} differ for a cause a test shows, {total['not from the protocol']} differ "
-            "where a test shows the paper's number cannot come from its stated protocol on these data, "
-            f"{total['unexplained']} are unexplained "
-            "(rule and tests: `genesel.experiments.agreement`; each row's verdict: "
-            "`python -m genesel.experiments.agreement --rows`).")
+    return t, (f"In all: {total['numeric cells']} numeric cells, {total['agrees']} agree within one "
+               f"sample, {total['explained']} differ for a cause a test shows, {total['not from the protocol']} differ "
+               "where a test shows the paper's number cannot come from its stated protocol on these data, "
+               f"{total['unexplained']} are unexplained "
+               "(rule and tests: `genesel.experiments.agreement`; each row's verdict: "
+               "`python -m genesel.experiments.agreement --rows`).")
 
 
 def main(argv=None) -> int:

@@ -16,7 +16,6 @@ shortest round-trip form of every float).
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import re
 import sys
 from pathlib import Path
@@ -55,10 +54,7 @@ def compare_dirs(first: Path, second: Path, pattern: str = "*") -> pd.DataFrame:
     """One row per CSV table present in both directories (matching ``pattern``): identical or not, the number of
     differing cells, the first difference, and what was left out as a measured time."""
     rows = []
-    for pa in sorted(Path(first).glob("*.csv")):
-        if not fnmatch.fnmatch(pa.name, pattern + ("" if pattern.endswith(".csv") else ".csv")) and \
-                not fnmatch.fnmatch(pa.stem, pattern):
-            continue
+    for pa in sorted(Path(first).glob(pattern.removesuffix(".csv") + ".csv")):
         pb = Path(second) / pa.name
         if not pb.exists():
             rows.append({"table": pa.name, "identical": False, "differences": None, "first difference": "missing",

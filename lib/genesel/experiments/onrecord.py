@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from genesel.experiments.agreement import tally_markdown
+from genesel.experiments.agreement import readme_block
 
 __all__ = ["NOTEBOOK_TABLES", "block", "render_readme", "main"]
 
@@ -101,11 +101,17 @@ def table_block(name: str, figures: Path) -> str:
     return _markdown(pd.read_csv(path, dtype=str, keep_default_na=False)) + f"\n\n(`figures/{name}.csv`)"
 
 
+def agreement_block(figures: Path) -> str:
+    """The agreement count (:func:`genesel.experiments.agreement.readme_block`) as a Markdown table and its totals."""
+    table, totals = readme_block(figures)
+    return _markdown(table) + "\n\n" + totals
+
+
 def render_readme(text: str, figures: Path) -> str:
     """``text`` with every on-record block regenerated from ``figures``."""
     text = _TABLE.sub(lambda m: (f"<!-- on-record-table:{m.group('name')} -->\n{table_block(m.group('name'), figures)}"
                                  f"\n<!-- /on-record-table:{m.group('name')} -->"), text)
-    text = _AGREE.sub(lambda m: f"<!-- agreement -->\n{tally_markdown(figures)}\n<!-- /agreement -->", text)
+    text = _AGREE.sub(lambda m: f"<!-- agreement -->\n{agreement_block(figures)}\n<!-- /agreement -->", text)
 
     def sub(m):
         name = m.group("name")
