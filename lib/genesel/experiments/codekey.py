@@ -27,7 +27,8 @@ import inspect
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["FIRST_PARTY", "default_roots", "code_closure", "closure_digest", "function_digest"]
+__all__ = ["FIRST_PARTY", "default_roots", "code_closure", "closure_digest", "function_digest", "names_closure",
+           "imported_names", "digest_of"]
 
 #: Top-level packages whose source counts towards cache keys.
 FIRST_PARTY = ("genesel", "data_fetch")
@@ -35,11 +36,14 @@ FIRST_PARTY = ("genesel", "data_fetch")
 
 def default_roots() -> dict[str, Path]:
     """Folder holding each first-party top-level package, as installed (``lib/`` and the repository root)."""
-    import data_fetch
-    import genesel
+    import importlib.util
 
-    return {"genesel": Path(genesel.__file__).resolve().parents[1],
-            "data_fetch": Path(data_fetch.__file__).resolve().parents[1]}
+    # found without importing: an ``import genesel`` here would make every module that reads keys (the
+    # leaderboard's cells, genesel.leaderboard.keys) depend on the package's __init__ and so on every module it
+    # re-exports
+    data_fetch = importlib.util.find_spec("data_fetch")
+    return {"genesel": Path(__file__).resolve().parents[2],
+            "data_fetch": Path(data_fetch.origin).resolve().parents[1]}
 
 
 def _file_of(module: str, roots) -> tuple[Path | None, bool]:
@@ -75,8 +79,17 @@ def _strip_docstrings(tree):
     return tree
 
 
+@lru_cache(maxsize=4096)
+def _stripped(path: str, mtime_ns: int):
+    return _strip_docstrings(_parse(path, mtime_ns))
+
+
+def _stripped_tree(path: Path):
+    return _stripped(str(path), path.stat().st_mtime_ns)
+
+
 def _fingerprint(path: Path) -> str:
-    return hashlib.sha256(ast.dump(_strip_docstrings(_tree(path))).encode()).hexdigest()
+    return hashlib.sha256(ast.dump(_stripped_tree(path)).encode()).hexdigest()
 
 
 def _absolute(node: ast.ImportFrom, module: str, is_pkg: bool) -> str | None:
@@ -137,10 +150,13 @@ def _imports_of(path: Path, module: str | None, is_pkg: bool, roots) -> set[str]
     return deps
 
 
-def code_closure(start, roots=None) -> dict[str, str]:
+def code_closure(start, roots=None, exclude=()) -> dict[str, str]:
     """First-party modules reachable by imports from ``start`` (a module name or a source file), with the
-    fingerprint of each: ``{module name (or the file path for a non-package start): fingerprint}``."""
+    fingerprint of each: ``{module name (or the file path for a non-package start): fingerprint}``. Modules named
+    in ``exclude`` are neither fingerprinted nor followed (a caller that keys them finer, e.g.
+    :func:`names_closure`, accounts for them)."""
     roots = default_roots() if roots is None else {k: Path(v) for k, v in roots.items()}
+    exclude = set(exclude)
     out: dict[str, str] = {}
     todo: list[tuple[str, Path, bool]] = []
     if isinstance(start, Path) or (isinstance(start, str) and start.endswith(".py")):
@@ -161,7 +177,7 @@ def code_closure(start, roots=None) -> dict[str, str]:
         todo.append((start, path, is_pkg))
     while todo:
         name, path, is_pkg = todo.pop()
-        if name in out:
+        if name in out or name in exclude:
             continue
         out[name] = _fingerprint(path)
         for dep in _imports_of(path, name if _is_first_party(name) else None, is_pkg, roots):
@@ -173,12 +189,17 @@ def code_closure(start, roots=None) -> dict[str, str]:
     return out
 
 
-def closure_digest(start, roots=None) -> str:
-    """sha256 over :func:`code_closure` (sorted module names and fingerprints)."""
+def digest_of(fingerprints: dict) -> str:
+    """sha256 over a ``{name: fingerprint}`` mapping (sorted)."""
     h = hashlib.sha256()
-    for name, fp in sorted(code_closure(start, roots).items()):
+    for name, fp in sorted(fingerprints.items()):
         h.update(f"{name}\0{fp}\n".encode())
     return h.hexdigest()
+
+
+def closure_digest(start, roots=None, exclude=()) -> str:
+    """sha256 over :func:`code_closure` (sorted module names and fingerprints)."""
+    return digest_of(code_closure(start, roots, exclude))
 
 
 def function_digest(func, roots=None) -> str:
@@ -191,3 +212,108 @@ def function_digest(func, roots=None) -> str:
         src = inspect.getsource(func) if callable(func) else repr(func)
         return hashlib.sha256(src.encode()).hexdigest()
     return closure_digest(Path(path), roots)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# finer keys: what some top-level names of one module can run
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def _defined_names(node) -> set[str]:
+    """Names a top-level statement binds."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    targets = node.targets if isinstance(node, ast.Assign) else \
+        [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+    out: set[str] = set()
+    for t in targets:
+        out.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name))
+    return out
+
+
+def _used_names(node) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def names_closure(module: str, names, roots=None, *, extra_nodes=(), stop=()) -> dict[str, str]:
+    """Fingerprints of what the top-level ``names`` of ``module`` (and the syntax trees ``extra_nodes``, e.g. one
+    element of a list literal) can run: every top-level statement of the module that binds one of those names or,
+    transitively, a name such a statement uses (by its syntax tree without docstrings), every statement that binds
+    nothing (module-level checks), and the :func:`code_closure` of each first-party module such a statement imports
+    from. Names in ``stop`` are not followed (a registry whose entries the caller keys one by one). Statements are
+    keyed by content, not position.
+
+    Finer than :func:`code_closure` of the whole module: editing one definition of a catalogue moves the key of what
+    uses it, not of every entry. Returns ``{"module:fingerprint": fingerprint, imported module name: fingerprint, ...}``.
+    """
+    roots = default_roots() if roots is None else {k: Path(v) for k, v in roots.items()}
+    path, is_pkg = _file_of(module, roots)
+    if path is None:
+        raise ValueError(f"no first-party source file for module {module!r}")
+    body = _stripped_tree(path).body
+    binders: dict[str, list[int]] = {}
+    for i, node in enumerate(body):
+        for n in _defined_names(node):
+            binders.setdefault(n, []).append(i)
+    stop = set(stop)
+    todo = [n for n in names]
+    for node in extra_nodes:
+        todo.extend(_used_names(node))
+    chosen = {i for i, node in enumerate(body) if not _defined_names(node)}
+    for i in chosen:
+        todo.extend(_used_names(body[i]))
+    seen: set[str] = set()
+    while todo:
+        n = todo.pop()
+        if n in seen or n in stop:
+            continue
+        seen.add(n)
+        for i in binders.get(n, ()):
+            if i not in chosen:
+                chosen.add(i)
+                todo.extend(_used_names(body[i]))
+    out: dict[str, str] = {}
+    for i in sorted(chosen):
+        node = body[i]
+        fp = hashlib.sha256(ast.dump(node).encode()).hexdigest()
+        out[f"{module}:{fp}"] = fp  # by content, not position: moving a definition keeps the key
+        deps: set[str] = set()
+        if isinstance(node, ast.Import):
+            deps.update(a.name for a in node.names if _is_first_party(a.name))
+        elif isinstance(node, ast.ImportFrom):
+            target = _absolute(node, module, is_pkg) if node.level else node.module
+            if _is_first_party(target):
+                for a in node.names:
+                    if (a.asname or a.name) in seen:
+                        deps.update(_resolve_name(target, a.name, roots) if a.name != "*" else [target])
+        for dep in deps:
+            out.update(code_closure(dep, roots))
+    for node in extra_nodes:
+        fp = hashlib.sha256(ast.dump(node).encode()).hexdigest()
+        out[f"{module}:{fp}"] = fp
+    return out
+
+
+def imported_names(target: str, modules, roots=None) -> set[str] | None:
+    """The names that ``modules`` (first-party module names) import from the module ``target`` (``from target
+    import a, b``, anywhere in their source); ``None`` when one of them imports ``target`` itself (``import target``
+    or ``from package import target``), so that any of its names may be used."""
+    roots = default_roots() if roots is None else {k: Path(v) for k, v in roots.items()}
+    parent, _, leaf = target.rpartition(".")
+    out: set[str] = set()
+    for module in modules:
+        path, is_pkg = _file_of(module, roots)
+        if path is None:
+            continue
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.Import) and any(a.name == target for a in node.names):
+                return None
+            if isinstance(node, ast.ImportFrom):
+                src = _absolute(node, module, is_pkg) if node.level else node.module
+                if src == target:
+                    out.update(a.name for a in node.names)
+                elif src == parent and any(a.name == leaf for a in node.names):
+                    return None
+    return out

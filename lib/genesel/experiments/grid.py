@@ -8,7 +8,9 @@ Cache. Each cell's result is written to ``<cache_dir>/<func>/<key>.rec`` the mom
 (temp file + rename), by the process that called ``run_grid`` (workers never write, so a worker orphaned by a
 killed parent cannot add files, and a remote cluster needs no access to the cache). The key hashes the function's
 qualified name, the cell, the genesel version and the code the cell can run: the function's module and the
-first-party modules it imports, transitively (:mod:`genesel.experiments.codekey`). A change to that code never
+first-party modules it imports, transitively (:mod:`genesel.experiments.codekey`), or, where the function declares
+a finer digest as its ``cache_code`` attribute (a callable of the cell), that digest: the leaderboard keys its cells
+by the code of their method (:mod:`genesel.leaderboard.keys`). A change to that code never
 serves stale numbers; a change elsewhere (another paper's module) keeps the cache. An interrupted grid restarted
 with the same cells recomputes only what is missing; a finished grid reruns from disk.
 
@@ -83,11 +85,22 @@ def _func_name(func) -> str:
     return f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', repr(func))}"
 
 
+def cell_code(func, cell: dict, module_code: str | None = None) -> str:
+    """The digest of the code one cell can run: the cell function's own ``cache_code(cell)`` where it declares one
+    (a finer key, e.g. per method: :mod:`genesel.leaderboard.keys`), else the closure of its module
+    (``module_code``, computed when not given)."""
+    finer = getattr(func, "cache_code", None)
+    if finer is not None:
+        return str(finer(cell))
+    return function_digest(func) if module_code is None else module_code
+
+
 def cell_key(func, cell: dict, *, code: str | None = None) -> str:
-    """The cache key of one cell: function name, cell, genesel version and the digest of the code it can run."""
+    """The cache key of one cell: function name, cell, genesel version and the digest of the code it can run
+    (:func:`cell_code` unless ``code`` is given)."""
     from genesel._version import __version__
 
-    code = function_digest(func) if code is None else code
+    code = cell_code(func, cell) if code is None else code
     payload = json.dumps({"func": _func_name(func), "cell": _key_cell(cell), "version": __version__, "code": code},
                          sort_keys=True, default=_jsonable)
     return hashlib.sha256(payload.encode()).hexdigest()[:32]
@@ -199,8 +212,8 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
     if use_cache:
         sweep_tmp(folder, _STALE_TMP_SECONDS)
         drop_legacy(folder)
-    code = function_digest(func)
-    keys = [cell_key(func, c, code=code) for c in cells]
+    code = None if getattr(func, "cache_code", None) is not None else function_digest(func)
+    keys = [cell_key(func, c, code=cell_code(func, c, code)) for c in cells]
     costs = CostBook(folder, enabled=use_cache)
     results: dict[str, object] = {}
     todo: dict[str, dict] = {}

@@ -25,6 +25,7 @@ size (:class:`SignatureSVM`). ``tie`` breaks inner-CV ties: ``"fewer"`` genes (s
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from itertools import product
 from typing import Callable
@@ -53,7 +54,7 @@ from genesel.stumps import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCo
 from genesel.svm import KernelSVM, LinearSVM
 from genesel.voting import GolubVoting
 
-__all__ = ["SIZES", "KINDS", "Method", "SignatureSVM", "CATALOGUE", "method", "method_names", "estimator_classes",
+__all__ = ["SIZES", "KINDS", "Method", "SignatureSVM", "FittedSteps", "SELECTIONS", "CATALOGUE", "method", "method_names", "estimator_classes",
            "abs_t", "wilcoxon_score", "l1_logistic"]
 
 #: Signature sizes of the ranked methods (and of the error-vs-size curves); "all" (every gene) is always added.
@@ -236,8 +237,56 @@ def _svm(p, s, seed):
     return SignatureSVM(C=p["C"])
 
 
+class FittedSteps:
+    """An in-memory stand-in for ``joblib.Memory`` as scikit-learn's ``Pipeline(memory=...)`` uses it: a pipeline's
+    fitted selection step is reused by the next pipeline that fits an identical step (same class and parameters,
+    seed included) on identical data, instead of fitted again. The inner CV of "selector + SVM" tries every C of the
+    SVM on one selection (SMLR's: 3 lambdas x 5 C = 15 selector fits per inner fold become 3), and the results are
+    the same numbers, since a fit is a function of the step's parameters and the data (a test compares); the warnings
+    a fit raised are raised again each time it is reused, so that the cells' warning counts do not change either.
+
+    joblib's own ``Memory`` would do the same on disk; in memory nothing is written, nothing outlives the process,
+    and the last ``maxsize`` fits are kept (a few kB each: the selector and the selected columns)."""
+
+    location = "memory"  # read by Pipeline: steps are cloned before fitting, as with an on-disk cache
+
+    def __init__(self, maxsize: int = 8):
+        self.maxsize = int(maxsize)
+        self.hits = self.misses = 0
+        self._store: dict = {}
+
+    def cache(self, func, ignore=()):
+        import joblib
+
+        def cached(*args, **kwargs):
+            key = joblib.hash((func.__module__, func.__qualname__, args,
+                               {k: v for k, v in kwargs.items() if k not in ignore and k != "message"}))
+            if key in self._store:
+                self.hits += 1
+                self._store[key] = self._store.pop(key)  # most recently used last
+                out, caught = self._store[key]
+            else:
+                self.misses += 1
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    out = func(*args, **kwargs)
+                self._store[key] = (out, caught)
+                while len(self._store) > self.maxsize:
+                    self._store.pop(next(iter(self._store)))
+            for w in caught:  # every fit warns as it would have, reused or not
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            return out
+
+        return cached
+
+
+#: The fitted selection steps of the "selector + SVM" methods, shared by the candidates of one process.
+SELECTIONS = FittedSteps()
+
+
 def _with_svm(selector):
-    return lambda p, s, seed: Pipeline([("select", selector(p, s, seed)), ("clf", SignatureSVM(C=p["C"]))])
+    return lambda p, s, seed: Pipeline([("select", selector(p, s, seed)), ("clf", SignatureSVM(C=p["C"]))],
+                                       memory=SELECTIONS)
 
 
 def _rf_varsel(se_rule):
@@ -250,6 +299,11 @@ def _rf_varsel(se_rule):
         ("select", RFBackwardSelector(n_estimators=p["trees"], n_estimators_iter=p["trees"] // 2, se_rule=se_rule,
                                       random_state=seed)),
         ("clf", SmallForestClassifier(n_estimators=p["trees"] // 2, random_state=seed))])
+
+
+_RF_NOTE = ("Díaz-Uriarte's backward elimination on genesel's own numba random forest (RFBackwardSelector), then "
+            "genesel's forest (SmallForestClassifier) on the chosen genes: statistically, not tree for tree, "
+            "scikit-learn's forests (other random numbers)")
 
 
 def _alma_clf(p_norm):
@@ -345,12 +399,10 @@ _ENTRIES = [
            lambda p, s, seed: l1_logistic(p["C"]),
            paper="Tibshirani 1996 (lasso)", family="embedded", grid={"C": (0.1, 0.3, 1.0, 3.0, 10.0)},
            signature=_l1, source="scikit-learn"),
-    *[Method(f"RF var. sel. (s.e. {r:g})", "model", _rf_varsel(r), paper="Díaz-Uriarte 2006", family="embedded",
-             grid={"trees": (2000,)}, quick_grid={"trees": (200,)}, signature=_selected,
-             note="Díaz-Uriarte's backward elimination on genesel's own numba random forest (RFBackwardSelector), "
-                  "then genesel's forest (SmallForestClassifier) on the chosen genes: statistically, not tree for "
-                  "tree, scikit-learn's forests (other random numbers)")
-      for r in (0.0, 1.0)],
+    Method("RF var. sel. (s.e. 0)", "model", _rf_varsel(0.0), paper="Díaz-Uriarte 2006", family="embedded",
+           grid={"trees": (2000,)}, quick_grid={"trees": (200,)}, signature=_selected, note=_RF_NOTE),
+    Method("RF var. sel. (s.e. 1)", "model", _rf_varsel(1.0), paper="Díaz-Uriarte 2006", family="embedded",
+           grid={"trees": (2000,)}, quick_grid={"trees": (200,)}, signature=_selected, note=_RF_NOTE),
     Method("random forest (all genes)", "model",
            lambda p, s, seed: RandomForestClassifier(n_estimators=p["trees"], n_jobs=1, random_state=seed),
            paper="Breiman 2001", family="baseline", grid={"trees": (2000,)}, quick_grid={"trees": (200,)},
@@ -370,7 +422,8 @@ _ENTRIES = [
            paper="Díaz-Uriarte 2006 (KNN)", family="baseline", grid={"k": K_GRID}, source="scikit-learn"),
 ]
 
-#: name -> :class:`Method`, in the order the league tables list ties.
+#: name -> :class:`Method`, in the order the league tables list ties. Each entry is written out with its name as a
+#: string literal: the cache keys of its cells are read from it (:mod:`genesel.leaderboard.keys`).
 CATALOGUE: dict[str, Method] = {m.name: m for m in _ENTRIES}
 if len(CATALOGUE) != len(_ENTRIES):  # pragma: no cover - a duplicated name is a programming error
     raise RuntimeError("duplicate method names in the leaderboard catalogue")

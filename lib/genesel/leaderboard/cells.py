@@ -33,6 +33,7 @@ from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import bootstrap_splits, grouped_inner_folds, nested_cv, single_blas_thread
 from genesel.expression_io import looks_like_path
 from genesel.leaderboard.catalogue import method as _method
+from genesel.leaderboard.keys import cell_code
 from genesel.leaderboard.protocol import run_split
 from genesel.papers.common import load_task
 from genesel.preprocessing import GeneStandardizer, LogTransform
@@ -185,6 +186,11 @@ def boot_cell(dataset: str, method: str, boot: int, inner_k: int, seed: int, qui
     inner = grouped_inner_folds(y, tr, inner_k, seed, repeat=boot + 1)
     return _timed(lambda: run_split(m, task.X, y, tr, te, inner, prep=task.prep, quick=quick,
                                     seed=fold_seed(seed, 10_000 + boot), curve=False))
+
+
+#: Per-method cache keys: :func:`genesel.experiments.run_grid` keys a cell of these functions by the code of its
+#: method and of the protocol only (:mod:`genesel.leaderboard.keys`), not by the whole catalogue.
+cv_cell.cache_code = boot_cell.cache_code = cell_code
 
 
 def cv_cells(datasets, methods, *, n_repeats: int, n_folds: int, inner_k: int, seed: int, quick: bool,

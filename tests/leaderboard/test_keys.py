@@ -1,0 +1,153 @@
+"""Per-method cache keys of the leaderboard (genesel.leaderboard.keys) and the reuse of fitted selection steps
+(catalogue.FittedSteps): editing one method's code moves the keys of the methods that run it and of no other; the
+protocol moves them all; a key covers every estimator class the method builds; reusing a fitted selector changes
+no number and no warning count."""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from genesel.leaderboard import catalogue as K
+from genesel.leaderboard import keys
+
+ROOT = Path(__file__).resolve().parents[2]
+PKG = ROOT / "lib" / "genesel"
+
+
+@pytest.fixture
+def source_copy(tmp_path):
+    lib = tmp_path / "lib"
+    shutil.copytree(PKG, lib / "genesel", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "data_fetch", tmp_path / "data_fetch", ignore=shutil.ignore_patterns("__pycache__"))
+    return {"genesel": lib, "data_fetch": tmp_path}
+
+
+def _codes(roots):
+    return {m: keys.method_code(m, roots) for m in K.method_names()}
+
+
+def _append(roots, rel, text):
+    p = roots["genesel"] / "genesel" / rel
+    p.write_text(p.read_text() + text)
+
+
+def _edit(roots, rel, old, new):
+    p = roots["genesel"] / "genesel" / rel
+    src = p.read_text()
+    assert old in src, f"{rel} no longer holds {old!r}: update the test"
+    p.write_text(src.replace(old, new, 1))
+
+
+def _moved(before, after):
+    return {m for m in before if before[m] != after[m]}
+
+
+def test_every_method_of_the_catalogue_has_its_own_key():
+    codes = _codes(None)
+    assert set(codes) == set(K.method_names()) == set(keys.entry_nodes())
+    assert len(set(codes.values())) == len(codes)
+    from genesel.experiments.grid import cell_key
+    from genesel.leaderboard.cells import boot_cell, cv_cell
+
+    cell = dict(dataset="alon", method="SMLR (all genes)", repeat=0, fold=0, n_folds=3, inner_k=3, seed=0, quick=True)
+    assert cell_key(cv_cell, cell) == cell_key(cv_cell, cell, code=codes["SMLR (all genes)"])
+    assert cv_cell.cache_code is boot_cell.cache_code is keys.cell_code
+
+
+def test_editing_an_algorithm_module_moves_only_the_methods_that_run_it(source_copy):
+    before = _codes(source_copy)
+    _append(source_copy, "smlr.py", "\n_EXTRA_CONSTANT = 1\n")
+    moved = _moved(before, _codes(source_copy))
+    assert moved == {"SMLR (all genes)", "SMLR selector + SVM", "RVM selector + SVM"}  # sparse_select imports smlr
+    _append(source_copy, "forest.py", "\n_EXTRA_CONSTANT = 1\n")
+    after = _codes(source_copy)
+    assert _moved(before, after) - moved == {"RF var. sel. (s.e. 0)", "RF var. sel. (s.e. 1)"}
+    # scikit-learn's forest and kNN do not run genesel's forest
+    assert after["random forest (all genes)"] == before["random forest (all genes)"]
+    assert after["kNN (all genes)"] == before["kNN (all genes)"]
+
+
+def test_editing_one_entry_or_a_helper_moves_only_its_users(source_copy):
+    before = _codes(source_copy)
+    _edit(source_copy, "leaderboard/catalogue.py", 'grid={"lam": (0.5, 0.1, 0.01, 0.001)}',
+          'grid={"lam": (0.5, 0.1, 0.01)}')
+    assert _moved(before, _codes(source_copy)) == {"SMLR (all genes)"}
+    before = _codes(source_copy)
+    _edit(source_copy, "leaderboard/catalogue.py", 'self.svm_ = LinearSVM(C=float(self.C) / X.shape[1]).fit(X, y)',
+          'self.svm_ = LinearSVM(C=1.0 * float(self.C) / X.shape[1]).fit(X, y)')
+    moved = _moved(before, _codes(source_copy))
+    users = {m.name for m in K.CATALOGUE.values() if K.SignatureSVM in K.estimator_classes(m)}
+    assert moved == users and "SVM (all genes)" in moved and "kNN on Fisher genes" not in moved
+
+
+def test_editing_the_protocol_moves_every_key_and_a_docstring_none(source_copy):
+    before = _codes(source_copy)
+    _edit(source_copy, "leaderboard/protocol.py", '"""(fitted estimator, local gene indices',
+          '"""The fitted estimator, local gene indices')
+    _append(source_copy, "leaderboard/catalogue.py", "\n# a comment\n")
+    assert _codes(source_copy) == before
+    _append(source_copy, "leaderboard/protocol.py", "\n_EXTRA_CONSTANT = 1\n")
+    assert _moved(before, _codes(source_copy)) == set(before)
+    before = _codes(source_copy)
+    _edit(source_copy, "leaderboard/catalogue.py", "SIZES = (2, 4, 8, 16, 32, 64, 128, 256)",
+          "SIZES = (2, 4, 8, 16, 32, 64, 128)")  # used by the protocol itself
+    assert _moved(before, _codes(source_copy)) == set(before)
+
+
+def test_a_method_key_covers_every_estimator_class_it_builds():
+    for m in K.CATALOGUE.values():
+        fp = keys.method_fingerprints(m.name)
+        for cls in K.estimator_classes(m):
+            mod = cls.__module__
+            if mod.split(".")[0] in ("genesel", "data_fetch") and mod != keys.CATALOGUE_MODULE:
+                assert mod in fp, f"{m.name}: {cls.__name__} ({mod}) not in its key"
+
+
+def test_an_entry_that_cannot_be_read_from_the_source_is_refused(source_copy):
+    _edit(source_copy, "leaderboard/catalogue.py", 'Method("SMLR (all genes)"', 'Method(f"SMLR (all genes)"')
+    with pytest.raises(ValueError, match="string literal"):
+        keys.entry_nodes(source_copy)
+
+
+def test_fitted_steps_reuse_changes_no_number_and_no_warning(mirror):
+    from genesel.leaderboard.cells import cv_cell
+
+    args = ("alon", "SMLR selector + SVM", 0, 1, 3, 3)
+    K.SELECTIONS.maxsize, hits = 0, K.SELECTIONS.hits
+    try:
+        plain = cv_cell(*args, seed=0, quick=True, max_genes=80)
+        assert K.SELECTIONS.hits == hits
+        K.SELECTIONS.maxsize = 8
+        reused = cv_cell(*args, seed=0, quick=True, max_genes=80)
+    finally:
+        K.SELECTIONS.maxsize = 8
+    assert K.SELECTIONS.hits > hits  # the quick grid: 2 lambdas x 2 C per inner fold, one selector fit per lambda
+    for k in plain:
+        if k not in ("cpu_seconds", "wall_seconds"):
+            assert plain[k] == reused[k], k
+
+
+def test_fitted_steps_key_on_parameters_and_data():
+    from genesel import SMLRSelector
+
+    X = np.random.default_rng(0).normal(size=(30, 12))
+    y = np.where(np.arange(30) < 15, -1, 1)
+    X[y > 0, :2] += 2.0
+    memo = K.FittedSteps(maxsize=4)
+    fits = []
+
+    def fit(est, X, y):
+        fits.append(est.get_params()["lam"])
+        return est.fit(X, y).support_.copy()
+
+    cached = memo.cache(fit)
+    a = cached(SMLRSelector(lam=0.3, lam_scale="max"), X, y)
+    cached(SMLRSelector(lam=0.3, lam_scale="max"), X, y)
+    cached(SMLRSelector(lam=0.1, lam_scale="max"), X, y)
+    X2 = X.copy()
+    X2[0, 0] += 1e-9
+    cached(SMLRSelector(lam=0.3, lam_scale="max"), X2, y)
+    assert fits == [0.3, 0.1, 0.3] and memo.hits == 1 and memo.misses == 3
+    assert np.array_equal(a, SMLRSelector(lam=0.3, lam_scale="max").fit(X, y).support_)
