@@ -35,3 +35,14 @@ def smlr_sweep(X, Y, W, b, eta, lse, lam, curv, order, fit_intercept):
                         mx = max(eta[i, jj] for jj in range(K))
                         lse[i] = mx + math.log(sum(math.exp(eta[i, jj] - mx) for jj in range(K)))
     return biggest
+
+
+def smlr_active_sweeps(X, Y, W, b, eta, lse, lam, curv, active, fit_intercept, max_sweeps, stop):
+    """Twin of genesel.smlr._smlr_active_sweeps: sweeps over ``active`` until a step is below ``stop``."""
+    done = 0
+    while done < max_sweeps:
+        step = smlr_sweep(X, Y, W, b, eta, lse, lam, curv, active, fit_intercept)
+        done += 1
+        if step < stop:
+            break
+    return done

@@ -1,0 +1,200 @@
+"""How far a leaderboard run is, and how long the rest will take: read from its cell cache, without running it.
+
+The full run of notebook 06 (every binary data set x every method x 10 x 5 outer folds, and 201 .632+ cells per
+method and data set of Díaz-Uriarte & Alvarez de Andrés 2006) takes longer than a working day on 2 cores and is
+usually run in pieces: interrupted, resumed from its cache (:func:`genesel.experiments.run_grid`), perhaps on a
+cluster. ``python -m genesel.leaderboard.status [--cache DIR] [--cores N]`` answers, at any moment and from another
+shell, what a pipeline needs to know: which cells are done, what they cost (CPU seconds measured by the cells
+themselves, one BLAS thread each) and an estimate of the CPU time and wall time still needed.
+
+The estimate of a cell not yet run, best available first:
+
+1. the mean CPU time of the cells of the same method on the same data set that are done;
+2. else the method's own cost on the data sets done, scaled to this data set's size, as a range: per sample x gene
+   (the low end) and per sample² x gene (the high end: an SVM's or a GP's work grows faster than linearly in the
+   samples). On Colon, Leukemia and Prostate the methods' measured costs grew between the two;
+3. else the catalogue's benchmark (:func:`genesel.leaderboard.report.cell_cpu_seconds`, samples x genes).
+
+The cells of the run are those notebook 06 makes with the given mode (:data:`genesel.leaderboard.cells.MODES`),
+keyed as the grid keys them (:func:`genesel.experiments.cell_key`, per method: :mod:`genesel.leaderboard.keys`):
+a cell computed by older code of its method counts as not done, as the notebook would recompute it. The "another
+seed" grid of the notebook's last exercise (its 4 cheapest methods, known only once the first grid is summarised)
+is not counted; it costs about as much as those methods' share of one data set's grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from genesel.experiments.cache import record_path
+from genesel.experiments.grid import _folder, cell_key, default_cache_dir
+
+__all__ = ["run_cells", "read_costs", "status", "summary_text", "main"]
+
+
+def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0) -> dict:
+    """{"cv": cells, "boot": cells} of notebook 06 with these parameters (defaults as the notebook's)."""
+    from genesel.leaderboard import cells as C
+    from genesel.leaderboard.catalogue import method_names
+
+    p = C.MODES[mode]
+    quick = mode == "quick"
+    datasets = list(datasets) if datasets else (["alon"] if quick else C.binary_expression_sets())
+    methods = list(methods) if methods else method_names()
+    boot_sets = ["alon"] if quick else list(C.DU2006_VIEWS)
+    cv = C.cv_cells(datasets, methods, n_repeats=p["n_repeats"], n_folds=p["n_folds"], inner_k=p["inner_k"],
+                    seed=seed, quick=quick, max_genes=p["max_genes"])
+    boot = C.boot_cells(boot_sets, list(C.DU2006_METHODS), n_boot=p["n_boot"], inner_k=p["inner_k"], seed=seed,
+                        quick=quick, max_genes=p["max_genes"])
+    return {"cv": cv, "boot": boot}
+
+
+def read_costs(folder: Path, keys) -> dict:
+    """{key: CPU seconds} of the cached cells among ``keys``: the seconds the cell measured around its method (the
+    notebook's "CPU seconds per outer fold"), else the grid's around the whole call. Records that fail their checks
+    are skipped here; the grid reports and recomputes them."""
+    from genesel._core.store import RecordError, read_record
+
+    out = {}
+    for k in keys:
+        p = record_path(folder, k)
+        if not p.exists():
+            continue
+        try:
+            rec = read_record(p, kind="cell")
+        except (RecordError, OSError):
+            continue
+        res = rec.get("result")
+        cpu = res.get("cpu_seconds") if isinstance(res, dict) else None  # the method's own, as the notebook's table
+        if cpu is None:
+            cpu = rec.get("cpu_seconds")  # the grid's: the whole call, loading the data included
+        out[k] = float(cpu if cpu is not None else rec.get("seconds", np.nan))
+    return out
+
+
+def _shapes(cells) -> dict:
+    from genesel.datasets import list_datasets
+    from genesel.leaderboard.cells import load
+
+    table = list_datasets().set_index("name")
+    out = {}
+    for c in cells:
+        key = (c["dataset"], c.get("view"), c.get("max_genes"))
+        if key in out:
+            continue
+        if c.get("view") is None and c.get("max_genes") is None and c["dataset"] in table.index:
+            r = table.loc[c["dataset"]]
+            out[key] = (int(r["n_samples"]), int(r["n_genes"]))
+        else:
+            out[key] = tuple(load(c["dataset"], c.get("view"), c.get("max_genes")).X.shape)
+    return out
+
+
+def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed: int = 0) -> pd.DataFrame:
+    """One row per cell of the run (``grid``, ``dataset``, ``method``, ``n``, ``genes``, ``done``, ``cpu``: measured
+    CPU seconds of a done cell, else the low estimate, ``cpu_high`` the high one, ``estimated``: how: "measured",
+    "same method and data", "method, scaled", "benchmark")."""
+    from genesel.leaderboard.cells import boot_cell, cv_cell
+    from genesel.leaderboard.report import cell_cpu_seconds
+
+    cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    rows = []
+    grids = run_cells(mode, datasets, methods, seed)
+    for grid, func in (("cv", cv_cell), ("boot", boot_cell)):
+        cells = grids[grid]
+        keys = [cell_key(func, c) for c in cells]
+        costs = read_costs(_folder(cache_dir, func), keys)
+        shapes = _shapes(cells)
+        for c, k in zip(cells, keys):
+            n, g = shapes[(c["dataset"], c.get("view"), c.get("max_genes"))]
+            rows.append(dict(grid=grid, dataset=c["dataset"], method=c["method"], n=n, genes=g,
+                             inner_k=c["inner_k"], quick=c["quick"], done=k in costs, cpu=costs.get(k, np.nan)))
+    t = pd.DataFrame(rows)
+    t["cpu_high"] = t["cpu"]
+    t["estimated"] = np.where(t["done"], "measured", "")
+    done = t[t["done"]]
+    same = done.groupby(["grid", "dataset", "method"])["cpu"].mean()
+    size = done["n"].astype(float) * done["genes"]
+    low = (done["cpu"] / size).groupby(done["method"]).mean()  # per sample x gene
+    high = (done["cpu"] / (size * done["n"])).groupby(done["method"]).mean()  # per sample² x gene
+    col = {c: t.columns.get_loc(c) for c in ("cpu", "cpu_high", "estimated")}
+    for i in np.flatnonzero(~t["done"].to_numpy()):
+        r = t.iloc[i]
+        n, g = float(r["n"]), float(r["genes"])
+        if (r["grid"], r["dataset"], r["method"]) in same.index:
+            lo = hi = same[(r["grid"], r["dataset"], r["method"])]
+            how = "same method and data"
+        elif r["method"] in low.index:
+            lo, hi = low[r["method"]] * n * g, high[r["method"]] * n * n * g
+            how = "method, scaled"
+        else:
+            lo = hi = cell_cpu_seconds(r["method"], int(n), int(g), r["inner_k"], bool(r["quick"]))
+            how = "benchmark"
+        t.iat[i, col["cpu"]], t.iat[i, col["cpu_high"]], t.iat[i, col["estimated"]] = lo, max(lo, hi), how
+    return t
+
+
+def _hours(s: float) -> str:
+    return f"{s / 3600:.1f} h" if s >= 360 else f"{s / 60:.0f} min"
+
+
+def _range(lo: float, hi: float) -> str:
+    if hi <= lo * 1.05:
+        return _hours(lo)
+    unit = 3600 if hi >= 360 else 60
+    return f"{lo / unit:.1f}-{hi / unit:.1f} {'h' if unit == 3600 else 'min'}" if unit == 3600 else \
+        f"{lo / 60:.0f}-{hi / 60:.0f} min"
+
+
+def summary_text(t: pd.DataFrame, cores: int = 2) -> str:
+    """The status table as a reader wants it: per data set, then the methods that cost most, then the totals."""
+    lines = []
+    by = t.groupby(["grid", "dataset"], sort=False).agg(cells=("done", "size"), done=("done", "sum"))
+    spent = t[t["done"]].groupby(["grid", "dataset"], sort=False)["cpu"].sum()
+    todo = t[~t["done"]]
+    left = todo.groupby(["grid", "dataset"], sort=False)[["cpu", "cpu_high"]].sum()
+    by["CPU spent"] = spent.reindex(by.index).fillna(0.0).map(_hours)
+    left = left.reindex(by.index).fillna(0.0)
+    by["CPU left (est.)"] = [_range(a, b) for a, b in zip(left["cpu"], left["cpu_high"])]
+    by = by.reset_index()
+    by["grid"] = by["grid"].map({"cv": "cross-validation", "boot": ".632+"})
+    lines.append(by.to_string(index=False))
+    if len(todo):
+        top = todo.groupby("method")["cpu_high"].sum().sort_values(ascending=False)
+        share = 100 * top / top.sum()
+        lines.append("\nmost of what is left: " + "; ".join(f"{m} {_hours(top[m])} ({share[m]:.0f} %)"
+                                                             for m in top.index[:3]))
+        how = todo["estimated"].value_counts()
+        lines.append("estimates: " + ", ".join(f"{v} cells by {k}" for k, v in how.items()))
+    spent, lo, hi = t.loc[t["done"], "cpu"].sum(), todo["cpu"].sum(), todo["cpu_high"].sum()
+    k = max(1, int(cores))
+    lines.append(f"\n{int(t['done'].sum())} of {len(t)} cells done ({100 * t['done'].mean():.1f} %); CPU spent "
+                 f"{_hours(spent)}; left: {_range(lo, hi)} CPU, {_range(lo / k, hi / k)} wall on {k} cores "
+                 "(the range: costs scaled by samples x genes, or by samples² x genes)")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m genesel.leaderboard.status", description=__doc__.splitlines()[0])
+    ap.add_argument("--cache", default=None, help="the run's cache folder (default: $GENESEL_CACHE_DIR or runs/cache)")
+    ap.add_argument("--mode", choices=("full", "quick"), default="full")
+    ap.add_argument("--datasets", nargs="*", default=None, help="the run's data sets (default: the notebook's)")
+    ap.add_argument("--methods", nargs="*", default=None, help="the run's methods (default: all)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cores", type=int, default=2, help="workers of the run, for the wall-time estimate")
+    ap.add_argument("--csv", default=None, help="also write the per-cell table here")
+    a = ap.parse_args(argv)
+    t = status(a.cache, a.mode, a.datasets, a.methods, a.seed)
+    if a.csv:
+        t.to_csv(a.csv, index=False)
+    print(summary_text(t, a.cores))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""genesel.leaderboard.status: done cells are found under the grid's own keys, their measured CPU is summed, and
+a cell not yet run is estimated from the same method on the same data, else from the method's cost on other data
+scaled by samples x genes (low) and samples² x genes (high)."""
+
+import numpy as np
+import pytest
+
+from genesel.experiments import run_grid
+from genesel.leaderboard import status as S
+from genesel.leaderboard.cells import cv_cell
+
+METHODS = ["S2N + weighted voting", "kNN (all genes)"]
+
+
+def test_status_counts_done_cells_and_estimates_the_rest(mirror, tmp_path):
+    cells = S.run_cells("quick", datasets=["alon", "golub"], methods=METHODS)["cv"]
+    assert len(cells) == 2 * 2 * 3  # 2 data sets x 2 methods x 1 repeat of 3 folds
+    first = [c for c in cells if c["dataset"] == "alon" and c["fold"] in (0, 1)]
+    res = run_grid(first, cv_cell, cache_dir=tmp_path, progress=False)
+    t = S.status(tmp_path, "quick", datasets=["alon", "golub"], methods=METHODS)
+    cv = t[t["grid"] == "cv"]
+    assert int(cv["done"].sum()) == 4 and len(cv) == 12
+    measured = res.set_index(["method", "fold"])["cpu_seconds"]
+    for m in METHODS:
+        a = cv[(cv["dataset"] == "alon") & (cv["method"] == m)]
+        done = a[a["done"]]
+        assert np.allclose(sorted(done["cpu"]), sorted(measured.loc[m].to_numpy()))
+        rest = a[~a["done"]]  # fold 2 of alon: the mean of folds 0 and 1
+        assert (rest["estimated"] == "same method and data").all()
+        assert np.allclose(rest["cpu"], measured.loc[m].mean()) and np.allclose(rest["cpu_high"], rest["cpu"])
+        g = cv[(cv["dataset"] == "golub") & (cv["method"] == m)]
+        n0, g0 = done[["n", "genes"]].iloc[0]
+        n1, g1 = g[["n", "genes"]].iloc[0]
+        low = (measured.loc[m] / (n0 * g0)).mean() * n1 * g1
+        high = (measured.loc[m] / (n0 * n0 * g0)).mean() * n1 * n1 * g1
+        assert (g["estimated"] == "method, scaled").all()
+        assert np.allclose(g["cpu"], low) and np.allclose(g["cpu_high"], max(low, high))
+    text = S.summary_text(t, cores=2)
+    assert "4 of " in text and "cells done" in text
+
+
+def test_a_cell_of_other_code_counts_as_not_done(mirror, tmp_path, monkeypatch):
+    cells = S.run_cells("quick", datasets=["alon"], methods=METHODS[:1])["cv"][:1]
+    run_grid(cells, cv_cell, cache_dir=tmp_path, progress=False)
+    assert int(S.status(tmp_path, "quick", datasets=["alon"], methods=METHODS[:1])["done"].sum()) == 1
+    from genesel.leaderboard import keys
+
+    monkeypatch.setattr(cv_cell, "cache_code", lambda cell: "other code")
+    assert int(S.status(tmp_path, "quick", datasets=["alon"], methods=METHODS[:1])["done"].sum()) == 0
+    monkeypatch.setattr(cv_cell, "cache_code", keys.cell_code)
+
+
+def test_the_command_line_prints_the_summary(mirror, tmp_path, capsys):
+    assert S.main(["--cache", str(tmp_path), "--mode", "quick", "--methods", METHODS[0], "--cores", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "0 of" in out and "cross-validation" in out and ".632+" in out
+    with pytest.raises(SystemExit):
+        S.main(["--mode", "medium"])
