@@ -587,51 +587,52 @@ def views_note() -> str:
 # --------------------------------------------------------------------------------------------------------------
 
 #: CPU seconds of one outer fold of every method (its inner CV over the grid, the final fit and the test
-#: predictions; one BLAS thread), measured by ``benchmarks/bench_leaderboard.py``: the full grids with 5 inner folds
-#: on Golub's leukemia, 72 x 7129 (:data:`CPU_REFERENCE` ``["full"]``).
+#: predictions; one BLAS thread): the full grids with 5 inner folds on Golub's leukemia, 72 x 7129
+#: (:data:`CPU_REFERENCE` ``["full"]``), the mean over the 50 outer folds of the full run's own Leukemia cells
+#: (``benchmarks/bench_leaderboard.py --from-cache runs/cache``). One fold timed on its own, as this table was before,
+#: can be far off: kNN on Fisher genes measured 6.5 s then, 0.36 s over the 50 folds.
 CPU_PER_FOLD_FULL = {
-    "SMLR selector + SVM": 12.5,
-    "GP-ARD-RFE + GP": 7.51,
-    "MSVM-RFE + SVM": 6.79,
-    "kNN on Fisher genes": 6.49,
-    "PAC-Bayes stumps": 3.77,
-    "SVM-RFE (1 gene/step) + SVM": 3.19,
-    "ALMA_ln-RFE": 2.38,
-    "random forest (all genes)": 2.11,
-    "SMLR (all genes)": 1.78,
-    "Occam stumps": 1.38,
-    "GP-ARD-FS + GP": 1.35,
-    "ALMA_ln-CORR": 1.18,
-    "SVM-RFE (halving) + SVM": 0.96,
-    "Wilcoxon + SVM": 0.93,
-    "kNN (all genes)": 0.87,
-    "ALMA-FS": 0.81,
-    "RVM selector + SVM": 0.8,
-    "AdaBoost stumps": 0.78,
-    "ALMA_2-RFE": 0.72,
-    "SC stumps": 0.58,
-    "l2-AROM + SVM": 0.53,
-    "ALMA_2-CORR": 0.5,
-    "t-test + SVM": 0.48,
-    "Fisher + SVM": 0.47,
-    "L1 logistic regression": 0.43,
-    "RF var. sel. (s.e. 1)": 0.39,
-    "RF var. sel. (s.e. 0)": 0.39,
-    "RBF SVM (all genes)": 0.31,
-    "SVM (all genes)": 0.29,
-    "shrunken centroids (SC.s)": 0.28,
-    "shrunken centroids (SC.l)": 0.27,
-    "DWD (all genes)": 0.24,
-    "S2N + weighted voting": 0.23,
-    "GP (all genes)": 0.12,
-    "RVM (all genes)": 0.03,
+    "GP-ARD-RFE + GP": 7.25,
+    "MSVM-RFE + SVM": 6.64,
+    "PAC-Bayes stumps": 3.15,
+    "SVM-RFE (1 gene/step) + SVM": 3.07,
+    "ALMA_ln-RFE": 2.3,
+    "random forest (all genes)": 1.82,
+    "GP-ARD-FS + GP": 1.33,
+    "Occam stumps": 1.33,
+    "SMLR (all genes)": 1.23,
+    "SMLR selector + SVM": 1.12,
+    "ALMA_ln-CORR": 1.09,
+    "AdaBoost stumps": 1.01,
+    "SVM-RFE (halving) + SVM": 0.929,
+    "Wilcoxon + SVM": 0.893,
+    "ALMA-FS": 0.807,
+    "ALMA_2-RFE": 0.61,
+    "RVM selector + SVM": 0.489,
+    "Fisher + SVM": 0.481,
+    "l2-AROM + SVM": 0.475,
+    "t-test + SVM": 0.471,
+    "SC stumps": 0.468,
+    "ALMA_2-CORR": 0.44,
+    "RF var. sel. (s.e. 1)": 0.373,
+    "RF var. sel. (s.e. 0)": 0.369,
+    "kNN on Fisher genes": 0.357,
+    "L1 logistic regression": 0.341,
+    "RBF SVM (all genes)": 0.323,
+    "shrunken centroids (SC.s)": 0.297,
+    "shrunken centroids (SC.l)": 0.294,
+    "SVM (all genes)": 0.291,
+    "DWD (all genes)": 0.283,
+    "S2N + weighted voting": 0.227,
+    "kNN (all genes)": 0.157,
+    "GP (all genes)": 0.109,
+    "RVM (all genes)": 0.0273,
 }
 #: The same with the quick grids, 3 inner folds on Colon's 300 most variable genes, 62 x 300 (the cells' own CPU
 #: times in the cost table of notebook 06's quick run).
 CPU_PER_FOLD_QUICK = {
-    "SMLR selector + SVM": 1.02,
     "GP-ARD-RFE + GP": 0.703,
-    "SMLR (all genes)": 0.515,
+    "SMLR (all genes)": 0.304,
     "SVM-RFE (1 gene/step) + SVM": 0.302,
     "GP-ARD-FS + GP": 0.237,
     "kNN on Fisher genes": 0.151,
@@ -649,6 +650,7 @@ CPU_PER_FOLD_QUICK = {
     "Fisher + SVM": 0.0681,
     "Wilcoxon + SVM": 0.0637,
     "RVM selector + SVM": 0.0577,
+    "SMLR selector + SVM": 0.142,
     "S2N + weighted voting": 0.0575,
     "Occam stumps": 0.0495,
     "ALMA-FS": 0.0407,
@@ -667,9 +669,11 @@ CPU_PER_FOLD_QUICK = {
 }
 #: The data and inner folds each table was measured on: (samples, genes, inner folds).
 CPU_REFERENCE = {"full": (72, 7129, 5), "quick": (62, 300, 3)}
-#: Time budgets of notebook 06 on 2 cores (seconds): quick mode, full mode (the full run: about 26 CPU hours, 13 h on
-#: 2 cores: 25.1 CPU h as estimated by benchmarks/bench_leaderboard.py, 26.6 by :func:`estimated_seconds`; 68 CPU
-#: hours when Díaz-Uriarte's elimination ran on scikit-learn's forests, now on genesel's numba forest).
+#: Time budgets of notebook 06 on 2 cores (seconds): quick mode, full mode. The full run: 17 CPU hours (8.5 h on 2
+#: cores) by :func:`estimated_seconds` (Leukemia's costs scaled by samples x genes); on the way, with Colon, Leukemia
+#: and part of Prostate done, :mod:`genesel.leaderboard.status` put the rest at 23-37 CPU h (scaled by samples x genes
+#: or samples² x genes from each method's own measured cells: the SVMs and GPs grow faster than linearly in the
+#: samples). It was 68 CPU h with Díaz-Uriarte's elimination on scikit-learn's forests, 25 with genesel's forest.
 QUICK_BUDGET, FULL_BUDGET = 180.0, 14 * 3600.0
 #: Fixed costs of a run (kernel, imports, loading the data sets, numba's cached kernels), seconds.
 _OVERHEAD = 25.0
