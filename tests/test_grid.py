@@ -79,6 +79,30 @@ def test_cell_key_depends_on_cell_function_and_code():
     assert k1 != cell_key(poly_cell, {"a": 1, "b": 0}, code="another digest")
 
 
+CALLS = []
+
+
+def counted_cell(part, x):
+    CALLS.append((part, x))
+    return {"y": x + 1}
+
+
+def test_a_cell_function_may_declare_finer_keys(tmp_path, monkeypatch):
+    """run_grid keys a cell by the function's ``cache_code(cell)`` when it has one (the leaderboard's per-method
+    keys): changing the code of one part recomputes that part's cells only."""
+    codes = {"a": "code of a, v1", "b": "code of b, v1"}
+    monkeypatch.setattr(counted_cell, "cache_code", lambda cell: codes[cell["part"]], raising=False)
+    cells = [{"part": p, "x": x} for p in "ab" for x in range(3)]
+    CALLS.clear()
+    run_grid(cells, counted_cell, cache_dir=tmp_path, progress=False)
+    assert len(CALLS) == 6
+    assert cell_key(counted_cell, cells[0]) == cell_key(counted_cell, cells[0], code="code of a, v1")
+    codes["a"] = "code of a, v2"
+    CALLS.clear()
+    out = run_grid(cells, counted_cell, cache_dir=tmp_path, progress=False)
+    assert sorted(CALLS) == [("a", 0), ("a", 1), ("a", 2)] and list(out["y"]) == [1, 2, 3, 1, 2, 3]
+
+
 # ---------------------------------------------------------------------------------------------- integrity
 
 
