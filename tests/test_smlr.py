@@ -57,27 +57,35 @@ def test_no_intercept_matches_liblinear():
     assert ours.objective_ <= ref + 1e-9
 
 
+def _sweep_state(rng, K, n, d, n_active=None):
+    """(X, Y, W, b, eta, lse, curv) of a random SMLR state; W dense, or nonzero on its first ``n_active`` genes."""
+    X = rng.normal(size=(n, d))
+    lab = rng.integers(0, max(K, 2), n)
+    Y = np.zeros((n, K))
+    if K == 1:
+        Y[:, 0] = lab == 1
+    else:
+        Y[np.arange(n), lab] = 1
+    if n_active is None:
+        W = rng.normal(size=(d, K)) * 0.3
+    else:
+        W = np.zeros((d, K))
+        W[:n_active] = rng.normal(size=(n_active, K))
+    b = rng.normal(size=K) * 0.1
+    eta = X @ W + b
+    lse = np.log(np.exp(eta).sum(1)) if K > 1 else np.zeros(n)
+    return X, Y, W, b, eta, lse, 0.25 * (X**2).sum(0)
+
+
 def test_kernel_matches_naive_twin():
     rng = np.random.default_rng(1)
     for K in (1, 3):
-        n, d = 9, 5
-        X = rng.normal(size=(n, d))
-        lab = rng.integers(0, max(K, 2), n)
-        Y = np.zeros((n, K))
-        if K == 1:
-            Y[:, 0] = lab == 1
-        else:
-            Y[np.arange(n), lab] = 1
-        W = rng.normal(size=(d, K)) * 0.3
-        b = rng.normal(size=K) * 0.1
-        eta = X @ W + b
-        lse = np.log(np.exp(eta).sum(1)) if K > 1 else np.zeros(n)
-        curv = 0.25 * (X**2).sum(0)
-        order = rng.permutation(d).astype(np.int64)
+        X, Y, W, b, eta, lse, curv = _sweep_state(rng, K, 9, 5)
+        order = rng.permutation(5).astype(np.int64)
         args = [a.copy() for a in (W, b, eta, lse)]
-        s1 = _smlr_sweep(X, Y, *args[:1], args[1], args[2], args[3], 0.4, curv, order, True)
+        s1 = _smlr_sweep(X, Y, *args, 0.4, curv, order, True)
         args2 = [a.copy() for a in (W, b, eta, lse)]
-        s2 = naive_smlr.smlr_sweep(X, Y, args2[0], args2[1], args2[2], args2[3], 0.4, curv, order, True)
+        s2 = naive_smlr.smlr_sweep(X, Y, *args2, 0.4, curv, order, True)
         assert s1 == pytest.approx(s2, rel=1e-12)
         for a1, a2 in zip(args, args2):
             np.testing.assert_allclose(a1, a2, rtol=1e-12, atol=1e-14)
@@ -88,20 +96,7 @@ def test_active_set_sweeps_match_naive_twin():
     binary and the multiclass model, stopping by the step threshold and by the sweep budget."""
     rng = np.random.default_rng(4)
     for K, stop, budget in ((1, 1e-3, 10_000), (3, 1e-3, 10_000), (1, 0.0, 7)):
-        n, d = 12, 8
-        X = rng.normal(size=(n, d))
-        lab = rng.integers(0, max(K, 2), n)
-        Y = np.zeros((n, K))
-        if K == 1:
-            Y[:, 0] = lab == 1
-        else:
-            Y[np.arange(n), lab] = 1
-        W = np.zeros((d, K))
-        W[:3] = rng.normal(size=(3, K))
-        b = rng.normal(size=K) * 0.1
-        eta = X @ W + b
-        lse = np.log(np.exp(eta).sum(1)) if K > 1 else np.zeros(n)
-        curv = 0.25 * (X**2).sum(0)
+        X, Y, W, b, eta, lse, curv = _sweep_state(rng, K, 12, 8, n_active=3)
         active = np.array([0, 1, 2], dtype=np.int64)
         a = [v.copy() for v in (W, b, eta, lse)]
         m1 = _smlr_active_sweeps(X, Y, *a, 0.3, curv, active, True, budget, stop)
