@@ -143,3 +143,14 @@ def test_a_user_file_loads_by_reference(mirror, tmp_path):
     frame.to_csv(tmp_path / "study.csv")
     t = load(make_reference(tmp_path / "study.csv", label="class", rows="samples"), None, 20)
     assert t.X.shape == (62, 20) and set(np.unique(t.y)) == {-1, 1}
+
+
+def test_cost_sentence_counts_both_grids_and_the_uninterrupted_wall_time():
+    from genesel.leaderboard import report as R
+
+    res = pd.DataFrame({"method": ["a", "a", "b"], "cpu_seconds": [10.0, 10.0, 5.0], "wall_seconds": [12.0, 12.0, 6.0]})
+    boot = pd.DataFrame({"method": ["c"], "cpu_seconds": [40.0], "wall_seconds": [50.0]})
+    s = R.cost_sentence(res, 3.0, n_jobs=2, boot=boot)
+    assert s.startswith("65 CPU s over 4 cells") and "c 40 CPU s (62 %); a 20 CPU s (31 %); b 5 CPU s (8 %)" in s
+    assert "about 40 s wall" in s and "this session's wall time: 3 s" in s
+    assert "about 30 s wall" in R.cost_sentence(res, 3.0, n_jobs=1)

@@ -512,12 +512,19 @@ def cost_table(summary: pd.DataFrame) -> pd.DataFrame:
     return t.round(2).rename(columns=_name)
 
 
-def cost_sentence(res: pd.DataFrame, wall: float) -> str:
-    top = res.groupby("method")["cpu_seconds"].sum().sort_values(ascending=False)
+def cost_sentence(res: pd.DataFrame, wall: float, n_jobs: int = 1, boot: pd.DataFrame | None = None) -> str:
+    """The run's cost in words: the cells' own CPU seconds (cross-validation and, given, the .632+ cells), the three
+    most expensive methods, and the wall time: this session's, and the cells' own wall seconds over ``n_jobs``
+    workers, i.e. the run as if uninterrupted (a resumed run's session serves most cells from the cache)."""
+    cells = pd.concat([res, boot]) if boot is not None and len(boot) else res
+    top = cells.groupby("method")["cpu_seconds"].sum().sort_values(ascending=False)
     share = 100 * top / top.sum()
     three = "; ".join(f"{m} {s:.0f} CPU s ({p:.0f} %)" for (m, s), p in zip(top.head(3).items(), share.head(3)))
-    return (f"{res['cpu_seconds'].sum():.0f} CPU s over {len(res)} cells (the cells' own CPU times); the three most "
-            f"expensive methods: {three}. This run's wall time: {wall:.0f} s (0 for cached cells).")
+    k = max(1, int(n_jobs))
+    whole = cells["wall_seconds"].sum() / k
+    return (f"{cells['cpu_seconds'].sum():.0f} CPU s over {len(cells)} cells (the cells' own CPU times); the three "
+            f"most expensive methods: {three}. As one uninterrupted run on {k} worker(s): about {whole:.0f} s wall "
+            f"(the cells' own wall seconds / {k}); this session's wall time: {wall:.0f} s (0 for cached cells).")
 
 
 def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
