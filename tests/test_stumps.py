@@ -113,6 +113,38 @@ def test_soft_node_matches_exhaustive_twin(seed, width):
     assert res[5] <= 13  # genes scored exactly (pruning), never more than the unused genes
 
 
+def test_soft_node_scores_intervals_whose_ends_are_one_ulp_apart():
+    """Two distinct values 1 ulp apart that the shift by A makes equal (Alizadeh's lymphoma data, 300 genes, outer
+    fold 0: the prefix-sum formula was 0 / 0, a ZeroDivisionError in the compiled kernel): the kernel now scores such
+    an interval from the unshifted values, as its twin does, and the coverage is the exact one (the lower end fully
+    covered, the upper end not at all, for d = +1)."""
+    v = 1.3602358280056608
+    X, y = _problem(16, 4, 5)
+    X[:8, 1], X[8:, 1] = v, np.nextafter(v, 2.0)  # gene 1: two values, 1 ulp apart, separating the classes 8 / 8
+    y = np.where(np.arange(16) < 8, -1, 1)
+    A, Bv = X.min(0) - 5.0, X.max(0) + 0.2
+    assert (X[0, 1] - A[1]) == (X[8, 1] - A[1])  # the shifted ends collapse
+    with pytest.raises(ZeroDivisionError):  # what the kernel computed before
+        SK._soft_cover(np.array([0.0, 8.0, 8.0]), np.array([0.0, 8.0 * (v - A[1]), 8.0 * (v - A[1])]), 2, 0, 1,
+                       v - A[1], np.nextafter(v, 2.0) - A[1], 1)
+    u = np.array([v, np.nextafter(v, 2.0)])
+    assert SK._soft_cover_close(u, np.array([8.0, 0.0]), np.array([0.0, 8.0, 8.0]), 2, 0, 1, 1) == 8.0
+    assert SK._soft_cover_close(u, np.array([8.0, 0.0]), np.array([0.0, 8.0, 8.0]), 2, 0, 1, -1) == 0.0
+    pos = y > 0
+    vals, order = S.presort(X)
+    pi = np.ones(16)
+    used = np.zeros(4, bool)
+    ps, etas, pidx = np.array([0.5, 2.0]), np.array([0.0, 0.01]), np.array([0, 1])
+    lab, new, idx = SK.position_major(vals, order, pos, True)
+    res = SK.soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
+    twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0)
+    for c in range(len(etas)):
+        U, _, g, d, a, b = twin[c]
+        assert (res[0][c], res[1][c], res[2][c], res[3][c]) == (g, d, a, b)
+        assert res[4][c] == U
+    assert res[0][0] == 1  # with eta = 0 the perfect split of gene 1 wins
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_gini_round_matches_twin_over_boosting_rounds(seed):
     X, y = _problem(30, 25, seed)

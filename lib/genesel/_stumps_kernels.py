@@ -331,6 +331,26 @@ def _soft_cover(W, WX, J, i, k, xa, xb, d):
     return (W[J] - W[k + 1]) + (s1 - xa * s0) / w
 
 
+#: An interval whose ends are closer than this fraction of the gene's range [A, B] is scored by
+#: :func:`_soft_cover_close`: in the values shifted by A its width can round to a few units in the last place, or to
+#: zero (two distinct values 1 ulp apart in Alizadeh's lymphoma data), making the prefix-sum formula 0 / 0.
+CLOSE_ENDS = 1e-8
+
+
+@njit(cache=True)
+def _soft_cover_close(u, w, W, J, i, k, d):
+    """:func:`_soft_cover` of the interval [u_i, u_k] (i < k) term by term from the unshifted distinct values u and
+    their weights w: for ends this close, u_k - u_j and u_j - u_i are exact (Sterbenz), so the linear coverage of
+    every value inside is too. W: the prefix sums of w (for the values fully covered)."""
+    span = u[k] - u[i]
+    s = 0.0
+    for j in range(i, k + 1):
+        s += w[j] * ((u[k] - u[j]) if d == 1 else (u[j] - u[i])) / span
+    if d == 1:
+        return W[i] + s
+    return (W[J] - W[k + 1]) + s
+
+
 #: soft utilities are compared on a grid of 2^-32 (:func:`utility_grid`)
 UTILITY_GRID = 4294967296.0
 
@@ -522,9 +542,14 @@ def soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_t
                     xa = u[i] - Ag
                     for k in range(i + 1, J):
                         xb = u[k] - Ag
-                        rowC[nk] = _soft_cover(Wn, WnX, J, i, k, xa, xb, d) / fneg
-                        rowE[nk] = _soft_cover(Wp, WpX, J, i, k, xa, xb, d) / fpos
-                        rowL[nk] = logR - np.log(xb - xa)
+                        if u[k] - u[i] <= CLOSE_ENDS * R:
+                            rowC[nk] = _soft_cover_close(u, wn, Wn, J, i, k, d) / fneg
+                            rowE[nk] = _soft_cover_close(u, wp, Wp, J, i, k, d) / fpos
+                            rowL[nk] = logR - np.log(u[k] - u[i])
+                        else:
+                            rowC[nk] = _soft_cover(Wn, WnX, J, i, k, xa, xb, d) / fneg
+                            rowE[nk] = _soft_cover(Wp, WpX, J, i, k, xa, xb, d) / fpos
+                            rowL[nk] = logR - np.log(xb - xa)
                         rowA[nk] = u[i]
                         rowB[nk] = u[k]
                         nk += 1

@@ -142,6 +142,19 @@ def soft_cover(W, WX, J, i, k, xa, xb, d):
     return (W[J] - W[k + 1]) + (s1 - xa * s0) / w
 
 
+def soft_cover_close(groups, col, W, J, i, k, d):
+    """Twin of genesel._stumps_kernels._soft_cover_close: term by term from the unshifted values."""
+    span = groups[k][0] - groups[i][0]
+    s = 0.0
+    for j in range(i, k + 1):
+        x = groups[j][0]
+        s += groups[j][col] * ((groups[k][0] - x) if d == 1 else (x - groups[i][0])) / span
+    return (W[i] if d == 1 else W[J] - W[k + 1]) + s
+
+
+CLOSE_ENDS = 1e-8
+
+
 def _grid(U):
     """U on the kernel's grid of 2^-32 (ties up to rounding)."""
     return math.floor(U * 2.0**32 + 0.5) if math.isfinite(U) else U
@@ -182,7 +195,9 @@ def soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, wid
                 for i in range(J - 1):
                     for k in range(i + 1, J):
                         xa, xb = u[i] - Ag, u[k] - Ag
-                        cands.append((u[i], u[k], i, k, xa, xb, logR - math.log(xb - xa)))
+                        close = u[k] - u[i] <= CLOSE_ENDS * R
+                        L = logR - math.log(u[k] - u[i] if close else xb - xa)
+                        cands.append((u[i], u[k], i, k, xa, xb, L, close))
             else:
                 w = 2.0 * width_frac * R
                 L = -math.log(2.0 * width_frac)
@@ -192,10 +207,14 @@ def soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, wid
                             continue
                         i = int(np.searchsorted(np.asarray(u), a, side="left"))
                         k = int(np.searchsorted(np.asarray(u), b, side="right")) - 1
-                        cands.append((a, b, i, k, a - Ag, b - Ag, L))
-            for a, b, i, k, xa, xb, L in cands:
-                cov = soft_cover(Wn, WnX, J, i, k, xa, xb, d) / fneg
-                err = soft_cover(Wp, WpX, J, i, k, xa, xb, d) / fpos
+                        cands.append((a, b, i, k, a - Ag, b - Ag, L, False))
+            for a, b, i, k, xa, xb, L, close in cands:
+                if close:
+                    cov = soft_cover_close(groups, 1, Wn, J, i, k, d) / fneg
+                    err = soft_cover_close(groups, 2, Wp, J, i, k, d) / fpos
+                else:
+                    cov = soft_cover(Wn, WnX, J, i, k, xa, xb, d) / fneg
+                    err = soft_cover(Wp, WpX, J, i, k, xa, xb, d) / fpos
                 for c in range(len(etas)):
                     U = cov - ps[pidx[c]] * err - etas[c] * L
                     key = (g, -d, a, b)
