@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from genesel.experiments import CacheIntegrityWarning, cell_key, clear_cache, run_grid
+from genesel.experiments.grid import GridCellsFailed
 from genesel.experiments.codekey import closure_digest, code_closure
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,6 +102,44 @@ def test_a_cell_function_may_declare_finer_keys(tmp_path, monkeypatch):
     CALLS.clear()
     out = run_grid(cells, counted_cell, cache_dir=tmp_path, progress=False)
     assert sorted(CALLS) == [("a", 0), ("a", 1), ("a", 2)] and list(out["y"]) == [1, 2, 3, 1, 2, 3]
+
+
+def fragile_cell(x, marker):
+    """Fails for odd x while the file ``marker`` exists (the bug before its fix). The path comes as "<path": a
+    value run_grid does not take for a data file (whose content identity would then be part of the key)."""
+    if x % 2 and Path(marker[1:]).exists():
+        raise ValueError(f"cell {x} cannot run")
+    return {"y": 10 * x}
+
+
+@pytest.mark.parametrize("n_jobs,backend", [(1, None), (2, "loky"), (2, "dask")])
+def test_on_error_finish_runs_every_other_cell_then_names_the_failures(tmp_path, n_jobs, backend):
+    if backend == "dask":
+        pytest.importorskip("distributed")
+    marker = tmp_path / "bug"
+    marker.write_text("")
+    cells = [{"x": x, "marker": f"<{marker}"} for x in range(6)]
+    cache = tmp_path / "cache"
+    with pytest.raises(GridCellsFailed) as info:
+        run_grid(cells, fragile_cell, cache_dir=cache, n_jobs=n_jobs, backend=backend, progress=False,
+                 on_error="finish")
+    assert sorted(c["x"] for c, _ in info.value.failures) == [1, 3, 5]
+    assert "ValueError: cell 1 cannot run" in str(info.value) and "Traceback" in str(info.value)
+    assert len(_files(cache)) == 3  # the even cells are cached
+    marker.unlink()  # the fix
+    out = run_grid(cells, fragile_cell, cache_dir=cache, n_jobs=n_jobs, backend=backend, progress=False,
+                   on_error="finish")
+    assert list(out["y"]) == [0, 10, 20, 30, 40, 50] and len(_files(cache)) == 6
+
+
+def test_on_error_stop_is_the_default_and_a_wrong_value_is_refused(tmp_path):
+    marker = tmp_path / "bug"
+    marker.write_text("")
+    with pytest.raises(ValueError, match="cell 1 cannot run"):
+        run_grid([{"x": x, "marker": f"<{marker}"} for x in range(3)], fragile_cell, cache_dir=tmp_path,
+                 progress=False)
+    with pytest.raises(ValueError, match="on_error"):
+        run_grid([], fragile_cell, cache_dir=tmp_path, on_error="ignore")
 
 
 # ---------------------------------------------------------------------------------------------- integrity

@@ -75,9 +75,10 @@ class BatchPlanner:
         return batch
 
 
-def run_batch(func, items, parent_pid=None):
+def run_batch(func, items, parent_pid=None, finish=False):
     """Worker side: ``[(key, cell), ...]`` -> (``[(key, result, (wall, cpu seconds)), ...]``, exception or None).
-    Cells after a failing one are not run; the ones before it come back and are cached."""
+    Cells after a failing one are not run; the ones before it come back and are cached. With ``finish`` every cell
+    runs and a failing one comes back as a :class:`genesel.experiments.grid.CellFailed` result."""
     if parent_pid is not None:
         from genesel.experiments.workers import exit_with_parent
 
@@ -88,6 +89,10 @@ def run_batch(func, items, parent_pid=None):
         try:
             res = func(**cell)
         except Exception as exc:  # noqa: BLE001 - returned with the results done so far, raised by the client
-            return out, exc
+            if not finish:
+                return out, exc
+            from genesel.experiments.grid import CellFailed
+
+            res = CellFailed(exc)
         out.append((key, res, (time.perf_counter() - t0, time.process_time() - c0)))
     return out, None

@@ -45,7 +45,7 @@ def _close(client, owned):
         cluster.close()
 
 
-def dask_results(func, todo: dict, estimates: dict, n_jobs: int, scheduler):
+def dask_results(func, todo: dict, estimates: dict, n_jobs: int, scheduler, finish: bool = False):
     """Yield (key, result, (wall, CPU seconds)) for every cell of ``todo`` ({key: cell}) computed on the cluster."""
     import uuid
 
@@ -70,7 +70,7 @@ def dask_results(func, todo: dict, estimates: dict, n_jobs: int, scheduler):
                 batch = planner.next_batch()
                 if not batch:
                     return
-                fut = client.submit(run_batch, func, [(k, todo[k]) for k in batch], pure=False,
+                fut = client.submit(run_batch, func, [(k, todo[k]) for k in batch], finish=finish, pure=False,
                                     key=f"genesel-batch-{batch[0][:12]}-{len(batch)}-{uuid.uuid4().hex[:8]}")
                 in_flight[fut] = batch
                 ac.add(fut)

@@ -53,7 +53,8 @@ from genesel.experiments.cache import STALE_TMP_SECONDS as _STALE_TMP_SECONDS
 from genesel.experiments.codekey import function_digest
 from genesel.experiments.progress import progress as _progress
 
-__all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheIntegrityWarning", "ENV_SCHEDULER"]
+__all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheIntegrityWarning", "ENV_SCHEDULER",
+           "CellFailed", "GridCellsFailed"]
 
 ENV_CACHE = "GENESEL_CACHE_DIR"
 ENV_SCHEDULER = "GENESEL_SCHEDULER"
@@ -146,31 +147,67 @@ def _rows(cell: dict, result) -> list[dict]:
     return rows
 
 
-def _timed(func, cell):
-    """(result, (wall seconds, CPU seconds of this process)) of one cell."""
+class CellFailed:
+    """What a cell that raised returns under ``on_error="finish"``: the exception's type, message and traceback as
+    text (picklable whatever the exception was); the grid caches nothing for it."""
+
+    def __init__(self, exc: BaseException):
+        import traceback
+
+        self.kind = type(exc).__name__
+        self.message = str(exc)
+        self.traceback = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+    def __repr__(self):
+        return f"{self.kind}: {self.message}"
+
+
+class GridCellsFailed(RuntimeError):
+    """Raised by :func:`run_grid` with ``on_error="finish"`` after every other cell has been computed and cached:
+    ``failures`` lists (cell, :class:`CellFailed`); the same call after a fix computes only those cells."""
+
+    def __init__(self, name: str, failures: list):
+        self.failures = failures
+        lines = [f"{len(failures)} cell(s) of {name} raised; every other cell is computed and cached, so the same "
+                 "call after a fix computes only these:"]
+        lines += [f"  {json.dumps(c, sort_keys=True, default=str)}: {f!r}" for c, f in failures[:10]]
+        if len(failures) > 10:
+            lines.append(f"  ... and {len(failures) - 10} more")
+        lines.append("the first one's traceback:\n" + failures[0][1].traceback)
+        super().__init__("\n".join(lines))
+
+
+def _timed(func, cell, finish: bool = False):
+    """(result, (wall seconds, CPU seconds of this process)) of one cell; with ``finish`` an exception is returned
+    as a :class:`CellFailed` instead of raised."""
     t0, c0 = time.perf_counter(), time.process_time()
-    res = func(**cell)
+    try:
+        res = func(**cell)
+    except Exception as exc:  # noqa: BLE001 - returned to the parent, which raises it (or all of them) itself
+        if not finish:
+            raise
+        res = CellFailed(exc)
     return res, (time.perf_counter() - t0, time.process_time() - c0)
 
 
-def _cell_in_worker(key, func, cell, parent_pid):
+def _cell_in_worker(key, func, cell, parent_pid, finish=False):
     from genesel.experiments.workers import exit_with_parent
 
     exit_with_parent(parent_pid)
-    return (key, *_timed(func, cell))
+    return (key, *_timed(func, cell, finish))
 
 
-def _serial(func, todo):
+def _serial(func, todo, finish=False):
     for k, c in todo.items():
-        yield (k, *_timed(func, c))
+        yield (k, *_timed(func, c, finish))
 
 
-def _joblib(func, todo, n_jobs, backend):
+def _joblib(func, todo, n_jobs, backend, finish=False):
     from joblib import Parallel, delayed
 
     par = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")
     parent = os.getpid()
-    yield from par(delayed(_cell_in_worker)(k, func, c, parent) for k, c in todo.items())
+    yield from par(delayed(_cell_in_worker)(k, func, c, parent, finish) for k, c in todo.items())
 
 
 def _resolve_backend(backend, scheduler):
@@ -184,7 +221,8 @@ def _resolve_backend(backend, scheduler):
 
 
 def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | None = None, scheduler=None,
-             desc: str | None = None, progress: bool = True, use_cache: bool = True) -> pd.DataFrame:
+             desc: str | None = None, progress: bool = True, use_cache: bool = True,
+             on_error: str = "stop") -> pd.DataFrame:
     """Run ``func(**cell)`` for each cell, reusing cached results; return the tidy results frame.
 
     Parameters
@@ -198,10 +236,14 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
         dask on ``$GENESEL_SCHEDULER`` when it is set, else ``"loky"``.
     scheduler : for ``backend="dask"``: a scheduler address, a ``distributed.Client`` or None.
     use_cache : ``False`` computes everything and writes nothing.
-
-    If a cell raises, the exception propagates after the results already computed have been cached, so the
-    same call after a fix resumes where it stopped.
+    on_error : ``"stop"`` (default): a cell that raises stops the grid; its exception propagates after the results
+        already computed have been cached, so the same call after a fix resumes where it stopped. ``"finish"``: the
+        other cells go on (an unattended run of many hours is not lost to one failing cell); every result is
+        cached as it comes, then :class:`GridCellsFailed` lists the failing cells with their errors.
     """
+    if on_error not in ("stop", "finish"):
+        raise ValueError(f"on_error must be 'stop' or 'finish', got {on_error!r}")
+    finish = on_error == "finish"
     cells = [dict(c) for c in cells]
     for c in cells:
         json.dumps(c, default=_jsonable)  # fail early, naming the offending value's type
@@ -235,6 +277,7 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
             write_cell(folder, k, name, todo[k], val, wall, cpu)
             costs.add(cost_key(name, todo[k]), wall)
 
+    failed: list = []
     bar = _progress(len(set(keys)), len(results), desc or getattr(func, "__name__", "cells"), progress)
     try:
         if todo:
@@ -242,17 +285,22 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
                 from genesel.experiments.dask_runner import dask_results
 
                 est = {k: costs.get(cost_key(name, c)) for k, c in todo.items()}
-                it = dask_results(func, todo, est, n_jobs, scheduler)
+                it = dask_results(func, todo, est, n_jobs, scheduler, finish)
             elif n_jobs == 1:
-                it = _serial(func, todo)
+                it = _serial(func, todo, finish)
             else:
-                it = _joblib(func, todo, n_jobs, backend)
+                it = _joblib(func, todo, n_jobs, backend, finish)
             for k, val, secs in it:
-                store(k, val, secs)
+                if isinstance(val, CellFailed):
+                    failed.append((todo[k], val))
+                else:
+                    store(k, val, secs)
                 bar.update()
     finally:
         bar.close()
         costs.save()
+    if failed:
+        raise GridCellsFailed(desc or name, failed)
     rows = []
     for k, c in zip(keys, cells):
         rows.extend(_rows(c, results[k]))

@@ -516,7 +516,8 @@ def cost_sentence(res: pd.DataFrame, wall: float, n_jobs: int = 1, boot: pd.Data
     """The run's cost in words: the cells' own CPU seconds (cross-validation and, given, the .632+ cells), the three
     most expensive methods, and the wall time: this session's, and the cells' own wall seconds over ``n_jobs``
     workers, i.e. the run as if uninterrupted (a resumed run's session serves most cells from the cache)."""
-    cells = pd.concat([res, boot]) if boot is not None and len(boot) else res
+    cols = ["method", "cpu_seconds", "wall_seconds"]
+    cells = pd.concat([res[cols], boot[cols]]) if boot is not None and len(boot) else res[cols]
     top = cells.groupby("method")["cpu_seconds"].sum().sort_values(ascending=False)
     share = 100 * top / top.sum()
     three = "; ".join(f"{m} {s:.0f} CPU s ({p:.0f} %)" for (m, s), p in zip(top.head(3).items(), share.head(3)))
