@@ -521,3 +521,28 @@ def test_adaboost_on_values_that_differ_only_by_rounding_is_not_split():
     ref = S.AdaBoostStumps().fit(X[:, :3], y)
     got = S.AdaBoostStumps().fit(Xn, y)
     np.testing.assert_array_equal(got.genes_, ref.genes_)
+
+
+@pytest.mark.parametrize("learner,grid", [
+    (S.SampleCompressionStumps(max_stumps=4), [{"p": p} for p in (0.5, 1.0, 5.0)]),
+    (S.OccamStumps(max_stumps=4, model="disjunction"), [{"p": p, "eta": e} for p in (0.5, 2.0) for e in (0.0, 0.02)]),
+    (S.PACBayesStumps(max_stumps=4), [{"p": p, "eta": e} for p in (0.5, 2.0, 10.0) for e in (0.0, 0.01, 0.1)]),
+    (S.PACBayesStumps(max_stumps=3, margin="fixed", model="disjunction"),
+     [{"p": p, "gamma": g} for p in (0.5, 2.0) for g in (0.05, 0.2)]),
+])
+def test_fit_grid_gives_the_fits_of_each_setting_on_its_own(learner, grid):
+    from sklearn.base import clone
+
+    X, y = _problem(40, 25, 11)
+    fits = learner.fit_grid(X, y, grid)
+    assert len(fits) == len(grid)
+    for q, f in zip(grid, fits):
+        alone = clone(learner).set_params(**q).fit(X, y)
+        assert f.get_params() == alone.get_params()
+        assert f.stumps_ == alone.stumps_ and f.n_stumps_ == alone.n_stumps_
+        np.testing.assert_array_equal(f.utilities_, alone.utilities_)
+        np.testing.assert_array_equal(f.bounds_, alone.bounds_)
+        np.testing.assert_array_equal(f.predict(X), alone.predict(X))
+        assert [list(a) for a in f.staged_predict(X)] == [list(a) for a in alone.staged_predict(X)]
+    with pytest.raises(ValueError, match="param_grid is empty"):
+        learner.fit_grid(X, y, [])

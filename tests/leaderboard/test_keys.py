@@ -151,3 +151,38 @@ def test_fitted_steps_key_on_parameters_and_data():
     cached(SMLRSelector(lam=0.3, lam_scale="max"), X2, y)
     assert fits == [0.3, 0.1, 0.3] and memo.hits == 1 and memo.misses == 3
     assert np.array_equal(a, SMLRSelector(lam=0.3, lam_scale="max").fit(X, y).support_)
+
+
+@pytest.mark.parametrize("name,plain", [
+    ("PAC-Bayes stumps", lambda p, s, seed: __import__("genesel").PACBayesStumps(
+        p=p["p"], eta=p["eta"], max_stumps=p["max_stumps"], model=p["model"])),
+    ("SC stumps", lambda p, s, seed: __import__("genesel").SampleCompressionStumps(
+        p=p["p"], max_stumps=p["max_stumps"], model=p["model"])),
+])
+def test_shared_grid_fits_give_the_cells_of_one_fit_per_setting(mirror, monkeypatch, name, plain):
+    """A stump entry's cells with its grid fitted at once (SharedGrid) against the same entry fitting each setting
+    on its own: every number of the cell the same; the shared grid is reused (hits)."""
+    import dataclasses
+
+    from genesel.leaderboard.cells import cv_cell
+
+    args = ("alon", name, 0, 2, 3, 3)
+    hits = K.GRID_FITS.hits
+    shared = cv_cell(*args, seed=0, quick=True, max_genes=80)
+    assert K.GRID_FITS.hits > hits
+    monkeypatch.setitem(K.CATALOGUE, name, dataclasses.replace(K.CATALOGUE[name], estimator=plain))
+    alone = cv_cell(*args, seed=0, quick=True, max_genes=80)
+    for k in shared:
+        if k not in ("cpu_seconds", "wall_seconds"):
+            assert shared[k] == alone[k], k
+
+
+def test_grid_fits_compare_the_data_by_value():
+    memo = K.GridFits(maxsize=2)
+    X = np.arange(12.0).reshape(3, 4)
+    y = np.array([1, -1, 1])
+    calls = []
+    get = lambda X: memo.get("p", X, y, lambda: calls.append(1) or len(calls))  # noqa: E731
+    assert get(X) == 1 and get(X.copy()) == 1  # an equal array is a hit
+    X[0, 0] = 99.0  # changed in place: not the data fitted before
+    assert get(X) == 2 and memo.hits == 1 and memo.misses == 2

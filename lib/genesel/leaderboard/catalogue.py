@@ -31,7 +31,7 @@ from itertools import product
 from typing import Callable
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.feature_selection import SelectKBest
 from sklearn.linear_model import LogisticRegression
@@ -54,7 +54,7 @@ from genesel.stumps import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCo
 from genesel.svm import KernelSVM, LinearSVM
 from genesel.voting import GolubVoting
 
-__all__ = ["SIZES", "KINDS", "Method", "SignatureSVM", "FittedSteps", "SELECTIONS", "CATALOGUE", "method", "method_names", "estimator_classes",
+__all__ = ["SIZES", "KINDS", "Method", "SignatureSVM", "FittedSteps", "SELECTIONS", "SharedGrid", "GridFits", "GRID_FITS", "CATALOGUE", "method", "method_names", "estimator_classes",
            "abs_t", "wilcoxon_score", "l1_logistic"]
 
 #: Signature sizes of the ranked methods (and of the error-vs-size curves); "all" (every gene) is always added.
@@ -230,6 +230,8 @@ C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
 ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 P_GRID = (0.5, 1.0, 2.0, 5.0, 10.0)
 MODELS = ("conjunction", "disjunction")
+OCCAM_ETAS = (0.0, 0.005, 0.02, 0.05)
+PAC_BAYES_ETAS = (0.0, 0.01, 0.03, 0.1)
 K_GRID = (1, 3, 5, 7, 9)
 
 
@@ -282,6 +284,88 @@ class FittedSteps:
 
 #: The fitted selection steps of the "selector + SVM" methods, shared by the candidates of one process.
 SELECTIONS = FittedSteps()
+
+
+class GridFits:
+    """The last ``maxsize`` grids of fits of :class:`SharedGrid`, found again by the learner's parameters and by the
+    training data compared value for value with a private copy (a memory comparison, cheaper than hashing the
+    array, and never fooled by an array changed in place)."""
+
+    def __init__(self, maxsize: int = 4):
+        self.maxsize = int(maxsize)
+        self.hits = self.misses = 0
+        self._entries: list = []
+
+    def get(self, params, X, y, compute):
+        for i, (p, Xc, yc, fits) in enumerate(self._entries):
+            if p == params and Xc.shape == X.shape and np.array_equal(Xc, X) and np.array_equal(yc, y):
+                self.hits += 1
+                self._entries.append(self._entries.pop(i))
+                return fits
+        self.misses += 1
+        fits = compute()
+        if self.maxsize > 0:
+            self._entries.append((params, np.array(X, copy=True), np.array(y, copy=True), fits))
+            del self._entries[: max(0, len(self._entries) - self.maxsize)]
+        return fits
+
+
+class SharedGrid(ClassifierMixin, BaseEstimator):
+    """A stump learner of Shah et al. 2012 fitted, for the inner cross-validation, through its ``fit_grid`` together
+    with the other settings of its grid (``grid``: the settings of ``p`` and ``eta`` that share one run of the
+    greedy): the first setting fitted on a training part runs the greedy for all of them at once (one presort,
+    shared first steps), the others are served from :data:`GRID_FITS`. The same stumps, errors and bounds as fitting
+    each setting on its own (``fit_grid`` is tested to give them; a test compares whole leaderboard cells). Fitted
+    attributes (``stumps_``, ``bound_``, ...) and predictions are the learner's."""
+
+    def __init__(self, learner=None, grid=()):
+        self.learner = learner
+        self.grid = grid
+
+    def fit(self, X, y):
+        keys = sorted(self.grid[0])
+        own = tuple((k, self.learner.get_params()[k]) for k in keys)
+        settings = tuple(tuple(sorted(dict(q).items())) for q in self.grid)
+        if own not in settings:
+            raise ValueError(f"SharedGrid: the learner's setting {dict(own)} is not in its grid")
+        shared = clone(self.learner).set_params(**dict(self.grid[0]))  # one key for every setting of the grid
+        params = (type(shared).__name__, repr(sorted(shared.get_params().items())), settings)
+        X, y = np.asarray(X), np.asarray(y)
+        fits = GRID_FITS.get(params, X, y, lambda: dict(zip(settings, shared.fit_grid(X, y, [dict(q) for q in
+                                                                                            settings]))))
+        self.fitted_ = fits[own]
+        self.classes_ = self.fitted_.classes_
+        self.n_features_in_ = self.fitted_.n_features_in_
+        return self
+
+    def __getattr__(self, name):  # the fitted learner's attributes (called only for names not found otherwise)
+        fitted = self.__dict__.get("fitted_")
+        if fitted is not None and name.endswith("_") and not name.startswith("__"):
+            return getattr(fitted, name)
+        raise AttributeError(name)
+
+    def predict(self, X):
+        return self.fitted_.predict(X)
+
+    def staged_predict(self, X):
+        return self.fitted_.staged_predict(X)
+
+    def predict_proba(self, X):
+        return self.fitted_.predict_proba(X)
+
+    def decision_function(self, X):
+        return self.fitted_.decision_function(X)
+
+
+#: The grids of stump learners fitted by :class:`SharedGrid`, shared by the settings of one process.
+GRID_FITS = GridFits()
+
+
+def _shared(make, grid: dict, keys: tuple):
+    """A factory of :class:`SharedGrid`: ``make(params)`` builds the learner, which shares one run of its greedy
+    with the settings of ``keys`` in ``grid`` (the others, e.g. the model, change the greedy)."""
+    settings = tuple(dict(zip(keys, v)) for v in product(*(grid[k] for k in keys)))
+    return lambda p, s, seed: SharedGrid(make(p), grid=settings)
 
 
 def _with_svm(selector):
@@ -365,18 +449,20 @@ _ENTRIES = [
     Method("SMLR selector + SVM", "model", _with_svm(lambda p, s, seed: SMLRSelector(lam=p["lam"], lam_scale="max")),
            paper="Tan 2006", family="embedded", grid={"lam": (0.3, 0.1, 0.03), "C": C_GRID}, signature=_selected),
     # ---- Shah, Marchand & Corbeil 2012 -------------------------------------------------------------------------
-    Method("SC stumps", "staged", lambda p, s, seed: SampleCompressionStumps(p=p["p"], max_stumps=p["max_stumps"],
-                                                                              model=p["model"]),
+    Method("SC stumps", "staged",
+           _shared(lambda p: SampleCompressionStumps(p=p["p"], max_stumps=p["max_stumps"], model=p["model"]),
+                   {"p": P_GRID}, ("p",)),
            paper="Shah 2012", family="stumps", grid={"p": P_GRID, "model": MODELS}, stages=tuple(range(1, 11)),
            stage_param="max_stumps", signature=_stumps, bound=_bound),
-    Method("Occam stumps", "staged", lambda p, s, seed: OccamStumps(p=p["p"], eta=p["eta"], max_stumps=p["max_stumps"],
-                                                                    model=p["model"]),
-           paper="Shah 2012", family="stumps", grid={"p": P_GRID, "eta": (0.0, 0.005, 0.02, 0.05), "model": MODELS},
+    Method("Occam stumps", "staged",
+           _shared(lambda p: OccamStumps(p=p["p"], eta=p["eta"], max_stumps=p["max_stumps"], model=p["model"]),
+                   {"p": P_GRID, "eta": OCCAM_ETAS}, ("p", "eta")),
+           paper="Shah 2012", family="stumps", grid={"p": P_GRID, "eta": OCCAM_ETAS, "model": MODELS},
            stages=tuple(range(1, 11)), stage_param="max_stumps", signature=_stumps, bound=_bound),
-    Method("PAC-Bayes stumps", "staged", lambda p, s, seed: PACBayesStumps(p=p["p"], eta=p["eta"],
-                                                                           max_stumps=p["max_stumps"],
-                                                                           model=p["model"]),
-           paper="Shah 2012", family="stumps", grid={"p": P_GRID, "eta": (0.0, 0.01, 0.03, 0.1), "model": MODELS},
+    Method("PAC-Bayes stumps", "staged",
+           _shared(lambda p: PACBayesStumps(p=p["p"], eta=p["eta"], max_stumps=p["max_stumps"], model=p["model"]),
+                   {"p": P_GRID, "eta": PAC_BAYES_ETAS}, ("p", "eta")),
+           paper="Shah 2012", family="stumps", grid={"p": P_GRID, "eta": PAC_BAYES_ETAS, "model": MODELS},
            stages=tuple(range(1, 11)), stage_param="max_stumps", signature=_stumps, bound=_bound,
            note="the bound is Theorem 5's, on the Gibbs risk (the Bayes classifier's risk is at most twice it)"),
     Method("AdaBoost stumps", "staged", lambda p, s, seed: AdaBoostStumps(n_estimators=p["n_estimators"]),
