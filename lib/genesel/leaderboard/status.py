@@ -55,9 +55,10 @@ def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0) ->
 
 
 def read_costs(folder: Path, keys) -> dict:
-    """{key: CPU seconds} of the cached cells among ``keys``: the seconds the cell measured around its method (the
-    notebook's "CPU seconds per outer fold"), else the grid's around the whole call. Records that fail their checks
-    are skipped here; the grid reports and recomputes them."""
+    """{key: (CPU seconds, time written)} of the cached cells among ``keys``: the seconds the cell measured around
+    its method (the notebook's "CPU seconds per outer fold"), else the grid's around the whole call, and the
+    record's modification time (when the cell finished). Records that fail their checks are skipped here; the grid
+    reports and recomputes them."""
     from genesel._core.store import RecordError, read_record
 
     out = {}
@@ -73,7 +74,7 @@ def read_costs(folder: Path, keys) -> dict:
         cpu = res.get("cpu_seconds") if isinstance(res, dict) else None  # the method's own, as the notebook's table
         if cpu is None:
             cpu = rec.get("cpu_seconds")  # the grid's: the whole call, loading the data included
-        out[k] = float(cpu if cpu is not None else rec.get("seconds", np.nan))
+        out[k] = (float(cpu if cpu is not None else rec.get("seconds", np.nan)), p.stat().st_mtime)
     return out
 
 
@@ -98,7 +99,8 @@ def _shapes(cells) -> dict:
 def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed: int = 0) -> pd.DataFrame:
     """One row per cell of the run (``grid``, ``dataset``, ``method``, ``n``, ``genes``, ``done``, ``cpu``: measured
     CPU seconds of a done cell, else the low estimate, ``cpu_high`` the high one, ``estimated``: how: "measured",
-    "same method and data", "method, scaled", "benchmark")."""
+    "same method and data", "method, scaled", "benchmark"; ``finished``: when a done cell was written, epoch
+    seconds)."""
     from genesel.leaderboard.cells import boot_cell, cv_cell
     from genesel.leaderboard.report import cell_cpu_seconds
 
@@ -113,7 +115,9 @@ def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed
         for c, k in zip(cells, keys):
             n, g = shapes[(c["dataset"], c.get("view"), c.get("max_genes"))]
             rows.append(dict(grid=grid, dataset=c["dataset"], method=c["method"], n=n, genes=g,
-                             inner_k=c["inner_k"], quick=c["quick"], done=k in costs, cpu=costs.get(k, np.nan)))
+                             inner_k=c["inner_k"], quick=c["quick"], done=k in costs,
+                             cpu=costs[k][0] if k in costs else np.nan,
+                             finished=costs[k][1] if k in costs else np.nan))
     t = pd.DataFrame(rows)
     t["cpu_high"] = t["cpu"]
     t["estimated"] = np.where(t["done"], "measured", "")
@@ -151,8 +155,23 @@ def _range(lo: float, hi: float) -> str:
         f"{lo / 60:.0f}-{hi / 60:.0f} min"
 
 
-def summary_text(t: pd.DataFrame, cores: int = 2) -> str:
-    """The status table as a reader wants it: per data set, then the methods that cost most, then the totals."""
+def recent_rate(t: pd.DataFrame, now: float | None = None, window: float = 3600.0):
+    """(cells, their CPU seconds, CPU seconds per wall second) of the cells finished in the last ``window``
+    seconds before ``now``: how fast the run actually goes (its workers, and whatever else the machine runs);
+    None when none finished then."""
+    import time
+
+    now = time.time() if now is None else float(now)
+    recent = t[t["done"] & (t["finished"] > now - window) & (t["finished"] <= now)]
+    if not len(recent):
+        return None
+    cpu = float(recent["cpu"].sum())
+    return len(recent), cpu, cpu / window
+
+
+def summary_text(t: pd.DataFrame, cores: int = 2, now: float | None = None) -> str:
+    """The status table as a reader wants it: per data set, then the methods that cost most, then the totals and,
+    if cells finished in the last hour, the rest at the rate they went."""
     lines = []
     by = t.groupby(["grid", "dataset"], sort=False).agg(cells=("done", "size"), done=("done", "sum"))
     spent = t[t["done"]].groupby(["grid", "dataset"], sort=False)["cpu"].sum()
@@ -172,6 +191,11 @@ def summary_text(t: pd.DataFrame, cores: int = 2) -> str:
         how = todo["estimated"].value_counts()
         lines.append("estimates: " + ", ".join(f"{v} cells by {k}" for k, v in how.items()))
     spent, lo, hi = t.loc[t["done"], "cpu"].sum(), todo["cpu"].sum(), todo["cpu_high"].sum()
+    rate = recent_rate(t, now)
+    if rate is not None and len(todo):
+        n_recent, cpu_recent, per_s = rate
+        lines.append(f"the last hour: {n_recent} cells finished, {_hours(cpu_recent)} of their CPU: {per_s:.2f} CPU "
+                     f"seconds per second; at that rate the rest takes {_range(lo / per_s, hi / per_s)}")
     k = max(1, int(cores))
     lines.append(f"\n{int(t['done'].sum())} of {len(t)} cells done ({100 * t['done'].mean():.1f} %); CPU spent "
                  f"{_hours(spent)}; left: {_range(lo, hi)} CPU, {_range(lo / k, hi / k)} wall on {k} cores "
