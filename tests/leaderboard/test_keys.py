@@ -186,3 +186,17 @@ def test_grid_fits_compare_the_data_by_value():
     assert get(X) == 1 and get(X.copy()) == 1  # an equal array is a hit
     X[0, 0] = 99.0  # changed in place: not the data fitted before
     assert get(X) == 2 and memo.hits == 1 and memo.misses == 2
+
+
+def test_an_import_statement_counts_name_by_name(source_copy):
+    """Adding a name to an import statement of the catalogue moves no key: only the names a method uses count."""
+    before = _codes(source_copy)
+    _edit(source_copy, "leaderboard/catalogue.py", "from sklearn.base import BaseEstimator, ClassifierMixin, clone",
+          "from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier")
+    _edit(source_copy, "leaderboard/catalogue.py", "from genesel.svm import KernelSVM, LinearSVM",
+          "from genesel.svm import KernelSVM, LinearSVM, SVC_KERNELS")
+    assert _codes(source_copy) == before
+    _edit(source_copy, "leaderboard/catalogue.py", "from genesel.svm import KernelSVM, LinearSVM, SVC_KERNELS",
+          "from genesel.svm import KernelSVM as KSVM, LinearSVM, SVC_KERNELS\nKernelSVM = KSVM")
+    moved = _moved(before, _codes(source_copy))
+    assert moved == {"RBF SVM (all genes)"}

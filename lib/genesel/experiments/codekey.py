@@ -277,17 +277,29 @@ def names_closure(module: str, names, roots=None, *, extra_nodes=(), stop=()) ->
     out: dict[str, str] = {}
     for i in sorted(chosen):
         node = body[i]
-        fp = hashlib.sha256(ast.dump(node).encode()).hexdigest()
-        out[f"{module}:{fp}"] = fp  # by content, not position: moving a definition keeps the key
         deps: set[str] = set()
-        if isinstance(node, ast.Import):
-            deps.update(a.name for a in node.names if _is_first_party(a.name))
-        elif isinstance(node, ast.ImportFrom):
-            target = _absolute(node, module, is_pkg) if node.level else node.module
-            if _is_first_party(target):
-                for a in node.names:
-                    if (a.asname or a.name) in seen:
-                        deps.update(_resolve_name(target, a.name, roots) if a.name != "*" else [target])
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            # an import statement counts name by name, for the names used: adding a name to a statement (or
+            # removing an unused one) moves no key that does not use it
+            target = None
+            if isinstance(node, ast.ImportFrom):
+                target = _absolute(node, module, is_pkg) if node.level else node.module
+            for a in node.names:
+                bound = (a.asname or a.name).split(".")[0]
+                if bound not in seen and a.name != "*":
+                    continue
+                text = f"from {target} import {a.name} as {a.asname}" if target is not None else \
+                    f"import {a.name} as {a.asname}"
+                fp = hashlib.sha256(text.encode()).hexdigest()
+                out[f"{module}:{fp}"] = fp
+                if target is None:
+                    if _is_first_party(a.name):
+                        deps.add(a.name)
+                elif _is_first_party(target):
+                    deps.update(_resolve_name(target, a.name, roots) if a.name != "*" else [target])
+        else:
+            fp = hashlib.sha256(ast.dump(node).encode()).hexdigest()
+            out[f"{module}:{fp}"] = fp  # by content, not position: moving a definition keeps the key
         for dep in deps:
             out.update(code_closure(dep, roots))
     for node in extra_nodes:
