@@ -56,3 +56,16 @@ def test_the_command_line_prints_the_summary(mirror, tmp_path, capsys):
     assert "0 of" in out and "cross-validation" in out and ".632+" in out
     with pytest.raises(SystemExit):
         S.main(["--mode", "medium"])
+
+
+def test_the_rate_of_the_last_hour():
+    import pandas as pd
+
+    t = pd.DataFrame({"grid": "cv", "dataset": "d", "method": "m", "done": [True, True, True, False],
+                      "cpu": [100.0, 200.0, 50.0, 360.0], "cpu_high": [100.0, 200.0, 50.0, 720.0],
+                      "finished": [400.0, 3000.0, 4000.0, float("nan")], "estimated": "measured"})
+    n, cpu, per_s = S.recent_rate(t, now=4100.0)  # the first cell finished more than an hour before
+    assert (n, cpu) == (2, 250.0) and per_s == pytest.approx(250.0 / 3600)
+    assert S.recent_rate(t, now=9000.0) is None
+    text = S.summary_text(t, cores=2, now=4100.0)
+    assert "the last hour: 2 cells finished" in text

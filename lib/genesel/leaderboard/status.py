@@ -5,7 +5,8 @@ method and data set of Díaz-Uriarte & Alvarez de Andrés 2006) takes longer tha
 usually run in pieces: interrupted, resumed from its cache (:func:`genesel.experiments.run_grid`), perhaps on a
 cluster. ``python -m genesel.leaderboard.status [--cache DIR] [--cores N]`` answers, at any moment and from another
 shell, what a pipeline needs to know: which cells are done, what they cost (CPU seconds measured by the cells
-themselves, one BLAS thread each) and an estimate of the CPU time and wall time still needed.
+themselves, one BLAS thread each) and an estimate of the CPU time and wall time still needed, on idle cores and at
+the rate the cells of the last hour actually finished (the run's workers and whatever else the machine runs).
 
 The estimate of a cell not yet run, best available first:
 
