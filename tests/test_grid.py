@@ -142,6 +142,21 @@ def test_on_error_stop_is_the_default_and_a_wrong_value_is_refused(tmp_path):
         run_grid([], fragile_cell, cache_dir=tmp_path, on_error="ignore")
 
 
+def test_cached_records_are_what_the_grid_would_serve(tmp_path):
+    from genesel.experiments.grid import cached_records
+
+    cells = [{"a": a, "b": 1} for a in range(3)]
+    run_grid(cells[:2], poly_cell, cache_dir=tmp_path, progress=False)
+    keys = [cell_key(poly_cell, c) for c in cells]
+    recs = cached_records(poly_cell, keys, tmp_path)
+    assert set(recs) == set(keys[:2])
+    assert recs[keys[1]]["result"] == {"value": 2, "half": 1.0} and recs[keys[1]]["cell"] == cells[1]
+    assert recs[keys[0]]["written"] > 0 and recs[keys[0]]["cpu_seconds"] >= 0
+    f = next(p for p in _files(tmp_path) if p.stem == keys[0])
+    f.write_bytes(f.read_bytes()[:-30])  # damaged: left out
+    assert set(cached_records(poly_cell, keys, tmp_path)) == {keys[1]}
+
+
 # ---------------------------------------------------------------------------------------------- integrity
 
 

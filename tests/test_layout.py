@@ -136,10 +136,12 @@ def _is_presentation(stem):
 
 #: every other module of papers/ holds cells or what cells use: its code is part of cache keys
 LEADERBOARD = PKG / "leaderboard"
+#: leaderboard modules that only read results (tables and figures; how far a run is): never in a cell's key
+LEADERBOARD_READERS = ("report", "status")
 CELL_MODULES = sorted([f"genesel.papers.{p.stem}" for p in PAPERS.glob("*.py")
                        if p.stem != "__init__" and not _is_presentation(p.stem)]
                       + [f"genesel.leaderboard.{p.stem}" for p in LEADERBOARD.glob("*.py")
-                         if p.stem not in ("__init__", "report")])
+                         if p.stem not in ("__init__",) + LEADERBOARD_READERS])
 #: third-party packages that draw or display: presentation only
 DRAWING = ("matplotlib", "seaborn", "IPython")
 
@@ -297,3 +299,13 @@ def test_a_cell_module_that_imports_plotting_is_caught(source_copy):
     plotting = source_copy["genesel"] / "genesel" / "plotting.py"
     plotting.write_text(plotting.read_text() + "\nEXTRA_STYLE = 1\n")
     assert closure_digest("genesel.papers.gentile2003", source_copy) != before
+
+
+def test_no_cell_module_imports_a_leaderboard_reader():
+    """report and status may reach plotting: no module whose code is in a cell's key may import them."""
+    from genesel.experiments.codekey import code_closure
+
+    for m in CELL_MODULES:
+        reached = code_closure(m)
+        for r in LEADERBOARD_READERS:
+            assert f"genesel.leaderboard.{r}" not in reached, f"{m} reaches genesel.leaderboard.{r}"

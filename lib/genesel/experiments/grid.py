@@ -48,13 +48,13 @@ import numpy as np
 import pandas as pd
 
 from genesel._core.io import CacheIntegrityWarning
-from genesel.experiments.cache import CostBook, cost_key, drop_legacy, read_cell, sweep_tmp, write_cell
+from genesel.experiments.cache import CostBook, cost_key, drop_legacy, read_cell, record_path, sweep_tmp, write_cell
 from genesel.experiments.cache import STALE_TMP_SECONDS as _STALE_TMP_SECONDS
 from genesel.experiments.codekey import function_digest
 from genesel.experiments.progress import progress as _progress
 
 __all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheIntegrityWarning", "ENV_SCHEDULER",
-           "CellFailed", "GridCellsFailed"]
+           "CellFailed", "GridCellsFailed", "cached_records"]
 
 ENV_CACHE = "GENESEL_CACHE_DIR"
 ENV_SCHEDULER = "GENESEL_SCHEDULER"
@@ -305,6 +305,28 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
     for k, c in zip(keys, cells):
         rows.extend(_rows(c, results[k]))
     return pd.DataFrame(rows)
+
+
+def cached_records(func, keys, cache_dir=None) -> dict:
+    """{key: record} of the cells of ``func`` among ``keys`` (:func:`cell_key`) that are in the cache: what a grid
+    would serve without computing. A record holds ``cell``, ``result``, ``seconds`` (wall), ``cpu_seconds`` (when
+    recorded) and ``written`` (the file's modification time: when the cell finished). Records that fail their checks
+    are left out here; the grid reports and recomputes them when it runs."""
+    from genesel._core.store import RecordError, read_record
+
+    cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    folder = _folder(cache_dir, func)
+    out = {}
+    for k in keys:
+        p = record_path(folder, k)
+        try:
+            rec = read_record(p, kind="cell")
+            written = p.stat().st_mtime
+        except (FileNotFoundError, RecordError, OSError):
+            continue
+        if isinstance(rec, dict) and rec.get("key") == k and "result" in rec:
+            out[k] = {**rec, "written": written}
+    return out
 
 
 def clear_cache(func=None, cache_dir=None) -> int:

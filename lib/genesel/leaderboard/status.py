@@ -32,8 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from genesel.experiments.cache import record_path
-from genesel.experiments.grid import _folder, cell_key, default_cache_dir
+from genesel.experiments.grid import cached_records, cell_key
 
 __all__ = ["run_cells", "read_costs", "status", "summary_text", "main"]
 
@@ -55,27 +54,17 @@ def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0) ->
     return {"cv": cv, "boot": boot}
 
 
-def read_costs(folder: Path, keys) -> dict:
-    """{key: (CPU seconds, time written)} of the cached cells among ``keys``: the seconds the cell measured around
-    its method (the notebook's "CPU seconds per outer fold"), else the grid's around the whole call, and the
-    record's modification time (when the cell finished). Records that fail their checks are skipped here; the grid
-    reports and recomputes them."""
-    from genesel._core.store import RecordError, read_record
-
+def read_costs(func, keys, cache_dir=None) -> dict:
+    """{key: (CPU seconds, time written)} of the cached cells of ``func`` among ``keys``: the seconds the cell
+    measured around its method (the notebook's "CPU seconds per outer fold"), else the grid's around the whole call,
+    and when the cell finished (:func:`genesel.experiments.grid.cached_records`)."""
     out = {}
-    for k in keys:
-        p = record_path(folder, k)
-        if not p.exists():
-            continue
-        try:
-            rec = read_record(p, kind="cell")
-        except (RecordError, OSError):
-            continue
+    for k, rec in cached_records(func, keys, cache_dir).items():
         res = rec.get("result")
         cpu = res.get("cpu_seconds") if isinstance(res, dict) else None  # the method's own, as the notebook's table
         if cpu is None:
             cpu = rec.get("cpu_seconds")  # the grid's: the whole call, loading the data included
-        out[k] = (float(cpu if cpu is not None else rec.get("seconds", np.nan)), p.stat().st_mtime)
+        out[k] = (float(cpu if cpu is not None else rec.get("seconds", np.nan)), float(rec["written"]))
     return out
 
 
@@ -105,13 +94,13 @@ def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed
     from genesel.leaderboard.cells import boot_cell, cv_cell
     from genesel.leaderboard.report import cell_cpu_seconds
 
-    cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    cache_dir = Path(cache_dir) if cache_dir is not None else None
     rows = []
     grids = run_cells(mode, datasets, methods, seed)
     for grid, func in (("cv", cv_cell), ("boot", boot_cell)):
         cells = grids[grid]
         keys = [cell_key(func, c) for c in cells]
-        costs = read_costs(_folder(cache_dir, func), keys)
+        costs = read_costs(func, keys, cache_dir)
         shapes = _shapes(cells)
         for c, k in zip(cells, keys):
             n, g = shapes[(c["dataset"], c.get("view"), c.get("max_genes"))]
