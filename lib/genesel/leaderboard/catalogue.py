@@ -54,8 +54,9 @@ from genesel.stumps import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCo
 from genesel.svm import KernelSVM, LinearSVM
 from genesel.voting import GolubVoting
 
-__all__ = ["SIZES", "KINDS", "Method", "SignatureSVM", "FittedSteps", "SELECTIONS", "SharedGrid", "GridFits", "GRID_FITS", "CATALOGUE", "method", "method_names", "estimator_classes",
-           "abs_t", "wilcoxon_score", "l1_logistic"]
+__all__ = ["SIZES", "KINDS", "Method", "SignatureSVM", "GridFits", "FittedSteps", "SELECTIONS", "SharedGrid",
+           "GRID_FITS", "CATALOGUE", "method", "method_names", "estimator_classes", "abs_t", "wilcoxon_score",
+           "l1_logistic"]
 
 #: Signature sizes of the ranked methods (and of the error-vs-size curves); "all" (every gene) is always added.
 SIZES = (2, 4, 8, 16, 32, 64, 128, 256)
@@ -239,57 +240,11 @@ def _svm(p, s, seed):
     return SignatureSVM(C=p["C"])
 
 
-class FittedSteps:
-    """An in-memory stand-in for ``joblib.Memory`` as scikit-learn's ``Pipeline(memory=...)`` uses it: a pipeline's
-    fitted selection step is reused by the next pipeline that fits an identical step (same class and parameters,
-    seed included) on identical data, instead of fitted again. The inner CV of "selector + SVM" tries every C of the
-    SVM on one selection (SMLR's: 3 lambdas x 5 C = 15 selector fits per inner fold become 3), and the results are
-    the same numbers, since a fit is a function of the step's parameters and the data (a test compares); the warnings
-    a fit raised are raised again each time it is reused, so that the cells' warning counts do not change either.
-
-    joblib's own ``Memory`` would do the same on disk; in memory nothing is written, nothing outlives the process,
-    and the last ``maxsize`` fits are kept (a few kB each: the selector and the selected columns)."""
-
-    location = "memory"  # read by Pipeline: steps are cloned before fitting, as with an on-disk cache
-
-    def __init__(self, maxsize: int = 8):
-        self.maxsize = int(maxsize)
-        self.hits = self.misses = 0
-        self._store: dict = {}
-
-    def cache(self, func, ignore=()):
-        import joblib
-
-        def cached(*args, **kwargs):
-            key = joblib.hash((func.__module__, func.__qualname__, args,
-                               {k: v for k, v in kwargs.items() if k not in ignore and k != "message"}))
-            if key in self._store:
-                self.hits += 1
-                self._store[key] = self._store.pop(key)  # most recently used last
-                out, caught = self._store[key]
-            else:
-                self.misses += 1
-                with warnings.catch_warnings(record=True) as caught:
-                    warnings.simplefilter("always")
-                    out = func(*args, **kwargs)
-                self._store[key] = (out, caught)
-                while len(self._store) > self.maxsize:
-                    self._store.pop(next(iter(self._store)))
-            for w in caught:  # every fit warns as it would have, reused or not
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-            return out
-
-        return cached
-
-
-#: The fitted selection steps of the "selector + SVM" methods, shared by the candidates of one process.
-SELECTIONS = FittedSteps()
-
-
 class GridFits:
-    """The last ``maxsize`` grids of fits of :class:`SharedGrid`, found again by the learner's parameters and by the
-    training data compared value for value with a private copy (a memory comparison, cheaper than hashing the
-    array, and never fooled by an array changed in place)."""
+    """The last ``maxsize`` fits of the leaderboard's fit memos, found again by the parameters of what was fitted and
+    by the training data (X, y) compared value for value with a private copy (a memory comparison, cheaper than
+    hashing the array, and never fooled by an array changed in place). The warnings a fit raised are raised again
+    each time it is reused, so that the cells' warning counts do not change."""
 
     def __init__(self, maxsize: int = 4):
         self.maxsize = int(maxsize)
@@ -297,17 +252,53 @@ class GridFits:
         self._entries: list = []
 
     def get(self, params, X, y, compute):
-        for i, (p, Xc, yc, fits) in enumerate(self._entries):
+        X, y = np.asarray(X), np.asarray(y)
+        for i, (p, Xc, yc, out, caught) in enumerate(self._entries):
             if p == params and Xc.shape == X.shape and np.array_equal(Xc, X) and np.array_equal(yc, y):
                 self.hits += 1
-                self._entries.append(self._entries.pop(i))
-                return fits
-        self.misses += 1
-        fits = compute()
-        if self.maxsize > 0:
-            self._entries.append((params, np.array(X, copy=True), np.array(y, copy=True), fits))
-            del self._entries[: max(0, len(self._entries) - self.maxsize)]
-        return fits
+                self._entries.append(self._entries.pop(i))  # most recently used last
+                break
+        else:
+            self.misses += 1
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                out = compute()
+            if self.maxsize > 0:
+                self._entries.append((params, np.array(X, copy=True), np.array(y, copy=True), out, caught))
+                del self._entries[: max(0, len(self._entries) - self.maxsize)]
+        for w in caught:  # every fit warns as it would have, reused or not
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return out
+
+
+class FittedSteps(GridFits):
+    """:class:`GridFits` as ``joblib.Memory`` for scikit-learn's ``Pipeline(memory=...)``: a pipeline's fitted
+    selection step is reused by the next pipeline that fits an identical step (same class and parameters, seed
+    included) on identical data, instead of fitted again. The inner CV of "selector + SVM" tries every C of the SVM
+    on one selection (SMLR's: 3 lambdas x 5 C = 15 selector fits per inner fold become 3), and the results are the
+    same numbers, since a fit is a function of the step's parameters and the data (a test compares).
+
+    joblib's own ``Memory`` would do the same on disk; in memory nothing is written and nothing outlives the process.
+    The function cached is called as ``func(step, X, y, ...)``, as the pipeline calls it."""
+
+    location = "memory"  # read by Pipeline: steps are cloned before fitting, as with an on-disk cache
+
+    def __init__(self, maxsize: int = 8):
+        super().__init__(maxsize)
+
+    def cache(self, func, ignore=()):
+        import joblib
+
+        def cached(step, X, y, *args, **kwargs):
+            params = joblib.hash((func.__module__, func.__qualname__, step, args,
+                                  {k: v for k, v in kwargs.items() if k not in ignore and k != "message"}))
+            return self.get(params, X, y, lambda: func(step, X, y, *args, **kwargs))
+
+        return cached
+
+
+#: The fitted selection steps of the "selector + SVM" methods, shared by the candidates of one process.
+SELECTIONS = FittedSteps()
 
 
 class SharedGrid(ClassifierMixin, BaseEstimator):
@@ -330,7 +321,6 @@ class SharedGrid(ClassifierMixin, BaseEstimator):
             raise ValueError(f"SharedGrid: the learner's setting {dict(own)} is not in its grid")
         shared = clone(self.learner).set_params(**dict(self.grid[0]))  # one key for every setting of the grid
         params = (type(shared).__name__, repr(sorted(shared.get_params().items())), settings)
-        X, y = np.asarray(X), np.asarray(y)
         fits = GRID_FITS.get(params, X, y, lambda: dict(zip(settings, shared.fit_grid(X, y, [dict(q) for q in
                                                                                             settings]))))
         self.fitted_ = fits[own]
