@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -94,7 +93,6 @@ def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed
     from genesel.leaderboard.cells import boot_cell, cv_cell
     from genesel.leaderboard.report import cell_cpu_seconds
 
-    cache_dir = Path(cache_dir) if cache_dir is not None else None
     rows = []
     grids = run_cells(mode, datasets, methods, seed)
     for grid, func in (("cv", cv_cell), ("boot", boot_cell)):
@@ -140,9 +138,9 @@ def _hours(s: float) -> str:
 def _range(lo: float, hi: float) -> str:
     if hi <= lo * 1.05:
         return _hours(lo)
-    unit = 3600 if hi >= 360 else 60
-    return f"{lo / unit:.1f}-{hi / unit:.1f} {'h' if unit == 3600 else 'min'}" if unit == 3600 else \
-        f"{lo / 60:.0f}-{hi / 60:.0f} min"
+    if hi >= 360:
+        return f"{lo / 3600:.1f}-{hi / 3600:.1f} h"
+    return f"{lo / 60:.0f}-{hi / 60:.0f} min"
 
 
 def recent_rate(t: pd.DataFrame, now: float | None = None, window: float = 3600.0):
