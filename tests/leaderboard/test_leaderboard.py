@@ -154,3 +154,54 @@ def test_cost_sentence_counts_both_grids_and_the_uninterrupted_wall_time():
     assert s.startswith("65 CPU s over 4 cells") and "c 40 CPU s (62 %); a 20 CPU s (31 %); b 5 CPU s (8 %)" in s
     assert "about 40 s wall" in s and "this session's wall time: 3 s" in s
     assert "about 30 s wall" in R.cost_sentence(res, 3.0, n_jobs=1)
+
+
+def _fold_rows(method, genes_per_fold, n_genes_kept, curve=None):
+    """Outer-fold rows of one method on Colon (62 samples), as the cells return them: 2 repeats x 2 folds."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for i, genes in enumerate(genes_per_fold):
+        test = np.arange(62)[i % 2::2]
+        row = dict(dataset="alon", method=method, repeat=i // 2, fold=i % 2, max_genes=None, errors=3,
+                   n_test=test.size, test_idx=test.tolist(), pred=[1] * test.size,
+                   scores=rng.normal(size=test.size).tolist(), genes=list(genes), size=len(genes), bound=None,
+                   cpu_seconds=1.0, degenerate_final=False, n_genes_kept=n_genes_kept[i])
+        if curve is not None:
+            row.update(curve_sizes=[2, 4, n_genes_kept[i]], curve_errors=curve[i])
+        rows.append(row)
+    return rows
+
+
+def test_an_all_genes_baseline_has_no_stability_even_where_the_preprocessing_filter_varies(mirror):
+    """On Leukemia the preprocessing keeps a different ~6,792 of 7,129 genes in each training part, so an all-genes
+    method's "signatures" differ slightly and a stability computed on them came out 0.90: the most stable method of
+    the data set, without choosing anything. It has none; a method that selects keeps its own."""
+    from genesel.leaderboard import report as R
+
+    kept = [list(range(0, 1990)), list(range(5, 1995)), list(range(10, 2000)), list(range(3, 1993))]
+    chosen = [[1, 2, 3], [1, 2, 4], [1, 2, 3], [2, 3, 5]]
+    res = pd.DataFrame(_fold_rows("SVM (all genes)", kept, [1990] * 4) + _fold_rows("Fisher + SVM", chosen, [1990] * 4))
+    s = R.summarise(res).set_index("method")
+    assert R.selects_genes("Fisher + SVM") and not R.selects_genes("SVM (all genes)")
+    assert np.isnan(s.loc["SVM (all genes)", "stability"]) and np.isnan(s.loc["SVM (all genes)", "kuncheva"])
+    assert 0 < s.loc["Fisher + SVM", "stability"] < 1
+    # without the rule the baseline would have had a stability of its own: the check can fail
+    assert R._stability(res[res.method == "SVM (all genes)"]["genes"], 2000)[0] > 0.2
+    assert R.consensus_signature(res, R.summarise(res), "alon").index.get_level_values(0).unique().tolist() == [
+        "Fisher + SVM"]
+
+
+def test_the_curves_draw_all_genes_as_one_point_where_the_kept_genes_vary():
+    import matplotlib.pyplot as plt
+
+    from genesel.leaderboard import report as R
+
+    res = pd.DataFrame(_fold_rows("Fisher + SVM", [[1, 2]] * 4, [1990, 1995, 2000, 1995],
+                                  curve=[[1, 2, 3], [3, 2, 1], [1, 1, 1], [3, 3, 3]]))
+    fig = R.plot_curves(res)
+    line = fig.axes[0].lines[0]
+    np.testing.assert_allclose(line.get_xdata(), [2, 4, 1995.0])
+    n = res["n_test"].to_numpy()
+    np.testing.assert_allclose(line.get_ydata(), [100 * np.mean([1, 3, 1, 3] / n), 100 * np.mean([2, 2, 1, 3] / n),
+                                                  100 * np.mean([3, 1, 1, 3] / n)])
+    plt.close(fig)

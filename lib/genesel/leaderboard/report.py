@@ -30,7 +30,8 @@ from genesel.leaderboard.cells import DU2006_VIEWS, VIEWS, load
 from genesel.metrics import roc_auc
 from genesel.stability import kuncheva_prefix_index, nogueira_stability
 
-__all__ = ["dataset_parameter", "method_parameter", "DU2006_TABLE2", "DU2006_COLUMNS", "summarise", "league_table", "catalogue_table", "rank_statistics",
+__all__ = ["dataset_parameter", "method_parameter", "DU2006_TABLE2", "DU2006_COLUMNS", "summarise", "selects_genes",
+           "league_table", "catalogue_table", "rank_statistics",
            "pareto_front", "plot_critical_difference", "plot_pareto", "plot_curves", "consensus_signature",
            "estimates_632", "du2006_table", "paper_vs_rows", "cost_table", "cost_sentence", "save_results",
            "save_summary", "runs_dir", "dataset_table", "excluded_table", "CPU_PER_FOLD_FULL", "CPU_PER_FOLD_QUICK",
@@ -99,6 +100,16 @@ def _pooled(g: pd.DataFrame, y_of) -> tuple:
     return bal, auc
 
 
+def selects_genes(method: str) -> bool:
+    """Whether ``method`` chooses a signature: a ranked or staged method, or a model whose entry reads its genes
+    (``signature``). An all-genes baseline uses whatever genes the preprocessing keeps in each training part (on
+    Leukemia, the 6,792 or so of 7,129 that pass its filter): those vary from fold to fold without any method
+    choosing them, so such a method has no stability and no consensus signature. A name outside the catalogue is
+    taken to select."""
+    m = CATALOGUE.get(method)
+    return m is None or m.kind != "model" or m.signature is not None
+
+
 def _stability(signatures, d):
     sets = [list(s) for s in signatures]
     sizes = np.array([len(s) for s in sets])
@@ -120,7 +131,7 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
         rep_err = [gg["errors"].sum() / gg["n_test"].sum() for _, gg in per]
         pooled = [_pooled(gg, task.y) for _, gg in per]
         fold_err = g["errors"] / g["n_test"]
-        phi, lo, hi, ki = _stability(g["genes"], n_genes)
+        phi, lo, hi, ki = _stability(g["genes"], n_genes) if selects_genes(m) else (np.nan,) * 4
         b = g["bound"].dropna() if "bound" in g else pd.Series(dtype=float)
         rows.append(dict(
             dataset=d, method=m, family=CATALOGUE[m].family if m in CATALOGUE else "", n_samples=int(task.y.size),
@@ -279,7 +290,9 @@ def _grid(n):
 def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str = ""):
     """Error against signature size (log scale) or against stability (Nogueira's Φ, higher is better), one
     panel per data set; the Pareto front (no method both smaller/more stable and more accurate) is joined and its
-    methods named. Error bars: sd of the error over the outer folds."""
+    methods named. Error bars: sd of the error over the outer folds (vertical) and, against stability, Nogueira's
+    95 % interval (horizontal). The all-genes baselines have no stability (:func:`selects_genes`) and appear only
+    against size."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
@@ -294,10 +307,16 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
         else:
             x = cost = g["size"].to_numpy()
         e = 100 * g["error"].to_numpy()
+        # stability: Nogueira's 95 % interval as the horizontal bar
+        xerr = (np.vstack([x - g["stability_lo"].to_numpy(), g["stability_hi"].to_numpy() - x])
+                if against == "stability" else None)
         for fam, (col, mk) in _FAMILY_STYLE.items():
             k = (g["family"] == fam).to_numpy()
-            ax.errorbar(x[k], e[k], yerr=100 * np.nan_to_num(g["error_sd_folds"].to_numpy()[k]), fmt=mk, color=col,
-                        ms=9, alpha=0.85, capsize=2, lw=1)
+            if against == "stability" and not k.any():
+                continue
+            ax.errorbar(x[k], e[k], yerr=100 * np.nan_to_num(g["error_sd_folds"].to_numpy()[k]),
+                        xerr=None if xerr is None else np.nan_to_num(xerr[:, k]), fmt=mk, color=col, ms=9, alpha=0.85,
+                        capsize=2, lw=1)
         front = pareto_front(cost, e)
         o = np.argsort(x[front])
         ax.plot(x[front][o], e[front][o], "-", color="black", lw=1.5, zorder=0)
@@ -312,8 +331,11 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
         ax.set_title(_name(d))
     for ax in list(axes.flat)[len(datasets):]:
         ax.axis("off")
+    shown = set(summary["family"]) if against != "stability" else set(
+        summary.loc[np.isfinite(summary["stability"]), "family"])
     handles = [Line2D([], [], marker=mk, color=col, ls="", ms=10, label=fam) for fam, (col, mk) in
-               _FAMILY_STYLE.items()] + [Line2D([], [], color="black", lw=1.5, label="Pareto front (named)")]
+               _FAMILY_STYLE.items() if fam in shown] + [Line2D([], [], color="black", lw=1.5,
+                                                                label="Pareto front (named)")]
     fig.legend(handles=handles, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False, title="family")
     what = "stability" if against == "stability" else "signature size"
     fig.suptitle(f"Error against {what}: the Pareto front of the methods" + title_extra)
@@ -337,10 +359,16 @@ def plot_curves(res: pd.DataFrame, title_extra: str = ""):
             g = r[(r["dataset"] == d) & (r["method"] == m)]
             if not len(g):
                 continue
-            recs = [(s, e / n) for ss, ee, n in zip(g["curve_sizes"], g["curve_errors"], g["n_test"])
-                    for s, e in zip(ss, ee)]
+            # the last size is every gene the fold's preprocessing kept, which can differ from fold to fold
+            # (Leukemia's filter): one point at their mean, not one per fold
+            recs = [(s if s < kept else -1, e / n) for ss, ee, n, kept in
+                    zip(g["curve_sizes"], g["curve_errors"], g["n_test"], g["n_genes_kept"]) for s, e in zip(ss, ee)]
             t = pd.DataFrame(recs, columns=["size", "rate"]).groupby("size")["rate"].mean()
-            ax.plot(t.index, 100 * t.to_numpy(), "-o", ms=4, lw=1.8, color=cmap(i % 20), label=m)
+            t = t.rename(index={-1: float(g["n_genes_kept"].mean())}).sort_index()
+            # tab20 pairs a dark and a light shade of each hue: the light one is dashed with its own marker, so
+            # that neighbours stay apart on a projector
+            ax.plot(t.index, 100 * t.to_numpy(), "-" if i % 2 == 0 else "--", marker="osD^vPX*"[(i // 2) % 8],
+                    ms=5, lw=1.8, color=cmap(i % 20), label=m)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("genes in the signature (log scale; last point: all genes)")
         ax.set_ylabel("test error (%)")
@@ -370,7 +398,8 @@ def consensus_signature(res: pd.DataFrame, summary: pd.DataFrame, dataset: str, 
                         top: int = 10) -> pd.DataFrame:
     """For the ``n_methods`` most accurate methods on ``dataset`` that select genes (fewer than all), the ``top``
     genes by selection frequency over the outer folds: probe ID, symbol and frequency."""
-    g = summary[(summary["dataset"] == dataset) & (summary["size"] < summary["n_genes"])]
+    g = summary[(summary["dataset"] == dataset) & (summary["size"] < summary["n_genes"])
+                & summary["method"].map(selects_genes)]
     lead = g.sort_values(["error", "size"], kind="stable")["method"].head(n_methods).tolist()
     rows = []
     for m in lead:
