@@ -96,6 +96,18 @@ def test_editing_the_protocol_moves_every_key_and_a_docstring_none(source_copy):
     assert _moved(before, _codes(source_copy)) == set(before)
 
 
+def test_editing_the_report_or_the_status_moves_no_key(source_copy):
+    """Tables, figures and prose live in report.py (and the progress report in status.py) so that mending them
+    never discards a cached cell of a run of many hours."""
+    before = _codes(source_copy)
+    _append(source_copy, "leaderboard/report.py", "\n_EXTRA_CONSTANT = 1\n")
+    _append(source_copy, "leaderboard/status.py", "\n_EXTRA_CONSTANT = 1\n")
+    _append(source_copy, "plotting.py", "\n_EXTRA_CONSTANT = 1\n")
+    assert _codes(source_copy) == before
+    _append(source_copy, "leaderboard/cells.py", "\n_EXTRA_CONSTANT = 1\n")  # the check can fail
+    assert _moved(before, _codes(source_copy)) == set(before)
+
+
 def test_a_method_key_covers_every_estimator_class_it_builds():
     for m in K.CATALOGUE.values():
         fp = keys.method_fingerprints(m.name)
