@@ -205,3 +205,25 @@ def test_the_curves_draw_all_genes_as_one_point_where_the_kept_genes_vary():
     np.testing.assert_allclose(line.get_ydata(), [100 * np.mean([1, 3, 1, 3] / n), 100 * np.mean([2, 2, 1, 3] / n),
                                                   100 * np.mean([3, 1, 1, 3] / n)])
     plt.close(fig)
+
+
+def test_the_warning_table_counts_folds_and_means_per_category():
+    from genesel.leaderboard import report as R
+
+    res = pd.DataFrame({
+        "dataset": ["a", "a", "b", "b", "a", "b"],
+        "method": ["GP-ARD-RFE + GP"] * 4 + ["Fisher + SVM"] * 2,
+        "final_warnings": [{"ConvergenceWarning": 3}, {}, {"ConvergenceWarning": 1, "RuntimeWarning": 8}, {}, {}, {}],
+        "inner_warnings": [{}, {}, {}, {}, {"DegenerateModelWarning": 2}, {"DegenerateModelWarning": 4}],
+    })
+    t = R.warning_table(res)
+    assert set(t.index) == {("GP-ARD-RFE + GP", "final fit", "ConvergenceWarning"),
+                            ("GP-ARD-RFE + GP", "final fit", "RuntimeWarning"),
+                            ("Fisher + SVM", "inner CV", "DegenerateModelWarning")}
+    conv = t.loc[("GP-ARD-RFE + GP", "final fit", "ConvergenceWarning")]
+    assert conv["outer folds"] == "2 of 4" and conv["per fold (mean)"] == 1.0 and conv["data sets"] == "all 2"
+    rt = t.loc[("GP-ARD-RFE + GP", "final fit", "RuntimeWarning")]
+    assert rt["outer folds"] == "1 of 4" and rt["per fold (mean)"] == 2.0 and rt["data sets"] == "b"
+    assert t.loc[("Fisher + SVM", "inner CV", "DegenerateModelWarning"), "per fold (mean)"] == 3.0
+    assert "iteration limit" in conv["meaning"]
+    assert R.warning_table(res.assign(final_warnings=[{}] * 6, inner_warnings=[{}] * 6)).empty

@@ -31,7 +31,7 @@ from genesel.metrics import roc_auc
 from genesel.stability import kuncheva_prefix_index, nogueira_stability
 
 __all__ = ["dataset_parameter", "method_parameter", "DU2006_TABLE2", "DU2006_COLUMNS", "summarise", "selects_genes",
-           "league_table", "catalogue_table", "rank_statistics",
+           "league_table", "warning_table", "WARNING_MEANING", "catalogue_table", "rank_statistics",
            "pareto_front", "plot_critical_difference", "plot_pareto", "plot_curves", "consensus_signature",
            "estimates_632", "du2006_table", "paper_vs_rows", "cost_table", "cost_sentence", "save_results",
            "save_summary", "runs_dir", "dataset_table", "excluded_table", "CPU_PER_FOLD_FULL", "CPU_PER_FOLD_QUICK",
@@ -183,6 +183,46 @@ def league_table(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
     if flagged.any():
         out["one-class fits"] = np.where(flagged, g["degenerate_folds"], 0)
     return out.set_index("method")
+
+
+#: What each warning category raised inside the cells means for the numbers.
+WARNING_MEANING = {
+    "ConvergenceWarning": "a solver or optimiser stopped at its iteration limit (GP evidence, SMO, SMLR sweeps): that "
+                          "fit is unfinished",
+    "DegenerateModelWarning": "a fit ended (nearly) useless: one class for every training sample, all weights zero, "
+                              "a flat GP",
+    "RuntimeWarning": "numpy met an invalid value or an overflow (e.g. at an optimiser's trial point)",
+}
+
+
+def warning_table(res: pd.DataFrame) -> pd.DataFrame:
+    """The warnings raised inside the cells, per method and category: in how many outer folds and how often (mean per
+    fold), on which data sets, and what the category means. "final fit" is the model refitted on the outer training
+    part with its ranker or selector (the internal fits of a selector count: GP-ARD-RFE's GP-ARD fits, SVM-RFE's
+    SVMs); "inner CV" is every candidate of every inner fold, where a DegenerateModelWarning at the end of a grid (a
+    C so small that the SVM fits one class) is expected and that candidate loses the inner CV. A method absent here
+    raised none."""
+    rows = []
+    every = set(res["dataset"].astype(str)) if len(res) else set()
+    for m, g in res.groupby("method", sort=False):
+        for where, col in (("final fit", "final_warnings"), ("inner CV", "inner_warnings")):
+            if col not in g:
+                continue
+            counts = [w if isinstance(w, dict) else {} for w in g[col]]
+            for cat in sorted(set().union(*counts)):
+                n = np.array([w.get(cat, 0) for w in counts])
+                where_sets = set(g.loc[n > 0, "dataset"].astype(str))
+                rows.append({"method": m, "where": where, "warning": cat,
+                             "outer folds": f"{int(np.sum(n > 0))} of {n.size}", "share": float(np.mean(n > 0)),
+                             "per fold (mean)": round(float(n.mean()), 1),
+                             "data sets": f"all {len(every)}" if where_sets == every and len(every) > 1 else
+                             ", ".join(sorted(where_sets)),
+                             "meaning": WARNING_MEANING.get(cat, "")})
+    if not rows:
+        return pd.DataFrame(columns=["method", "where", "warning", "outer folds", "per fold (mean)", "data sets",
+                                     "meaning"])
+    out = pd.DataFrame(rows).sort_values(["where", "share", "method"], ascending=[True, False, True], kind="stable")
+    return out.drop(columns="share").set_index(["method", "where", "warning"])
 
 
 def catalogue_table(methods=None, quick: bool = False) -> pd.DataFrame:
