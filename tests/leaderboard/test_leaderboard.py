@@ -227,3 +227,12 @@ def test_the_warning_table_counts_folds_and_means_per_category():
     assert t.loc[("Fisher + SVM", "inner CV", "DegenerateModelWarning"), "per fold (mean)"] == 3.0
     assert "iteration limit" in conv["meaning"]
     assert R.warning_table(res.assign(final_warnings=[{}] * 6, inner_warnings=[{}] * 6)).empty
+
+
+def test_every_data_set_of_the_leaderboard_has_a_title(mirror):
+    """The figures' panels and the tables name each data set by its title, never by its registry key."""
+    from genesel.leaderboard import cells as C
+    from genesel.leaderboard import report as R
+
+    for d in C.binary_expression_sets():
+        assert R.dataset_title(d) != d and "(" in R.dataset_title(d), d

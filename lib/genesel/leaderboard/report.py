@@ -30,7 +30,7 @@ from genesel.leaderboard.cells import DU2006_VIEWS, VIEWS, load
 from genesel.metrics import roc_auc
 from genesel.stability import kuncheva_prefix_index, nogueira_stability
 
-__all__ = ["dataset_parameter", "method_parameter", "DU2006_TABLE2", "DU2006_COLUMNS", "summarise", "selects_genes",
+__all__ = ["dataset_parameter", "method_parameter", "DU2006_TABLE2", "DU2006_COLUMNS", "summarise", "selects_genes", "dataset_title",
            "league_table", "warning_table", "WARNING_MEANING", "catalogue_table", "rank_statistics",
            "pareto_front", "plot_critical_difference", "plot_pareto", "plot_curves", "consensus_signature",
            "estimates_632", "du2006_table", "paper_vs_rows", "cost_table", "cost_sentence", "save_results",
@@ -317,14 +317,43 @@ _FAMILY_STYLE = {"filter": ("#1f77b4", "o"), "wrapper": ("#d62728", "s"), "embed
                  "stumps": ("#ff7f0e", "^"), "ensemble": ("#9467bd", "v"), "baseline": ("#7f7f7f", "P")}
 
 
+#: Titles of the registered sets whose registry entry has none yet. They belong in ``data_fetch/registry.py``
+#: (``title=``), but that module is part of every leaderboard cell's key (the data are read through it), so adding
+#: them there during the full run would discard every cached cell; they move there once the run is on record.
+_PENDING_TITLES = {
+    "gordon": "Lung adenocarcinoma vs mesothelioma (Gordon 2002)",
+    "shipp": "Lymphoma, DLBCL vs FL (Shipp 2002)",
+    "chowdary": "Breast vs colon tumours (Chowdary 2006)",
+    "gravier": "Breast cancer prognosis, aCGH (Gravier 2010)",
+    "subramanian": "NCI-60, p53 mutant vs wild type (Subramanian 2005)",
+    "borovecki": "Huntington's disease, blood (Borovecki 2005)",
+    "chiaretti": "ALL, B vs T lineage (Chiaretti 2004)",
+    "armstrong": "ALL vs MLL leukaemia (Armstrong 2002)",
+    "garber": "Lung, adenocarcinoma vs squamous (Garber 2001)",
+    "harvard": "Lung adenocarcinoma outcome (Bhattacharjee 2001)",
+    "michigan": "Lung adenocarcinoma outcome (Beer 2002)",
+}
+
+
+def dataset_title(dataset) -> str:
+    """A data set's title in the leaderboard's tables and figures: the registry's (:func:`genesel.datasets.
+    display_name`), else :data:`_PENDING_TITLES`; a user's file: its reading name or file name."""
+    return display_name(dataset, _PENDING_TITLES)
+
+
 def _name(dataset):
-    """A data set's title (a user's file: its reading name or file name)."""
-    return display_name(dataset)
+    return dataset_title(dataset)
 
 
 def _grid(n):
     ncol = min(4, n)
     return ncol, int(np.ceil(n / ncol))
+
+
+def _leave_room_for_title(fig, inches: float = 0.7):
+    """tight_layout below the figure's title: a fixed strip at the top (a fraction of the height would be too small
+    on a 20-panel figure and its first row's titles would run into the figure's)."""
+    fig.tight_layout(rect=(0, 0, 1, 1 - inches / fig.get_figheight()))
 
 
 def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str = ""):
@@ -378,8 +407,8 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
                                                                 label="Pareto front (named)")]
     fig.legend(handles=handles, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False, title="family")
     what = "stability" if against == "stability" else "signature size"
-    fig.suptitle(f"Error against {what}: the Pareto front of the methods" + title_extra)
-    fig.tight_layout()
+    fig.suptitle(f"Error against {what}: the Pareto front of the methods" + title_extra, fontsize=16)
+    _leave_room_for_title(fig)
     return fig
 
 
@@ -417,8 +446,8 @@ def plot_curves(res: pd.DataFrame, title_extra: str = ""):
         ax.axis("off")
     handles, labels = axes.flat[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False, fontsize=12)
-    fig.suptitle("Error against a fixed signature size (ranked methods)" + title_extra)
-    fig.tight_layout()
+    fig.suptitle("Error against a fixed signature size (ranked methods)" + title_extra, fontsize=16)
+    _leave_room_for_title(fig)
     return fig
 
 
