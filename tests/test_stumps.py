@@ -113,6 +113,92 @@ def test_soft_node_matches_exhaustive_twin(seed, width):
     assert res[5] <= 13  # genes scored exactly (pruning), never more than the unused genes
 
 
+def _gene(seed, J=15):
+    """One gene's distinct values with negative and positive weights (some zero), and their prefix sums."""
+    rng = np.random.default_rng(seed)
+    u = np.sort(rng.choice(np.arange(200), J, replace=False) / 17.0 + rng.normal(0, 0.01) )
+    wn = np.where(rng.random(J) < 0.5, rng.random(J), 0.0)
+    wp = np.where(wn > 0, 0.0, rng.random(J))
+    return u, wn, wp, np.concatenate([[0.0], np.cumsum(wn)]), np.concatenate([[0.0], np.cumsum(wp)])
+
+
+def _soft_utility(u, wn, wp, a, b, d, p, fneg, fpos):
+    """C/N - p E/|P| of the soft stump [a, b] from each value's coverage (1 below a, linear inside, 0 above b, for
+    d = +1; mirrored for d = -1): the definition, not the prefix sums of the kernel."""
+    cov = np.clip((b - u) / (b - a), 0.0, 1.0)
+    cov = cov if d == 1 else 1.0 - cov
+    return np.sum(wn * cov) / fneg - p * np.sum(wp * cov) / fpos
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_width_means_are_the_best_window_means_of_the_soft_cover(seed):
+    """W*(w) of the margin bound is the largest soft utility (no margin term) of an interval of width w: checked
+    against the coverage definition on a dense grid of window positions plus every position where a window end
+    meets a value."""
+    u, wn, wp, Wn, Wp = _gene(seed)
+    J = u.size
+    fneg, fpos = Wn[-1], Wp[-1] + 1.0
+    ps = np.array([0.5, 3.0])
+    HW = np.empty((2, 2, 1 + SK.MARGIN_CLASSES))
+    SK._width_means(u, Wn, Wp, J, fneg, fpos, ps, np.array([True, True]), HW, np.empty(J + 1), np.empty(J + 1),
+                    np.empty(2 * J + 2), np.empty(2 * J + 2))
+    span = u[-1] - u[0]
+    for t, p in enumerate(ps):
+        for di, d in enumerate((1, -1)):
+            hs = [_soft_utility(u, wn, wp, th, th + 1e-9, d, p, fneg, fpos) for th in (u[:-1] + u[1:]) / 2]
+            assert HW[t, di, 0] == pytest.approx(max(hs), abs=1e-7)
+            for k in range(SK.MARGIN_CLASSES):
+                w = span / 2.0 ** (k + 1)
+                grid = np.concatenate([np.linspace(u[0], u[-1] - w, 400), u[u <= u[-1] - w],
+                                       (u - w)[u - w >= u[0]]])
+                best = max(_soft_utility(u, wn, wp, a, a + w, d, p, fneg, fpos) for a in grid)
+                assert HW[t, di, 1 + k] == pytest.approx(best, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_margin_bound_is_above_every_interval_of_the_gene(seed):
+    u, wn, wp, Wn, Wp = _gene(seed, J=12)
+    J = u.size
+    fneg, fpos = Wn[-1], Wp[-1] + 1.0
+    R = (u[-1] - u[0]) * 1.3
+    ps = np.array([0.5, 3.0])
+    HW = np.empty((2, 2, 1 + SK.MARGIN_CLASSES))
+    SK._width_means(u, Wn, Wp, J, fneg, fpos, ps, np.array([True, True]), HW, np.empty(J + 1), np.empty(J + 1),
+                    np.empty(2 * J + 2), np.empty(2 * J + 2))
+    for t, p in enumerate(ps):
+        for eta in (0.01, 0.05, 0.3):
+            exact = max(_soft_utility(u, wn, wp, u[i], u[k], d, p, fneg, fpos) - eta * np.log(R / (u[k] - u[i]))
+                        for i in range(J) for k in range(i + 1, J) for d in (1, -1))
+            bound = SK._margin_bound(HW[t], eta, np.log(R), u[-1] - u[0])
+            assert bound >= exact - 1e-12
+            # and it is below the bound it refines (the best hard stump, the margin of the widest interval)
+            assert bound <= HW[t, :, 0].max() - eta * np.log(R / (u[-1] - u[0])) + 1e-12
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_width_class_bound_prunes_and_changes_no_choice(seed):
+    X, y = _problem(40, 60, seed, integer=(seed == 5))
+    pos = y > 0
+    vals, order = S.presort(X)
+    rng = np.random.default_rng(seed)
+    pi = np.where(rng.random(40) < 0.3, rng.random(40), 1.0)
+    used = np.zeros(60, bool)
+    used[1] = True
+    A, Bv = X.min(0) - 0.05, X.max(0) + 0.1
+    ps = np.array([0.5, 1.0, 5.0])
+    etas = np.array([0.0, 0.01, 0.03, 0.1, 0.1, 0.3])
+    pidx = np.array([0, 1, 2, 0, 1, 2])
+    lab, new, idx = SK.position_major(vals, order, pos, True)
+    args = (vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
+    tight, plain = SK.soft_node(*args, True), SK.soft_node(*args, False)
+    for a, b in zip(tight[:5], plain[:5]):
+        np.testing.assert_array_equal(a, b)
+    assert tight[5] < plain[5]  # genes scored exactly: the bound spared some
+    twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0)
+    for c in range(len(etas)):
+        assert (tight[0][c], tight[1][c], tight[2][c], tight[3][c]) == twin[c][2:]
+
+
 def test_soft_node_scores_intervals_whose_ends_are_one_ulp_apart():
     """Two distinct values 1 ulp apart that the shift by A makes equal (Alizadeh's lymphoma data, 300 genes, outer
     fold 0: the prefix-sum formula was 0 / 0, a ZeroDivisionError in the compiled kernel): the kernel now scores such
