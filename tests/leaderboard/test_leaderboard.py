@@ -224,6 +224,9 @@ def test_the_warning_table_counts_folds_and_means_per_category():
     assert conv["outer folds"] == "2 of 4" and conv["per fold (mean)"] == 1.0 and conv["data sets"] == "all 2"
     rt = t.loc[("GP-ARD-RFE + GP", "final fit", "RuntimeWarning")]
     assert rt["outer folds"] == "1 of 4" and rt["per fold (mean)"] == 2.0 and rt["data sets"] == "b"
+    # data sets by their titles (a user's file by its name, never its path)
+    named = R.warning_table(res.assign(dataset=res["dataset"].map({"a": "alon", "b": "/some/where/mine.csv"})))
+    assert named.loc[("GP-ARD-RFE + GP", "final fit", "RuntimeWarning"), "data sets"] == "mine.csv"
     assert t.loc[("Fisher + SVM", "inner CV", "DegenerateModelWarning"), "per fold (mean)"] == 3.0
     assert "iteration limit" in conv["meaning"]
     assert R.warning_table(res.assign(final_warnings=[{}] * 6, inner_warnings=[{}] * 6)).empty

@@ -216,7 +216,7 @@ def warning_table(res: pd.DataFrame) -> pd.DataFrame:
                              "outer folds": f"{int(np.sum(n > 0))} of {n.size}", "share": float(np.mean(n > 0)),
                              "per fold (mean)": round(float(n.mean()), 1),
                              "data sets": f"all {len(every)}" if where_sets == every and len(every) > 1 else
-                             ", ".join(sorted(where_sets)),
+                             ", ".join(sorted(_name(d) for d in where_sets)),
                              "meaning": WARNING_MEANING.get(cat, "")})
     if not rows:
         return pd.DataFrame(columns=["method", "where", "warning", "outer folds", "per fold (mean)", "data sets",
