@@ -223,6 +223,35 @@ def soft_node(vals, order, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, wid
     return best
 
 
+def soft_utility(u, wn, wp, a, b, d, p, fneg, fpos):
+    """C/N - p E/|P| of the soft stump [a, b] from each value's coverage (1 below a, linear inside, 0 above b, for
+    d = +1; mirrored for d = -1): the definition, not the prefix sums of the kernel."""
+    cov = np.clip((b - u) / (b - a), 0.0, 1.0)
+    cov = cov if d == 1 else 1.0 - cov
+    return np.sum(wn * cov) / fneg - p * np.sum(wp * cov) / fpos
+
+
+def width_means(u, wn, wp, fneg, fpos, p, d, n_classes, n_grid=400):
+    """Twin of genesel._stumps_kernels._width_means for one p and direction: H* (the best hard stump, as a soft one
+    of negligible width at each gap's midpoint) and, for w_k = span / 2^(k+1), the best soft utility of a window of
+    width w_k over a dense grid of positions plus every position where a window end meets a value."""
+    hs = [soft_utility(u, wn, wp, th, th + 1e-9, d, p, fneg, fpos) for th in (u[:-1] + u[1:]) / 2]
+    out = [max(hs)]
+    span = u[-1] - u[0]
+    for k in range(n_classes):
+        w = span / 2.0 ** (k + 1)
+        grid = np.concatenate([np.linspace(u[0], u[-1] - w, n_grid), u[u <= u[-1] - w], (u - w)[u - w >= u[0]]])
+        out.append(max(soft_utility(u, wn, wp, a, a + w, d, p, fneg, fpos) for a in grid))
+    return out
+
+
+def margin_utilities(u, wn, wp, fneg, fpos, p, eta, R):
+    """The soft utility with its margin term of every interval [u_i, u_k] of a gene, both directions."""
+    J = len(u)
+    return [soft_utility(u, wn, wp, u[i], u[k], d, p, fneg, fpos) - eta * np.log(R / (u[k] - u[i]))
+            for i in range(J) for k in range(i + 1, J) for d in (1, -1)]
+
+
 def gini_round(vals, order, valid, w, pos, skip):
     """Twin of genesel._stumps_kernels.gini_scan without its pruning: (gene, position, G)."""
     n, m = vals.shape

@@ -216,7 +216,7 @@ def warning_table(res: pd.DataFrame) -> pd.DataFrame:
                              "outer folds": f"{int(np.sum(n > 0))} of {n.size}", "share": float(np.mean(n > 0)),
                              "per fold (mean)": round(float(n.mean()), 1),
                              "data sets": f"all {len(every)}" if where_sets == every and len(every) > 1 else
-                             ", ".join(sorted(_name(d) for d in where_sets)),
+                             ", ".join(sorted(dataset_title(d) for d in where_sets)),
                              "meaning": WARNING_MEANING.get(cat, "")})
     if not rows:
         return pd.DataFrame(columns=["method", "where", "warning", "outer folds", "per fold (mean)", "data sets",
@@ -264,7 +264,7 @@ def rank_statistics(summary: pd.DataFrame, res: pd.DataFrame) -> dict:
     else:
         r = res.assign(rate=res["errors"] / res["n_test"])
         M = r.pivot_table(index=["repeat", "fold"], columns="method", values="rate").dropna(axis=1)
-        blocks = f"the {len(M)} outer folds of {_name(datasets[0])} (not independent: an illustration)"
+        blocks = f"the {len(M)} outer folds of {dataset_title(datasets[0])} (not independent: an illustration)"
     ranks = M.rank(axis=1, method="average")
     out = {"blocks": blocks, "n_blocks": int(len(M)), "errors": M, "ranks": ranks,
            "mean_ranks": ranks.mean().sort_values()}
@@ -341,10 +341,6 @@ def dataset_title(dataset) -> str:
     return display_name(dataset, _PENDING_TITLES)
 
 
-def _name(dataset):
-    return dataset_title(dataset)
-
-
 def _grid(n):
     ncol = min(4, n)
     return ncol, int(np.ceil(n / ncol))
@@ -381,7 +377,7 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
                 if against == "stability" else None)
         for fam, (col, mk) in _FAMILY_STYLE.items():
             k = (g["family"] == fam).to_numpy()
-            if against == "stability" and not k.any():
+            if not k.any():
                 continue
             ax.errorbar(x[k], e[k], yerr=100 * np.nan_to_num(g["error_sd_folds"].to_numpy()[k]),
                         xerr=None if xerr is None else np.nan_to_num(xerr[:, k]), fmt=mk, color=col, ms=9, alpha=0.85,
@@ -397,7 +393,7 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
             ax.set_xscale("log")
             ax.set_xlabel("genes in the signature (mean over outer folds, log scale)")
         ax.set_ylabel("cross-validated error (%)")
-        ax.set_title(_name(d))
+        ax.set_title(dataset_title(d))
     for ax in list(axes.flat)[len(datasets):]:
         ax.axis("off")
     shown = set(summary["family"]) if against != "stability" else set(
@@ -441,7 +437,7 @@ def plot_curves(res: pd.DataFrame, title_extra: str = ""):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("genes in the signature (log scale; last point: all genes)")
         ax.set_ylabel("test error (%)")
-        ax.set_title(_name(d))
+        ax.set_title(dataset_title(d))
     for ax in list(axes.flat)[len(datasets):]:
         ax.axis("off")
     handles, labels = axes.flat[0].get_legend_handles_labels()
@@ -526,7 +522,7 @@ def du2006_table(est: pd.DataFrame) -> pd.DataFrame:
             else:
                 meth = DU2006_COLUMN_METHODS[col]
                 ours = e.loc[meth, "error_632plus"] if meth in e.index else np.nan
-            rows.append({"data set": _name(d), "their column": col, "genesel method": meth or "no counterpart",
+            rows.append({"data set": dataset_title(d), "their column": col, "genesel method": meth or "no counterpart",
                          "paper": paper, "genesel": round(float(ours), 3) if np.isfinite(ours) else "–"})
     return pd.DataFrame(rows).set_index(["data set", "their column"]) if rows else pd.DataFrame(rows)
 
@@ -591,7 +587,7 @@ def paper_vs_rows(summary: pd.DataFrame, est632: pd.DataFrame | None, n_repeats:
     proto = f"{n_repeats} x {n_folds}-fold CV, everything chosen by inner CV"
     rows = rows + _shah_rows(summary, proto, n_folds) + _tan_rows(summary, proto)
     if not rows:
-        names = ", ".join(_name(d) for d in dict.fromkeys(summary["dataset"]))
+        names = ", ".join(dataset_title(d) for d in dict.fromkeys(summary["dataset"]))
         rows = [dict(quantity=f"{names}: any error", protocol=proto, paper="–", genesel="see the league tables",
                      note="no data set of this run is in Díaz-Uriarte 2006 Table 2, Shah 2012 Tables 1-2 or Tan 2006 "
                           "Table 5.6 with these methods: nothing published to compare")]
@@ -607,7 +603,7 @@ def cost_table(summary: pd.DataFrame) -> pd.DataFrame:
     """CPU seconds per outer fold, per method (rows, most expensive first) and data set."""
     t = summary.pivot(index="method", columns="dataset", values="cpu_per_fold")
     t = t.loc[t.mean(axis=1).sort_values(ascending=False).index]
-    return t.round(2).rename(columns=_name)
+    return t.round(2).rename(columns=dataset_title)
 
 
 def cost_sentence(res: pd.DataFrame, wall: float, n_jobs: int = 1, boot: pd.DataFrame | None = None) -> str:
@@ -631,7 +627,7 @@ def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
     for d in datasets:
         t = load(d, None, max_genes)
         counts = {c: int(np.sum(t.y == (1 if k else -1))) for k, c in enumerate(t.classes)}
-        rows.append({"data set": _name(d), "name": display_name(d, fallback="name"), "samples": int(t.y.size),
+        rows.append({"data set": dataset_title(d), "name": display_name(d, fallback="name"), "samples": int(t.y.size),
                      "genes used": int(t.X.shape[1]),
                      "classes (-1 / +1)": " / ".join(f"{c} ({n})" for c, n in counts.items())})
     return pd.DataFrame(rows).set_index("data set")
@@ -853,19 +849,19 @@ def stability_extremes(summary: pd.DataFrame):
 
     g = summary[np.isfinite(summary["stability"]) & (summary["size"] < summary["n_genes"])]
     g = g.sort_values(["dataset", "stability"], ascending=[True, False], kind="stable")
-    table = pd.DataFrame({"data set": g["dataset"].map(_name).to_numpy(), "method": g["method"].to_numpy(),
+    table = pd.DataFrame({"data set": g["dataset"].map(dataset_title).to_numpy(), "method": g["method"].to_numpy(),
                           "stability Φ [95 % CI]": [_stab_text(r) for _, r in g.iterrows()],
                           "genes (mean)": g["size"].round(1).to_numpy(),
                           "error %": (100 * g["error"]).round(1).to_numpy()}).set_index(["data set", "method"])
     lines = []
     for d, gd in g.groupby("dataset", sort=False):
         if len(gd) < 2:
-            lines.append(f"**{_name(d)}**: only {gd['method'].iloc[0]} selects genes in this run; nothing to compare.")
+            lines.append(f"**{dataset_title(d)}**: only {gd['method'].iloc[0]} selects genes in this run; nothing to compare.")
             continue
         hi, lo = gd.iloc[0], gd.iloc[-1]
         apart = hi["stability_lo"] > lo["stability_hi"]
         lines.append(
-            f"**{_name(d)}**: the most stable, {hi['method']} ({_stab_text(hi)}), and the least stable, "
+            f"**{dataset_title(d)}**: the most stable, {hi['method']} ({_stab_text(hi)}), and the least stable, "
             f"{lo['method']} ({_stab_text(lo)}): "
             + ("the intervals do not overlap, so the difference is larger than the uncertainty of the estimates."
                if apart else "the intervals overlap: with this many outer folds the data cannot tell them apart.")
@@ -889,7 +885,7 @@ def size_choice_optimism(res: pd.DataFrame, summary: pd.DataFrame):
         curve = pd.DataFrame(recs, columns=["size", "rate"]).groupby("size")["rate"].mean()
         best = curve.idxmin()
         s = summary[(summary["dataset"] == d) & (summary["method"] == m)].iloc[0]
-        rows.append({"data set": _name(d), "method": m, "nested CV error %": round(100 * s["error"], 1),
+        rows.append({"data set": dataset_title(d), "method": m, "nested CV error %": round(100 * s["error"], 1),
                      "genes chosen (mean)": round(float(s["size"]), 1),
                      "best fixed size": "all" if best >= s["n_genes"] else str(int(best)),
                      "its error %": round(100 * float(curve.min()), 1),
@@ -925,7 +921,7 @@ def seed_comparison(summary: pd.DataFrame, other: pd.DataFrame, seeds: tuple):
         s = s[s["method"].isin(other["method"])].copy()
         s["rank"] = s.groupby("dataset")["error"].rank(method="min").astype(int)
         s["error"] = (100 * s["error"]).round(1) + 0.0
-        s["data set"] = s["dataset"].map(_name)
+        s["data set"] = s["dataset"].map(dataset_title)
         parts[label] = s.set_index(["data set", "method"])[["error", "rank"]].rename(columns={"error": "error %"})
     t = pd.concat(parts, axis=1)
     moved = (t[(a, "error %")] - t[(b, "error %")]).abs()
