@@ -460,8 +460,13 @@ _ENTRIES = [
            stage_param="n_estimators", signature=_adaboost),
     # ---- all-genes baselines (Tan 2006 ch. 3) ------------------------------------------------------------------
     Method("SVM (all genes)", "model", _svm, paper="Tan 2006 / Guyon 2002", family="baseline", grid={"C": C_GRID}),
-    Method("RBF SVM (all genes)", "model", lambda p, s, seed: KernelSVM(kernel="rbf", C=p["C"], gamma="scale"),
-           paper="Tan 2006", family="baseline", grid={"C": (0.1, 1.0, 10.0, 100.0)}),
+    Method("RBF SVM (all genes)", "model",
+           lambda p, s, seed: KernelSVM(kernel="rbf", C=p["C"], gamma=p["gamma_rel"] / s),
+           paper="Tan 2006", family="baseline", grid={"C": (1.0, 10.0, 100.0, 1000.0), "gamma_rel": (0.01, 0.1, 1.0)},
+           note="gamma = gamma_rel / n_genes: on standardised genes gamma_rel times KernelSVM's gamma='scale' (mean "
+                "gamma |x - x'|^2 over pairs of samples = 2 gamma_rel); the inner CV chooses gamma and C, as the "
+                "libsvm guide advises (gamma='scale' alone left it far behind the linear SVM: 12.4 % error on "
+                "Leukemia, against 2.4 %)"),
     Method("DWD (all genes)", "model", lambda p, s, seed: DWD(C=p["C"]), paper="Tan 2006", family="baseline",
            grid={"C": ("auto", 1e-3, 1e-1, 10.0)}),
     Method("GP (all genes)", "model", lambda p, s, seed: GaussianProcessClassifier(ard=False, n_restarts=0,
