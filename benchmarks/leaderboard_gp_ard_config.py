@@ -3,11 +3,12 @@ same cells with more L-BFGS iterations per GP-ARD fit and more internal folds.
 
 In notebook 06 every GP-ARD-RFE fold's GP-ARD fits stop at their 200-iteration limit (its warning table), and its
 Leukemia error (12.8 % over the full run's 50 folds) is far from the thesis' 2.8 % (Tan 2006, Table 5.6). This
-script reruns outer folds of the leaderboard's protocol (:func:`genesel.leaderboard.protocol.run_split`, the cells' own data, preprocessing,
-splits and seeds) with the catalogue's entry and with variants of it that change only ``max_iter`` and ``n_folds``
-of the selector, and prints per variant the test errors, the mean signature size, the CPU seconds per outer fold and
-the convergence warnings (GP-ARD's iteration limit) per fold. The first variant is the catalogue's own: its errors
-are those of the run's cached cells (a check that the script runs the leaderboard's protocol).
+script reruns outer folds of the leaderboard's protocol (:func:`genesel.leaderboard.protocol.run_split`, the cells'
+own data, preprocessing, splits and seeds) with the catalogue's entry and with variants of it that change only
+``max_iter`` and ``n_folds`` of the selector, and prints per variant the test errors, the mean signature size, the
+CPU seconds per outer fold and the convergence warnings (GP-ARD's iteration limit) per fold. The first variant is
+the catalogue's own: its errors are those of the run's cached cells (a check that the script runs the leaderboard's
+protocol).
 
 Measured on 2026-11-27, Leukemia, repeats 0-1 (10 outer folds, 144 test samples): the catalogue's entry 13.2 % (19
 errors, as the cached cells; mean size 48, 6.5 CPU s per outer fold, 11.6 convergence warnings per fold); 2000
