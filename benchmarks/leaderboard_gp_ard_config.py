@@ -58,12 +58,11 @@ def main(argv=None):
     from genesel.leaderboard import cells as C
     from genesel.leaderboard.catalogue import method
     from genesel.leaderboard.protocol import run_split
+    from genesel.preprocessing import GeneStandardizer
 
     task = C.load(args.dataset)
     mode = C.MODES["full"]
     base = method(args.method)
-    from genesel.preprocessing import GeneStandardizer
-
     for name, (changes, prep) in VARIANTS.items():
         m = _variant(base, changes)
         prep = task.prep if prep is None else GeneStandardizer(on_constant="zero")
