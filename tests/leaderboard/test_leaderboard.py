@@ -239,3 +239,24 @@ def test_every_data_set_of_the_leaderboard_has_a_title(mirror):
 
     for d in C.binary_expression_sets():
         assert R.dataset_title(d) != d and "(" in R.dataset_title(d), d
+
+
+def test_shrunken_centroids_predict_by_pams_rule_with_the_class_prior():
+    """The catalogue's shrunken centroids score a sample by PAM's discriminant (Tibshirani 2002; ESL Eq. 18.2):
+    -sum_i (x_i - c_ki)^2 / s_i^2 + 2 log pi_k, computed here by hand from the fitted centroids and pooled sds.
+    On unbalanced classes the prior term changes predictions (the uniform-prior rule disagrees): the check can
+    fail."""
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(30), -np.ones(8)].astype(int)
+    X = rng.normal(size=(38, 40))
+    X[:, :3] += 0.6 * y[:, None]
+    Xt = rng.normal(size=(200, 40))
+    for name in ("shrunken centroids (SC.s)", "shrunken centroids (SC.l)"):
+        est = K.method(name).estimator({"threshold": 1.0}, None, 0).fit(X, y)
+        s, c = est.within_class_std_dev_, est.centroids_
+        prior = np.array([np.mean(y == k) for k in est.classes_])
+        disc = np.array([[-np.sum((x - c[k]) ** 2 / s**2) + 2 * np.log(prior[k]) for k in range(2)] for x in Xt])
+        np.testing.assert_allclose(est.decision_function(Xt), disc[:, 1] - disc[:, 0], rtol=1e-10)
+        np.testing.assert_array_equal(est.predict(Xt), est.classes_[disc.argmax(1)])
+        uniform = est.classes_[np.argmin([[np.sum((x - c[k]) ** 2) for k in range(2)] for x in Xt], axis=1)]
+        assert np.mean(uniform != est.predict(Xt)) > 0.05

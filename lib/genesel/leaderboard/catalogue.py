@@ -21,6 +21,14 @@ Every factory returns an unfitted scikit-learn estimator; the protocol fits it o
 standardised genes, i.e. the SVM of the data scaled to unit mean squared norm per sample, so one C grid fits every
 size (:class:`SignatureSVM`). ``tie`` breaks inner-CV ties: ``"fewer"`` genes (stumps, rounds) first, or ``"more"``
 (the shrunken centroids "SC.l" of Díaz-Uriarte & Alvarez de Andrés 2006), then grid order.
+
+The shrunken centroids are scikit-learn's ``NearestCentroid`` with ``priors="empirical"``: PAM's rule (Tibshirani
+et al. 2002; Hastie, Tibshirani & Friedman, *Elements*, 2nd ed., Eqs. 18.2-18.5), the squared distance to each
+shrunken centroid standardised gene by gene by the pooled within-class sd, minus 2 log of the class's share of the
+training samples. With the default uniform priors scikit-learn predicts by the plain Euclidean distance (no class
+prior; its decision function, which gives the AUC, is the standardised one): on Shipp's 58 DLBCL and 19 FL it
+predicted the smaller class for 40 % of the test samples. PAM standardises by s_i + s_0 (s_0 the median s_i) where
+scikit-learn uses s_i.
 """
 
 from __future__ import annotations
@@ -488,11 +496,13 @@ _ENTRIES = [
            lambda p, s, seed: RandomForestClassifier(n_estimators=p["trees"], n_jobs=1, random_state=seed),
            paper="Breiman 2001", family="baseline", grid={"trees": (2000,)}, quick_grid={"trees": (200,)},
            source="scikit-learn"),
-    Method("shrunken centroids (SC.s)", "model", lambda p, s, seed: NearestCentroid(shrink_threshold=p["threshold"]),
+    Method("shrunken centroids (SC.s)", "model", lambda p, s, seed: NearestCentroid(shrink_threshold=p["threshold"],
+                                                                                     priors="empirical"),
            paper="Tibshirani 2002", family="embedded", grid={"threshold": (None, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)},
            quick_grid={"threshold": (None, 1.0, 2.0, 4.0)},
            signature=_centroids, tie="fewer", source="scikit-learn"),
-    Method("shrunken centroids (SC.l)", "model", lambda p, s, seed: NearestCentroid(shrink_threshold=p["threshold"]),
+    Method("shrunken centroids (SC.l)", "model", lambda p, s, seed: NearestCentroid(shrink_threshold=p["threshold"],
+                                                                                     priors="empirical"),
            paper="Tibshirani 2002", family="embedded", grid={"threshold": (None, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)},
            quick_grid={"threshold": (None, 1.0, 2.0, 4.0)},
            signature=_centroids, tie="more", source="scikit-learn"),
