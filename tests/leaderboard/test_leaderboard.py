@@ -260,3 +260,27 @@ def test_shrunken_centroids_predict_by_pams_rule_with_the_class_prior():
         np.testing.assert_array_equal(est.predict(Xt), est.classes_[disc.argmax(1)])
         uniform = est.classes_[np.argmin([[np.sum((x - c[k]) ** 2) for k in range(2)] for x in Xt], axis=1)]
         assert np.mean(uniform != est.predict(Xt)) > 0.05
+
+
+def test_the_summary_counts_folds_predicting_one_class_and_the_lean_towards_the_smaller_class(mirror):
+    """A fold counts when every test sample gets one class although its test samples hold both; the smaller class's
+    share of the predictions is counted over all test predictions (hand-counted here)."""
+    from genesel.leaderboard import report as R
+    from genesel.leaderboard.cells import load
+
+    y = load("alon").y
+    small = -1 if np.sum(y == -1) < np.sum(y == 1) else 1
+    rows = _fold_rows("Fisher + SVM", [[1, 2]] * 4, [1990] * 4)  # every fold predicts +1 for all its samples
+    rows[1]["pred"] = [1, -1] * (rows[1]["n_test"] // 2) + [1] * (rows[1]["n_test"] % 2)
+    only = np.flatnonzero(y == small)[:5]  # a test part of one class, predicted as that class: not counted
+    rows[2].update(test_idx=only.tolist(), pred=[int(small)] * 5, scores=[0.5] * 5, n_test=5)
+    s = R.summarise(pd.DataFrame(rows)).iloc[0]
+    assert s["one_class_folds"] == 2
+    preds = np.concatenate([r["pred"] for r in rows])
+    assert s["smaller_class_predicted"] == pytest.approx(np.sum(preds == small) / preds.size)
+    assert s["smaller_class_share"] == pytest.approx(22 / 62)  # Colon: 22 normal, 40 tumour
+    assert R.league_table(R.summarise(pd.DataFrame(rows)), "alon")["folds predicting one class"].iloc[0] == 2
+    table, _ = R.class_balance(R.summarise(pd.DataFrame(rows)))
+    lean = table.loc[(R.dataset_title("alon"), "Fisher + SVM"), "lean (points)"]
+    assert lean == pytest.approx(round(100 * (np.sum(preds == small) / preds.size - 22 / 62), 1))
+    assert R.class_balance(R.summarise(pd.DataFrame(rows)), max_share=0.3)[0].empty

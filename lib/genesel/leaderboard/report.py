@@ -6,8 +6,10 @@ Per method and data set (:func:`summarise`): the error (mean over the repeats of
 error) with its spread (sd over the outer folds and over the repeats), the balanced error and the AUC of the scores
 pooled over each repeat's folds (Tan 2006 §3.4.2, :func:`genesel.metrics.roc_auc`), the mean signature size, the
 stability of the signatures across all outer folds (Nogueira, Sechidis & Brown 2018 with its 95 % interval;
-Kuncheva's index on best-first prefixes), the mean risk bound where the method has one, and the CPU seconds per
-outer fold. Across data sets (:func:`rank_statistics`): the ranks of the errors per data set, their means, the
+Kuncheva's index on best-first prefixes), the mean risk bound where the method has one, the CPU seconds per
+outer fold, the folds whose test samples all got one class (``one_class_folds``; ``degenerate_folds``: those whose
+final model predicts one class on its own training samples) and how often the smaller class is predicted against
+its share of the samples (``smaller_class_predicted``, ``smaller_class_share``). Across data sets (:func:`rank_statistics`): the ranks of the errors per data set, their means, the
 Friedman test (``scipy.stats.friedmanchisquare``) and Nemenyi's post-hoc test
 (``scikit_posthocs.posthoc_nemenyi_friedman``), drawn as a critical-difference diagram
 (``scikit_posthocs.critical_difference_diagram``; Demšar 2006, JMLR 7:1). The .632+ estimates
@@ -36,7 +38,7 @@ __all__ = ["dataset_parameter", "method_parameter", "DU2006_TABLE2", "DU2006_COL
            "estimates_632", "du2006_table", "paper_vs_rows", "cost_table", "cost_sentence", "save_results",
            "save_summary", "runs_dir", "dataset_table", "excluded_table", "CPU_PER_FOLD_FULL", "CPU_PER_FOLD_QUICK",
            "CPU_REFERENCE", "QUICK_BUDGET", "FULL_BUDGET", "cell_cpu_seconds", "estimated_seconds",
-           "stability_extremes", "size_choice_optimism", "cheapest_methods", "seed_comparison"]
+           "stability_extremes", "size_choice_optimism", "class_balance", "cheapest_methods", "seed_comparison"]
 
 def dataset_parameter(value, default, name="datasets", *, label=None, rows=None, classes=None) -> list:
     """The notebook's data sets: registered binary sets (names or aliases, as the other notebooks take them) and
@@ -100,6 +102,19 @@ def _pooled(g: pd.DataFrame, y_of) -> tuple:
     return bal, auc
 
 
+def _class_use(g: pd.DataFrame, y_of) -> tuple:
+    """(folds predicting one class, share of the smaller class in the data, share of the test predictions that are
+    the smaller class) of one method's outer folds. A fold counts as predicting one class when every test sample
+    gets the same class although the fold's test samples hold both (a model that says one thing whatever it sees);
+    the smaller class is the one with fewer samples in the whole data set."""
+    classes, counts = np.unique(y_of, return_counts=True)
+    small = classes[np.argmin(counts)]
+    one = sum(int(np.unique(np.asarray(p)).size == 1 and np.unique(y_of[np.asarray(t)]).size > 1)
+              for p, t in zip(g["pred"], g["test_idx"]))
+    pred = np.concatenate([np.asarray(p) for p in g["pred"]])
+    return one, float(counts.min() / counts.sum()), float(np.mean(pred == small)) if pred.size else np.nan
+
+
 def selects_genes(method: str) -> bool:
     """Whether ``method`` chooses a signature: a ranked or staged method, or a model whose entry reads its genes
     (``signature``). An all-genes baseline uses whatever genes the preprocessing keeps in each training part (on
@@ -133,6 +148,7 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
         fold_err = g["errors"] / g["n_test"]
         phi, lo, hi, ki = _stability(g["genes"], n_genes) if selects_genes(m) else (np.nan,) * 4
         b = g["bound"].dropna() if "bound" in g else pd.Series(dtype=float)
+        one_class, small_share, small_pred = _class_use(g, task.y)
         rows.append(dict(
             dataset=d, method=m, family=CATALOGUE[m].family if m in CATALOGUE else "", n_samples=int(task.y.size),
             n_genes=n_genes, n_repeats=len(per), n_folds=int(len(g)),
@@ -145,7 +161,8 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
             size=float(g["size"].mean()), size_sd=float(g["size"].std(ddof=1)) if len(g) > 1 else np.nan,
             stability=phi, stability_lo=lo, stability_hi=hi, kuncheva=ki,
             bound=float(b.mean()) if len(b) else np.nan,
-            cpu_per_fold=float(g["cpu_seconds"].mean()), degenerate_folds=int(g["degenerate_final"].sum())))
+            cpu_per_fold=float(g["cpu_seconds"].mean()), degenerate_folds=int(g["degenerate_final"].sum()),
+            one_class_folds=one_class, smaller_class_share=small_share, smaller_class_predicted=small_pred))
     return pd.DataFrame(rows)
 
 
@@ -179,9 +196,8 @@ def league_table(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
         "risk bound": ["–" if not np.isfinite(b) else f"{b:.2f}" for b in g["bound"]],
         "CPU s / fold": g["cpu_per_fold"].round(2).to_numpy(),
     })
-    flagged = g["degenerate_folds"].to_numpy() > 0
-    if flagged.any():
-        out["one-class fits"] = np.where(flagged, g["degenerate_folds"], 0)
+    if (g["one_class_folds"].to_numpy() > 0).any():
+        out["folds predicting one class"] = g["one_class_folds"].to_numpy()
     return out.set_index("method")
 
 
@@ -905,6 +921,58 @@ def size_choice_optimism(res: pd.DataFrame, summary: pd.DataFrame):
         text += (f" In {int((gap < 0).sum())} pair(s) the nested CV is *better* than every fixed size: each outer "
                  "fold may choose a different size, and no single size suits every fold.")
     return t, Markdown(text)
+
+
+def class_balance(summary: pd.DataFrame, max_share: float = 0.4, lean: float = 0.05):
+    """Exercise 4: on the data sets whose smaller class is under ``max_share`` of the samples, each method's share
+    of test predictions in the smaller class beside the class's share of the samples ("lean": the difference), with
+    its error and balanced error; and a sentence on the methods that lean by more than ``lean`` on average, towards
+    the smaller class or the larger one, and why."""
+    from IPython.display import Markdown
+
+    g = summary[summary["smaller_class_share"] < max_share].copy()
+    if g.empty:
+        return pd.DataFrame(), Markdown(f"No data set of this run has a class under {100 * max_share:.0f} % of its "
+                                        "samples, so no method can lean towards one.")
+    g["lean"] = g["smaller_class_predicted"] - g["smaller_class_share"]
+    g = g.sort_values(["dataset", "lean"], ascending=[True, False], kind="stable")
+    table = pd.DataFrame({
+        "data set": g["dataset"].map(dataset_title).to_numpy(), "method": g["method"].to_numpy(),
+        "smaller class: share of samples %": (100 * g["smaller_class_share"]).round(1).to_numpy(),
+        "its share of predictions %": (100 * g["smaller_class_predicted"]).round(1).to_numpy(),
+        "lean (points)": (100 * g["lean"]).round(1).to_numpy() + 0.0,
+        "error %": (100 * g["error"]).round(1).to_numpy(),
+        "balanced error %": (100 * g["balanced_error"]).round(1).to_numpy()}).set_index(["data set", "method"])
+    sets = g.drop_duplicates("dataset")
+    per = g.groupby("method", sort=False).agg(lean=("lean", "mean"), error=("error", "mean"),
+                                              balanced=("balanced_error", "mean")).sort_values("lean")
+
+    def named(rows):
+        return "; ".join(f"{m} ({100 * r['lean']:+.1f} points; error {100 * r['error']:.1f} % against balanced "
+                         f"error {100 * r['balanced']:.1f} %)" for m, r in rows.iterrows())
+
+    small, large = per[per["lean"] > lean].iloc[::-1], per[per["lean"] < -lean]
+    text = [(f"{len(sets)} data sets of this run have" if len(sets) > 1 else "One data set of this run has")
+            + f" a smaller class under {100 * max_share:.0f} % of the samples ("
+            + ", ".join(f"{dataset_title(d)} {100 * v:.0f} %" for d, v in zip(sets["dataset"],
+                                                                                sets["smaller_class_share"])) + ")."]
+    text.append(f"Leaning towards the smaller class by more than {100 * lean:.0f} points on average: "
+                + (named(small) if len(small) else "no method") + ". Towards the larger class: "
+                + (named(large) if len(large) else "no method") + ".")
+    text.append("The error weighs each class by its share p, the balanced error by one half: the error minus the "
+                "balanced error is (p_large - 1/2)(e_large - e_small), e the error rates within each class. A rule "
+                "that gives the smaller class more than its share of the predictions tends to err on the larger "
+                "class, and then its error is above its balanced error. One that leans the other way errs on the few "
+                "samples of the smaller class: a small error, a larger balanced error, and at the extreme every "
+                "sample given the larger class (the league tables' column *folds predicting one class*). On "
+                "unbalanced data read both errors.")
+    if any(m.startswith("ALMA") for m in small.index):
+        text.append("The ALMA methods have no bias: their hyperplanes pass through the origin (Gentile 2003; genesel "
+                    "keeps the paper's form). The genes are centred on the training part, so along any direction w "
+                    "the boundary is the projection of the mean of all training samples, which lies at the smaller "
+                    "class's share of the way from the larger class's mean to the smaller's: the smaller class gets "
+                    "more than its share of the space.")
+    return table, Markdown("\n\n".join(text))
 
 
 def cheapest_methods(summary: pd.DataFrame, k: int = 4) -> list:
