@@ -274,13 +274,14 @@ def test_the_summary_counts_folds_predicting_one_class_and_the_lean_towards_the_
     rows[1]["pred"] = [1, -1] * (rows[1]["n_test"] // 2) + [1] * (rows[1]["n_test"] % 2)
     only = np.flatnonzero(y == small)[:5]  # a test part of one class, predicted as that class: not counted
     rows[2].update(test_idx=only.tolist(), pred=[int(small)] * 5, scores=[0.5] * 5, n_test=5)
-    s = R.summarise(pd.DataFrame(rows)).iloc[0]
+    summary = R.summarise(pd.DataFrame(rows))
+    s = summary.iloc[0]
     assert s["one_class_folds"] == 2
     preds = np.concatenate([r["pred"] for r in rows])
     assert s["smaller_class_predicted"] == pytest.approx(np.sum(preds == small) / preds.size)
     assert s["smaller_class_share"] == pytest.approx(22 / 62)  # Colon: 22 normal, 40 tumour
-    assert R.league_table(R.summarise(pd.DataFrame(rows)), "alon")["folds predicting one class"].iloc[0] == 2
-    table, _ = R.class_balance(R.summarise(pd.DataFrame(rows)))
+    assert R.league_table(summary, "alon")["folds predicting one class"].iloc[0] == 2
+    table, _ = R.class_balance(summary)
     lean = table.loc[(R.dataset_title("alon"), "Fisher + SVM"), "lean (points)"]
     assert lean == pytest.approx(round(100 * (np.sum(preds == small) / preds.size - 22 / 62), 1))
-    assert R.class_balance(R.summarise(pd.DataFrame(rows)), max_share=0.3)[0].empty
+    assert R.class_balance(summary, max_share=0.3)[0].empty

@@ -9,8 +9,9 @@ stability of the signatures across all outer folds (Nogueira, Sechidis & Brown 2
 Kuncheva's index on best-first prefixes), the mean risk bound where the method has one, the CPU seconds per
 outer fold, the folds whose test samples all got one class (``one_class_folds``; ``degenerate_folds``: those whose
 final model predicts one class on its own training samples) and how often the smaller class is predicted against
-its share of the samples (``smaller_class_predicted``, ``smaller_class_share``). Across data sets (:func:`rank_statistics`): the ranks of the errors per data set, their means, the
-Friedman test (``scipy.stats.friedmanchisquare``) and Nemenyi's post-hoc test
+its share of the samples (``smaller_class_predicted``, ``smaller_class_share``). Across data sets
+(:func:`rank_statistics`): the ranks of the errors per data set, their means, the Friedman test
+(``scipy.stats.friedmanchisquare``) and Nemenyi's post-hoc test
 (``scikit_posthocs.posthoc_nemenyi_friedman``), drawn as a critical-difference diagram
 (``scikit_posthocs.critical_difference_diagram``; Demšar 2006, JMLR 7:1). The .632+ estimates
 (:func:`genesel.experiments.error_632plus`) stand beside Díaz-Uriarte & Alvarez de Andrés (2006)'s Table 2.
@@ -966,7 +967,7 @@ def class_balance(summary: pd.DataFrame, max_share: float = 0.4, lean: float = 0
                 "samples of the smaller class: a small error, a larger balanced error, and at the extreme every "
                 "sample given the larger class (the league tables' column *folds predicting one class*). On "
                 "unbalanced data read both errors.")
-    if any(m.startswith("ALMA") for m in small.index):
+    if any(m in CATALOGUE and CATALOGUE[m].paper == "Gentile 2003" for m in small.index):
         text.append("The ALMA methods have no bias: their hyperplanes pass through the origin (Gentile 2003; genesel "
                     "keeps the paper's form). The genes are centred on the training part, so along any direction w "
                     "the boundary is the projection of the mean of all training samples, which lies at the smaller "
