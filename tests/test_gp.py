@@ -517,3 +517,30 @@ def test_a_genuinely_flat_problem_warns(approximation):
     grid = [est.log_marginal_likelihood(np.r_[lv0, ll, est.theta_[2:]])
             for lv0 in np.log([1e-3, 1e-1, 1.0, 10.0, 1e3]) for ll in np.log([1e-6, 1e-3, 1e-2, 0.1, 1.0, 10.0])]
     assert max(grid) <= flat + 1e-6
+
+
+def test_a_non_finite_trial_point_costs_no_posterior_fit(monkeypatch):
+    """L-BFGS-B can propose NaN hyper-parameters after an infinite value; such a point is refused at once (+inf, no
+    Laplace fit on NaNs: one West fold raised 7,004 RuntimeWarnings from them) and the fit is the same."""
+    import scipy.optimize
+
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(30, 4)), np.repeat([0, 1], 15)
+    X[:, 0] += 1.5 * y
+    plain = GaussianProcessClassifier(ard=True, random_state=0).fit(X, y)
+    minimize, evidence, nan_fits = scipy.optimize.minimize, GaussianProcessClassifier._evidence, []
+
+    def evidence_spy(self, theta, *args, **kwargs):
+        nan_fits.append(not np.all(np.isfinite(theta)))
+        return evidence(self, theta, *args, **kwargs)
+
+    def minimize_probing_nan(fun, x0, *args, **kwargs):
+        value, grad = fun(np.full_like(x0, np.nan))
+        assert value == np.inf and np.array_equal(grad, np.zeros_like(x0))
+        return minimize(fun, x0, *args, **kwargs)
+
+    monkeypatch.setattr(GaussianProcessClassifier, "_evidence", evidence_spy)
+    monkeypatch.setattr(scipy.optimize, "minimize", minimize_probing_nan)
+    probed = GaussianProcessClassifier(ard=True, random_state=0).fit(X, y)
+    assert nan_fits and not any(nan_fits)
+    np.testing.assert_array_equal(probed.decision_function(X), plain.decision_function(X))

@@ -624,6 +624,8 @@ class GaussianProcessClassifier(BinaryClassifier):
         cache = {"state": None}
 
         def fun(theta):
+            if not np.all(np.isfinite(theta)):  # L-BFGS-B can propose NaN after an infinite value: no Laplace fit
+                return np.inf, np.zeros_like(theta)
             try:
                 log_z, grad, state = self._evidence(theta, True, warm=cache["state"])
             except (np.linalg.LinAlgError, FloatingPointError, ValueError):

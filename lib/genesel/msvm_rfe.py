@@ -38,6 +38,11 @@ the default is ``step=1``. The forward selection scores the top 256 prefixes by 
 With these defaults 100 samples x 55,000 genes take about 7 s of CPU (``benchmarks/bench_wide.py``); ``step=1,
 max_forward_genes=None`` is the thesis' protocol on any size.
 
+Threads. Each step's weights are one product of the survivors' rows with t columns, a few milliseconds of memory
+traffic: OpenBLAS's threads cost more than they save there, and on a machine whose cores are busy they spin (a fit
+on 81 x 12,600 took 38.5 s instead of 5.3 s with one thread). The path runs with one BLAS thread on up to 512
+samples (:func:`genesel._core.threads.blas_threads_for`); on an idle machine two threads would take 3.9 s.
+
 Units. C is in the units of X (as :class:`genesel.svm.LinearSVM`'s); every SVM runs on X times a power of two with C
 converted (exact: :func:`linear_svm_units`), so data near 1e-300 or 1e200 neither under- nor overflow and data of
 ordinary scale are computed unscaled, bit for bit. A C negligible at the scale of X (C * max k(x, x) so small that no
@@ -60,6 +65,7 @@ from genesel._core.newton import chol_downdate, newton_smo
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, StrOptions, integer
 from genesel._core.resampling import resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
+from genesel._core.threads import blas_threads_for
 from genesel._core.units import in_x_units, log_scale_str, negligible_C_message, scale_pow2, unit_row_exponent
 from genesel._core.validation import check_binary_fit
 from genesel.forward import forward_path
@@ -480,8 +486,9 @@ class MSVMRFE(SelectorBase):
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
         Xt = np.ascontiguousarray(Xs.T)
         yf = y_pm1.astype(np.float64)
-        eliminated, final_rows, final_crit, worst = _msvm_path(Xt, yf, masks, C_s, float(self.tol), int(max_iter),
-                                                               schedule)
+        with blas_threads_for(n):  # one small product per step: OpenBLAS threads only add overhead (see Threads)
+            eliminated, final_rows, final_crit, worst = _msvm_path(Xt, yf, masks, C_s, float(self.tol),
+                                                                   int(max_iter), schedule)
         del Xt
         if worst >= self.tol:
             # with C effectively infinite (hard margin) on data that are not separable, no max_iter converges: the

@@ -29,8 +29,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from genesel._core.threads import single_thread
 from genesel.datasets import load_dataset, recommended_preprocessing
-from genesel.experiments import bootstrap_splits, grouped_inner_folds, nested_cv, single_blas_thread
+from genesel.experiments import bootstrap_splits, grouped_inner_folds, nested_cv
 from genesel.expression_io import looks_like_path
 from genesel.leaderboard.catalogue import method as _method
 from genesel.leaderboard.keys import cell_code
@@ -150,7 +151,7 @@ def fold_seed(seed: int, *more) -> int:
 
 def _timed(func):
     t0, w0 = time.process_time(), time.perf_counter()
-    with single_blas_thread():
+    with single_thread():
         row = func()
     row["cpu_seconds"] = time.process_time() - t0
     row["wall_seconds"] = time.perf_counter() - w0
