@@ -134,6 +134,7 @@ _specs = [
         "Lung adenocarcinoma vs malignant pleural mesothelioma; HG-U95Av2, 12533 probes, raw values.",
         "Gordon GJ, Jensen RV, Hsiao LL et al. Translation of microarray data into clinically relevant cancer "
         "diagnostic tests using gene expression ratios in lung cancer and mesothelioma. Cancer Res 62:4963, 2002.",
+        title="Lung adenocarcinoma vs mesothelioma (Gordon 2002)",
     ),
     DatasetSpec(
         "shipp", ("shipp.RData",), P.datamicroarray("shipp.RData"), ("DLBCL", "FL"), (77, 7129),
@@ -141,6 +142,7 @@ _specs = [
         "Diffuse large B-cell vs follicular lymphoma; Hu6800, 7129 unnamed columns, raw values.",
         "Shipp MA, Ross KN, Tamayo P et al. Diffuse large B-cell lymphoma outcome prediction by gene-expression "
         "profiling and supervised machine learning. Nat Med 8:68-74, 2002.",
+        title="Lymphoma, DLBCL vs FL (Shipp 2002)",
     ),
     DatasetSpec(
         "chowdary", ("chowdary.RData",), P.datamicroarray("chowdary.RData"), ("breast", "colon"), (104, 22283),
@@ -148,6 +150,7 @@ _specs = [
         "Breast vs colon tumours (GEO GSE3726); HG-U133A, 22283 probes.",
         "Chowdary D, Lathrop J, Skelton J et al. Prognostic gene expression signatures can be measured in tissues "
         "collected in RNAlater preservative. J Mol Diagn 8:31-39, 2006.",
+        title="Breast vs colon tumours (Chowdary 2006)",
     ),
     DatasetSpec(
         "gravier", ("gravier.RData",), P.datamicroarray("gravier.RData"), ("good", "poor"), (168, 2905),
@@ -155,12 +158,14 @@ _specs = [
         "Small invasive ductal breast carcinoma, good vs poor prognosis; array-CGH log ratios (not expression).",
         "Gravier E, Pierron G, Vincent-Salomon A et al. A prognostic DNA signature for T1T2 node-negative breast "
         "cancer patients. Genes Chromosomes Cancer 49:1125-1134, 2010.",
+        title="Breast cancer prognosis, aCGH (Gravier 2010)",
     ),
     DatasetSpec(
         "subramanian", ("subramanian.RData",), P.datamicroarray("subramanian.RData"), ("WT", "MUT"),
         (50, 10100), {"MUT": 33, "WT": 17},
         "NCI-60 cell lines, p53 mutant vs wild type (GSEA paper); 10100 features.",
         "Subramanian A, Tamayo P, Mootha VK et al. Gene set enrichment analysis. PNAS 102:15545-15550, 2005.",
+        title="NCI-60, p53 mutant vs wild type (Subramanian 2005)",
     ),
     DatasetSpec(
         "borovecki", ("borovecki.RData",), P.datamicroarray("borovecki.RData"), ("control", "symptomatic"),
@@ -168,6 +173,7 @@ _specs = [
         "Huntington's disease (symptomatic) vs control blood samples (GEO GSE1751); HG-U133A.",
         "Borovecki F, Lovrecic L, Zhou J et al. Genome-wide expression profiling of human blood reveals "
         "biomarkers for Huntington's disease. PNAS 102:11023-11028, 2005.",
+        title="Huntington's disease, blood (Borovecki 2005)",
     ),
     DatasetSpec(
         "khan", ("khan.RData",), P.datamicroarray("khan.RData"), None, (63, 2308),
@@ -212,6 +218,7 @@ _specs = [
         "Chiaretti S, Li X, Gentleman R et al. Gene expression profile of adult T-cell acute lymphocytic leukemia "
         "identifies distinct subsets of patients with different response to therapy and survival. Blood "
         "103:2771-2778, 2004.",
+        title="ALL, B vs T lineage (Chiaretti 2004)",
     ),
     DatasetSpec(
         "armstrong", ("leukemia.RData",), P.eset("leukemia.RData", P.armstrong_subtype), ("ALL", "MLL"),
@@ -219,6 +226,7 @@ _specs = [
         "MLL-rearranged vs conventional childhood ALL (Bioconductor GSVAdata); HG-U95A, RMA log2.",
         "Armstrong SA, Staunton JE, Silverman LB et al. MLL translocations specify a distinct gene expression "
         "profile that distinguishes a unique leukemia. Nat Genet 30:41-47, 2002.",
+        title="ALL vs MLL leukaemia (Armstrong 2002)",
     ),
     DatasetSpec(
         "garber", ("stanford.rda",), P.eset("stanford.rda", P.stanford_histology), ("adenocarcinoma", "squamous"),
@@ -228,6 +236,7 @@ _specs = [
         "Garber ME, Troyanskaya OG, Schluens K et al. Diversity of gene expression in adenocarcinoma of the lung. "
         "PNAS 98:13784-13789, 2001.",
         aliases=("stanford", "lung"),
+        title="Lung, adenocarcinoma vs squamous (Garber 2001)",
     ),
     DatasetSpec(
         "harvard", ("harvard.rda",), P.eset("harvard.rda", P.outcome("dead")), ("alive", "dead"), (125, 3171),
@@ -236,6 +245,7 @@ _specs = [
         "clusters shared with michigan and garber.",
         "Bhattacharjee A, Richards WG, Staunton J et al. Classification of human lung carcinomas by mRNA "
         "expression profiling reveals distinct adenocarcinoma subclasses. PNAS 98:13790-13795, 2001.",
+        title="Lung adenocarcinoma outcome (Bhattacharjee 2001)",
     ),
     DatasetSpec(
         "michigan", ("michigan.rda",), P.eset("michigan.rda", P.outcome("death")), ("alive", "dead"), (86, 3171),
@@ -243,6 +253,7 @@ _specs = [
         "Beer 2002 lung adenocarcinomas, death vs survival; 3171 UniGene clusters shared with harvard and garber.",
         "Beer DG, Kardia SL, Huang CC et al. Gene-expression profiles predict survival of patients with lung "
         "adenocarcinoma. Nat Med 8:816-824, 2002.",
+        title="Lung adenocarcinoma outcome (Beer 2002)",
     ),
 ]
 

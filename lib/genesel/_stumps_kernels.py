@@ -468,6 +468,21 @@ def _width_integrals(u, Wn, Wp, J, GN, GP, w, In, Ip):
 
 
 @njit(cache=True)
+def _best_of_both(An, Ap, m, TN, TP, fneg, fpos, p, w):
+    """The largest of (An[c] / fneg - p Ap[c] / fpos) / w over c < m (direction +1) and of the same with the weights
+    of the other side, w TN - An[c] and w TP - Ap[c] (direction -1): the best hard utility (w = 1, prefix weights)
+    or the best window mean of width w (window integrals) of :func:`_width_means`."""
+    b1 = -np.inf
+    b2 = -np.inf
+    for c in range(m):
+        v1 = (An[c] / fneg - p * Ap[c] / fpos) / w
+        v2 = ((w * TN - An[c]) / fneg - p * (w * TP - Ap[c]) / fpos) / w
+        b1 = v1 if v1 > b1 else b1
+        b2 = v2 if v2 > b2 else b2
+    return b1, b2
+
+
+@njit(cache=True)
 def _width_means(u, Wn, Wp, J, fneg, fpos, ps, want, HW, GN, GP, In, Ip):
     """For one gene (distinct values u[:J], prefix sums Wn, Wp of their negative and positive weights) and each
     p = ps[t] with want[t]: the hard utility h(theta) = C/N - p E/|P| of the stump with threshold theta, in each
@@ -486,16 +501,7 @@ def _width_means(u, Wn, Wp, J, fneg, fpos, ps, want, HW, GN, GP, In, Ip):
     for t in range(P):
         if not want[t]:
             continue
-        p = ps[t]
-        h1 = -np.inf
-        h2 = -np.inf
-        for j in range(J - 1):
-            v1 = Wn[j + 1] / fneg - p * Wp[j + 1] / fpos
-            v2 = (Wn[J] - Wn[j + 1]) / fneg - p * (Wp[J] - Wp[j + 1]) / fpos
-            h1 = v1 if v1 > h1 else h1
-            h2 = v2 if v2 > h2 else h2
-        HW[t, 0, 0] = h1
-        HW[t, 1, 0] = h2
+        HW[t, 0, 0], HW[t, 1, 0] = _best_of_both(Wn[1:J], Wp[1:J], J - 1, Wn[J], Wp[J], fneg, fpos, ps[t], 1.0)
     span = u[J - 1] - u[0]
     for k in range(K):
         w = span / 2.0 ** (k + 1)
@@ -503,16 +509,7 @@ def _width_means(u, Wn, Wp, J, fneg, fpos, ps, want, HW, GN, GP, In, Ip):
         for t in range(P):
             if not want[t]:
                 continue
-            p = ps[t]
-            b1 = -np.inf
-            b2 = -np.inf
-            for c in range(nc):
-                v1 = (In[c] / fneg - p * Ip[c] / fpos) / w
-                v2 = ((w * Wn[J] - In[c]) / fneg - p * (w * Wp[J] - Ip[c]) / fpos) / w
-                b1 = v1 if v1 > b1 else b1
-                b2 = v2 if v2 > b2 else b2
-            HW[t, 0, 1 + k] = b1
-            HW[t, 1, 1 + k] = b2
+            HW[t, 0, 1 + k], HW[t, 1, 1 + k] = _best_of_both(In, Ip, nc, Wn[J], Wp[J], fneg, fpos, ps[t], w)
 
 
 @njit(cache=True)

@@ -334,28 +334,10 @@ _FAMILY_STYLE = {"filter": ("#1f77b4", "o"), "wrapper": ("#d62728", "s"), "embed
                  "stumps": ("#ff7f0e", "^"), "ensemble": ("#9467bd", "v"), "baseline": ("#7f7f7f", "P")}
 
 
-#: Titles of the registered sets whose registry entry has none yet. They belong in ``data_fetch/registry.py``
-#: (``title=``), but that module is part of every leaderboard cell's key (the data are read through it), so adding
-#: them there during the full run would discard every cached cell; they move there once the run is on record.
-_PENDING_TITLES = {
-    "gordon": "Lung adenocarcinoma vs mesothelioma (Gordon 2002)",
-    "shipp": "Lymphoma, DLBCL vs FL (Shipp 2002)",
-    "chowdary": "Breast vs colon tumours (Chowdary 2006)",
-    "gravier": "Breast cancer prognosis, aCGH (Gravier 2010)",
-    "subramanian": "NCI-60, p53 mutant vs wild type (Subramanian 2005)",
-    "borovecki": "Huntington's disease, blood (Borovecki 2005)",
-    "chiaretti": "ALL, B vs T lineage (Chiaretti 2004)",
-    "armstrong": "ALL vs MLL leukaemia (Armstrong 2002)",
-    "garber": "Lung, adenocarcinoma vs squamous (Garber 2001)",
-    "harvard": "Lung adenocarcinoma outcome (Bhattacharjee 2001)",
-    "michigan": "Lung adenocarcinoma outcome (Beer 2002)",
-}
-
-
 def dataset_title(dataset) -> str:
     """A data set's title in the leaderboard's tables and figures: the registry's (:func:`genesel.datasets.
-    display_name`), else :data:`_PENDING_TITLES`; a user's file: its reading name or file name."""
-    return display_name(dataset, _PENDING_TITLES)
+    display_name`); a user's file: its reading name or file name."""
+    return display_name(dataset)
 
 
 def _grid(n):
