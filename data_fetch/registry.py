@@ -32,7 +32,6 @@ class DatasetSpec:
     title: str = ""
 
 
-DM = "datamicroarray R package (Ramey), pinned commit; "
 _specs = [
     DatasetSpec(
         "alon", ("alon.RData",), P.datamicroarray("alon.RData"), ("normal", "tumour"), (62, 2000),

@@ -52,7 +52,8 @@ def test_every_method_of_the_catalogue_has_its_own_key():
     from genesel.leaderboard.cells import boot_cell, cv_cell
 
     cell = dict(dataset="alon", method="SMLR (all genes)", repeat=0, fold=0, n_folds=3, inner_k=3, seed=0, quick=True)
-    assert cell_key(cv_cell, cell) == cell_key(cv_cell, cell, code=codes["SMLR (all genes)"])
+    assert cell_key(cv_cell, cell) == cell_key(cv_cell, cell, code=keys.cell_code(cell))
+    assert keys.cell_code(cell) != keys.cell_code({**cell, "dataset": "golub"})  # each data set its own
     assert cv_cell.cache_code is boot_cell.cache_code is keys.cell_code
 
 
@@ -212,3 +213,42 @@ def test_an_import_statement_counts_name_by_name(source_copy):
           "from genesel.svm import KernelSVM as KSVM, LinearSVM, SVC_KERNELS\nKernelSVM = KSVM")
     moved = _moved(before, _codes(source_copy))
     assert moved == {"RBF SVM (all genes)"}
+
+
+def _registry_edit(roots, old, new):
+    p = roots["data_fetch"] / "data_fetch" / "registry.py"
+    src = p.read_text()
+    assert old in src, f"the registry no longer holds {old!r}: update the test"
+    p.write_text(src.replace(old, new, 1))
+
+
+def _cell_codes(roots, datasets=("alon", "golub", "gordon")):
+    return {(m, d): keys.cell_code({"method": m, "dataset": d}, roots)
+            for m in ("SMLR (all genes)", "kNN (all genes)") for d in datasets}
+
+
+def test_a_registry_edit_for_readers_or_a_new_data_set_moves_no_key(source_copy):
+    """A full run's cache survives a title, a description or a citation edited and a data set added."""
+    before = _cell_codes(source_copy)
+    _registry_edit(source_copy, 'title="Lung adenocarcinoma vs mesothelioma (Gordon 2002)"',
+                   'title="Lung adenocarcinoma against mesothelioma (Gordon et al. 2002)"')
+    _registry_edit(source_copy, '"Lung adenocarcinoma vs malignant pleural mesothelioma; HG-U95Av2, 12533 probes, raw',
+                   '"Lung adenocarcinomas vs malignant pleural mesotheliomas; HG-U95Av2, 12533 probes, raw')
+    _registry_edit(source_copy, "Cancer Res 62:4963, 2002.", "Cancer Research 62:4963-4967, 2002.")
+    _registry_edit(source_copy, "\n]\n", """
+    DatasetSpec("newset", ("newset.RData",), P.datamicroarray("newset.RData"), ("a", "b"), (10, 20),
+                {"a": 5, "b": 5}, "a new data set", "Someone 2026."),
+]
+""")
+    assert _cell_codes(source_copy) == before
+
+
+def test_editing_one_data_sets_entry_moves_only_its_cells_and_the_registrys_code_moves_all(source_copy):
+    before = _cell_codes(source_copy)
+    _registry_edit(source_copy, '("adenocarcinoma", "mesothelioma"),\n        (181, 12533)',
+                   '("adenocarcinoma", "mesothelioma"),\n        (181, 12532)')
+    after = _cell_codes(source_copy)
+    assert {k for k in before if before[k] != after[k]} == {k for k in before if k[1] == "gordon"}
+    _registry_edit(source_copy, "key = name.strip().lower()", "key = name.strip().casefold()")
+    moved = _cell_codes(source_copy)
+    assert all(moved[k] != after[k] for k in after)  # resolve() reads every data set
