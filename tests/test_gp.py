@@ -544,3 +544,30 @@ def test_a_non_finite_trial_point_costs_no_posterior_fit(monkeypatch):
     probed = GaussianProcessClassifier(ard=True, random_state=0).fit(X, y)
     assert nan_fits and not any(nan_fits)
     np.testing.assert_array_equal(probed.decision_function(X), plain.decision_function(X))
+
+
+def test_a_model_flat_in_effect_warns(mirror):
+    """West's breast tumours on all 7,129 genes, outer fold 1 of the leaderboard's first repeat: the evidence settles
+    at v0 = 0.001, just above the flat model, with a length scale that makes every training sample its own cluster;
+    the log evidence is coin flips' to a hundredth of a nat, and every test sample is predicted from the bias: one
+    class for all. It used to end without a word (the flat-model check asks v0 <= 1e-3 only)."""
+    import warnings
+
+    from genesel._core.validation import DegenerateModelWarning
+    from genesel.experiments import nested_cv
+    from genesel.leaderboard import cells as C
+    from genesel.leaderboard.protocol import prepare
+
+    task = C.load("west")
+    tr, te, _ = nested_cv(task.y, 5, 5, 0, repeat=0)[1]
+    Xa, Xb, _ = prepare(task.prep, task.X, tr, te)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = GaussianProcessClassifier(ard=False, n_restarts=0, random_state=C.fold_seed(0, 0, 1)).fit(Xa, task.y[tr])
+    msgs = [str(w.message) for w in caught if issubclass(w.category, DegenerateModelWarning)]
+    assert len(msgs) == 1 and "flat in effect" in msgs[0], msgs
+    # what the warning says, checked independently: not the flat model, latent means and evidence as stated
+    assert est.v0_ > gp._FLAT_V0
+    assert np.max(np.abs(est.latent_mean_train_)) < 0.1
+    assert abs(est.log_marginal_likelihood_ + tr.size * math.log(2.0)) < 0.01
+    assert np.unique(est.predict(Xb)).size == 1 and np.unique(task.y[te]).size == 2

@@ -38,8 +38,9 @@ predicting near chance, silently.  That point is no maximum when some ARD values
 than samples of different classes, so a run that ends with v0 <= 1e-3 is resumed (same objective, same
 parameterisation, same iteration budget ``max_iter``) without tolerances until v0 exceeds 0.1, then with the usual
 ones.  Runs that never get there (the thesis' data sets: Colon, Leukemia, Prostate) are computed exactly as before.
-A fit that still ends flat, or with every relevance at a bound of its box, or predicting one class for every
-training sample, warns (``DegenerateModelWarning``, naming cause and remedy).  Type-II maximum likelihood over
+A fit that still ends flat, or flat in effect (every training sample's latent mean within ±0.1 of 0:
+``_FLAT_LATENT``), or with every relevance at a bound of its box, or predicting one class for every training sample,
+warns (``DegenerateModelWarning``, naming cause and remedy).  Type-II maximum likelihood over
 thousands of ARD values on a few dozen samples overfits (thesis §4.3 after Qi et al.): once out of the flat model
 the evidence can prefer a few genes that suffice to separate the training samples, noise genes among them.
 
@@ -98,6 +99,13 @@ _BOUNDS = {
 #: mean at the start.
 _FLAT_V0 = 1e-3
 _FLAT_EXIT = math.log(0.1)
+#: Flat in effect: every training sample's latent mean within ±0.1 of 0 (class probabilities within 0.025 of one
+#: half, logistic; 0.04, probit). With thousands of genes the evidence can settle just above the flat model (v0 of
+#: 0.001-0.1, one short length scale): the covariance is then v0 times the identity plus the bias, each training
+#: sample explains only itself, the evidence stays within a hundredth of a nat of −n log 2, and a new sample, far
+#: from every training sample, is predicted from the bias alone: one class for all (49 of 50 outer folds of the GP
+#: on all 7,129 genes of West's breast tumours, 26 of them without a word).
+_FLAT_LATENT = 0.1
 _NEWTON_MAX_ITER = 100
 _NEWTON_TOL = 1e-10
 _EP_MAX_SWEEPS = 200
@@ -775,8 +783,9 @@ class GaussianProcessClassifier(BinaryClassifier):
 
     def _check_end_state(self, theta, const):
         """Warn about a fit that cannot separate anything (one warning naming every symptom): the flat model
-        (v0 <= 1e-3: the covariance all but ignores X), every relevance at a bound of its box, or one class
-        predicted for every training sample."""
+        (v0 <= 1e-3: the covariance all but ignores X), the model flat in effect (every training latent mean
+        within ±``_FLAT_LATENT``), every relevance at a bound of its box, or one class predicted for every training
+        sample."""
         lo, hi = _BOUNDS["l"]
         log_l = theta[1 : 1 + self._layout.n_l]
         if self.ard:
@@ -809,6 +818,18 @@ class GaussianProcessClassifier(BinaryClassifier):
                 "flat, the model predicts from the bias; with the upper bound: every sample is its own cluster)",
                 "check that the genes carry class information, standardise them, or start from other values "
                 "(l, v0) or more restarts (n_restarts)")
+        elif np.max(np.abs(self.latent_mean_train_)) < _FLAT_LATENT:
+            top = float(np.max(np.abs(self.latent_mean_train_)))
+            band = (scipy.special.ndtr(top) if self._link == "probit" else scipy.special.expit(top)) - 0.5
+            warn_degenerate(
+                type(self).__name__,
+                f"the fitted model is flat in effect: every training sample's latent mean lies within ±{top:.2g} of 0 "
+                f"(every class probability within {band:.2g} of one half; v0 = {self.v0_:.3g}, log evidence "
+                f"{self.log_marginal_likelihood_:.6g} against coin flips' {-self._y.size * math.log(2.0):.6g})",
+                "the covariance the evidence maximisation reached explains each training sample by itself and the "
+                "classes by almost nothing; a new sample is predicted from the bias, often one class for all",
+                "filter the genes first (e.g. genesel.SignalToNoiseSelector, or GPARDFS with its Wilcoxon "
+                "prefilter), check that they carry class information, or try other starts (n_restarts, v0, l)")
         else:
             warn_if_one_class(self, pred, self.classes_[(self._y > 0).astype(int)],
                               f"the fitted covariance (v0 = {self.v0_:.3g}, largest relevance "
