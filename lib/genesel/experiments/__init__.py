@@ -6,8 +6,9 @@ seed); each cell is a pure function call whose result is cached on disk (:mod:`~
 from :mod:`~genesel.experiments.codekey`); the tidy results become the paper's tables with
 :mod:`~genesel.experiments.tables`. :mod:`~genesel.experiments.runner` executes the notebooks with papermill
 (``python -m genesel.notebooks``). ``single_blas_thread()`` limits BLAS to one thread inside a block (a cell of a
-parallel grid computing many small Gram matrices). :mod:`~genesel.experiments.bootstrap`: the .632+ bootstrap
-(Efron & Tibshirani 1997), its samples and its estimate. ``atomic_write`` writes a result file whole or not at all.
+parallel grid computing many small Gram matrices), ``single_thread()`` every thread pool, OpenMP's too.
+:mod:`~genesel.experiments.bootstrap`: the .632+ bootstrap (Efron & Tibshirani 1997), its samples and its estimate.
+``atomic_write`` writes a result file whole or not at all.
 """
 
 from .bootstrap import Estimate632, bootstrap_splits, error_632plus, grouped_inner_folds
@@ -25,10 +26,10 @@ from .protocols import (
 )
 from .tables import format_mean_sd, format_range, paper_vs_genesel, summarise
 from genesel._core.io import atomic_write
-from genesel._core.threads import single_blas_thread
+from genesel._core.threads import single_blas_thread, single_thread
 
 __all__ = ["predefined_split", "random_splits", "permuted_training_orders", "leave_one_out", "stratified_kfold",
            "repeated_stratified_kfold", "nested_cv", "repeated_nested_cv", "make_splits", "run_grid", "cell_key",
            "clear_cache", "default_cache_dir", "CacheIntegrityWarning", "summarise", "format_mean_sd", "format_range",
-           "paper_vs_genesel", "single_blas_thread", "bootstrap_splits", "grouped_inner_folds", "error_632plus",
+           "paper_vs_genesel", "single_blas_thread", "single_thread", "bootstrap_splits", "grouped_inner_folds", "error_632plus",
            "Estimate632", "atomic_write"]

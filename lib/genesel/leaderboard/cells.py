@@ -29,9 +29,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from genesel._core.threads import single_thread
 from genesel.datasets import load_dataset, recommended_preprocessing
-from genesel.experiments import bootstrap_splits, grouped_inner_folds, nested_cv
+from genesel.experiments import bootstrap_splits, grouped_inner_folds, nested_cv, single_thread
 from genesel.expression_io import looks_like_path
 from genesel.leaderboard.catalogue import method as _method
 from genesel.leaderboard.keys import cell_code
