@@ -59,6 +59,18 @@ Implementation notes
   training (it cannot move w) and gets decision value 0 (predicted as the +1 class, ``sign(0) = +1`` as in
   section 2).
 * Labels: the larger of the two labels (``classes_[1]``) is the +1 class, as everywhere in genesel.
+* K >= 3 classes: one-vs-rest. ALMA is binary (Gentile 2003 treats two classes; its margins and Theorem 1 are about
+  one hyperplane), and one hyperplane per class against the rest is its natural multi-class form: problem k
+  labels class k +1 and the others -1, on all the training samples, with the one training order (so the K runs are
+  exactly the estimators scikit-learn's ``OneVsRestClassifier(ALMA(...))`` fits, tested), sharing the normalised
+  rows and, for ALMA_2 in the dual, the Gram matrix (:func:`run_alma_ovr`). The decision is the class of the largest
+  normalised margin ``w_k . x / ||x||_p`` (``decision_function`` of shape (n, K)). ALMA-FS and ALMA_x-RFE select on
+  the K problems together, stage by stage (:func:`elimination_path_ovr`): ALMA-FS keeps the *union* of the K sets
+  Eq. 1 keeps (every problem keeps the share of its q-norm mass that Eq. 1 guarantees it), ALMA_x-RFE halves by the
+  *summed* dual-norm mass ``sum_k |w_ki|^q`` (:func:`ovr_weight_mass`; for p = 2 the summed squared weights of
+  multi-class SVM-RFE). ``coef_`` is then (K, n_features) and ``gamma_``, ``n_updates_`` (ALMA), ``n_cycles_``
+  and ``converged_`` hold one value per problem. A fit costs about K binary fits (measured on Khan's 4-class SRBCT
+  data in the report of issue 38).
 * No preprocessing and no bias: hyperplanes pass through the origin, as in the paper.
 """
 
@@ -77,11 +89,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel import _alma_kernels as _ak
 from genesel._core.base import BinaryClassifier
 from genesel._core.linalg import row_pnorms
+from genesel._core.multiclass import check_classifier_fit, ovr_signs
 from genesel._core.params import N_FEATURES, POSITIVE_INT, StrOptions, real
 from genesel._core.selector import SelectorBase
 from genesel._core.threads import single_blas_thread
 from genesel._core.units import pow2_exponent
-from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class, zero_ignored_genes
+from genesel._core.validation import warn_degenerate, warn_if_one_class, zero_ignored_genes
 from genesel.filters import SignalToNoiseSelector
 
 __all__ = [
@@ -99,6 +112,9 @@ __all__ = [
     "run_alma",
     "decision_values",
     "elimination_path",
+    "elimination_path_ovr",
+    "run_alma_ovr",
+    "ovr_weight_mass",
     "rfe_multi",
     "training_order",
     "check_alpha",
@@ -250,11 +266,10 @@ def _alma2_dual(X, norms, y, order, alpha, n_cycles, G=None):
     return w, k, n_upd, cyc, conv
 
 
-def run_alma(X, y, p, alpha, n_cycles, order):
-    """Normalise the rows of X by their p-norm and run the kernel. X: C-contiguous float64, y: float64 +-1.
-
-    ALMA_2 with more genes than twice the samples runs in the dual (Gram matrix, O(m) per step instead of O(f)).
-    """
+def _prepare(X, p, order):
+    """What every run of ALMA_p on the rows of X shares, whatever the labels: ``(G, norms, Xn, order)`` with the
+    Gram matrix G (ALMA_2 in the dual, more genes than twice the samples; else None), the row p-norms, the
+    p-normalised rows Xn (primal; else None) and the training order without the all-zero rows."""
     dual = p == 2.0 and X.shape[1] > 2 * X.shape[0]
     with np.errstate(over="ignore", invalid="ignore"), single_blas_thread():
         G = X @ X.T if dual else None  # an overflowing Gram matrix sends us to the primal below
@@ -264,17 +279,57 @@ def run_alma(X, y, p, alpha, n_cycles, order):
     nz = norms > 0
     order = order[nz[order]]
     if dual and np.all(np.isfinite(G)):
+        return G, norms, None, order
+    return None, norms, X / np.where(nz, norms, 1.0)[:, None], order
+
+
+def _run_prepared(X, prep, y, p, alpha, n_cycles, inplace):
+    G, norms, Xn, order = prep
+    if G is not None:
         w, k, n_upd, cyc, conv = _alma2_dual(X, norms, y, order, alpha, n_cycles, G=G)
     else:
-        Xn = X / np.where(nz, norms, 1.0)[:, None]
-        w, k, n_upd, cyc, conv = _alma_kernel(Xn, y, order, p, alpha, n_cycles, inplace=True)
+        w, k, n_upd, cyc, conv = _alma_kernel(Xn, y, order, p, alpha, n_cycles, inplace=inplace)
     gamma = math.sqrt(8.0 * (p - 1.0)) / (alpha * math.sqrt(k))
     return w, gamma, int(n_upd), int(cyc), bool(conv)
 
 
+def run_alma(X, y, p, alpha, n_cycles, order):
+    """Normalise the rows of X by their p-norm and run the kernel. X: C-contiguous float64, y: float64 +-1.
+
+    ALMA_2 with more genes than twice the samples runs in the dual (Gram matrix, O(m) per step instead of O(f)).
+    """
+    return _run_prepared(X, _prepare(X, p, order), y, p, alpha, n_cycles, inplace=True)
+
+
+def run_alma_ovr(X, Y, p, alpha, n_cycles, order):
+    """ALMA_p on each one-vs-rest problem: row k of ``Y`` (K, m) holds problem k's labels (+1 for class k, -1 for the
+    rest). The normalisation (and for ALMA_2 in the dual the Gram matrix) is computed once for the K problems;
+    problem k gives exactly ``run_alma(X, Y[k], ...)``, the k-th estimator of scikit-learn's
+    ``OneVsRestClassifier(ALMA(...))`` (tested). Returns ``(W (K, f), gammas, n_updates, cycles, converged)``, the
+    last four arrays (K,)."""
+    prep = _prepare(X, p, order)
+    runs = [_run_prepared(X, prep, Y[k], p, alpha, n_cycles, inplace=False) for k in range(Y.shape[0])]
+    return (np.array([r[0] for r in runs]), np.array([r[1] for r in runs]),
+            np.array([r[2] for r in runs], dtype=np.int64), np.array([r[3] for r in runs], dtype=np.int64),
+            np.array([r[4] for r in runs], dtype=bool))
+
+
+def ovr_weight_mass(W, p):
+    """The multi-class elimination criterion of ALMA_x-RFE: gene i's dual-norm mass summed over the K problems,
+    ``sum_k |w_ki|^q`` (q = p/(p-1); each ``||w_k||_q = 1``, so every problem brings the same total mass 1). For
+    p = 2 the summed squared weights of the one-vs-rest hyperplanes, the multi-class SVM-RFE criterion; for one
+    problem the order of |w_i|, Gentile's criterion."""
+    return np.sum(np.abs(np.asarray(W, dtype=float)) ** _dual(p), axis=0)
+
+
 def decision_values(X, w, p):
+    """``w . x / ||x||_p`` for every row (0 for an all-zero row); ``w`` of shape (K, f) gives (n, K), one column
+    per one-vs-rest problem (each the value of ``w[k]`` alone, bit for bit)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     norms = row_pnorms(X, p)
+    if np.ndim(w) == 2:
+        safe = np.where(norms > 0, norms, 1.0)
+        return np.column_stack([np.where(norms > 0, (X @ wk) / safe, 0.0) for wk in w])
     raw = X @ w
     return np.where(norms > 0, raw / np.where(norms > 0, norms, 1.0), 0.0)
 
@@ -319,6 +374,44 @@ def elimination_path(X, y, *, alpha, n_cycles, order, rule, p_mode, n_target=1, 
         Xc = np.ascontiguousarray(X[:, F])
 
 
+def elimination_path_ovr(X, Y, *, alpha, n_cycles, order, rule, p_mode, n_target=1):
+    """:func:`elimination_path` for K >= 3 classes, one-vs-rest: every stage runs ALMA_p (p = max(2, ln f) for
+    "ln") on each of the K problems (rows of ``Y``, +-1) restricted to the f surviving genes, with one shared
+    training order. Rule "fs" (ALMA-FS) keeps the union of the K sets that Eq. 1 keeps, each with its own problem's
+    margin: every problem's hyperplane keeps at least ``1 - (c(alpha) gamma_k)^q`` of its q-norm mass on F, the
+    guarantee behind Eq. 1, which a cut on summed masses would not give any one problem. Rule "halve" (ALMA_x-RFE)
+    keeps the ``max(floor(f/2), n_target)`` genes of largest summed mass ``sum_k |w_ki|^q`` (:func:`ovr_weight_mass`).
+
+    Returns ``(F, W, p, gammas, stages, elim_stage)`` as :func:`elimination_path`, with W (K, |F|) and the per-stage
+    ``gamma``, ``n_updates``, ``n_cycles`` and ``converged`` arrays over the K problems."""
+    n = X.shape[1]
+    F = np.arange(n)
+    elim_stage = np.full(n, -1, dtype=np.int64)
+    stages = []
+    Xc = X
+    while True:
+        f = F.size
+        p = resolve_p(p_mode, f)
+        W, gam, n_upd, cyc, conv = run_alma_ovr(Xc, Y, p, alpha, n_cycles, order)
+        if rule == "fs":
+            keep = np.unique(np.concatenate([fs_cut(W[k], p, c_alpha(alpha) * gam[k]) for k in range(W.shape[0])]))
+        else:
+            f_star = max(f // 2, n_target)
+            if f_star >= f:
+                keep = np.arange(f)
+            else:
+                keep = np.sort(np.argsort(-ovr_weight_mass(W, p), kind="stable")[:f_star])
+        stages.append(dict(n_features=f, p=p, gamma=gam, n_updates=n_upd, n_cycles=cyc, converged=conv,
+                           n_kept=int(keep.size)))
+        if keep.size >= f:
+            return F, W, p, gam, stages, elim_stage
+        mask = np.ones(f, dtype=bool)
+        mask[keep] = False
+        elim_stage[F[mask]] = len(stages) - 1
+        F = F[keep]
+        Xc = np.ascontiguousarray(X[:, F])
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # Estimators
 # ----------------------------------------------------------------------------------------------------------------
@@ -335,24 +428,36 @@ _P = [real(2, None, "left"), StrOptions({"ln"})]
 
 
 class _ALMABase(BinaryClassifier):
+    _multi_class = True  # K >= 3 classes: one-vs-rest (module docstring)
+
     def _validate_common(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        """(X, labels, order): labels +-1 (m,) for two classes, (K, m) one row of +-1 per one-vs-rest problem for
+        K >= 3 (``classes_`` order); one training order for every problem."""
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, min_samples=2)
         self._warn_if_far_from_origin(X)
         self._alpha = check_alpha(self.alpha)
         self._cycles = check_cycles(self.n_cycles)
         order = training_order(X.shape[0], self.shuffle, self.random_state)
-        return X, y_pm1.astype(np.float64), order
+        if self.classes_.size > 2:
+            return X, ovr_signs(y_enc, self.classes_.size), order
+        return X, y_enc.astype(np.float64), order
 
     def decision_function(self, X):
-        """Normalised margin ``w . x / ||x||_p`` on the selected genes (positive means ``classes_[1]``)."""
+        """Normalised margin ``w . x / ||x||_p`` on the selected genes: (n,) positive for ``classes_[1]`` with two
+        classes; (n, K) with K >= 3, column k the margin of the class-k-against-the-rest hyperplane."""
         check_is_fitted(self, "coef_")
         X = zero_ignored_genes(self, validate_data(self, X, dtype=np.float64, order="C", reset=False))
         sup = self._support_idx
+        if self.coef_.shape[0] > 1:
+            return decision_values(X[:, sup], self.coef_[:, sup], self.p_)
         return decision_values(X[:, sup], self.coef_[0, sup], self.p_)
 
     def predict(self, X):
-        """``classes_[1]`` where the margin is >= 0 (sign(0) = +1, Gentile 2003 section 2)."""
+        """``classes_[1]`` where the margin is >= 0 (sign(0) = +1, Gentile 2003 section 2); with K >= 3 classes the
+        class of the largest one-vs-rest margin (the first on a tie, e.g. an all-zero sample: every margin 0)."""
         d = self.decision_function(X)
+        if d.ndim == 2:
+            return self.classes_[np.argmax(d, axis=1)]
         return self.classes_[(d >= 0).astype(int)]
 
     def _warn_if_far_from_origin(self, X):
@@ -374,17 +479,24 @@ class _ALMABase(BinaryClassifier):
 
     def _warn_if_one_class(self, X, y_pm1):
         """A degenerate end state is said, not left silent: one class predicted for every training sample, or a
-        fit no better than the majority class on its own training data."""
+        fit no better than the majority class on its own training data (K >= 3: of the one-vs-rest decision)."""
         sup = self._support_idx
-        d = decision_values(np.ascontiguousarray(X[:, sup]), self.coef_[0, sup], self.p_)
-        pred = np.where(d >= 0, 1.0, -1.0)
+        if self.coef_.shape[0] > 1:  # y_pm1: (K, m)
+            y_idx = np.argmax(y_pm1, axis=0)
+            y_pm1 = y_idx  # compared with the predicted class index below
+            pred = np.argmax(decision_values(np.ascontiguousarray(X[:, sup]), self.coef_[:, sup], self.p_), axis=1)
+            majority = np.bincount(y_idx).max() / y_idx.size
+        else:
+            d = decision_values(np.ascontiguousarray(X[:, sup]), self.coef_[0, sup], self.p_)
+            pred = np.where(d >= 0, 1.0, -1.0)
+            majority = max(np.mean(y_pm1 > 0), np.mean(y_pm1 < 0))
         cause = ("ALMA's hyperplane passes through the origin (no bias, Gentile 2003 section 2), and genes far from 0 "
                  "against their spread (uncentred data, e.g. raw or log intensities) leave no such hyperplane "
                  "between the classes")
         remedy = "centre or standardise the genes first (genesel.preprocessing.GeneStandardizer)"
-        if warn_if_one_class(self, self.classes_[(pred > 0).astype(int)], y_pm1, cause, remedy, stacklevel=4):
+        labels = self.classes_[pred] if self.coef_.shape[0] > 1 else self.classes_[(pred > 0).astype(int)]
+        if warn_if_one_class(self, labels, y_pm1, cause, remedy, stacklevel=4):
             return
-        majority = max(np.mean(y_pm1 > 0), np.mean(y_pm1 < 0))
         if np.mean(pred == y_pm1) <= majority:
             warn_degenerate(type(self).__name__, f"the fitted model classifies {np.mean(pred == y_pm1):.0%} of its "
                             f"own training samples correctly, no better than the majority class ({majority:.0%})",
@@ -412,14 +524,18 @@ class ALMA(_ALMABase):
 
     Attributes
     ----------
-    coef_ : ndarray (1, n_features)    final weight vector w_k (||w_k||_q = 1)
-    intercept_ : ndarray (1,)          always 0 (hyperplanes through the origin)
+    coef_ : ndarray (1, n_features)    final weight vector w_k (||w_k||_q = 1); (K, n_features) for K >= 3 classes
+    intercept_ : ndarray (1,)          always 0 (hyperplanes through the origin); (K,) for K >= 3
     gamma_ : float                     final margin gamma = gamma_k (an upper bound on the true margin)
     p_ : float                         norm actually used
     n_updates_ : int                   number of updates (k - 1)
     n_cycles_ : int                    sweeps actually run
     converged_ : bool                  True if the last sweep made no update
-    classes_ : ndarray (2,)
+    classes_ : ndarray (2,) or (K,)
+
+    With K >= 3 classes ALMA runs one-vs-rest (module docstring): ``gamma_``, ``n_updates_``, ``n_cycles_`` and
+    ``converged_`` are then arrays (K,), one entry per class-against-the-rest problem, and ``decision_function``
+    is (n, K).
 
     Examples
     --------
@@ -448,9 +564,14 @@ class ALMA(_ALMABase):
     def fit(self, X, y):
         X, y, order = self._validate_common(X, y)
         p = resolve_p(self.p, X.shape[1])
-        w, gamma, n_upd, cyc, conv = run_alma(X, y, p, self._alpha, self._cycles, order)
-        self.coef_ = w[None, :]
-        self.intercept_ = np.zeros(1)
+        if y.ndim == 2:  # K >= 3 classes: one-vs-rest
+            w, gamma, n_upd, cyc, conv = run_alma_ovr(X, y, p, self._alpha, self._cycles, order)
+            self.coef_ = w
+            self.intercept_ = np.zeros(w.shape[0])
+        else:
+            w, gamma, n_upd, cyc, conv = run_alma(X, y, p, self._alpha, self._cycles, order)
+            self.coef_ = w[None, :]
+            self.intercept_ = np.zeros(1)
         self.gamma_ = gamma
         self.p_ = p
         self.n_updates_ = n_upd
@@ -464,13 +585,14 @@ class ALMA(_ALMABase):
 class _ALMASelectorBase(SelectorBase, _ALMABase):
     def _fit_path(self, X, y, order, *, rule, p_mode, n_target=1):
         t0 = time.perf_counter()
-        F, w, p, gamma, stages, elim = elimination_path(X, y, alpha=self._alpha, n_cycles=self._cycles,
-                                                        order=order, rule=rule, p_mode=p_mode, n_target=n_target)
+        path = elimination_path_ovr if y.ndim == 2 else elimination_path
+        F, w, p, gamma, stages, elim = path(X, y, alpha=self._alpha, n_cycles=self._cycles, order=order, rule=rule,
+                                            p_mode=p_mode, n_target=n_target)
         n = X.shape[1]
-        coef = np.zeros(n)
-        coef[F] = w
-        self.coef_ = coef[None, :]
-        self.intercept_ = np.zeros(1)
+        coef = np.zeros((y.shape[0] if y.ndim == 2 else 1, n))
+        coef[:, F] = w
+        self.coef_ = coef
+        self.intercept_ = np.zeros(coef.shape[0])
         self.support_ = np.zeros(n, dtype=bool)
         self.support_[F] = True
         n_st = len(stages)
@@ -480,7 +602,7 @@ class _ALMASelectorBase(SelectorBase, _ALMABase):
         self.p_ = p
         self.gamma_ = gamma
         self.stages_ = stages
-        self.n_updates_ = int(sum(s["n_updates"] for s in stages))
+        self.n_updates_ = int(sum(np.sum(s["n_updates"]) for s in stages))
         self.converged_ = stages[-1]["converged"]
         self.fit_time_ = time.perf_counter() - t0
         self._support_idx = F
@@ -505,6 +627,11 @@ class ALMAFS(_ALMASelectorBase):
     ``n_features_``, ``coef_`` (1, n_features_in_; zero off the support), ``gamma_``, ``p_`` (final stage),
     ``stages_`` (list of dicts: n_features, p, gamma, n_updates, n_cycles, converged, n_kept), ``n_updates_``
     (over all stages), ``fit_time_`` (seconds).
+
+    K >= 3 classes: every stage runs the K one-vs-rest problems and keeps the union of the K sets Eq. 1 keeps
+    (:func:`elimination_path_ovr`: each problem keeps the mass Eq. 1 guarantees it); ``coef_`` is (K, n_features_in_),
+    ``gamma_`` and ``converged_`` and the stages' ``gamma``, ``n_updates``, ``n_cycles``, ``converged`` hold one
+    value per problem, ``n_updates_`` sums them all.
 
     Examples
     --------
@@ -544,6 +671,10 @@ class ALMARFE(_ALMASelectorBase):
     (p = max(2, ln n_f) for "ln"). Asking for more genes than there are keeps all of them (genesel's rule for every
     selector). ``subset(size)`` gives the genes of every stage (one of the ``n_features`` of ``stages_``). Attributes as :class:`ALMAFS`.
 
+    K >= 3 classes: every stage runs the K one-vs-rest problems and halves by the summed dual-norm mass
+    ``sum_k |w_ki|^q`` (:func:`ovr_weight_mass`; p = 2: the summed squared weights, the multi-class SVM-RFE
+    criterion); attributes as :class:`ALMAFS` with K classes.
+
     Examples
     --------
     >>> import numpy as np
@@ -579,6 +710,11 @@ class ALMARFE(_ALMASelectorBase):
 def make_corr_pipeline(n_features_to_select=20, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None,
                        balanced=True):
     """ALMA_2-CORR (``p=2``) or ALMA_ln-CORR (``p="ln"``: ALMA_{ln f} on the f selected genes) as a Pipeline.
+
+    K >= 3 classes: ALMA runs one-vs-rest; the pipeline takes K classes when its ``corr`` step does
+    (:class:`genesel.filters.SignalToNoiseSelector`). A one-vs-rest signal-to-noise ranking with the K rankings
+    combined is ``genesel.OneVsRestSelector(SignalToNoiseSelector(balanced=balanced), n_features_to_select=...)``
+    in the ``corr`` step's place.
 
     Examples
     --------
