@@ -10,7 +10,8 @@ each learner over every (gene, threshold, direction) candidate, the AdaBoost rou
 - PAC-Bayes (§5 and §6.2, the soft greedy with σ^d_{a,b}): :func:`soft_node` (exact pruning by the per-gene bound
   of ``_soft_bounds``);
 - AdaBoost with depth-1 Gini trees (the paper's baseline, Table 1; scikit-learn's SAMME): :func:`gini_scan`,
-  :func:`adaboost_rounds`.
+  :func:`adaboost_rounds`; for K >= 3 classes multi-class SAMME (Zhu et al. 2009): :func:`gini_scan_multi`,
+  :func:`adaboost_rounds_multi`.
 
 Every kernel works on arrays only and is deterministic (ties by gene, threshold, direction order; see
 :mod:`genesel.stumps`); plain-Python twins in ``tests/naive/stumps.py``. Not public API.
@@ -22,7 +23,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["gather_rows", "restrict", "position_major", "dyadic_bits", "cover_node", "scm_scan", "soft_node",
-           "gini_scan", "adaboost_rounds"]
+           "gini_scan", "adaboost_rounds", "gini_scan_multi", "adaboost_rounds_multi"]
 
 _MAX_BITS = 60
 
@@ -855,6 +856,161 @@ def adaboost_rounds(vals, order, idx, lab, valid, pos, n_rounds):
             status = 2 if t == 0 else 1
             break
         alpha = np.log((1.0 - err) / err)
+        genes[t] = g
+        thr[t] = th
+        lefts[t] = left
+        rights[t] = right
+        alphas[t] = alpha
+        errors[t] = err
+        t += 1
+        if t < n_rounds:
+            tot = 0.0
+            for i in range(m):
+                if w[i] > 0.0:
+                    w[i] = np.exp(np.log(w[i]) + alpha * inc[i])
+                tot += w[i]
+            for i in range(m):
+                w[i] = w[i] / tot
+    return genes[:t], thr[:t], lefts[:t], rights[:t], alphas[:t], errors[:t], t, status
+
+
+@njit(cache=True, error_model="numpy")
+def gini_scan_multi(idx, cls, valid, w, y, n_classes):
+    """The K-class depth-1 Gini tree of scikit-learn on sample weights w (one round of multi-class SAMME),
+    vectorised over genes: ``idx[s, g]`` is the sample at sorted position s of gene g and ``cls[s, g]`` its class
+    (0..K-1), ``y`` the class of every sample.
+
+    Maximises ``sum_c l_c^2 / w_l + sum_c r_c^2 / w_r`` (l_c, r_c the weight of class c left and right of the split,
+    w_l, w_r their totals; scikit-learn's proxy impurity improvement ``-w_l gini_l - w_r gini_r`` plus the constant
+    total weight) over the split positions between values more than the tolerance apart (valid[s, g]) whose
+    children both carry weight; ties: first gene, then first position. For K = 2 the same split as
+    :func:`gini_scan` (the proxy is W - 2G). Returns (gene, position, proxy); gene = -1 if none."""
+    k, n = cls.shape
+    K = n_classes
+    Wc = np.zeros(K)
+    W = 0.0
+    for i in range(w.shape[0]):
+        Wc[y[i]] += w[i]
+        W += w[i]
+    L = np.zeros((K, n))
+    wl = np.zeros(n)
+    sql = np.empty(n)
+    sqr = np.empty(n)
+    gb = np.full(n, -np.inf)
+    gs = np.full(n, -1, dtype=np.int64)
+    wrow = np.empty(n)
+    for s in range(k - 1):
+        for g in range(n):
+            wrow[g] = w[idx[s, g]]
+        for g in range(n):
+            L[cls[s, g], g] += wrow[g]
+            wl[g] += wrow[g]
+        for g in range(n):
+            sql[g] = 0.0
+            sqr[g] = 0.0
+        for c in range(K):  # class by class: contiguous rows (SIMD)
+            wc = Wc[c]
+            Lc = L[c]
+            for g in range(n):
+                a = Lc[g]
+                b = wc - a
+                sql[g] += a * a
+                sqr[g] += b * b
+        for g in range(n):
+            a = wl[g]
+            b = W - a
+            crit = sql[g] / a + sqr[g] / b
+            better = valid[s, g] & (a > 0.0) & (b > 0.0) & (crit > gb[g])
+            gb[g] = crit if better else gb[g]
+            gs[g] = s if better else gs[g]
+    best = -np.inf
+    bg = -1
+    for g in range(n):
+        if gs[g] >= 0 and gb[g] > best:
+            best = gb[g]
+            bg = g
+    return bg, (gs[bg] if bg >= 0 else -1), best
+
+
+@njit(cache=True)
+def adaboost_rounds_multi(vals, order, idx, cls, valid, y, n_classes, n_rounds):
+    """Discrete multi-class AdaBoost, SAMME (Zhu, Zou, Rosset & Hastie 2009, Algorithm 2; learning rate 1) around
+    :func:`gini_scan_multi`, as scikit-learn's ``AdaBoostClassifier`` runs it: weights clipped from below at the
+    machine epsilon at the start of every round, weighted error e of the round's stump (each leaf predicts its
+    heaviest class, the first on a tie), weight ``alpha = log((1 - e) / e) + log(K - 1)``, then
+    ``w <- exp(log w + alpha * mistake)`` normalised; stop after a stump with e = 0 (kept with alpha = 1) or before
+    one with e >= 1 - 1/K (status 2 if that is the first round). Returns (genes, thresholds, lefts, rights, alphas,
+    errors, rounds, status) with lefts/rights the class index (0..K-1) of x <= threshold / x > threshold."""
+    n, m = vals.shape
+    K = n_classes
+    genes = np.full(n_rounds, -1, dtype=np.int64)
+    thr = np.zeros(n_rounds)
+    lefts = np.zeros(n_rounds, dtype=np.int64)
+    rights = np.zeros(n_rounds, dtype=np.int64)
+    alphas = np.zeros(n_rounds)
+    errors = np.zeros(n_rounds)
+    w = np.full(m, 1.0 / m)
+    eps = 2.220446049250313e-16  # np.finfo(np.float64).eps, scikit-learn's floor
+    h = np.empty(m, dtype=np.int64)
+    inc = np.empty(m)
+    Lc = np.zeros(K)
+    Rc = np.zeros(K)
+    t = 0
+    status = 0
+    while t < n_rounds:
+        for i in range(m):
+            if w[i] < eps:
+                w[i] = eps
+        g, s, _ = gini_scan_multi(idx, cls, valid, w, y, K)
+        for c in range(K):
+            Lc[c] = 0.0
+            Rc[c] = 0.0
+        if g >= 0:
+            lo = vals[g, s]
+            hi = vals[g, s + 1]
+            th = lo / 2.0 + hi / 2.0
+            if th == hi or not np.isfinite(th):
+                th = lo
+            for q in range(m):
+                i = order[g, q]
+                if q <= s:
+                    Lc[y[i]] += w[i]
+                else:
+                    Rc[y[i]] += w[i]
+        else:  # every gene constant: a one-leaf tree
+            th = np.inf
+            for i in range(m):
+                Lc[y[i]] += w[i]
+            for c in range(K):
+                Rc[c] = Lc[c]
+        left = np.argmax(Lc)
+        right = np.argmax(Rc)
+        for i in range(m):
+            h[i] = left
+        if g >= 0:
+            for q in range(m):
+                i = order[g, q]
+                h[i] = left if q <= s else right
+        num = 0.0
+        den = 0.0
+        for i in range(m):
+            inc[i] = 1.0 if h[i] != y[i] else 0.0
+            num += w[i] * inc[i]
+            den += w[i]
+        err = num / den
+        if err <= 0.0:
+            genes[t] = g
+            thr[t] = th
+            lefts[t] = left
+            rights[t] = right
+            alphas[t] = 1.0
+            errors[t] = 0.0
+            t += 1
+            break
+        if err >= 1.0 - 1.0 / K:
+            status = 2 if t == 0 else 1
+            break
+        alpha = np.log((1.0 - err) / err) + np.log(K - 1.0)
         genes[t] = g
         thr[t] = th
         lefts[t] = left

@@ -60,17 +60,20 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import _fit_context
+from sklearn.base import _fit_context, clone
+from sklearn.utils._available_if import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from genesel import _stumps_kernels as SK
 from genesel import bounds as _bounds
 from genesel._core.base import BinaryClassifier
+from genesel._core.multiclass import (check_classifier_fit, normalise_ovr_proba, ovr_fit, ovr_labels,
+                                      predict_from_decision, split_delta, union_bound)
 from genesel._core.params import POSITIVE_INT, StrOptions, real
-from genesel._core.validation import check_binary_fit
 
 __all__ = ["SampleCompressionStumps", "OccamStumps", "PACBayesStumps", "AdaBoostStumps", "presort", "presort_rows",
            "stump_outputs", "soft_outputs", "scm_paths", "occam_paths", "pac_bayes_paths", "adaboost_path",
+           "samme_path",
            "tree_tolerance", "warm_up"]
 
 
@@ -337,6 +340,27 @@ def adaboost_path(X, y_pm1, n_rounds, *, presorted=None):
     return {"gene": g, "threshold": thr, "left": left, "right": right, "alpha": alpha, "error": err}
 
 
+def samme_path(X, y_idx, n_classes, n_rounds, *, presorted=None):
+    """Discrete multi-class AdaBoost (SAMME, Zhu et al. 2009) with K-class depth-1 Gini trees, as scikit-learn's
+    ``AdaBoostClassifier`` with ``DecisionTreeClassifier(max_depth=1)`` (learning rate 1), on class indices
+    ``y_idx`` (0..K-1). Returns a dict of arrays over the rounds fitted as :func:`adaboost_path`, with ``left`` and
+    ``right`` the class index of x <= threshold and of x > threshold and ``alpha`` = log((1−ε)/ε) + log(K−1). One
+    numba call for all rounds (:func:`genesel._stumps_kernels.adaboost_rounds_multi`)."""
+    X = np.asarray(X, dtype=float)
+    y = np.ascontiguousarray(y_idx, dtype=np.int64)
+    vals, order = presort(X) if presorted is None else presorted
+    idx = np.ascontiguousarray(order.T, dtype=np.int64)  # position-major: idx[s, g] = the sample at position s
+    cls = np.ascontiguousarray(y[idx], dtype=np.int64)
+    valid = np.ascontiguousarray((vals[:, 1:] > vals[:, :-1] + tree_tolerance(vals)).T)
+    g, thr, left, right, alpha, err, t, status = SK.adaboost_rounds_multi(vals, order, idx, cls, valid, y,
+                                                                          int(n_classes), int(n_rounds))
+    if status == 2:
+        raise ValueError(f"AdaBoostStumps: the first stump is no better than chance (weighted error >= 1 - 1/K = "
+                         f"{1 - 1 / n_classes:.3g} with K = {n_classes} classes); the data hold no signal a stump "
+                         "can use")
+    return {"gene": g, "threshold": thr, "left": left, "right": right, "alpha": alpha, "error": err}
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # estimators
 # ----------------------------------------------------------------------------------------------------------------
@@ -348,14 +372,114 @@ _COMMON = {"p": [real(0, None, "left")], "max_stumps": [POSITIVE_INT],
 _RANGE = {"eta": [real(0, None, "left")], "feature_range": ["array-like", None]}
 
 
+#: the smallest positive normal double: a decision value that claims a sample with the least confidence
+_TINY = float(np.finfo(np.float64).tiny)
+#: fitted attributes of a one-vs-rest fit only (removed when the learner is refitted)
+_OVR_ATTRS = ("estimators_", "stump_classes_", "class_bounds_")
+
+
+def _has_decision_function(est):
+    """The fixed-margin PAC-Bayes learner predicts with the hard conjunction at the interval middles but gives the
+    Gibbs classifier's probabilities; no decision function is consistent with both, so it has none."""
+    return getattr(est, "margin", "variable") != "fixed"
+
+
 class _StumpConjunction(BinaryClassifier):
-    """Shared fit/predict of the conjunction learners (binary; see the module doc)."""
+    """Shared fit/predict of the conjunction learners (see the module doc); K >= 3 classes one-vs-rest."""
+
+    _multi_class = True
 
     def _prepare(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=1)
+        """(X, pos) for two classes (pos: the samples of ``positive_class_``); (X, class indices) for K >= 3."""
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, constant="keep", min_samples=1)
+        for name in _OVR_ATTRS:
+            self.__dict__.pop(name, None)
+        if self.classes_.size > 2:
+            self.__dict__.pop("positive_class_", None)
+            return X, y_enc
         self.positive_class_ = self.classes_[1] if self.model == "conjunction" else self.classes_[0]
-        pos = (y_pm1 > 0) if self.model == "conjunction" else (y_pm1 < 0)
+        pos = (y_enc > 0) if self.model == "conjunction" else (y_enc < 0)
         return X, pos
+
+    # ---------------------------------------------------------------- K >= 3 classes: one-vs-rest
+    def _is_ovr(self):
+        return len(self.classes_) > 2
+
+    def _fit_one_vs_rest(self, X, y_idx, presorted):
+        """K learners like this one, learner k on class k (label 1) against the rest (label 0), each at confidence
+        delta/K, one presort shared by all (see the module doc, "K classes")."""
+        K = self.classes_.size
+        presorted = presort(X) if presorted is None else presorted
+        ests = ovr_fit(self, X, y_idx, K, params={"delta": split_delta(self.delta, K)},
+                       fit_params={"presorted": presorted})
+        return self._assemble(ests, X, y_idx)
+
+    def _assemble(self, ests, X, y_idx):
+        """The one-vs-rest attributes from the K fitted binary learners (class order)."""
+        self.estimators_ = list(ests)
+        self.stumps_ = [st for e in ests for st in e.stumps_]
+        self.stump_classes_ = np.array([self.classes_[k] for k, e in enumerate(ests) for _ in e.stumps_],
+                                       dtype=self.classes_.dtype)
+        self.n_stumps_ = len(self.stumps_)
+        self.class_bounds_ = np.array([e.bound_ for e in ests])
+        self.bound_ = float(union_bound(self.class_bounds_))
+        T = max(e.n_stumps_ for e in ests)
+        self.bounds_ = np.array([union_bound([e.bounds_[min(t, e.n_stumps_)] for e in ests]) for t in range(T + 1)])
+        self.n_errors_ = int(np.sum(np.argmax(self._ovr_decision(X, None), axis=1) != y_idx))
+        return self
+
+    def _ovr_decision(self, X, t):
+        """(n, K) decision of the K learners' conjunctions of their first t stumps (None: all of them)."""
+        return np.column_stack([e._decision_prefix(X, e.n_stumps_ if t is None else min(t, e.n_stumps_))
+                                for e in self.estimators_])
+
+    # ---------------------------------------------------------------- decision values
+    def _thresholds(self):
+        return [st[1] for st in self.stumps_]
+
+    def _set_spans(self, X, A, B):
+        """``spans_``: the width B - A of each stump's prior range (the training range of its gene by default), the
+        unit of the decision values."""
+        if A is None:
+            A, B = self._ranges(X)
+        g = np.asarray([st[0] for st in self.stumps_], dtype=np.int64)
+        span = np.asarray(B, dtype=float)[g] - np.asarray(A, dtype=float)[g]
+        self.spans_ = np.where(span > 0, span, 1.0)
+
+    def _score(self, X, k):
+        """(n,) > 0 exactly where the conjunction of the first k stumps outputs 1 (claims ``positive_class_``): the
+        smallest margin ``(x_gene - threshold) direction / span`` of its stumps (how deep inside the conjunction's
+        region x lies, in units of each gene's prior range), at least the smallest positive double where every
+        stump outputs 1, at most 0 elsewhere; the empty conjunction (always 1) gives the smallest positive double."""
+        conj = self._conj(X, k)
+        if k == 0:
+            return np.full(X.shape[0], _TINY)
+        g = [st[0] for st in self.stumps_[:k]]
+        d = np.asarray([st[2] for st in self.stumps_[:k]], dtype=float)
+        t = np.asarray(self._thresholds()[:k], dtype=float)
+        with np.errstate(invalid="ignore", over="ignore"):
+            r = ((X[:, g] - t) * d / self.spans_[:k]).min(axis=1)
+        return np.where(conj, np.maximum(r, _TINY), np.minimum(np.nan_to_num(r, nan=0.0), 0.0))
+
+    def _decision_prefix(self, X, k):
+        """Decision values of the first k stumps: > 0 exactly where they predict ``classes_[1]``."""
+        s = self._score(X, k)
+        if self.positive_class_ == self.classes_[1]:
+            return s
+        return np.where(s > 0, -s, _TINY - s)  # classes_[1] where the conjunction is false (s <= 0)
+
+    @available_if(_has_decision_function)
+    def decision_function(self, X):
+        """Two classes: (n,), > 0 exactly where ``predict`` gives ``classes_[1]``: the smallest stump margin
+        ``(x_gene - threshold) direction / span`` of the conjunction, in units of each gene's prior range (see
+        ``_score``; PAC-Bayes with variable margins: ``prod sigma - 1/2``), signed for ``classes_[1]``. K >= 3 classes:
+        (n, K), column k that of the class-k-against-the-rest learner (``estimators_[k]``); ``predict`` is its
+        argmax. Not available for the fixed-margin PAC-Bayes learner (its ``predict`` and ``predict_proba`` follow
+        two different classifiers, §6.2.2)."""
+        X = self._validate_X(X)
+        if self._is_ovr():
+            return self._ovr_decision(X, None)
+        return self._decision_prefix(X, self.n_stumps_)
 
     def _ranges(self, X):
         fr = getattr(self, "feature_range", None)
@@ -391,13 +515,23 @@ class _StumpConjunction(BinaryClassifier):
         return validate_data(self, X, dtype=np.float64, reset=False)
 
     def predict(self, X):
+        """The class of the conjunction's output; K >= 3 classes: the class of the largest one-vs-rest decision
+        value (the class whose conjunction claims the sample most deeply, or is nearest to claiming it)."""
         X = self._validate_X(X)
+        if self._is_ovr():
+            return predict_from_decision(self._ovr_decision(X, None), self.classes_)
         return self._label(self._conj(X, self.n_stumps_))
 
     def staged_predict(self, X):
         """Predictions of the conjunctions of the first 1, 2, ..., n_stumps_ stumps (the greedy is the same for any
-        smaller ``max_stumps``, so this is what a refit with ``max_stumps=k`` predicts)."""
+        smaller ``max_stumps``, so this is what a refit with ``max_stumps=k`` predicts). K >= 3 classes: of the K
+        conjunctions of their first 1, 2, ..., max_k n_k stumps (again what a refit with ``max_stumps=k``
+        predicts)."""
         X = self._validate_X(X)
+        if self._is_ovr():
+            for t in range(1, max(e.n_stumps_ for e in self.estimators_) + 1):
+                yield predict_from_decision(self._ovr_decision(X, t), self.classes_)
+            return
         for k in range(1, self.n_stumps_ + 1):
             yield self._label(self._conj(X, k))
 
@@ -413,8 +547,9 @@ class _StumpConjunction(BinaryClassifier):
         setting c, which is what a fit with ``max_stumps = s + 1`` predicts (a path that stopped early repeats its
         last conjunction). The loss is the number of errors of the hard conjunction for sample compression, Occam
         and the fixed-margin PAC-Bayes learner, and the expected number of errors of the Gibbs classifier (Eq. 5)
-        for the PAC-Bayes learner with variable margins. ``presorted``: ``presort(X)`` (e.g. from
-        :func:`presort_rows`)."""
+        for the PAC-Bayes learner with variable margins. K >= 3 classes: the number of errors of the one-vs-rest
+        decision (``predict``; for PAC-Bayes with variable margins the argmax of the K ``prod sigma``), from
+        :meth:`fit_grid`. ``presorted``: ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         from sklearn.base import clone
 
         est = clone(self)
@@ -436,6 +571,18 @@ class _StumpConjunction(BinaryClassifier):
         base = clone(self)
         base._validate_params()
         Xv, pos = base._prepare(X, y)
+        if base._is_ovr():  # K >= 3 classes: each problem's grid at delta/K, one presort for all
+            K = base.classes_.size
+            presorted = presort(Xv) if presorted is None else presorted
+            sub = clone(self).set_params(delta=split_delta(self.delta, K))
+            per_class = [sub.fit_grid(Xv, ovr_labels(pos, k), grid, presorted=presorted) for k in range(K)]
+            out = []
+            for c, q in enumerate(grid):
+                est = clone(self).set_params(**q)
+                est._validate_params()
+                Xe, y_idx = est._prepare(X, y)
+                out.append(est._assemble([per_class[k][c] for k in range(K)], Xe, y_idx))
+            return out
         paths = base._grid_paths(Xv, pos, grid, presorted)
         A, B = base._ranges(Xv)
         out = []
@@ -456,10 +603,16 @@ class _StumpConjunction(BinaryClassifier):
         if unknown:
             raise ValueError(f"y_val holds labels {sorted(unknown)} that are not among the training classes "
                              f"{self.classes_.tolist()}")
-        pos_val = y_val == self.positive_class_
         grid = [dict(q) for q in param_grid]
         if not grid:
             raise ValueError("param_grid is empty: give at least one setting, e.g. [{'p': 1.0}]")
+        if self._is_ovr():  # errors of the one-vs-rest decision of every prefix
+            S = int(self.max_stumps)
+            fits = self.fit_grid(X, y, grid, presorted=presorted)
+            truth = np.searchsorted(self.classes_, y_val)
+            return np.array([[np.sum(np.argmax(est._ovr_decision(X_val, s + 1), axis=1) != truth) for s in range(S)]
+                             for est in fits], dtype=float)
+        pos_val = y_val == self.positive_class_
         paths = self._grid_paths(X, pos, grid, presorted)
         S = int(self.max_stumps)
         return np.array([self._prefix_losses(path, X_val, pos_val, S) for path in paths])
@@ -539,12 +692,15 @@ class SampleCompressionStumps(_StumpConjunction):
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
+        if self._is_ovr():
+            return self._fit_one_vs_rest(X, pos, presorted)
         path = scm_paths(X, pos, self.p, self.max_stumps, presorted=presorted)[0]
         return self._fit_path(X, pos, path)
 
     def _fit_path(self, X, pos, path, A=None, B=None):
         self.stumps_ = list(zip(path["gene"], path["threshold"], path["direction"]))
         self.n_stumps_ = len(self.stumps_)
+        self._set_spans(X, A, B)
         self.compression_set_ = np.asarray(path["example"], dtype=np.int64)
         self.utilities_ = np.asarray(path["utility"])
         m, n = X.shape
@@ -604,6 +760,8 @@ class OccamStumps(_StumpConjunction):
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
+        if self._is_ovr():
+            return self._fit_one_vs_rest(X, pos, presorted)
         A, B = self._ranges(X)
         path = occam_paths(X, pos, self.p, self.eta, self.max_stumps, A, B, presorted=presorted)[0]
         return self._fit_path(X, pos, path, A, B)
@@ -611,6 +769,7 @@ class OccamStumps(_StumpConjunction):
     def _fit_path(self, X, pos, path, A=None, B=None):
         self.stumps_ = list(zip(path["gene"], path["threshold"], path["direction"]))
         self.n_stumps_ = len(self.stumps_)
+        self._set_spans(X, A, B)
         self.bits_ = np.asarray(path["bits"], dtype=np.int64)
         self.intervals_ = list(path["interval"])
         self.utilities_ = np.asarray(path["utility"])
@@ -695,6 +854,8 @@ class PACBayesStumps(_StumpConjunction):
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
         X, pos = self._prepare(X, y)
+        if self._is_ovr():
+            return self._fit_one_vs_rest(X, pos, presorted)
         width = float(self.gamma) if self.margin == "fixed" else 0.0
         A, B = self._ranges(X)
         path = pac_bayes_paths(X, pos, self.p, self.eta, self.max_stumps, A, B, width_frac=width,
@@ -706,6 +867,7 @@ class PACBayesStumps(_StumpConjunction):
         self.stumps_ = list(zip(path["gene"], self.intervals_, path["direction"]))
         self.n_stumps_ = len(self.stumps_)
         self.thresholds_ = np.array([(a + b) / 2.0 for a, b in self.intervals_])
+        self._set_spans(X, A, B)
         self.utilities_ = np.asarray(path["utility"])
         self.genes_searched_ = np.asarray(path["searched"], dtype=np.int64)
         m, n = X.shape
@@ -775,29 +937,62 @@ class PACBayesStumps(_StumpConjunction):
             return stump_outputs(X, g, self.thresholds_[:k], d).all(axis=1)
         return self._prod(X, k) > 0.5
 
+    def _thresholds(self):
+        return list(self.thresholds_)
+
+    def _score(self, X, k):
+        """Variable margins: ``prod sigma - 1/2``, > 0 exactly where the Bayes classifier (Eq. 6) outputs 1; fixed
+        margin: the hard conjunction's margin at the interval middles (the base class)."""
+        if self.margin == "fixed":
+            return super()._score(X, k)
+        return self._prod(X, k) - 0.5
+
+    def _class_proba(self, X, k):
+        """Probability of ``classes_[1]`` under the Gibbs classifier of the first k stumps."""
+        pr = self._prod(X, k)
+        return pr if self.positive_class_ == self.classes_[1] else 1.0 - pr
+
     def predict_proba(self, X):
-        """Columns follow ``classes_``: the Gibbs classifier's probability of each class (Π σ for the positive)."""
+        """Columns follow ``classes_``: the Gibbs classifier's probability of each class (Π σ for the positive).
+        K >= 3 classes: each learner's probability of its class (``estimators_[k]``), normalised over the classes
+        (as scikit-learn's ``OneVsRestClassifier``; uniform where no learner gives its class any probability)."""
         X = self._validate_X(X)
+        if self._is_ovr():
+            return normalise_ovr_proba(np.column_stack([e._class_proba(X, e.n_stumps_) for e in self.estimators_]))
         pr = self._prod(X, self.n_stumps_)
         return np.column_stack([1.0 - pr, pr] if self.positive_class_ == self.classes_[1] else [pr, 1.0 - pr])
 
     def staged_proba(self, X):
-        """Π σ of the first 1, 2, ... stumps (probability of ``positive_class_`` under the Gibbs classifier)."""
+        """Π σ of the first 1, 2, ... stumps (probability of ``positive_class_`` under the Gibbs classifier). K >= 3
+        classes: the (n, K) probabilities of :meth:`predict_proba` of the first 1, 2, ..., max_k n_k stumps of each
+        learner."""
         X = self._validate_X(X)
+        if self._is_ovr():
+            for t in range(1, max(e.n_stumps_ for e in self.estimators_) + 1):
+                yield normalise_ovr_proba(np.column_stack([e._class_proba(X, min(t, e.n_stumps_))
+                                                           for e in self.estimators_]))
+            return
         for k in range(1, self.n_stumps_ + 1):
             yield self._prod(X, k)
+
+    def _refuse_ovr(self, what):
+        if self._is_ovr():
+            raise ValueError(f"PACBayesStumps.{what}: with {len(self.classes_)} classes the learner is K one-vs-rest "
+                             "Gibbs classifiers, not one; use estimators_[k]." + what + "(X, y == classes_[k]) for "
+                             "class k (their sum bounds the risk of the one-vs-rest Gibbs classifier)")
 
     def gibbs_losses(self, X, y):
         """Expected error of the Gibbs classifier on each sample of (X, y): (1 − 2y)(Π σ − y) of Eq. 5, i.e.
         1 − Π σ for a sample of ``positive_class_`` and Π σ for the others (their sum is the expected number of
-        errors)."""
+        errors). Two classes only (K >= 3: per class, through ``estimators_``)."""
+        self._refuse_ovr("gibbs_losses")
         X = self._validate_X(X)
         y = np.asarray(y)
         pr = self._prod(X, self.n_stumps_)
         return np.where(y == self.positive_class_, 1.0 - pr, pr)
 
     def gibbs_risk(self, X, y):
-        """Expected error rate of the Gibbs classifier on (X, y) (Eq. 5, averaged)."""
+        """Expected error rate of the Gibbs classifier on (X, y) (Eq. 5, averaged). Two classes only."""
         return float(np.mean(self.gibbs_losses(X, y)))
 
 
@@ -814,6 +1009,17 @@ class AdaBoostStumps(BinaryClassifier):
     Attributes: ``genes_``, ``thresholds_``, ``left_``, ``right_`` (±1 labels of x <= threshold / x > threshold),
     ``alphas_``, ``errors_``, ``n_rounds_`` (fewer than ``n_estimators`` when a round fits the data perfectly).
     :meth:`staged_predict` yields the prediction after every round (one fit for every number of rounds).
+    ``predict_proba`` is scikit-learn's: the softmax of the decision (two classes: of (-d, d)/2).
+
+    K >= 3 classes: AdaBoost's own multi-class form, discrete SAMME (Zhu, Zou, Rosset & Hastie 2009, "Multi-class
+    AdaBoost", Algorithm 2), which is what scikit-learn's ``AdaBoostClassifier`` runs: each round fits a K-class
+    depth-1 Gini tree (each leaf predicts its heaviest class), weighs it by ``log((1 - e)/e) + log(K - 1)`` and
+    stops before a round no better than chance (weighted error e >= 1 - 1/K); the weights are floored at the
+    machine epsilon each round as scikit-learn does (:func:`samme_path`). No one-vs-rest decomposition: one
+    ensemble of K-class stumps, so a fit costs about one binary fit plus a K-fold Gini sum per candidate split.
+    ``left_``/``right_`` are then class indices (into ``classes_``), ``decision_function`` is (n, K):
+    ``sum_t alpha_t (1 if h_t(x) = k else -1/(K-1)) / sum_t alpha_t``, and ``predict_proba`` its softmax divided
+    by K - 1 (Zhu et al.'s Eq. 15, as scikit-learn).
 
     Examples
     --------
@@ -832,6 +1038,7 @@ class AdaBoostStumps(BinaryClassifier):
     """
 
     _parameter_constraints = {"n_estimators": [POSITIVE_INT]}
+    _multi_class = True  # SAMME (see above)
 
     def __init__(self, n_estimators=50):
         self.n_estimators = n_estimators
@@ -839,8 +1046,11 @@ class AdaBoostStumps(BinaryClassifier):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, presorted=None):
         """Fit on (X, y); ``presorted`` optionally gives ``presort(X)`` (e.g. from :func:`presort_rows`)."""
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=1)
-        rec = adaboost_path(X, y_pm1, self.n_estimators, presorted=presorted)
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, constant="keep", min_samples=1)
+        if self.classes_.size > 2:
+            rec = samme_path(X, y_enc, self.classes_.size, self.n_estimators, presorted=presorted)
+        else:
+            rec = adaboost_path(X, y_enc, self.n_estimators, presorted=presorted)
         self.genes_ = rec["gene"].astype(np.int64)
         self.thresholds_ = rec["threshold"].astype(float)
         self.left_ = rec["left"].astype(np.int64)
@@ -855,16 +1065,52 @@ class AdaBoostStumps(BinaryClassifier):
         x = X[:, g]
         return np.where(x <= self.thresholds_, self.left_, self.right_) * self.alphas_  # (n, rounds)
 
+    def _class_votes(self, X):
+        """(n, rounds): the class index each round's stump gives (K >= 3)."""
+        g = np.where(self.genes_ >= 0, self.genes_, 0)
+        return np.where(X[:, g] <= self.thresholds_, self.left_, self.right_)
+
+    def _samme_terms(self, X):
+        """Yields each round's (n, K) term of the SAMME decision: alpha_t where h_t(x) = k, -alpha_t/(K-1) elsewhere
+        (scikit-learn's arithmetic)."""
+        K = self.classes_.size
+        H = self._class_votes(X)
+        ks = np.arange(K)
+        for t in range(self.n_rounds_):
+            a = self.alphas_[t]
+            yield np.where(H[:, t, None] == ks, a, -1 / (K - 1) * a)
+
     def decision_function(self, X):
+        """Two classes: (n,), ``2 sum_t alpha_t h_t(x) / sum_t alpha_t`` (h_t = ±1), positive for ``classes_[1]``;
+        K >= 3: (n, K), the SAMME decision (see the class docstring). As scikit-learn's ``AdaBoostClassifier``."""
         check_is_fitted(self, "alphas_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self.classes_.size > 2:
+            pred = sum(self._samme_terms(X))
+            return pred / self.alphas_.sum()
         # scikit-learn's two-class SAMME decision: 2 sum_t alpha_t h_t(x) / sum_t alpha_t
         return 2.0 * self._votes(X).sum(axis=1) / self.alphas_.sum()
+
+    def predict_proba(self, X):
+        """Class probabilities (columns follow ``classes_``): the softmax of the decision divided by K - 1 (two
+        classes: of (-d, d)/2), Zhu et al. 2009 Eq. 15, as scikit-learn's ``AdaBoostClassifier``."""
+        from scipy.special import softmax
+
+        d = self.decision_function(X)
+        if d.ndim == 1:
+            return softmax(np.column_stack([-d, d]) / 2.0, axis=1)
+        return softmax(d / (self.classes_.size - 1), axis=1)
 
     def staged_predict(self, X):
         """Predictions after 1, 2, ..., n_rounds_ rounds."""
         check_is_fitted(self, "alphas_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self.classes_.size > 2:
+            cum = 0.0
+            for term in self._samme_terms(X):
+                cum = cum + term
+                yield self.classes_[np.argmax(cum, axis=1)]
+            return
         cum = np.cumsum(self._votes(X), axis=1)
         for t in range(self.n_rounds_):
             yield np.where(cum[:, t] > 0, self.classes_[1], self.classes_[0])
@@ -884,3 +1130,4 @@ def warm_up():
         pac_bayes_paths(X, pos, 1.0, 0.01, 2, X.min(0), X.max(0), width_frac=0.1)
         presort_rows(presort(X), np.arange(4))
         adaboost_path(X, np.where(pos, 1, -1), 3)
+        samme_path(X, np.arange(8) % 3, 3, 3)
