@@ -455,7 +455,7 @@ def test_labels_and_decision():
         (A.ALMARFE(n_features_to_select=None), None, None, "'n_features_to_select' parameter of ALMARFE"),
         (A.ALMA(), "nan", None, "NaN"),
         (A.ALMA(), None, "one", "single class"),
-        (A.ALMA(), None, "three", "Only binary"),
+        (A.ALMA(), None, "continuous", "Unknown label type"),  # three classes: one-vs-rest (test_multiclass_binary)
         (A.ALMAFS(), None, "short", "inconsistent numbers of samples"),
     ],
 )
@@ -465,8 +465,8 @@ def test_bad_input(est, X, y, match):
         Xg[0, 0] = np.nan
     if y == "one":
         yg = np.ones(12)
-    elif y == "three":
-        yg = np.arange(12) % 3
+    elif y == "continuous":
+        yg = np.linspace(0.0, 1.0, 12)
     elif y == "short":
         yg = yg[:-1]
     with pytest.raises(ValueError, match=match):
@@ -485,9 +485,33 @@ _PIPE_EXPECTED = {
 }
 
 
+#: the checks scikit-learn runs on three classes for a classifier tagged multi-class: ALMA-CORR's ALMA is (one-vs-rest),
+#: its 'corr' step, SignalToNoiseSelector, is binary until the filters take K classes (issue 38, another branch)
+_MULTICLASS_CHECKS = ("check_fit_score_takes_y", "check_estimators_fit_returns_self", "check_readonly_memmap_input",
+                      "check_n_features_in_after_fitting", "check_positive_only_tag_during_fit", "check_dtype_object",
+                      "check_f_contiguous_array_estimator", "check_classifiers_classes", "check_classifiers_train",
+                      "check_classifiers_train(readonly_memmap=True)",
+                      "check_classifiers_train(readonly_memmap=True,X_dtype=float32)", "check_supervised_y_2d",
+                      "check_methods_sample_order_invariance", "check_methods_subset_invariance",
+                      "check_dict_unchanged", "check_fit2d_predict1d")
+
+
+def _snr_takes_three_classes():
+    X = np.random.default_rng(0).normal(size=(9, 4))
+    try:
+        SignalToNoiseSelector(n_features_to_select=2).fit(X, np.arange(9) % 3)
+    except ValueError:
+        return False
+    return True
+
+
 def _expected(est):
     if isinstance(est, Pipeline):
-        return _PIPE_EXPECTED
+        out = dict(_PIPE_EXPECTED)
+        if not _snr_takes_three_classes():
+            out.update({c: "SignalToNoiseSelector (the 'corr' step) takes two classes only; the pipeline takes K "
+                           "when it does" for c in _MULTICLASS_CHECKS})
+        return out
     return {}
 
 

@@ -36,6 +36,11 @@ the data sets of all five                  ``datasets``, ``preprocessing``      
                                            SampleStandardizer, MissingValueImputer)
 =========================================  ==========================================  ==============================
 
+K >= 3 classes: the methods that are binary by construction fit K classes one class against the rest (ALMA and
+its selectors, the stump conjunctions with a union risk bound; :mod:`genesel._core.multiclass` holds the
+decomposition and the bound) or jointly (AdaBoost as SAMME); ``multiclass`` (OneVsRestSelector) turns any binary
+selector into a K-class one, combining the K rankings.
+
 Layers (a test enforces them): algorithm modules and ``_core`` (private, paper-agnostic: the SVM dual solvers, the
 one small linear-algebra module, the Gram function, data-relative units, input checks, the estimator and selector
 bases, the hyper-parameter constraints, fast math, BLAS threads) import nothing from ``datasets``, ``experiments``
@@ -63,6 +68,7 @@ from genesel.forward import ForwardPath, forward_path
 from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
 from genesel.msvm_rfe import MSVMRFE
+from genesel.multiclass import OneVsRestSelector
 from genesel.preprocessing import GeneStandardizer, LogTransform, MissingValueImputer, SampleStandardizer
 from genesel.rfe import SVMRFE
 from genesel.rvm import RVM
@@ -77,4 +83,4 @@ __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DW
            "MissingValueImputer", "SampleStandardizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
            "GolubVoting", "L2AROM", "DegenerateModelWarning", "forward_path", "ForwardPath", "MSVMRFE",
            "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps", "SampleCompressionStumps",
-           "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector", "SmallForestClassifier"]
+           "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector", "SmallForestClassifier", "OneVsRestSelector"]

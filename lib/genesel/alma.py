@@ -583,6 +583,7 @@ class ALMA(_ALMABase):
 
 
 class _ALMASelectorBase(SelectorBase, _ALMABase):
+    _multi_class = True  # K >= 3 classes: one-vs-rest, selecting on the K problems together
     def _fit_path(self, X, y, order, *, rule, p_mode, n_target=1):
         t0 = time.perf_counter()
         path = elimination_path_ovr if y.ndim == 2 else elimination_path

@@ -378,6 +378,14 @@ _TINY = float(np.finfo(np.float64).tiny)
 _OVR_ATTRS = ("estimators_", "stump_classes_", "class_bounds_")
 
 
+def _has_predict_proba(est):
+    """The fixed-margin PAC-Bayes learner fitted on K >= 3 classes has no class probabilities: its one-vs-rest
+    decision follows the K hard conjunctions at the interval middles, their Gibbs probabilities another classifier
+    (the two disagree on about one sample in ten of scikit-learn's three blobs), so none consistent with ``predict``
+    exists. With two classes it keeps the Gibbs probabilities it always gave."""
+    return getattr(est, "margin", "variable") != "fixed" or len(getattr(est, "classes_", ())) <= 2
+
+
 def _has_decision_function(est):
     """The fixed-margin PAC-Bayes learner predicts with the hard conjunction at the interval middles but gives the
     Gibbs classifier's probabilities; no decision function is consistent with both, so it has none."""
@@ -952,9 +960,10 @@ class PACBayesStumps(_StumpConjunction):
         pr = self._prod(X, k)
         return pr if self.positive_class_ == self.classes_[1] else 1.0 - pr
 
+    @available_if(_has_predict_proba)
     def predict_proba(self, X):
         """Columns follow ``classes_``: the Gibbs classifier's probability of each class (Π σ for the positive).
-        K >= 3 classes: each learner's probability of its class (``estimators_[k]``), normalised over the classes
+        K >= 3 classes (variable margins only): each learner's probability of its class (``estimators_[k]``), normalised over the classes
         (as scikit-learn's ``OneVsRestClassifier``; uniform where no learner gives its class any probability)."""
         X = self._validate_X(X)
         if self._is_ovr():
