@@ -66,9 +66,12 @@ __all__ = ["read_expression", "looks_like_path", "MULTICLASS_METHODS", "file_sha
            "make_reference", "file_identity"]
 
 #: The public genesel estimators that accept more than two classes (``tests/test_expression_io.py`` fits every
-#: public estimator on three classes and checks this list): SMLR's multinomial model (Krishnapuram et al. 2005).
+#: public estimator on three classes and checks this list, in ``genesel.__all__`` order): SMLR's multinomial model
+#: (Krishnapuram et al. 2005); ALMA and its selectors and the stump conjunctions one class against the rest,
+#: AdaBoost one-vs-rest or as SAMME, and OneVsRestSelector around any binary selector (genesel._core.multiclass).
 #: Every other classifier and selector separates two classes and refuses more; the transformers take any labels.
-MULTICLASS_METHODS = ("SMLR",)
+MULTICLASS_METHODS = ("ALMA", "ALMAFS", "ALMARFE", "SMLR", "OccamStumps", "SampleCompressionStumps", "PACBayesStumps",
+                      "AdaBoostStumps", "OneVsRestSelector")
 #: Multi-class tools of scikit-learn a user would otherwise pick (named in the message for a multi-class file).
 SKLEARN_MULTICLASS = ("LogisticRegression", "LinearSVC (one-vs-rest)", "RandomForestClassifier",
                       "KNeighborsClassifier", "SelectKBest(f_classif)")
