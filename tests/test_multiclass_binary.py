@@ -60,7 +60,7 @@ def test_two_classes_go_through_the_binary_check_unchanged():
 def test_k_classes_are_encoded_by_their_sorted_labels():
     X, y = _problem(K=4)
     labels = np.array(["d", "b", "c", "a"])[y]
-    X2, y_idx, classes = MC.check_classifier_fit(genesel.ALMA(), X, labels)
+    _, y_idx, classes = MC.check_classifier_fit(genesel.ALMA(), X, labels)
     assert classes.tolist() == ["a", "b", "c", "d"]
     np.testing.assert_array_equal(classes[y_idx], labels)
     with pytest.raises(ValueError, match="Unknown label type"):

@@ -941,7 +941,7 @@ def adaboost_rounds_multi(vals, order, idx, cls, valid, y, n_classes, n_rounds):
     ``w <- exp(log w + alpha * mistake)`` normalised; stop after a stump with e = 0 (kept with alpha = 1) or before
     one with e >= 1 - 1/K (status 2 if that is the first round). Returns (genes, thresholds, lefts, rights, alphas,
     errors, rounds, status) with lefts/rights the class index (0..K-1) of x <= threshold / x > threshold."""
-    n, m = vals.shape
+    m = vals.shape[1]
     K = n_classes
     genes = np.full(n_rounds, -1, dtype=np.int64)
     thr = np.zeros(n_rounds)

@@ -83,7 +83,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import _fit_context, clone
+from sklearn.base import _fit_context
 from sklearn.utils._available_if import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
