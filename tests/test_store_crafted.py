@@ -208,6 +208,14 @@ def _key_in_child(config, barrier, out):
     os.environ.pop(store.ENV_KEY, None)
     os.environ["XDG_CONFIG_HOME"] = config
     store._SECRET_CACHE.clear()
+    real_fdopen = os.fdopen
+
+    def slow_fdopen(*args, **kwargs):  # a slow file system (a loaded NFS home): 50 ms between open and write
+        fh = real_fdopen(*args, **kwargs)
+        time.sleep(0.05)
+        return fh
+
+    os.fdopen = slow_fdopen
     barrier.wait()
     try:
         out.put(("ok", store.cache_secret().decode()))
