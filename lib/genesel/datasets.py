@@ -129,6 +129,8 @@ def _read_parsed(pp: Path, spec):
         return None
     except RecordError as exc:
         problem = str(exc)
+    except Exception as exc:  # noqa: BLE001 - any failure to read the cache: named, removed, rebuilt
+        problem = f"unreadable ({type(exc).__name__}: {exc})"
     else:
         if not isinstance(rec, dict) or rec.get("name") != spec.name or rec.get("source") != _source_digest(spec):
             problem = "the record of another data set or of other raw files (copied or renamed)"

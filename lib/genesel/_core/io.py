@@ -15,7 +15,7 @@ import threading
 import warnings
 from pathlib import Path
 
-__all__ = ["atomic_write", "umask_mode", "CacheIntegrityWarning", "drop_legacy_files"]
+__all__ = ["atomic_write", "atomic_create", "umask_mode", "CacheIntegrityWarning", "drop_legacy_files"]
 
 
 class CacheIntegrityWarning(UserWarning):
@@ -70,3 +70,39 @@ def atomic_write(path, write) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def atomic_create(path, data: bytes, mode: int = 0o600) -> bool:
+    """Create ``path`` holding ``data`` unless it exists; True if this call created it. The content is written to a
+    temporary file in the same folder, flushed to disk and hard-linked to ``path`` (``os.link`` fails if ``path``
+    exists), so a reader sees no file or the whole content, never an empty or partial one, and of several processes
+    creating it at once exactly one wins."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return False
+        _fsync_dir(path.parent)
+        return True
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - a platform without directory handles
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)

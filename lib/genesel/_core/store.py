@@ -18,6 +18,15 @@ archive. Reading it must never run code, and it must never serve a number that g
   recomputed, never served.
 - The MAC covers a *kind* (``"cell"``, ``"parsed"``) and the caller checks the record's own identity (a cell's key,
   a data set's name and source digest), so a genuine record copied under another name is refused as well.
+- A record is checked before anything in it is loaded, so that a crafted file can cost neither memory nor time:
+  the zip archive's central directory first (exactly the expected member names, stored or deflated, their declared
+  sizes together at most :data:`MAX_EXPANSION` times the file's size plus :data:`SLACK` bytes: a deflate bomb is
+  refused by its declared expansion, and reading never goes past a member's declared size, so a directory that
+  lies about it ends in a CRC error, not in memory), then each member's ``.npy`` header (shape and dtype, parsed
+  without allocating: no object or structured dtype, and shape times item size must be exactly the bytes that
+  follow the header), then the MAC over the members' bytes; only then are arrays made (views of bytes already
+  read) and the JSON parsed. Whatever goes wrong on reading (including ``MemoryError``) is a
+  :class:`RecordError`: the caller names the file, deletes it and recomputes, never fails every run.
 
 Anyone who holds the key can write records the cache will serve: keep the key private, like an SSH key.
 """
@@ -26,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import json
 import math
 import os
@@ -35,13 +45,16 @@ from pathlib import Path
 
 import numpy as np
 
-from genesel._core.io import atomic_write
+from genesel._core.io import atomic_create, atomic_write
 
 __all__ = ["RecordError", "ENV_KEY", "key_path", "cache_secret", "write_record", "read_record", "encode", "decode"]
 
 ENV_KEY = "GENESEL_CACHE_KEY"
-_FORMAT = b"genesel-record-2"
+_FORMAT = b"genesel-record-3"
 _RECORD, _MAC = "record", "mac"  # the two fixed members; arrays are a0, a1, ...
+#: A record's members, once read, may hold at most this many times the file's size (plus SLACK bytes).
+MAX_EXPANSION = 4
+SLACK = 1 << 16
 
 
 class RecordError(Exception):
@@ -89,18 +102,17 @@ def cache_secret() -> bytes:
 
 
 def _create_key_file(path: Path) -> bytes:
+    """Create the key file atomically: written whole to a temporary file, flushed to disk, then linked into place
+    (``os.link`` fails if the name exists), so a process starting at the same moment sees no file or the whole key,
+    never an empty one, and all of them use the key of the first to link."""
     secret = secrets.token_hex(32).encode()
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process created it meanwhile: use that one
-        return path.read_bytes().strip()
+        created = atomic_create(path, secret + b"\n", mode=0o600)
     except OSError as exc:
         raise OSError(f"cannot create the cache key file {path} ({exc.strerror}); make its folder writable or set "
                       f"{ENV_KEY} to a secret of at least 16 characters") from None
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(secret + b"\n")
-    return secret
+    return secret if created else path.read_bytes().strip()
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -181,16 +193,20 @@ def _hashable(k):
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _mac(secret: bytes, kind: str, body: bytes, arrays) -> bytes:
+def _npy(a) -> bytes:
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.asarray(a, order="C"), allow_pickle=False)  # C order: 0-d arrays stay 0-d
+    return buf.getvalue()
+
+
+def _mac(secret: bytes, kind: str, members) -> bytes:
+    """HMAC-SHA256 over the format, the kind and every member (name, length, the ``.npy`` file's bytes), in order."""
     m = hmac.new(secret, digestmod=hashlib.sha256)
     m.update(_FORMAT + b"\0" + kind.encode() + b"\0")
-    m.update(len(body).to_bytes(8, "little") + body)
-    for a in arrays:
-        a = np.asarray(a, order="C")  # not ascontiguousarray: it turns 0-d arrays into 1-d ones
-        head = f"{a.dtype.str}|{','.join(map(str, a.shape))}".encode()
-        m.update(len(head).to_bytes(8, "little") + head)
-        data = a.tobytes()
-        m.update(len(data).to_bytes(8, "little") + data)
+    for name, data in members:
+        head = name.encode()
+        m.update(len(head).to_bytes(8, "little") + head + len(data).to_bytes(8, "little"))
+        m.update(data)
     return m.digest()
 
 
@@ -199,46 +215,95 @@ def write_record(path, obj, *, kind: str) -> Path:
     tree, arrays = encode(obj)
     body = json.dumps({"format": _FORMAT.decode(), "kind": kind, "data": tree}, separators=(",", ":"),
                       allow_nan=False).encode()  # key order kept: a result's columns come back in their order
-    mac = _mac(cache_secret(), kind, body, arrays)
-    members = {_RECORD: np.frombuffer(body, dtype=np.uint8), _MAC: np.frombuffer(mac, dtype=np.uint8)}
-    members.update({f"a{i}": np.asarray(a, order="C") for i, a in enumerate(arrays)})
+    members = [(f"{_RECORD}.npy", _npy(np.frombuffer(body, dtype=np.uint8)))]
+    members += [(f"a{i}.npy", _npy(a)) for i, a in enumerate(arrays)]
+    mac = _mac(cache_secret(), kind, members)
+    members.append((f"{_MAC}.npy", _npy(np.frombuffer(mac, dtype=np.uint8))))
 
     def write(tmp):
-        with open(tmp, "wb") as fh:  # a file object: np.savez would append ".npz" to a bare name
-            np.savez(fh, **members)
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as zf:
+            for name, data in members:
+                zf.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+            zf.comment = _FORMAT
 
     return atomic_write(path, write)
 
 
 def read_record(path, *, kind: str):
     """The data of the record at ``path``; raises :class:`RecordError` (the reason) if it is not a record of
-    ``kind`` that someone holding this cache's key wrote, or ``FileNotFoundError``."""
+    ``kind`` that someone holding this cache's key wrote, or cannot be read for any reason (see the module doc),
+    or ``FileNotFoundError``."""
     path = Path(path)
-    with open(path, "rb") as fh:
-        head = fh.read(4)
-    if head != b"PK\x03\x04":
-        raise RecordError("not a genesel record (an older cache format, or another kind of file)")
     try:
-        with zipfile.ZipFile(path) as zf:
-            names = set(zf.namelist())
-        expected = {f"{_RECORD}.npy", f"{_MAC}.npy"}
-        n_arrays = len(names) - 2
-        if not expected <= names or names != expected | {f"a{i}.npy" for i in range(n_arrays)}:
-            raise RecordError(f"not a genesel record (unexpected members {sorted(names)[:6]})")
-        with np.load(path, allow_pickle=False) as z:  # never unpickles: object arrays raise
-            body = z[_RECORD]
-            mac = z[_MAC]
-            arrays = [z[f"a{i}"] for i in range(n_arrays)]
-    except RecordError:
+        with open(path, "rb") as fh:
+            return _read(fh, kind)
+    except (RecordError, FileNotFoundError):
         raise
-    except (ValueError, OSError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+    except MemoryError:
+        raise RecordError("cannot be read (it needs more memory than this machine has to spare)") from None
+    except Exception as exc:  # noqa: BLE001 - whatever a damaged or crafted file provokes: never fail every run
         raise RecordError(f"cannot be read ({type(exc).__name__}: {exc})") from None
-    if body.dtype != np.uint8 or mac.dtype != np.uint8 or body.ndim != 1:
-        raise RecordError("not a genesel record (malformed header arrays)")
-    body = body.tobytes()
-    if not hmac.compare_digest(mac.tobytes(), _mac(cache_secret(), kind, body, arrays)):
+
+
+def _read(fh, kind: str):
+    size = os.fstat(fh.fileno()).st_size
+    if fh.read(4) != b"PK\x03\x04":
+        raise RecordError("not a genesel record (an older cache format, or another kind of file)")
+    fh.seek(0)
+    try:
+        zf = zipfile.ZipFile(fh)
+    except zipfile.BadZipFile as exc:
+        raise RecordError(f"not a readable archive ({exc})") from None
+    with zf:
+        if zf.comment != _FORMAT:
+            raise RecordError(f"written in another genesel format ({zf.comment[:40]!r}, this one reads "
+                              f"{_FORMAT.decode()}): an older cache; recomputed once")
+        infos = zf.infolist()
+        names = [i.filename for i in infos]
+        n_arrays = len(names) - 2
+        expected = [f"{_RECORD}.npy"] + [f"a{i}.npy" for i in range(n_arrays)] + [f"{_MAC}.npy"]
+        if n_arrays < 0 or sorted(names) != sorted(expected):
+            raise RecordError(f"not a genesel record (unexpected members {sorted(names)[:6]})")
+        declared = 0
+        for i in infos:
+            if i.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                raise RecordError(f"not a genesel record (member {i.filename} compressed with method "
+                                  f"{i.compress_type})")
+            if i.compress_size > size:
+                raise RecordError(f"damaged (member {i.filename} claims {i.compress_size} bytes in a file of {size})")
+            declared += i.file_size
+        limit = MAX_EXPANSION * size + SLACK
+        if declared > limit:
+            raise RecordError(f"refused unread: its members would take {declared:,} bytes, more than {MAX_EXPANSION} "
+                              f"times the file's {size:,} (a compression bomb, or damaged)")
+        by_name = {i.filename: i for i in infos}
+        raw = {}
+        for name in expected:
+            info = by_name[name]
+            buf = bytearray(info.file_size)
+            with zf.open(info) as member:
+                got = member.readinto(buf)
+                if got != info.file_size or member.read(1):
+                    raise RecordError(f"damaged (member {name} is not {info.file_size} bytes long)")
+            raw[name] = buf
+    heads = {name: _npy_header(name, buf) for name, buf in raw.items()}
+    mac_shape, _, mac_dtype, mac_off = heads[f"{_MAC}.npy"]
+    if mac_dtype != np.uint8 or mac_shape != (32,):
+        raise RecordError("not a genesel record (malformed MAC member)")
+    members = [(name, raw[name]) for name in expected[:-1]]
+    mac = bytes(raw[f"{_MAC}.npy"][mac_off:])
+    if not hmac.compare_digest(mac, _mac(cache_secret(), kind, members)):
         raise RecordError("not written with this cache's key (forged, changed after it was written, written by "
                           f"another user or machine with another key, or of another kind than {kind!r})")
+    shape, _, dtype, off = heads[f"{_RECORD}.npy"]
+    if dtype != np.uint8 or len(shape) != 1:
+        raise RecordError("not a genesel record (malformed record member)")
+    body = bytes(raw[f"{_RECORD}.npy"][off:])
+    arrays = []
+    for name in expected[1:-1]:
+        shape, fortran, dtype, off = heads[name]
+        a = np.frombuffer(raw[name], dtype=dtype, count=math.prod(shape), offset=off)
+        arrays.append(a.reshape(shape, order="F" if fortran else "C"))
     try:
         rec = json.loads(body)
     except ValueError as exc:  # authenticated yet unreadable: a genesel bug, still never served
@@ -247,3 +312,29 @@ def read_record(path, *, kind: str):
         raise RecordError(f"a record of another format or kind ({rec.get('format')!r}, {rec.get('kind')!r})")
     return decode(rec["data"], arrays)
 
+
+def _npy_header(name: str, buf: bytearray):
+    """(shape, fortran order, dtype, offset of the data) of an ``.npy`` member, checked against its size before
+    anything is allocated: plain numeric or string dtypes only, and shape x item size = the bytes after the header."""
+    bio = io.BytesIO(memoryview(buf)[:min(len(buf), 70000)])
+    try:
+        version = np.lib.format.read_magic(bio)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(bio)
+        elif version in ((2, 0), (3, 0)):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(bio)
+        else:
+            raise ValueError(f"npy version {version}")
+    except (ValueError, SyntaxError, TypeError, EOFError) as exc:
+        raise RecordError(f"damaged (member {name}: not an .npy array: {exc})") from None
+    if dtype.hasobject or dtype.kind == "V" or dtype.itemsize == 0 and dtype.kind not in "US":
+        raise RecordError(f"not a genesel record (member {name} has dtype {dtype}, which needs pickle or is "
+                          "structured)")
+    if not all(isinstance(d, int) and d >= 0 for d in shape):
+        raise RecordError(f"damaged (member {name}: shape {shape})")
+    need = math.prod(shape) * dtype.itemsize
+    have = len(buf) - bio.tell()
+    if need != have:
+        raise RecordError(f"damaged or crafted (member {name} declares shape {shape} of {dtype}: {need:,} bytes, "
+                          f"but holds {have:,})")
+    return tuple(shape), bool(fortran), dtype, bio.tell()
