@@ -20,10 +20,10 @@ export GENESEL_SCHEDULER := $(or $(SCHEDULER),$(GENESEL_SCHEDULER))
 .PHONY: run full report test lab data install clean-cache bench
 
 run: data          ## notebooks in quick mode -> runs/quick/ (figures: runs/quick/figures/); NB=02 for one
-	$(BIN)/python -m genesel.notebooks --mode quick $(ARGS) $(NB)
+	$(BIN)/genesel run --mode quick $(ARGS) $(NB)
 
 full: data         ## the papers' full protocols (hours) -> runs/full/, figures/ (the committed figures)
-	$(BIN)/python -m genesel.notebooks --mode full $(ARGS) $(NB)
+	$(BIN)/genesel run --mode full $(ARGS) $(NB)
 
 report: install    ## static HTML of the executed notebooks (offline maths, embedded figures): runs/<MODE>/report/
 	$(BIN)/python -m genesel.experiments.report --mode $(or $(MODE),quick)

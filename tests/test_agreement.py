@@ -1,4 +1,4 @@
-"""The count of reproduced, explained and unexplained cells (issue 27): genesel.experiments.agreement."""
+"""The count of reproduced, explained and unexplained cells (issue 27): genesel.records.agreement."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from genesel.experiments import agreement as A
+from genesel.records import agreement as A
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "figures"

@@ -81,7 +81,7 @@ def test_every_public_estimator_is_registered(cls):
 
 def _paper_modules():
     return sorted(p.stem for p in (PKG / "papers").glob("*.py")
-                  if p.stem not in ("__init__", "common", "notebook", "tan2006") and not p.stem.endswith("_report"))
+                  if p.stem not in ("__init__", "common", "presentation", "tan2006") and not p.stem.endswith("_report"))
 
 
 def _notebook_code(path):

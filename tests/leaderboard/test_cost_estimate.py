@@ -42,7 +42,7 @@ def test_the_estimate_counts_the_cells_the_notebook_runs(mirror):
 
 
 def test_quick_mode_is_within_its_budget_and_a_long_choice_gets_the_warning(mirror):
-    from genesel.papers.notebook import time_budget
+    from genesel.papers.presentation import time_budget
 
     quick = dict(quick=True, n_repeats=1, n_folds=3, inner_k=3, n_boot=8)
     methods = list(K.CATALOGUE)

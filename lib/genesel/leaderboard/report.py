@@ -45,8 +45,8 @@ def dataset_parameter(value, default, name="datasets", *, label=None, rows=None,
     """The notebook's data sets: registered binary sets (names or aliases, as the other notebooks take them) and
     users' files (a path or a reference string such as ``"study.csv?label=class"``; the notebook's ``label``,
     ``rows`` and ``classes`` parameters fill in the reading options a reference does not set), in the order given
-    (:func:`genesel.papers.notebook.dataset_list`)."""
-    from genesel.papers.notebook import dataset_list
+    (:func:`genesel.papers.presentation.dataset_list`)."""
+    from genesel.papers.presentation import dataset_list
 
     return dataset_list(value, default, name, label=label, rows=rows, classes=classes)
 
@@ -54,7 +54,7 @@ def dataset_parameter(value, default, name="datasets", *, label=None, rows=None,
 def method_parameter(value) -> list:
     """The notebook's methods (default: the whole catalogue); unknown names refused with the list."""
     from genesel.leaderboard.catalogue import method
-    from genesel.papers.notebook import as_list
+    from genesel.papers.presentation import as_list
 
     names = as_list(value, "methods", example=["SVM (all genes)"]) or list(CATALOGUE)
     return [method(n).name for n in names]
@@ -825,7 +825,7 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
     total = cv + boot
     parallel = max(1, min(int(n_jobs), 2))
     top = sorted(per_method.items(), key=lambda kv: -kv[1])[:2]
-    from genesel.papers.notebook import format_seconds
+    from genesel.papers.presentation import format_seconds
 
     what = (f"{len(datasets)} data set(s) x {len(methods)} method(s) x {int(n_repeats) * int(n_folds)} outer folds: "
             f"{format_seconds(cv)} CPU; .632+: {format_seconds(boot)} CPU; most of it "

@@ -1,6 +1,6 @@
 """The README's numbers, generated from the tables the full runs committed (issue 27).
 
-Every notebook's full run keeps its tables on record beside its figures (:func:`genesel.papers.notebook.record`:
+Every notebook's full run keeps its tables on record beside its figures (:func:`genesel.papers.presentation.record`:
 ``figures/<paper>_<table>.csv``) with a run record (``figures/<notebook>_run.json``: commit, machine, date,
 parameters). The README quotes those numbers only through blocks this module writes between markers::
 
@@ -10,8 +10,8 @@ parameters). The README quotes those numbers only through blocks this module wri
 
 and, for a table quoted whole, ``<!-- on-record-table:guyon2002_claims -->`` (the CSV ``figures/guyon2002_claims.csv``
 as a Markdown table), and ``<!-- agreement -->`` (how many cells of each paper's reference tables agree, differ
-for a cause a test shows, or stay unexplained: :mod:`genesel.experiments.agreement`), so a number in the README is
-a number of a committed table, never one typed by hand: change the CSV and the text changes (``python -m genesel.experiments.onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
+for a cause a test shows, or stay unexplained: :mod:`genesel.records.agreement`), so a number in the README is
+a number of a committed table, never one typed by hand: change the CSV and the text changes (``genesel onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
 ``tests/test_onrecord.py`` does). A notebook whose full run is not on record yet gets a block that says so.
 """
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from genesel.experiments.agreement import readme_block
+from genesel.records.agreement import readme_block
 
 __all__ = ["NOTEBOOK_TABLES", "block", "render_readme", "main"]
 
@@ -102,7 +102,7 @@ def table_block(name: str, figures: Path) -> str:
 
 
 def agreement_block(figures: Path) -> str:
-    """The agreement count (:func:`genesel.experiments.agreement.readme_block`) as a Markdown table and its totals."""
+    """The agreement count (:func:`genesel.records.agreement.readme_block`) as a Markdown table and its totals."""
     table, totals = readme_block(figures)
     return _markdown(table) + "\n\n" + totals
 
@@ -123,7 +123,7 @@ def render_readme(text: str, figures: Path) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m genesel.experiments.onrecord", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="genesel onrecord", description=__doc__.splitlines()[0])
     ap.add_argument("--readme", type=Path, default=Path(__file__).resolve().parents[3] / "README.md")
     ap.add_argument("--figures", type=Path, default=None, help="default: figures/ beside the README")
     ap.add_argument("--check", action="store_true", help="exit 1 if the README's blocks are stale; write nothing")
@@ -133,7 +133,7 @@ def main(argv=None) -> int:
     new = render_readme(old, figures)
     if args.check:
         if new != old:
-            print(f"{args.readme}: on-record blocks are stale; run python -m genesel.experiments.onrecord")
+            print(f"{args.readme}: on-record blocks are stale; run genesel onrecord")
             return 1
         return 0
     if new != old:
@@ -142,6 +142,3 @@ def main(argv=None) -> int:
     print(f"{args.readme}: {n} on-record block(s) {'rewritten' if new != old else 'up to date'}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
