@@ -1,40 +1,47 @@
-"""How many cells of each paper's reference tables genesel reproduces, how many differences a test explains, and how
-many stay unexplained (issue 27), counted from the committed full-run tables.
+"""How many cells of the papers' tables genesel reproduces, by one stated rule, counted from the committed full-run
+tables (issues 27, 39).
 
-Every notebook's full run commits its "paper vs genesel" table (``figures/<paper>_paper_vs_genesel.csv``, written by
-:func:`genesel.papers.presentation.record`). This module reads those tables, gives each row the reference table it
-compares (Tan's "(Table 5.6)", Shah's Table 1 errors, Table 3 bounds and Table 4 MNIST, Gentile's Table 1, ...) and
-judges it by one stated rule, **within one sample**:
+Every notebook's full run commits its tables beside its figures (``figures/<paper>_<table>.csv``, written by
+:func:`genesel.papers.presentation.record`). Each reproduced paper declares, in a claims module of its own
+(``genesel.papers.<paper>_claims``, ``genesel.leaderboard.claims``; registered in :data:`genesel.papers.CLAIMS`),
+which of its printed cells a committed table compares, with which rule, and which differences a test accounts for.
+This module names no paper: it holds the rule, applies each module's declarations and counts.
 
-- an error count (Shah's Table 1 means over permutations, Tan's Tables 4.7 and 5.6, Guyon's leave-one-out claims,
-  Shah's Table 3 bounds in samples): within 1;
-- an accuracy or error rate on a fixed test set of m samples (Tan's Tables 4.2, 4.3, 4.6, 5.4): within 100/m
-  percentage points (so the thesis' truncated 82.3 % and our 28/34 = 82.35 % agree);
-- an error rate averaged over random splits of a data set of n samples (Gentile's Table 1): within 100/n points;
-  Shah's MNIST error rates (Table 4) over n images: within 1/n;
-- a number of genes (signature sizes, mean genes kept, numbers of optimal subsets): within 1 or 10 %, whichever is
-  larger;
-- a stability S of Tan's Tables 5.3/5.5 (no sample unit): within 0.02;
-- an AUC read off Tan's Figure 3.8: the paper's value inside genesel's 95 % interval.
+**The rule: within one sample.** A printed number stands for the interval its last digit allows (``82.3`` for
+[82.25, 82.35]; a thesis that truncates, for [82.25, 82.4)); two numbers agree when their intervals are no further
+apart than one sample of the quantity:
 
-A cell with several numbers (Tan's "53 / 83.3% / 416") agrees when every part does. Rows that state a verdict
-("holds", "holds partly", a method's name) are counted as claims, not judged here; rows of genesel's unbiased
-variant of a biased protocol (Tan's "train-only" standardisation beside the thesis' "merged" one, Guyon's selection
-inside the folds) stand beside the paper's number, are not a reproduction of it, and are counted apart; rows the paper did not print legibly, rows on a
-substitute data set and rows on hardware are not comparable. A row that differs is **explained** when an entry of
-:data:`EXPLAINED` names it with the test that shows the cause (a variant that gives the paper's number, or the
-spread of a random partition the paper does not give), **not from the protocol** when its entry's test shows that
-the paper's number cannot come from its stated protocol on these data (what produced it stays open), and
-``tests/test_agreement.py`` checks that every such test exists and every entry still names a row that differs.
-Everything else that differs is **unexplained**.
+- an error count (one run's, or a mean over repeated cross-validations): 1 error;
+- an accuracy or error rate on m samples (a test set, a leave-one-out or a cross-validation over m samples): the
+  counts the printed percentages allow differ by at most 1 (the thesis' 63.3 % of 30 is 19, genesel's 66.7 % is
+  20: they agree);
+- an error rate averaged over random splits of a data set of n samples: 100/n points (1/n as a fraction);
+- a number of genes, stumps, rounds or optimal subsets: 1, or 10 % of the larger, whichever is larger;
+- a stability S (Tan's Tables 5.3, 5.5; no sample unit): 0.02;
+- an AUC read off a figure: the paper's value inside genesel's 95 % interval.
 
-``genesel agreement`` prints the count per reference table and, with ``--rows``, each row's
-verdict; the README's ``<!-- agreement -->`` block is this count (``genesel.records.onrecord`` writes it).
+A cell is one printed number (a composite like Tan's "53 / 83.3% / 416" is three cells). **Comparable** means the
+paper's data (as far as the paper lets it be rebuilt) under the paper's protocol; everything else is listed with
+the reason it is not compared: a substitute data set or another sample of the task, data that is not public, a
+value garbled or illegible in the text, a number with no counterpart, a timing on other hardware, genesel's
+unbiased variant of a biased protocol or another protocol shown beside the paper's, a claim in words.
+
+A comparable cell that differs is **explained** only when an entry of its paper's ``EXPLAINED`` names a test that
+brings it within the paper's noise by the stated cause; **not from the protocol** only when the entry's test spans
+the protocol's stated choices and shows the paper's number out of reach of all of them on these data; an entry of
+kind ``"unresolved"`` points at a test that shows what is known while the cell stays **unexplained**, as does
+everything else that differs. ``tests/test_agreement.py`` checks that every entry names a test that exists and a
+cell that differs.
+
+``genesel agreement`` prints the count per paper and table, ``--rows`` every cell's verdict; :func:`headline` is
+the one sentence for the README's first screen; the README's ``<!-- agreement -->`` block is
+:func:`readme_block` (``genesel.records.onrecord`` writes it).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import sys
 from dataclasses import dataclass
@@ -42,254 +49,302 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["EXPLAINED", "Explained", "judge_rows", "tally", "readme_block", "main"]
+__all__ = ["Explained", "Printed", "printed", "gap", "within", "counts_of", "count_rule", "rate_rule",
+           "sample_rule", "size_rule", "tolerance_rule", "interval_rule", "cell", "judged", "not_comparable", "claim",
+           "registered", "notebook_tables", "judge_rows", "tally", "readme_block", "headline", "main",
+           "COMPARABLE", "APART"]
 
-#: samples per data set (Gentile's averaged rates) and test-set sizes (Tan ch. 4, whose 4.3 is leave-one-out on the
-#: training part)
-_N = {"Leukemia": 72, "Leuk": 72, "Colon": 62, "Breast": 49, "BreastER": 49, "Prostate": 102, "Lymphoma": 96}
-_TAN_TEST = {"Colon": 30, "Leukemia": 34}
-_TAN_TRAIN = {"Colon": 32, "Leukemia": 38}
-_NUM = re.compile(r"[-+]?\d+(?:\.\d+)?")
+#: verdicts of a comparable cell, and the categories counted apart
+COMPARABLE = ("agrees", "explained", "not from the protocol", "unexplained")
+APART = ("claims", "unbiased variant", "other protocol", "not comparable")
+_KINDS = {"cause": "explained", "not from the protocol": "not from the protocol", "unresolved": "unexplained"}
+_EPS = 1e-9
+_NUM = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
+FIGURES = Path(__file__).resolve().parents[3] / "figures"
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# printed numbers and the one rule
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A number as printed: its value and the place of its last printed digit (``unit``; 0 for an exact value)."""
+
+    value: float
+    unit: float = 0.0
+
+    def interval(self, truncated: bool = False) -> tuple[float, float]:
+        """The values the print stands for: [v - u/2, v + u/2]; a print that may also be truncated (the thesis
+        prints 28/34 = 82.35 % as 82.3 and 23/30 = 76.67 % as 76.7): [v - u/2, v + u]."""
+        return self.value - self.unit / 2, self.value + (self.unit if truncated else self.unit / 2)
+
+
+def printed(x, *, exact: bool = False) -> Printed:
+    """The first number of ``x`` (a string as printed, an int, or a float whose ``repr`` is how it was printed) with
+    the place of its last digit; ``exact=True`` for a value computed here (unit 0)."""
+    if isinstance(x, Printed):
+        return x
+    if isinstance(x, bool):
+        raise TypeError(f"a printed number, not {x!r}")
+    if isinstance(x, (int, float)) and not isinstance(x, bool) and exact:
+        return Printed(float(x), 0.0)
+    text = repr(x) if isinstance(x, float) else str(x)
+    m = _NUM.search(text.replace("−", "-"))
+    if m is None:
+        raise ValueError(f"no number in {x!r}")
+    tok = m.group(0)
+    decimals = len(tok.split(".", 1)[1]) if "." in tok else 0
+    return Printed(float(tok), 10.0 ** -decimals)
+
+
+def gap(paper, genesel, *, truncated: bool = False) -> float:
+    """Distance between the intervals two printed numbers stand for (0 when they overlap)."""
+    p, g = printed(paper), printed(genesel)
+    plo, phi = p.interval(truncated)
+    glo, ghi = g.interval()
+    return max(0.0, glo - phi, plo - ghi)
+
+
+def within(paper, genesel, tol: float, *, truncated: bool = False) -> bool:
+    """The two printed numbers are no more than ``tol`` apart (interval distance, with a float margin)."""
+    return gap(paper, genesel, truncated=truncated) <= tol + _EPS
+
+
+def counts_of(percent, m: int, *, truncated: bool = False) -> list[int]:
+    """The counts k of m whose 100 k / m the printed percentage stands for."""
+    lo, hi = printed(percent).interval(truncated)
+    return [k for k in range(int(m) + 1) if lo - _EPS <= 100.0 * k / m <= hi + _EPS]
+
+
+def count_rule(paper, genesel) -> tuple[bool, str]:
+    """An error count, or a mean of error counts over repeated cross-validations: within 1."""
+    return within(paper, genesel, 1.0), "within 1 error"
+
+
+def rate_rule(paper, genesel, n: int, *, percent: bool = True) -> tuple[bool, str]:
+    """An error rate averaged over random splits of a data set of n samples: within 100/n points (1/n as a
+    fraction)."""
+    tol = (100.0 if percent else 1.0) / n
+    return within(paper, genesel, tol), (f"within 100/{n} points" if percent else f"within 1/{n}")
+
+
+def sample_rule(paper_pct, genesel_pct, m: int, *, truncated: bool = False) -> tuple[bool, str]:
+    """An accuracy or error rate on m samples: the counts the two printed percentages allow differ by at most 1.
+    A print no count of m matches (a misprint) falls back to 100/m points."""
+    rule = f"within 1 of {m} samples"
+    pk, gk = counts_of(paper_pct, m, truncated=truncated), counts_of(genesel_pct, m)
+    if pk and gk:
+        return min(abs(a - b) for a in pk for b in gk) <= 1, rule
+    return within(paper_pct, genesel_pct, 100.0 / m, truncated=truncated), rule + " (100/m points)"
+
+
+def size_rule(paper, genesel) -> tuple[bool, str]:
+    """A number of genes, stumps, rounds or subsets: within 1 or 10 % of the larger, whichever is larger."""
+    p, g = printed(paper), printed(genesel)
+    tol = max(1.0, 0.1 * max(abs(p.value), abs(g.value)))
+    return within(p, g, tol), "within 1 or 10 %"
+
+
+def tolerance_rule(paper, genesel, tol: float, what: str) -> tuple[bool, str]:
+    """A quantity without a sample unit: within a stated tolerance."""
+    return within(paper, genesel, tol), f"within {tol:g} ({what})"
+
+
+def interval_rule(paper, lo: float, hi: float) -> tuple[bool, str]:
+    """A value read off a figure: inside genesel's 95 % interval [lo, hi] (the read-off value's print widens it)."""
+    plo, phi = printed(paper).interval()
+    return (phi >= lo - _EPS and plo <= hi + _EPS), "inside genesel's 95 % interval"
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# cells and what a test accounts for
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def cell(table: str, quantity: str, paper_value, genesel, verdict: str, why: str = "", *, protocol: str = "",
+         paper: str | None = None) -> dict:
+    """One cell of a paper's table: its reference ``table``, ``quantity``, the ``paper_value`` and genesel's value as
+    shown, a ``verdict`` ('agrees', 'differs', a category of :data:`APART` or a claim verdict) and ``why`` (the rule
+    applied, or the reason it is not compared). ``paper`` overrides the module's paper name."""
+    row = {"table": table, "quantity": quantity, "protocol": protocol, "paper value": str(paper_value),
+           "genesel": str(genesel), "verdict": verdict, "why": why}
+    if paper is not None:
+        row["paper"] = paper
+    return row
+
+
+def judged(table: str, quantity: str, paper_value, genesel, rule: tuple[bool, str], **kw) -> dict:
+    """A comparable cell judged by ``rule`` (the ``(agrees, description)`` of one of the rule functions)."""
+    ok, why = rule
+    return cell(table, quantity, paper_value, genesel, "agrees" if ok else "differs", why, **kw)
+
+
+def not_comparable(table: str, quantity: str, paper_value, genesel, why: str, **kw) -> dict:
+    """A cell of the paper's table that is not compared, and why."""
+    return cell(table, quantity, paper_value, genesel, "not comparable", why, **kw)
+
+
+def claim(table: str, quantity: str, paper_value, genesel, **kw) -> dict:
+    """A claim in words: its verdict where genesel's cell states one ('holds', 'holds partly', 'does not hold'),
+    else 'claim' (the notebook's prose weighs it)."""
+    low = str(genesel).lower()
+    if "partly" in low:
+        verdict = "claim holds partly"
+    elif "does not hold" in low:
+        verdict = "claim does not hold"
+    elif re.search(r"(^|: )holds\b", low):
+        verdict = "claim holds"
+    else:
+        verdict = "claim"
+    return cell(table, quantity, paper_value, genesel, verdict, "a claim in words", **kw)
 
 
 @dataclass(frozen=True)
 class Explained:
-    """A difference from a paper that a test accounts for: ``csv`` the stem of a paper-vs-genesel table,
-    ``quantity`` (and optionally ``protocol``) regular expressions on its rows, ``test`` the pytest node id
-    (``tests/...py::test_name``) and ``cause`` one sentence. ``kind``: "cause" when the test shows what produces
-    the difference (a variant that gives the paper's number, or the draw-to-draw spread of a partition the paper
-    does not give), "not from the protocol" when it shows the paper's number cannot come from its stated protocol
-    on these data (what did produce it stays open)."""
+    """A difference from a paper that a test accounts for. ``table``, ``quantity`` (and optionally ``protocol``):
+    regular expressions on a cell's fields; ``test``: the pytest node id (``tests/...py::test_name``); ``cause``:
+    one sentence. ``kind``: ``"cause"`` when the test brings the cell within the paper's noise by the stated
+    cause; ``"not from the protocol"`` when the test spans the protocol's stated choices and none gives the
+    paper's number on these data; ``"unresolved"`` when the test shows what is known (a partial cause, a bound)
+    and the cell stays unexplained."""
 
-    csv: str
+    table: str
     quantity: str
     test: str
     cause: str
     protocol: str | None = None
     kind: str = "cause"
 
-    def matches(self, stem: str, row) -> bool:
-        return (stem == self.csv and re.search(self.quantity, row["quantity"]) is not None
-                and (self.protocol is None or re.search(self.protocol, row["protocol"]) is not None))
+    def __post_init__(self):
+        if self.kind not in _KINDS:
+            raise ValueError(f"Explained.kind must be one of {sorted(_KINDS)}, got {self.kind!r}")
+
+    def matches(self, row) -> bool:
+        return (re.search(self.table, str(row["table"])) is not None
+                and re.search(self.quantity, str(row["quantity"])) is not None
+                and (self.protocol is None or re.search(self.protocol, str(row["protocol"])) is not None))
 
 
-_TAN_DIFF = "tests/papers/test_tan2006_differences.py::"
-_PARTITION = ("the thesis' Colon 32/30 partition is a random draw it does not give; its value lies in the central 95 % "
-              "of 200 seeded partitions of the same sizes, and genesel's is draw 0")
-
-#: every difference a test explains (add an entry with the test that shows the cause)
-EXPLAINED: tuple[Explained, ...] = (
-    Explained("shah2012", r"^Leuk: (?:SVM|SVM\+gs|SVM\+rfe|L0|Occam|SC) errors$",  # the six the test runs
-              "tests/papers/test_shah2012_differences.py::test_protocol_on_mistaken_labels_closes_the_leukemia_gap",
-              "labels paired by sample number with the column order of Golub's files (14 of 72 flipped) give the "
-              "paper's near-chance errors, no further from it than genesel is on Colon, and make its Table 5 genes "
-              "fit; the correct labels do neither"),
-    Explained("tan2006_ch4", r"^Colon: SVM test accuracy, all genes \(Table 4\.2\)",
-              _TAN_DIFF + "test_colon_thesis_value_is_one_draw_of_the_partition_distribution", _PARTITION, "^merged"),
-    Explained("tan2006_ch4", r"^Colon: SVM-RFE, optimal subsets by test / test acc\. / biomarker size \(Table 4\.2\)",
-              _TAN_DIFF + "test_colon_thesis_value_is_one_draw_of_the_partition_distribution", _PARTITION, "^merged"),
-    Explained("tan2006_ch4", r"^Colon: SVM-RFE, LOO acc\. / biomarker size / optimal subsets \(Table 4\.3\)",
-              _TAN_DIFF + "test_colon_thesis_value_is_one_draw_of_the_partition_distribution", _PARTITION, "^merged"),
-    Explained("tan2006_ch4", r"^Colon: (?:SVM-RFE|RVM|SMLR) biomarker set, test acc\. / genes \(Table 4\.6\)",
-              _TAN_DIFF + "test_colon_thesis_value_is_one_draw_of_the_partition_distribution", _PARTITION, "^merged"),
-    Explained("tan2006_ch5", r"^Colon: stability S of SVM-RFE \(Tables 5\.3, 5\.5\)",
-              _TAN_DIFF + "test_colon_svm_rfe_stability_of_the_thesis",
-              "the thesis' 10 folds are a random draw it does not give; its S lies in the central 95 % of S over 20 "
-              "seeded 10-fold partitions, and genesel's is draw 0", "^merged"),
-    # the thesis' number is out of reach of its own protocol on these data
-    Explained("tan2006_ch4", r"^Colon: All genes, leave-one-fold-out errors / avg size \(Table 4\.7\)",
-              _TAN_DIFF + "test_colon_all_genes_fold_errors_of_the_thesis_never_occur",
-              "17 errors occur in none of 200 stratified (at most 14) and 200 plain (at most 16) 10-fold partitions",
-              "^merged", "not from the protocol"),
-    Explained("tan2006_ch5", r"^Colon: All genes, leave-one-fold-out accuracy \(errors\) \(Table 5\.6\)",
-              _TAN_DIFF + "test_colon_all_genes_fold_errors_of_the_thesis_never_occur",
-              "17 errors occur in none of 200 stratified (at most 14) and 200 plain (at most 16) 10-fold partitions",
-              "^merged", "not from the protocol"),
-    Explained("tan2006_ch3", r"^SVM errors, Colon$",
-              _TAN_DIFF + "test_colon_all_genes_fold_errors_of_the_thesis_never_occur",
-              "17 errors occur in none of 200 stratified (at most 14) and 200 plain (at most 16) 10-fold partitions",
-              None, "not from the protocol"),
-    Explained("tan2006_ch5", r"^Colon: stability S of RVM \(Tables 5\.3, 5\.5\)",
-              _TAN_DIFF + "test_colon_rvm_stability_of_the_thesis_is_out_of_reach_of_any_partition",
-              "the thesis' S = 0.21 is above every S of 150 seeded 10-fold partitions (at most 0.14)", "^merged",
-              "not from the protocol"),
-    Explained("tan2006_ch4", r"^Leukemia: SMLR biomarker set, test acc\. / genes \(Table 4\.6\)",
-              _TAN_DIFF + "test_leukemia_smlr_no_prior_weight_gives_the_thesis_accuracy",
-              "on the published split no SMLR weight along the path (7 to 20 genes) gives more than 29 of 34; the "
-              "thesis prints 32 of 34", "^merged", "not from the protocol"),
-)
+# ----------------------------------------------------------------------------------------------------------------
+# the registered papers
+# ----------------------------------------------------------------------------------------------------------------
 
 
-def _nums(text: str) -> list[float]:
-    text = re.sub(r"\(95 % CI[^)]*\)", "", str(text))
-    return [float(x) for x in _NUM.findall(text)]
+def registered() -> list:
+    """The claims modules of :data:`genesel.papers.CLAIMS`, imported, in their order."""
+    from genesel.papers import CLAIMS
+
+    return [importlib.import_module(name) for name in CLAIMS]
 
 
-def _genes_ok(a: float, b: float) -> bool:
-    return abs(a - b) <= max(1.0, 0.1 * max(abs(a), abs(b)))
+def notebook_tables(modules=None) -> dict:
+    """notebook -> (the stem of its paper-vs-genesel table in figures/, the patterns of its other tables there), as
+    the registered claims modules declare them (``NOTEBOOKS``)."""
+    out = {}
+    for mod in registered() if modules is None else modules:
+        for nb, spec in mod.NOTEBOOKS.items():
+            if nb in out:
+                raise ValueError(f"notebook {nb} is declared by two claims modules ({mod.__name__} and another)")
+            out[nb] = spec
+    return dict(sorted(out.items()))
 
 
-def _verdict_row(paper: str, ours: str) -> str:
-    """A claim row's verdict where genesel's cell states one ('holds', 'holds partly', 'does not hold'), else
-    'claim' (the notebook's prose weighs it)."""
-    low = ours.lower()
-    if "partly" in low:
-        return "claim holds partly"
-    if "does not hold" in low:
-        return "claim does not hold"
-    if re.search(r"(^|: )holds\b", low):
-        return "claim holds"
-    return "claim"
+def _account(row: dict, explained) -> dict:
+    row = {**row, "test": ""}
+    if row["verdict"] != "differs":
+        return row
+    hit = [e for e in explained if e.matches(row)]
+    if not hit:
+        row["verdict"] = "unexplained"
+        return row
+    e = hit[0]
+    row["verdict"], row["test"] = _KINDS[e.kind], e.test
+    row["why"] = (f"{row['why']}; " if row["why"] else "") + ("what is known: " if e.kind == "unresolved" else "") \
+        + e.cause
+    return row
 
 
-def _dataset(quantity: str) -> str:
-    return quantity.split(":")[0].split(",")[0].strip()
+COLUMNS = ["paper", "table", "quantity", "protocol", "paper value", "genesel", "verdict", "why", "test"]
 
 
-def _judge(stem: str, row) -> tuple[str, str]:
-    """(reference table, verdict) of one row; verdict is 'agrees', 'differs', a claim verdict or 'not comparable'."""
-    q, proto, paper, ours, note = (str(row[c]) for c in ("quantity", "protocol", "paper", "genesel", "note"))
-    bad = re.search(r"garbled|illegible|not public|not reported|left out", paper + " " + ours)
-    if stem == "gentile2003":
-        if "time per" in q:
-            return "timing (other hardware)", "not comparable"
-        if ":" not in q:
-            return "claims", _verdict_row(paper, ours)
-        if bad:
-            return "Table 1", "not comparable"
-        n = _N[_dataset(q)]
-        p, g = _nums(paper), _nums(ours)
-        ok = abs(p[0] - g[0]) <= 100.0 / n
-        if "genes kept" in q:
-            ok = ok and _genes_ok(p[1], g[1])
-        return "Table 1", "agrees" if ok else "differs"
-    if stem == "guyon2002":
-        if not proto.startswith("paper"):
-            return "abstract claims", "unbiased variant"
-        pe, ge = (int(re.search(r"(\d+) error", t).group(1)) for t in (paper, ours))
-        ok = abs(pe - ge) <= 1
-        pf, gf = (re.search(r"first with (\d+)", t) for t in (paper, ours))
-        if pf and gf:
-            ok = ok and _genes_ok(float(pf.group(1)), float(gf.group(1)))
-        return "abstract claims", "agrees" if ok else "differs"
-    if stem == "helleputte2009":
-        if proto == "public files" or "probe" in q:
-            return "data", "not comparable"
-        return "claims (slides)", _verdict_row(paper, ours)
-    if stem == "shah2012":
-        if bad or "substitute data set" in note:
-            table = "Table 3" if "Table 3" in q else "Table 1"
-            return table, "not comparable"
-        p, g = _nums(paper), _nums(ours)
-        if "Table 3" in q:
-            return "Table 3", "agrees" if all(abs(a - b) <= 1 for a, b in zip(p[:2], g[:2])) else "differs"
-        if q.startswith("MNIST"):
-            n = _nums(note)[0] if _nums(note) else None
-            k = 2 if "/" in paper else 1
-            tol = 1.0 / n if n else 1e-3
-            return "Table 4", "agrees" if all(abs(a - b) <= tol for a, b in zip(p[-k:], g[-k:])) else "differs"
-        return "Table 1", "agrees" if abs(p[0] - g[0]) <= 1 else "differs"
-    if stem == "tan2006_ch3":
-        if q.startswith("AUC") and not bad:
-            ci = re.search(r"CI ([\d.]+)[–-]([\d.]+)", ours)
-            if ci is None:  # "comparably excellent": a claim
-                return "Figure 3.8", _verdict_row(paper, ours)
-            p = _nums(paper)[0]
-            return "Figure 3.8", "agrees" if float(ci.group(1)) <= p <= float(ci.group(2)) else "differs"
-        if "errors" in q:
-            return "Table 4.7 (as quoted in ch. 3)", "agrees" if abs(_nums(paper)[0] - _nums(ours)[0]) <= 1 else "differs"
-        return "claims", _verdict_row(paper, ours)
-    if stem in ("tan2006_ch4", "tan2006_ch5"):
-        m = re.search(r"\(Tables? ([\d.]+(?:, [\d.]+)*)\)", q)
-        if m is None or bad:
-            return (f"Table {m.group(1)}" if m else "data"), "not comparable"
-        table, ds = f"Table {m.group(1)}", _dataset(q)
-        if proto.startswith("train-only"):  # genesel's unbiased variant; the thesis' protocol is "merged"
-            return table, "unbiased variant"
-        p, g = _nums(paper), _nums(ours)
-        if table in ("Table 4.7",):
-            ok = abs(p[0] - g[0]) <= 1 and _genes_ok(p[1], g[1])
-        elif table == "Table 5.6":
-            ok = abs(p[-1] - g[1]) <= 1  # the error count in parentheses
-        elif table == "Table 5.3, 5.5":
-            ok = abs(p[0] - g[0]) <= 0.02 + 1e-9
-        elif table == "Table 5.4":
-            ok = abs(p[0] - g[0]) <= 100.0 / _N[ds]
-        elif table == "Table 4.3":
-            ok = abs(p[0] - g[0]) <= 100.0 / _TAN_TRAIN[ds] and _genes_ok(p[1], g[1]) and _genes_ok(p[2], g[2])
-        else:  # 4.2 and 4.6: accuracies on the test set, then sizes
-            pct = [i for i, part in enumerate(paper.split(" / ")) if "%" in part]
-            tol = 100.0 / _TAN_TEST[ds]
-            pp, gp = paper.split(" / "), re.sub(r"\(\d+/\d+\)", "", ours).split(" / ")
-            ok = len(pp) == len(gp)
-            for i, (a, b) in enumerate(zip(pp, gp)):
-                a, b = _nums(a)[0], _nums(b)[0]
-                ok = ok and (abs(a - b) <= tol + 1e-9 if i in pct else _genes_ok(a, b))
-        return table, "agrees" if ok else "differs"
-    return "other", "not comparable"
-
-
-_PAPERS = {"guyon2002": "Guyon 2002", "gentile2003": "Gentile 2003", "helleputte2009": "Helleputte 2009",
-           "shah2012": "Shah 2012", "tan2006_ch3": "Tan 2006", "tan2006_ch4": "Tan 2006", "tan2006_ch5": "Tan 2006"}
-
-
-def judge_rows(figures: Path, explained=None) -> pd.DataFrame:
-    """One row per compared cell of every committed paper-vs-genesel table: paper, reference table, quantity,
-    protocol, paper's and genesel's values, verdict ('agrees', 'explained', 'not from the protocol', 'unexplained', a
-    claim verdict, 'unbiased variant' or 'not comparable') and, for an accounted row, the test."""
-    explained = EXPLAINED if explained is None else explained
+def judge_rows(figures: Path = FIGURES, modules=None) -> pd.DataFrame:
+    """Every cell of every registered paper's tables, in :data:`COLUMNS`: its verdict (one of :data:`COMPARABLE`,
+    :data:`APART` or a claim verdict: 'claim holds', 'claim holds partly', 'claim does not hold', 'claim'), why
+    (the rule applied, the reason it is not compared, the cause a test shows) and, for an accounted cell, the
+    test."""
     out = []
-    for stem, paper in _PAPERS.items():
-        path = Path(figures) / f"{stem}_paper_vs_genesel.csv"
-        if not path.exists():
-            continue
-        for _, row in pd.read_csv(path, dtype=str, keep_default_na=False).iterrows():
-            table, verdict = _judge(stem, row)
-            test = ""
-            if verdict == "differs":
-                hit = [e for e in explained if e.matches(stem, row)]
-                verdict, test = ((("explained" if hit[0].kind == "cause" else "not from the protocol"), hit[0].test)
-                                 if hit else ("unexplained", ""))
-            out.append({"paper": paper, "table": table, "quantity": row["quantity"], "protocol": row["protocol"],
-                        "paper value": row["paper"], "genesel": row["genesel"], "verdict": verdict, "test": test})
-    return pd.DataFrame(out)
+    for mod in registered() if modules is None else modules:
+        for row in mod.cells(Path(figures)):
+            row = _account({"paper": mod.PAPER, **row}, getattr(mod, "EXPLAINED", ()))
+            out.append({c: row.get(c, "") for c in COLUMNS})
+    return pd.DataFrame(out, columns=COLUMNS)
 
 
-def tally(figures: Path, explained=None) -> pd.DataFrame:
-    """Per paper and reference table: numeric cells compared, agreeing, differing but explained by a test,
-    unexplained; claims (verdicts, weighed in the notebooks' prose), rows of genesel's unbiased variant of a biased
-    protocol (shown beside the paper's, not a reproduction of it) and rows not comparable."""
-    rows = judge_rows(figures, explained)
+def tally(figures: Path = FIGURES, modules=None) -> pd.DataFrame:
+    """Per paper and reference table: comparable cells and their verdicts, then the cells counted apart (claims,
+    genesel's unbiased variant, another protocol, not comparable)."""
+    rows = judge_rows(figures, modules)
     verdict = rows.verdict.where(~rows.verdict.str.startswith("claim"), "claims")
-    cols = ["agrees", "explained", "not from the protocol", "unexplained", "claims", "unbiased variant",
-            "not comparable"]
     t = (rows.assign(verdict=verdict).groupby(["paper", "table"], sort=False).verdict.value_counts()
-         .unstack(fill_value=0).reindex(columns=cols, fill_value=0))
-    t.insert(0, "numeric cells", t[["agrees", "explained", "not from the protocol", "unexplained"]].sum(axis=1))
+         .unstack(fill_value=0).reindex(columns=list(COMPARABLE + APART), fill_value=0))
+    t.insert(0, "comparable cells", t[list(COMPARABLE)].sum(axis=1))
     return t.reset_index()
 
 
-def readme_block(figures: Path, explained=None) -> tuple[pd.DataFrame, str]:
-    """The README's block (written by :mod:`genesel.records.onrecord`): the tally without the tables that hold
-    only rows not comparable, and one sentence with the totals."""
-    t = tally(figures, explained)
-    t = t.loc[(t.drop(columns=["paper", "table"]).sum(axis=1) > t["not comparable"])]
-    total = t[["numeric cells", "agrees", "explained", "not from the protocol", "unexplained"]].sum()
-    return t, (f"In all: {total['numeric cells']} numeric cells, {total['agrees']} agree within one "
-               f"sample, {total['explained']} differ for a cause a test shows, {total['not from the protocol']} differ "
-               "where a test shows the paper's number cannot come from its stated protocol on these data, "
-               f"{total['unexplained']} are unexplained "
-               "(rule and tests: `genesel.records.agreement`; each row's verdict: "
-               "`genesel agreement --rows`).")
+def _totals(t: pd.DataFrame) -> pd.Series:
+    return t[["comparable cells", *COMPARABLE, *APART]].sum()
+
+
+def readme_block(figures: Path = FIGURES, modules=None) -> tuple[pd.DataFrame, str]:
+    """The README's block (written by :mod:`genesel.records.onrecord`): the tally without the tables that hold no
+    comparable cell and no claim, and one sentence with the totals."""
+    t = tally(figures, modules)
+    total = _totals(t)
+    t = t.loc[(t["comparable cells"] > 0) | (t["claims"] > 0)]
+    n = int(total["comparable cells"])
+    share = f" ({100 * total['agrees'] / n:.0f} %)" if n else ""
+    return t, (f"In all: {n} comparable cells; {total['agrees']} agree within one sample{share}, "
+               f"{total['explained']} differ for a cause a test shows, {total['not from the protocol']} differ where "
+               "a test spanning the paper's stated choices shows its number out of their reach on these data, "
+               f"{total['unexplained']} are unexplained. Counted apart: {total['not comparable']} cells not "
+               f"comparable, {total['unbiased variant'] + total['other protocol']} of genesel's variants beside the "
+               f"paper's protocol, {total['claims']} claims in words (rule and tests: `genesel.records.agreement`; "
+               "each cell's verdict and why: `genesel agreement --rows`).")
+
+
+def headline(figures: Path = FIGURES, *, where: str = "`genesel agreement --rows`", modules=None) -> str:
+    """One sentence for the README's first screen: the share of the papers' comparable cells that agree, and where
+    the per-table verdicts are (``where``: a link or a command)."""
+    total = _totals(tally(figures, modules))
+    n, a = int(total["comparable cells"]), int(total["agrees"])
+    if n == 0:
+        return f"No paper's table is on record yet ({where} lists the cells once full runs are committed)."
+    papers = judge_rows(figures, modules)
+    comparable = papers[papers.verdict.isin(COMPARABLE)]
+    k = comparable.paper.nunique()
+    return (f"Of {n} cells of {k} papers' tables that genesel's full runs can compare, {a} ({100 * a / n:.0f} %) "
+            f"agree within one sample; {int(total['explained'])} more differ for a cause a test shows, "
+            f"{int(total['unexplained'])} are unexplained (per table and per cell, with the reason: {where}).")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="genesel agreement", description=__doc__.splitlines()[0])
-    ap.add_argument("--figures", type=Path, default=Path(__file__).resolve().parents[3] / "figures")
-    ap.add_argument("--rows", action="store_true", help="print every row's verdict")
+    ap.add_argument("--figures", type=Path, default=FIGURES)
+    ap.add_argument("--rows", action="store_true", help="print every cell's verdict")
+    ap.add_argument("--csv", type=Path, default=None, help="write every cell's verdict to this CSV file")
+    ap.add_argument("--headline", action="store_true", help="print the one-sentence summary")
     args = ap.parse_args(argv)
+    if args.csv is not None:
+        judge_rows(args.figures).to_csv(args.csv, index=False)
     with pd.option_context("display.max_rows", None, "display.max_colwidth", 60, "display.width", 250):
-        print(judge_rows(args.figures) if args.rows else tally(args.figures).to_string(index=False))
+        if args.headline:
+            print(headline(args.figures))
+        elif args.rows:
+            print(judge_rows(args.figures).drop(columns=["protocol"]).to_string(index=False))
+        else:
+            print(tally(args.figures).to_string(index=False))
     return 0
 
 
