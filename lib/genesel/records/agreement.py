@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import numbers
 import re
 import sys
 from dataclasses import dataclass
@@ -49,7 +50,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["Explained", "Printed", "printed", "gap", "within", "counts_of", "count_rule", "rate_rule",
+__all__ = ["Explained", "Printed", "printed", "exact", "gap", "within", "counts_of", "count_rule", "rate_rule",
            "sample_rule", "size_rule", "tolerance_rule", "interval_rule", "cell", "judged", "not_comparable", "claim",
            "registered", "notebook_tables", "judge_rows", "tally", "readme_block", "headline", "main",
            "COMPARABLE", "APART"]
@@ -81,22 +82,28 @@ class Printed:
         return self.value - self.unit / 2, self.value + (self.unit if truncated else self.unit / 2)
 
 
-def printed(x, *, exact: bool = False) -> Printed:
-    """The first number of ``x`` (a string as printed, an int, or a float whose ``repr`` is how it was printed) with
-    the place of its last digit; ``exact=True`` for a value computed here (unit 0)."""
+def printed(x) -> Printed:
+    """The first number of ``x`` with the place of its last printed digit: a string as printed (``"14"``: unit 1, a
+    mean printed to the unit), a float whose ``repr`` is how it was printed (``83.3``: 0.1), an integer (a count:
+    exact). :func:`exact` marks a string or float as exact."""
     if isinstance(x, Printed):
         return x
     if isinstance(x, bool):
         raise TypeError(f"a printed number, not {x!r}")
-    if isinstance(x, (int, float)) and not isinstance(x, bool) and exact:
+    if isinstance(x, numbers.Integral):
         return Printed(float(x), 0.0)
-    text = repr(x) if isinstance(x, float) else str(x)
+    text = repr(float(x)) if isinstance(x, numbers.Real) else str(x)
     m = _NUM.search(text.replace("−", "-"))
     if m is None:
         raise ValueError(f"no number in {x!r}")
     tok = m.group(0)
     decimals = len(tok.split(".", 1)[1]) if "." in tok else 0
     return Printed(float(tok), 10.0 ** -decimals)
+
+
+def exact(x) -> Printed:
+    """A number that is exact as printed (a count: ``"14"`` errors), whatever its digits."""
+    return Printed(printed(x).value, 0.0)
 
 
 def gap(paper, genesel, *, truncated: bool = False) -> float:

@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="genesel compare-runs", description=__doc__.splitlines()[0])
     ap.add_argument("first", type=Path)
     ap.add_argument("second", type=Path)
-    ap.add_argument("--tables", default="*", help="glob on the table names, e.g. 'tan2006_*'")
+    ap.add_argument("--tables", default="*", help="glob on the table names, e.g. 'leaderboard_*'")
     args = ap.parse_args(argv)
     res = compare_dirs(args.first, args.second, args.tables)
     with pd.option_context("display.max_rows", None, "display.max_colwidth", 90, "display.width", 250):

@@ -25,22 +25,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from genesel.records.agreement import readme_block
+from genesel.records.agreement import notebook_tables, readme_block
 
 __all__ = ["NOTEBOOK_TABLES", "block", "render_readme", "main"]
 
-#: notebook -> (the stem of its paper-vs-genesel table in figures/, the patterns of its other tables there)
-NOTEBOOK_TABLES = {
-    "00_datasets": ("datasets", ("datasets_*.csv",)),
-    "01_guyon2002_svm_rfe": ("guyon2002", ("guyon2002_*.csv",)),
-    "02_gentile2003_alma": ("gentile2003", ("gentile2003_*.csv",)),
-    "03_helleputte2009_transfer": ("helleputte2009", ("helleputte2009_*.csv",)),
-    "04_shah2012_stumps": ("shah2012", ("shah2012_*.csv",)),
-    "05a_tan2006_classifiers": ("tan2006_ch3", ("tan2006_table3_*.csv", "tan2006_fig3_*.csv", "tan2006_ard.csv")),
-    "05b_tan2006_feature_ranking": ("tan2006_ch4", ("tan2006_table4_*.csv",)),
-    "05c_tan2006_stability": ("tan2006_ch5", ("tan2006_table5_*.csv",)),
-    "06_leaderboard": ("leaderboard", ("leaderboard_*.csv",)),
-}
+#: notebook -> (the stem of its paper-vs-genesel table in figures/, the patterns of its other tables there), as the
+#: claims modules registered in :data:`genesel.papers.CLAIMS` declare them (``NOTEBOOKS``)
+NOTEBOOK_TABLES = notebook_tables()
 _MARK = re.compile(r"<!-- on-record:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record:(?P=name) -->", re.S)
 _TABLE = re.compile(r"<!-- on-record-table:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record-table:(?P=name) -->", re.S)
 _AGREE = re.compile(r"<!-- agreement -->\n.*?<!-- /agreement -->", re.S)

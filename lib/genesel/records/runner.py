@@ -295,7 +295,7 @@ def main(argv=None) -> int:
     ap.add_argument("--scheduler", default=os.environ.get("GENESEL_SCHEDULER") or None, metavar="ADDRESS",
                     help="run every grid on this dask scheduler (e.g. tcp://10.0.0.5:8786; default: "
                          "$GENESEL_SCHEDULER, else this machine)")
-    ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01_guyon")
+    ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01")
     args = ap.parse_args(argv)
     try:
         params = parse_parameters(args.parameter, args.yaml)
