@@ -126,18 +126,19 @@ def test_notebooks_import_only_public_layers(path):
 # ----------------------------------------------------------------------------------------------------------------
 
 PAPERS = PKG / "papers"
-#: papers/ modules that present (tables, figures, prose, notebook helpers): no grid cell may depend on them
+#: papers/ modules that present (tables, figures, prose, notebook helpers, what a paper's cells are compared with):
+#: no grid cell may depend on them
 PRESENTATION = {"presentation", "datasets_overview"}
 
 
 def _is_presentation(stem):
-    return stem in PRESENTATION or stem.endswith("_report")
+    return stem in PRESENTATION or stem.endswith("_report") or stem.endswith("_claims")
 
 
 #: every other module of papers/ holds cells or what cells use: its code is part of cache keys
 LEADERBOARD = PKG / "leaderboard"
 #: leaderboard modules that only read results (tables and figures; how far a run is): never in a cell's key
-LEADERBOARD_READERS = ("report", "status")
+LEADERBOARD_READERS = ("report", "status", "claims")
 CELL_MODULES = sorted([f"genesel.papers.{p.stem}" for p in PAPERS.glob("*.py")
                        if p.stem != "__init__" and not _is_presentation(p.stem)]
                       + [f"genesel.leaderboard.{p.stem}" for p in LEADERBOARD.glob("*.py")

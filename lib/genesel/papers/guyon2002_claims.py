@@ -46,6 +46,19 @@ def _blocks(t: pd.DataFrame) -> list[pd.DataFrame]:
     return blocks
 
 
+_SETTING = re.compile(r"(?:not )?under (the setting reproducing the most claims|the best setting agreeing with the "
+                      r"paper's description|this notebook's parameters)")
+
+
+def _setting(block: pd.DataFrame, i: int) -> str:
+    """The block's setting, as its notes name it."""
+    for note in block.note:
+        m = _SETTING.search(note)
+        if m:
+            return m.group(1)
+    return f"setting {i + 1}"
+
+
 def _reproduction(blocks) -> int:
     for i, b in enumerate(blocks):
         if b.note.str.contains(_DESCRIPTION, regex=False).any():
@@ -87,6 +100,8 @@ def cells(figures: Path) -> list[dict]:
     k = _reproduction(blocks)
     out = []
     for i, b in enumerate(blocks):
+        setting = _setting(b, i)
+        b = b.assign(protocol=b.protocol + "; " + setting)
         for r in b.itertuples():
             if not r.protocol.startswith("paper"):
                 out.append(cell("abstract", r.quantity, r.paper, r.genesel, "unbiased variant",

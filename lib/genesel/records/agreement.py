@@ -312,10 +312,11 @@ def readme_block(figures: Path = FIGURES, modules=None) -> tuple[pd.DataFrame, s
     t = t.loc[(t["comparable cells"] > 0) | (t["claims"] > 0)]
     n = int(total["comparable cells"])
     share = f" ({100 * total['agrees'] / n:.0f} %)" if n else ""
-    return t, (f"In all: {n} comparable cells; {total['agrees']} agree within one sample{share}, "
-               f"{total['explained']} differ for a cause a test shows, {total['not from the protocol']} differ where "
-               "a test spanning the paper's stated choices shows its number out of their reach on these data, "
-               f"{total['unexplained']} are unexplained. Counted apart: {total['not comparable']} cells not "
+    e, f, u = (int(total[k]) for k in ("explained", "not from the protocol", "unexplained"))
+    return t, (f"In all: {n} comparable cells; {total['agrees']} agree within one sample{share}, {e} "
+               f"{'differs' if e == 1 else 'differ'} for a cause a test shows, {f} where a test spanning the paper's "
+               f"stated choices shows its number out of their reach on these data, {u} "
+               f"{'is' if u == 1 else 'are'} unexplained. Counted apart: {total['not comparable']} cells not "
                f"comparable, {total['unbiased variant'] + total['other protocol']} of genesel's variants beside the "
                f"paper's protocol, {total['claims']} claims in words (rule and tests: `genesel.records.agreement`; "
                "each cell's verdict and why: `genesel agreement --rows`).")
@@ -328,12 +329,12 @@ def headline(figures: Path = FIGURES, *, where: str = "`genesel agreement --rows
     n, a = int(total["comparable cells"]), int(total["agrees"])
     if n == 0:
         return f"No paper's table is on record yet ({where} lists the cells once full runs are committed)."
-    papers = judge_rows(figures, modules)
-    comparable = papers[papers.verdict.isin(COMPARABLE)]
-    k = comparable.paper.nunique()
-    return (f"Of {n} cells of {k} papers' tables that genesel's full runs can compare, {a} ({100 * a / n:.0f} %) "
-            f"agree within one sample; {int(total['explained'])} more differ for a cause a test shows, "
-            f"{int(total['unexplained'])} are unexplained (per table and per cell, with the reason: {where}).")
+    nfp = int(total["not from the protocol"])
+    return (f"Of the {n} printed numbers of the papers' tables that genesel's committed full runs can compare (the "
+            f"paper's data and protocol), {a} ({100 * a / n:.0f} %) agree within one sample; "
+            f"{int(total['explained'])} more differ for a cause a test shows, "
+            + (f"{nfp} where a test shows the paper's number out of its protocol's reach, " if nfp else "")
+            + f"{int(total['unexplained'])} are unexplained (per table and per cell, with the reason: {where}).")
 
 
 def main(argv=None) -> int:
