@@ -24,7 +24,7 @@ import pandas as pd
 
 from genesel.records.agreement import Explained, claim, judged, not_comparable, rate_rule, size_rule
 
-__all__ = ["PAPER", "NOTEBOOKS", "EXPLAINED", "SAMPLES", "READING_FIXES", "cells", "breast_fs_reading"]
+__all__ = ["PAPER", "NOTEBOOKS", "EXPLAINED", "SAMPLES", "READING_FIXES", "cells"]
 
 PAPER = "Gentile 2003"
 NOTEBOOKS = {"02_gentile2003_alma": ("gentile2003", ("gentile2003_*.csv",))}
@@ -43,7 +43,7 @@ _GARBLED = ("garbled in the text: the extraction interleaves this block's values
 
 #: Readings of the paper's printed value that differ from :func:`genesel.papers.gentile2003.paper_table1`, pending a
 #: fix there (a cell module: its edit re-keys the cached cells): (data set, genes, algorithm) -> (value the cell
-#: module reads, value printed, why). :func:`breast_fs_reading` derives the Breast value from the extracted text.
+#: module reads, value printed, why). ``tests/papers/test_claims.py`` derives each from the extracted text.
 READING_FIXES = {
     ("Breast", "FS", "FS"): (6.5, 9.5, "the Breast block of the extracted Table 1 holds 18 numbers and 9 dashes: its "
                              "six rows of three values and one dash, and the FS row's three dashes, are complete "
@@ -152,20 +152,3 @@ def cells(figures: Path) -> list[dict]:
                 out.append(claim("claims", r.quantity, r.paper, r.genesel, protocol=r.protocol))
     return out
 
-
-def breast_fs_reading(text: str | None = None) -> float:
-    """ALMA-FS's Breast value as the extracted Table 1 prints it: the number that is in no data set's block.
-
-    The blocks between Leukemia's and the ln-CORR column hold, per data set, its rows' values and dashes; a block
-    that is complete (six rows of three values and a dash, the FS row's three dashes and, if present, its value)
-    without a number leaves ALMA-FS's own value outside. Returns the one percentage of the text before the
-    "2-RFE" header that is neither in the row labels nor Colon's (printed at the top with its dash)."""
-    from genesel.papers.gentile2003 import _PAPER_TABLE1_TEXT
-
-    toks = [t.strip() for t in (text or _PAPER_TABLE1_TEXT).split("|") if t.strip()]
-    head = toks[:toks.index("2-RFE")]
-    labels_end = max(i for i, t in enumerate(head) if t == "ALL")
-    stray = [t for t in head[labels_end + 1:] if t.endswith("%")]
-    if len(stray) != 1:
-        raise ValueError(f"expected one percentage between the row labels and the 2-RFE header, got {stray}")
-    return float(stray[0].rstrip("%"))
