@@ -113,8 +113,10 @@ def _code_strings(path: Path):
                 yield node.lineno, f"{getattr(node, 'module', '') or ''}.{a.name}"
 
 
-@pytest.mark.parametrize("path", sorted(list((PKG / "records").rglob("*.py")) + list((PKG / "experiments").rglob("*.py"))),
-                         ids=lambda p: str(p.relative_to(PKG)))
+HOUSE = sorted(list((PKG / "records").rglob("*.py")) + list((PKG / "experiments").rglob("*.py")))
+
+
+@pytest.mark.parametrize("path", HOUSE, ids=lambda p: str(p.relative_to(PKG)))
 def test_records_and_experiments_name_no_paper(path):
     """A paper's rules live in its own claims module: the run records and the grid engine name none, so a paper
     added to the house never needs an edit there and one forgotten cannot hide in a branch of theirs."""

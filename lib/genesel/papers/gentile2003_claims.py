@@ -51,15 +51,17 @@ READING_FIXES = {
                              "column); the one number of the table outside every block and without a dash is the "
                              "9.5 % printed after the row labels (Colon's 12.7 % and its dash, printed at the top, "
                              "complete Colon's block). The text agrees: on Breast, 'FS should only be compared to "
-                             "2-RFE and ln-RFE' (9.5 % is below ln-RFE's 9.6-10.7 %, above ln-CORR's 5.5 % and 6.5 % at 20 and 40 genes)"),
+                             "2-RFE and ln-RFE' (9.5 % is below ln-RFE's 9.6-10.7 %, above ln-CORR's 5.5 % and 6.5 % "
+                             "at 20 and 40 genes)"),
 }
 
 EXPLAINED: tuple[Explained, ...] = (
     Explained("^Table 1$", r"^Leukemia: ln-CORR, (?:40|100|200) genes$",
               "tests/papers/test_gentile2003_differences.py::"
               "test_leukemia_ln_corr_gap_is_not_the_ranking_and_no_variant_closes_it",
-              "the same gene sets with ALMA_2 agree with the paper's ALMA_2-CORR (the ranking is not the cause), and no "
-              "variant tried (|S2N|, S2N on all 72, p = ln 7129, 2-norm instances) closes all three", kind="unresolved"),
+              "the same gene sets with ALMA_2 agree with the paper's ALMA_2-CORR (the ranking is not the cause), and "
+              "no variant tried (|S2N|, S2N on all 72, p = ln 7129, 2-norm instances) closes all three",
+              kind="unresolved"),
     Explained("^Table 1$", r"^(?:Leukemia|Colon|Prostate|Lymphoma): FS, genes kept$",
               "tests/papers/test_gentile2003_differences.py::test_fs_gene_count_is_set_by_the_first_stage",
               "ALMA-FS's count is set by the first stage's cut and by alpha; no reading of Figure 2 tried gives the "
@@ -146,8 +148,8 @@ def cells(figures: Path) -> list[dict]:
     if vs.exists():
         for _, r in pd.read_csv(vs, dtype=str, keep_default_na=False).iterrows():
             if "time per" in r.quantity:
-                out.append(not_comparable("timing", r.quantity, r.paper, r.genesel, "timing on other hardware (a 1.3 GHz "
-                                          "Athlon)", protocol=r.protocol))
+                out.append(not_comparable("timing", r.quantity, r.paper, r.genesel,
+                                          "timing on other hardware (a 1.3 GHz Athlon)", protocol=r.protocol))
             elif ":" not in r.quantity:
                 out.append(claim("claims", r.quantity, r.paper, r.genesel, protocol=r.protocol))
     return out

@@ -53,8 +53,8 @@ _PROTOCOL = "20 permutations × 5-fold CV, nested 5-fold CV"
 _T3_PROTOCOL = "one permutation × 5-fold CV"
 _SUBSTITUTE = ("substitute data set: genesel's Lung is Garber's 47 × 3171 UniGene clusters, not the paper's 52 × 918 "
                "set, which is not public")
-_MNIST = ("another sample of the task: the paper's pair has {paper} images; genesel's is the {ours} of the 10,000-image "
-          "MNIST test set, so one image here is not one of the paper's")
+_MNIST = ("another sample of the task: the paper's pair has {paper} images; genesel's is the {ours} of the "
+          "10,000-image MNIST test set, so one image here is not one of the paper's")
 _UNNAMED = "genesel's copy of {ds} names its genes by position only ({probe}), the paper by accession"
 _GARBLED = "garbled in the text (the row's values cannot be assigned to columns)"
 
@@ -65,7 +65,8 @@ _T1 = (("SVM", "SVM errors", "errors"), ("SVM+gs", "SVM+gs errors", "errors"), (
        ("L0", "L0 errors", "errors"), ("L0 S", "L0 genes", "size"))
 _T2 = (("Occam", "Occam errors", "errors"), ("Occam S", "Occam stumps", "size"), ("SC", "SC errors", "errors"),
        ("SC S", "SC stumps", "size"), ("PAC-Bayes S", "PAC-Bayes stumps", "size"),
-       ("PAC-Bayes G-errs", "PAC-Bayes Gibbs errors", "errors"), ("PAC-Bayes B-errs", "PAC-Bayes Bayes errors", "errors"))
+       ("PAC-Bayes G-errs", "PAC-Bayes Gibbs errors", "errors"),
+       ("PAC-Bayes B-errs", "PAC-Bayes Bayes errors", "errors"))
 #: Table 3 (one permutation): sizes and bounds are means over the folds printed to the unit, errors the total over
 #: the five test folds (exact counts), the Gibbs errors an expected count (printed to the unit in the paper)
 _T3 = (("fixed size", "fixed size", "size"), ("fixed errors", "fixed errors", "count"),
@@ -169,8 +170,10 @@ def cells(figures: Path) -> list[dict]:
             n_ours = ours.loc[ds, "samples"] if ds in ours.index else "?"
             for col, gcol in _T4:
                 g = ours.loc[ds, gcol] if ds in ours.index else ""
-                out.append(not_comparable("Table 4", f"{ds}: {col}", repr(r[col]) if isinstance(r[col], float) else r[col],
-                                          g, _MNIST.format(paper=int(r["ex"]), ours=n_ours), protocol="one nested 5-fold CV"))
+                shown = repr(r[col]) if isinstance(r[col], float) else r[col]
+                out.append(not_comparable("Table 4", f"{ds}: {col}", shown, g,
+                                          _MNIST.format(paper=int(r["ex"]), ours=n_ours),
+                                          protocol="one nested 5-fold CV"))
     if t5 is not None:
         finals = t5[t5.probe.astype(str).str.len() > 0].groupby("data set").probe.apply(list).to_dict()
         for ds, genes in S.paper_table5().items():

@@ -35,7 +35,6 @@ NOTEBOOKS = {"05b_tan2006_feature_ranking": ("tan2006_ch4", ("tan2006_table4_*.c
 TEST = {"Colon": 30, "Leukemia": 34}
 TRAIN = {"Colon": 32, "Leukemia": 38}
 SAMPLES = {"Colon": 62, "Leukemia": 72}
-_DATA = {"Colon": "Colon", "Leukemia": "Leukemia"}
 _NOT_PUBLIC = ("not public: Lung (26 SAGE libraries of the BC Cancer Agency, 19,624 genes); its rows are quoted "
                "from the thesis and have no genesel counterpart")
 _UNBIASED = "genesel's unbiased variant (standardised on the training part), beside the thesis' merged protocol"
@@ -67,9 +66,10 @@ EXPLAINED: tuple[Explained, ...] = (
               "seeded 10-fold partitions ([0.113, 0.171]), and genesel's is draw 0", "^merged"),
     Explained(r"^Table 5\.5$", r"^Colon: RVM, stability S$",
               _DIFF + "test_colon_rvm_stops_at_sets_of_lower_evidence_than_the_thesis_sets",
-              "no 10-fold partition brings genesel's RVM to the thesis' S (150 partitions, at most 0.14 against 0.213); "
-              "the thesis' RVM sets have a higher evidence than genesel's own fits on 5 of 10 folds, so its optimiser "
-              "found better maxima: the number is from the protocol, genesel's RVM does not reach it", "^merged",
+              "no 10-fold partition brings genesel's RVM to the thesis' S (150 partitions, at most 0.14 against "
+              "0.213); the thesis' RVM sets have a higher evidence than genesel's own fits on 5 of 10 folds, so its "
+              "optimiser found better maxima: the number is from the protocol, genesel's RVM does not reach it",
+              "^merged",
               "unresolved"),
     Explained(r"^Table 5\.5$", r"^Colon: SMLR, stability S$",
               _DIFF + "test_colon_smlr_stability_of_the_thesis_lies_in_the_lower_tail",
