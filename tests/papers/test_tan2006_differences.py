@@ -69,8 +69,8 @@ merged rows (the thesis' protocol) are judged. Findings, with the draws of these
 
 Cost: about 190 s of CPU on one core (200 Colon partitions x SVM-RFE, RVM, SMLR; 150 RVM, 60 SMLR, 20 SVM-RFE and 460
 all-genes 10-fold partitions; 8 SMLR fits on Leukemia and 80 SVMs on their genes). The numbers of draws are as small
-as keeps each verdict away from the edge, except Colon SMLR's S, which sits at the edge at any number of draws (1.7 % of 60 here; 2.3 % of 300 in a
-longer run).
+as keeps each verdict away from the edge, except Colon SMLR's S, which sits at the edge at any number of draws (1.7 %
+of 60 here; 2.3 % of 300 in a longer run).
 """
 
 from __future__ import annotations
