@@ -17,7 +17,10 @@ ARGS ?=
 SCHEDULER ?=
 export GENESEL_SCHEDULER := $(or $(SCHEDULER),$(GENESEL_SCHEDULER))
 
-.PHONY: run full report test lab data install clean-cache bench
+.PHONY: help run full report test lint lab data install clean-cache bench
+
+help:              ## this list: every target and what it does
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:[^#]*## /\t/' | expand -t 20
 
 run: data          ## notebooks in quick mode -> runs/quick/ (figures: runs/quick/figures/); NB=02 for one
 	$(BIN)/genesel run --mode quick $(ARGS) $(NB)
@@ -31,8 +34,11 @@ report: install    ## static HTML of the executed notebooks (offline maths, embe
 test: install      ## the test suite (includes every notebook in quick mode), on every core (pytest-xdist)
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
-lab: install       ## JupyterLab on the notebooks, in the project's venv
-	$(BIN)/jupyter lab notebooks/
+lint: install      ## ruff (pyflakes, pycodestyle, bugbear; configured in pyproject.toml) over the code and tests
+	$(BIN)/ruff check lib data_fetch tests benchmarks
+
+lab: install       ## JupyterLab on the notebooks, in the project's venv (as root too, as in containers)
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
 
 data: install      ## fetch and checksum every registered data set into data/
 	$(BIN)/python -m data_fetch --all
