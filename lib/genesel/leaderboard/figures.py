@@ -150,19 +150,18 @@ def plot_mean_ranks(rt: dict, title_extra: str = ""):
     for yi, s in zip(y, b["share_first"]):
         ax.text(x1 + 4.3, yi, f"{100 * s:.0f} %" if s >= 0.005 else "–", ha="right", va="center", fontsize=15,
                 color=_INK)
-    ax.text(x1 + 4.3, -1.0, "first in", ha="right", va="center", fontsize=15, fontweight="bold", color=_INK)
+    ax.text(x1 + 4.3, -1.0, "first (error)", ha="right", va="center", fontsize=15, fontweight="bold", color=_INK)
     handles = [Line2D([], [], marker="o", color=_INK, ls="-", ms=9, label="error")]
     if bb is not None:
         handles.append(Line2D([], [], marker="s", color="#D55E00", mfc="white", mew=2, ms=8, label="balanced error"))
     if "cd" in err:
         handles.append(Patch(color="#dddddd", label=f"within Nemenyi's critical difference ({err['cd']:.1f}) of the "
                                                      "lowest"))
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.7 / (0.5 * n + 3.2) * 3), ncol=3,
-              fontsize=15, frameon=False)
+    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=15, frameon=False, bbox_to_anchor=(0.5, 0.0))
     ax.set_ylim(n - 0.4, -1.6)
     ax.set_title("Mean rank of each method with its uncertainty; right: share of resamples in which it is first"
                  + title_extra, fontsize=18, color=_INK)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.6 / fig.get_figheight(), 1, 1))
     return fig
 
 

@@ -5,8 +5,9 @@ For each point in turn, the label is tried at offsets around it (right, left, ab
 the same farther out, up to ``max_distance`` points away, joined to its point by a thin leader line once it is
 away from it); the first offset at which its bounding box lies inside the axes and overlaps neither a label placed
 before nor any point's marker is kept. Points are labelled in order of their crowding (the most crowded first, so
-that they get the near places). A label with no free place keeps the candidate of least overlap, so every point
-keeps its one label; :func:`overlaps` counts what is left.
+that they get the near places). A label with no free place keeps the candidate of least overlap (covering another
+label weighs 100 times covering a marker), so every point keeps its one label; :func:`overlaps` counts what is
+left.
 
 Written here rather than taking ``adjustText`` (a well-kept package, but a new dependency for 40 lines): the
 fronts label a handful of points per panel, a greedy search over fixed candidates suffices there, is deterministic
@@ -30,7 +31,7 @@ def _box_overlap(a, b) -> float:
     return max(w, 0.0) * max(h, 0.0)
 
 
-def place_labels(ax, x, y, texts, *, fontsize: float = 12, marker_points: float = 10, max_distance: float = 90,
+def place_labels(ax, x, y, texts, *, fontsize: float = 12, marker_points: float = 10, max_distance: float = 150,
                  others=None, avoid=(), **text_kw) -> list:
     """Label the points (``x``, ``y``) in data coordinates of ``ax`` with ``texts`` (module docstring); ``others``:
     more points (an (m, 2) array in data coordinates) whose markers the labels keep clear of; ``avoid``: artists
@@ -52,7 +53,7 @@ def place_labels(ax, x, y, texts, *, fontsize: float = 12, marker_points: float 
     for a in avoid:
         bb = a.get_window_extent(renderer)
         placed.append((bb.x0, bb.y0, bb.x1, bb.y1))
-    steps = [d for d in (8, 16, 28, 42, 60, 75, 90) if d <= max_distance] or [8]
+    steps = [d for d in (8, 16, 28, 42, 60, 75, 90, 110, 130, 150) if d <= max_distance] or [8]
     for i in order:
         best, best_cost = None, np.inf
         for dist in steps:
@@ -67,8 +68,9 @@ def place_labels(ax, x, y, texts, *, fontsize: float = 12, marker_points: float 
                 t.remove()
                 outside = (max(frame[0] - box[0], 0) + max(box[2] - frame[2], 0)
                            + max(frame[1] - box[1], 0) + max(box[3] - frame[3], 0))
-                cost = (sum(_box_overlap(box, b) for b in placed) + sum(_box_overlap(box, m) for m in markers)
-                        + 1e3 * outside)
+                # another label is never to be covered, a marker rather not, the axes' edge not crossed
+                cost = (100 * sum(_box_overlap(box, b) for b in placed) + sum(_box_overlap(box, m) for m in markers)
+                        + 1e4 * outside)
                 if cost < best_cost:
                     best, best_cost = (off, ha, va, box, dist), cost
                 if cost == 0:
@@ -84,14 +86,17 @@ def place_labels(ax, x, y, texts, *, fontsize: float = 12, marker_points: float 
 
 
 def text_boxes(texts) -> list:
-    """Display-space bounding boxes (x0, y0, x1, y1) of the given text artists, from their figure's renderer."""
+    """Display-space bounding boxes (x0, y0, x1, y1) of the given text artists (an annotation's text without its
+    leader line), from their figure's renderer."""
+    from matplotlib.text import Text
+
     out, drawn = [], set()
     for t in texts:
         fig = t.figure
         if id(fig) not in drawn:
             fig.canvas.draw()
             drawn.add(id(fig))
-        bb = t.get_window_extent(fig.canvas.get_renderer())
+        bb = Text.get_window_extent(t, fig.canvas.get_renderer())  # the text's own box, without a leader line
         out.append((bb.x0, bb.y0, bb.x1, bb.y1))
     return out
 
