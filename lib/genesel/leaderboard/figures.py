@@ -243,9 +243,10 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
             ax.set_title(title, fontsize=15)
         names = g["method"].to_numpy()[front]
         notes = []
-        if front.sum() == 1:
+        if len(set(zip(x[front], e[front]))) == 1:  # one point (several methods may tie on it)
             what = "most stable" if against == "stability" else "smallest"
-            notes.append(ax.text(0.98, 0.97, f"front: one method,\n{what} and most accurate", transform=ax.transAxes,
+            who = "one method" if front.sum() == 1 else f"{int(front.sum())} methods tied"
+            notes.append(ax.text(0.98, 0.97, f"front: {who},\n{what} and most accurate", transform=ax.transAxes,
                                  ha="right", va="top", fontsize=13, color=_INK,
                                  bbox=dict(boxstyle="round", fc="white", ec="0.6", alpha=0.9)))
         labels_by_ax[ax] = (x[front], e[front], names, np.column_stack([x[~front], e[~front]]), notes)
