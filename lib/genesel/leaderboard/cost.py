@@ -18,10 +18,12 @@ m on an n x g data set (:func:`cell_cpu_seconds`), best available first:
 
 The committed run used the full grids and 5 inner folds; an outer fold makes (inner folds + 1) fits of each
 setting of the grid, so the estimate is scaled by (inner_k + 1) / 6 and, in quick mode, by the number of settings
-of the quick grid over the full grid's (:meth:`genesel.leaderboard.catalogue.Method.settings`). Checked against
-the quick run's own cells (Colon's 300 most variable genes, 3 inner folds): 6.9 s per outer fold of the 35 methods
-estimated against 3.8 s measured; the forests (fewer trees in the quick grids, which the setting count does not
-see) are overestimated most, the kNN and RVM baselines underestimated up to 3 times.
+of the quick grid over the full grid's (:meth:`genesel.leaderboard.catalogue.Method.settings`) times, for the
+forests, the number of trees of the quick grid over the full grid's (a grid key ``trees``: the work grows with
+it). Checked against the quick run's own cells (Colon's 300 most variable genes, 3 inner folds; the hand-kept
+table this replaced): 3.9 s per outer fold of the 35 methods estimated against 3.8 s measured; one method at a
+time the measured cost is 0.3 (AdaBoost) to 7 times (the all-genes RVM, 0.02 s) the estimate, most within a
+factor of 2.
 """
 
 from __future__ import annotations
@@ -98,11 +100,13 @@ def _grid_ratio(method: str) -> float:
     if m is None:
         return 1.0
 
-    def count(quick):
+    def work(quick):
         r = len(m.settings("ranker", quick)) if m.kind == "ranked" else 1
-        return r * len(m.settings("estimator", quick))
+        est = m.settings("estimator", quick)
+        trees = np.mean([s["trees"] for s in est]) if est and all("trees" in s for s in est) else 1.0
+        return r * len(est) * trees
 
-    return count(True) / count(False)
+    return work(True) / work(False)
 
 
 def cell_cpu_seconds(method: str, n_samples: int, n_genes: int, inner_k: int, quick: bool,
