@@ -125,3 +125,6 @@ def test_one_data_set_gives_ranks_without_intervals_and_says_so():
     rt = RK.ranking_table(one)
     assert "boot_error" not in rt
     assert "no resampling of data sets" in RK.ranking_sentences(rt)
+    # two methods tied for the lowest mean rank: the sentence names both
+    tie = pd.concat([one, one[one["method"] == "good"].assign(method="twin")])
+    assert "good and twin share the lowest mean rank" in RK.ranking_sentences(RK.ranking_table(tie))

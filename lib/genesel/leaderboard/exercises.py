@@ -33,7 +33,8 @@ def stability_extremes(summary: pd.DataFrame):
     lines = []
     for d, gd in g.groupby("dataset", sort=False):
         if len(gd) < 2:
-            lines.append(f"**{dataset_title(d)}**: only {gd['method'].iloc[0]} selects genes in this run; nothing to compare.")
+            lines.append(f"**{dataset_title(d)}**: only {gd['method'].iloc[0]} selects genes in this run; nothing "
+                         "to compare.")
             continue
         hi, lo = gd.iloc[0], gd.iloc[-1]
         apart = hi["stability_lo"] > lo["stability_hi"]

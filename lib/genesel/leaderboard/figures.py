@@ -193,7 +193,10 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
     none_beats = set(majority["uninformative"])
     datasets = list(dict.fromkeys(summary["dataset"]))
     ncol, nrow = _grid(len(datasets))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(6.6 * ncol, 5.6 * nrow + 2.2), squeeze=False)
+    few = len(datasets) <= 2  # one or two panels: larger, the legend on the right
+    w, h = (10.0, 7.5) if few else (6.6, 5.6)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(w * ncol + (5.5 if few else 0), h * nrow + (1.6 if few else 2.2)),
+                             squeeze=False)
     labels_by_ax = {}
     for ax, d in zip(axes.flat, datasets):
         g = summary[summary["dataset"] == d]
@@ -254,11 +257,17 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
         ax.axis("off")
     what = "stability" if against == "stability" else "signature size"
     fig.suptitle(f"Error against {what}: the Pareto front of the methods on each data set" + title_extra,
-                 fontsize=24, color=_INK)
-    fig.supxlabel("stability of the signatures over the outer folds (Nogueira's Φ; 1 = the same genes every time)"
-                  if against == "stability" else "genes in the signature (mean over the outer folds; log scale)",
-                  fontsize=19, y=0.55 / fig.get_figheight())
-    fig.supylabel("cross-validated error (%), with its 95 % Wilson interval over the samples", fontsize=19)
+                 fontsize=18 if few else 24, color=_INK)
+    xlabel = ("stability of the signatures over the outer folds (Nogueira's Φ; 1 = the same genes every time)"
+              if against == "stability" else "genes in the signature (mean over the outer folds; log scale)")
+    ylabel = "cross-validated error (%), with its 95 % Wilson interval over the samples"
+    if few:
+        for ax in list(axes.flat)[:len(datasets)]:
+            ax.set_xlabel(xlabel.replace(" (", "\n("), fontsize=15)
+            ax.set_ylabel(ylabel.replace(", with", ",\nwith"), fontsize=15)
+    else:
+        fig.supxlabel(xlabel, fontsize=19, y=0.55 / fig.get_figheight())
+        fig.supylabel(ylabel, fontsize=19)
     shown = set(summary["family"]) if against != "stability" else set(
         summary.loc[np.isfinite(summary["stability"]), "family"])
     handles = [Line2D([], [], marker=mk, color=col, ls="", ms=12, label=f) for f, (col, mk) in FAMILY_STYLE.items()
@@ -266,9 +275,14 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
     handles += [Line2D([], [], color=_INK, lw=2.4, marker="o", ms=14, mfc="none", mew=2,
                        label="Pareto front (named)"),
                 Line2D([], [], color="0.25", lw=1.6, ls="--", label="always predicting the larger class")]
-    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=18, frameon=False,
-               bbox_to_anchor=(0.5, 0.0))
-    fig.tight_layout(rect=(0.015, 1.0 / fig.get_figheight(), 1, 1 - 0.9 / fig.get_figheight()))
+    if few:
+        fig.legend(handles=handles, loc="center right", ncol=1, fontsize=16, frameon=False)
+        fig.tight_layout(rect=(0.03, 0.9 / fig.get_figheight(), 1 - 5.3 / fig.get_figwidth(),
+                               1 - 0.9 / fig.get_figheight()))
+    else:
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=18, frameon=False,
+                   bbox_to_anchor=(0.5, 0.0))
+        fig.tight_layout(rect=(0.015, 1.0 / fig.get_figheight(), 1, 1 - 0.9 / fig.get_figheight()))
     for ax, (fx, fe, names, rest, notes) in labels_by_ax.items():
         place_labels(ax, fx, fe, list(names), fontsize=13, others=rest, avoid=notes, color=_INK,
                      bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
@@ -318,7 +332,10 @@ def plot_curves(data: pd.DataFrame, title_extra: str = ""):
                                            methods.index(m)))
     styles = curve_styles(order, fams)
     ncol, nrow = _grid(max(1, len(datasets)))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(6.6 * ncol, 5.4 * nrow + 3.0), squeeze=False)
+    few = len(datasets) <= 2  # one or two panels: larger, the legend on the right
+    w, h = (10.0, 7.5) if few else (6.6, 5.4)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(w * ncol + (7.5 if few else 0), h * nrow + (1.6 if few else 3.0)),
+                             squeeze=False)
     for ax, d in zip(axes.flat, datasets):
         for m in order:
             c = t[(t["dataset"] == d) & (t["method"] == m)]
@@ -334,15 +351,23 @@ def plot_curves(data: pd.DataFrame, title_extra: str = ""):
         ax.axis("off")
     handles = [Line2D([], [], color=styles[m][0], ls=styles[m][1], marker=styles[m][2], lw=2.6, ms=9,
                       label=f"{m} ({fams[m]})" if fams[m] else m) for m in order]
-    ncols = min(4, len(handles))
-    fig.legend(handles=handles, loc="lower center", ncol=ncols, fontsize=16, frameon=False,
-               bbox_to_anchor=(0.5, 0.0), handlelength=3.5)
+    ncols = 1 if few else min(4, len(handles))
+    if few:
+        fig.legend(handles=handles, loc="center right", ncol=1, fontsize=15, frameon=False, handlelength=3.5)
+    else:
+        fig.legend(handles=handles, loc="lower center", ncol=ncols, fontsize=16, frameon=False,
+                   bbox_to_anchor=(0.5, 0.0), handlelength=3.5)
     fig.suptitle("Error against a fixed signature size (ranked methods; mean over the outer folds)" + title_extra,
                  fontsize=24, color=_INK)
-    fig.supxlabel("genes in the signature (log scale; last point: all genes)", fontsize=19)
-    fig.supylabel("test error (%)", fontsize=19)
     rows = int(np.ceil(len(handles) / ncols))
-    fig.tight_layout(rect=(0.015, (0.55 * rows + 0.9) / fig.get_figheight(), 1, 1 - 0.9 / fig.get_figheight()))
+    fig.supxlabel("genes in the signature (log scale; last point: all genes)", fontsize=19,
+                  y=(0.1 if few else 0.55 * rows + 0.35) / fig.get_figheight())
+    fig.supylabel("test error (%)", fontsize=19)
+    if few:
+        fig.tight_layout(rect=(0.03, 0.7 / fig.get_figheight(), 1 - 7.3 / fig.get_figwidth(),
+                               1 - 0.9 / fig.get_figheight()))
+    else:
+        fig.tight_layout(rect=(0.015, (0.55 * rows + 0.9) / fig.get_figheight(), 1, 1 - 0.9 / fig.get_figheight()))
     return fig
 
 

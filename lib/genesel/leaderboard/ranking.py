@@ -42,7 +42,7 @@ import pandas as pd
 from genesel.leaderboard.summary import dataset_title
 
 __all__ = ["rank_statistics", "critical_difference", "bootstrap_ranks", "holm", "majority_class_tests",
-           "ranking_table", "ranking_sentences", "N_BOOT"]
+           "majority_table", "ranking_table", "ranking_sentences", "N_BOOT"]
 
 #: Bootstrap resamples of the data sets for the mean ranks' intervals and the shares of first places.
 N_BOOT = 10_000
@@ -161,6 +161,27 @@ def majority_class_tests(summary: pd.DataFrame, alpha: float = 0.05) -> dict:
             "uninformative": sets.loc[~sets["beats_majority"], "dataset"].tolist() if len(sets) else []}
 
 
+def majority_table(major: dict) -> pd.DataFrame:
+    """:func:`majority_class_tests`'s verdict per data set, readable: the error of always predicting the larger
+    class, the fewest errors of any method (and which), that method's one-sided p-value and the smallest
+    Holm-adjusted p-value over the methods, and whether some method beats the larger class."""
+    s = major["sets"]
+    return pd.DataFrame({
+        "data set": s["dataset"].map(dataset_title).to_numpy(), "samples": s["n_samples"].to_numpy(),
+        "larger class always: error %": (100 * s["majority_error"]).round(1).to_numpy(),
+        "fewest errors %": (100 * s["best_error"]).round(1).to_numpy(), "by": s["best_method"].to_numpy(),
+        "its p (one-sided)": [f"{p:.2g}" for p in s["best_p"]],
+        "smallest p after Holm": [f"{p:.2g}" for p in s["min_p_holm"]],
+        "a method beats the larger class (5 %)": np.where(s["beats_majority"], "yes", "no"),
+    }).set_index("data set")
+
+
+def _lowest(mean_ranks: pd.Series) -> str:
+    """The method(s) with the lowest mean rank: "X has" or "X and Y share"."""
+    tied = mean_ranks.index[np.isclose(mean_ranks.to_numpy(), mean_ranks.iloc[0], rtol=0, atol=1e-9)].tolist()
+    return f"{tied[0]} has" if len(tied) == 1 else " and ".join(tied) + " share"
+
+
 def _interval(r) -> str:
     return f"{r['mean_rank']:.1f} [{r['lo']:.1f}–{r['hi']:.1f}]"
 
@@ -224,29 +245,31 @@ def ranking_sentences(rt: dict) -> str:
     err, major = rt["error"], rt["majority"]
     lines = []
     if "boot_error" not in rt:
-        lead = err["mean_ranks"].index[0]
-        return (f"One block of results ({err['blocks']}): {lead} has the lowest mean rank of the error "
-                f"({err['mean_ranks'].iloc[0]:.1f}); with one data set there is no resampling of data sets and no "
-                "statement about data sets in general.")
+        return (f"One block of results ({err['blocks']}): {_lowest(err['mean_ranks'])} the lowest mean rank of "
+                f"the error ({err['mean_ranks'].iloc[0]:.1f}); with one data set there is no resampling of data sets "
+                "and no statement about data sets in general.")
     b = rt["boot_error"]
     lead = b.index[0]
     n_m = len(b)
-    text = (f"**Error.** Over {err['blocks']}, {lead} has the lowest mean rank of the {n_m} methods, {_interval(b.iloc[0])} "
+    text = (f"**Error.** Over {err['blocks']}, {_lowest(b['mean_rank'])} the lowest mean rank of the {n_m} methods, "
+            f"{_interval(b.iloc[0])} "
             f"(95 % interval over {rt['n_boot']:,} bootstrap resamples of the data sets, seed {rt['seed']}), and has "
             f"the lowest mean rank in {100 * b.iloc[0]['share_first']:.0f} % of the resamples")
     others = _share_list(b, lead)
     text += f" ({others})." if others else "."
     if "cd" in err:
         within = int((b["mean_rank"] - b["mean_rank"].iloc[0] < err["cd"]).sum()) - 1
-        text += (f" Nemenyi's critical difference at {100 * rt['alpha']:.0f} % is {err['cd']:.1f} ranks: {within} other "
+        text += (f" Nemenyi's critical difference at {100 * rt['alpha']:.0f} % is {err['cd']:.1f} ranks: {within} "
+                 "other "
                  f"method(s) have mean ranks within it of {lead}'s, so the test does not tell them apart from it "
                  f"(Friedman p = {err['friedman_p']:.2g}: the methods are not all alike).")
     lines.append(text)
     if "boot_balanced" in rt:
         bb = rt["boot_balanced"]
         pos = _positions(bb["mean_rank"])
-        text = (f"**Balanced error** (the mean of the two classes' error rates). {bb.index[0]} has the lowest mean "
-                f"rank, {_interval(bb.iloc[0])}, lowest in {100 * bb.iloc[0]['share_first']:.0f} % of the resamples")
+        text = (f"**Balanced error** (the mean of the two classes' error rates). {_lowest(bb['mean_rank'])} the "
+                f"lowest mean rank, {_interval(bb.iloc[0])}, lowest in {100 * bb.iloc[0]['share_first']:.0f} % of the "
+                "resamples")
         if bb.index[0] != lead:
             text += f"; {lead} is {_ordinal(pos[lead])} ({_interval(bb.loc[lead])})"
         lines.append(text + ".")
@@ -264,7 +287,7 @@ def ranking_sentences(rt: dict) -> str:
         if "boot_informative" in rt:
             bi = rt["boot_informative"]
             inf = rt["informative"]
-            text += (f"Without them, over {inf['blocks']}, {bi.index[0]} has the lowest mean rank, "
+            text += (f"Without them, over {inf['blocks']}, {_lowest(bi['mean_rank'])} the lowest mean rank, "
                      f"{_interval(bi.iloc[0])}, lowest in {100 * bi.iloc[0]['share_first']:.0f} % of the resamples")
             if bi.index[0] != lead:
                 text += f"; {lead} {_interval(bi.loc[lead])}, lowest in {100 * bi.loc[lead, 'share_first']:.0f} %"

@@ -58,7 +58,8 @@ def league_table(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
         "AUC": g["auc"].round(3).to_numpy(),
         "genes (mean ± sd)": [f"{a:.1f} ± {b:.1f}" if np.isfinite(b) else f"{a:.1f}" for a, b in
                               zip(g["size"], g["size_sd"])],
-        "stability Φ [95 % CI]": ["–" if not np.isfinite(p) else f"{fmt_number(p)} [{fmt_number(lo)}, {fmt_number(hi)}]"
+        "stability Φ [95 % CI]": ["–" if not np.isfinite(p) else
+                                  f"{fmt_number(p)} [{fmt_number(lo)}, {fmt_number(hi)}]"
                                   for p, lo, hi in zip(g["stability"], g["stability_lo"], g["stability_hi"])],
         "Kuncheva": ["–" if not np.isfinite(k) else fmt_number(k) for k in g["kuncheva"]],
         "risk bound": ["–" if not np.isfinite(b) else f"{b:.2f}" for b in g["bound"]],
