@@ -7,10 +7,13 @@ Cells are taken from a :class:`genesel.experiments.claims.WorkQueue` as batches 
 same cache computes only what the first has not claimed.
 
 Workers that die. Dask reschedules the task of a worker that died on another worker; a task whose workers keep
-dying (``distributed.scheduler.allowed-failures`` times, 3 by default) ends in ``KilledWorker``. Such a batch of
-several cells is split and its cells are sent again one per task; a single cell that still ends in
-``KilledWorker`` is the cause and is reported as a failed cell, named with its parameters
-(:class:`genesel.experiments.workers.WorkerDied`), while the other cells go on. A batch is at most a quarter of a
+dying (``distributed.scheduler.allowed-failures`` times, 3 by default) ends in ``KilledWorker``. Dask counts a
+death against every task assigned to the worker, also one waiting behind the task that ran, so ``KilledWorker``
+does not name the cause for sure. So a batch of several cells that ends in ``KilledWorker`` is split and its cells
+are sent again one per task; a single cell that ends in ``KilledWorker`` is sent once more when nothing else is in
+flight, alone on the cluster (the other cells wait meanwhile: worker deaths are rare, and a wrong name costs more);
+if it ends in ``KilledWorker`` again it is the cause and is reported as a failed cell, named with its parameters
+(:class:`genesel.experiments.workers.WorkerDied`), and the other cells go on. A batch is at most a quarter of a
 second of work (:data:`genesel.experiments.batching.TARGET_SECONDS`) unless it is one cell, so what a death
 throws away of a batch's finished cells is small.
 
@@ -114,29 +117,46 @@ def dask_results(func, work, estimates: dict, n_jobs: int, scheduler, finish: bo
         planner = BatchPlanner(list(work.order), estimates, workers)
         work.order.clear()  # the planner hands them out now (claiming each through work.claim)
         singles: deque = deque()  # cells of a batch whose workers died, one task each
+        confirm: deque = deque()  # single cells whose workers died: run again alone on the cluster
+        alone = []  # the cell being confirmed, while it runs
         ac = as_completed()
         in_flight = {}
 
+        def send(batch):
+            fut = client.submit(run_batch, func, [(k, work.cells[k]) for k in batch], finish=finish, pure=False,
+                                key=f"genesel-batch-{batch[0][:12]}-{len(batch)}-{uuid.uuid4().hex[:8]}")
+            in_flight[fut] = batch
+            ac.add(fut)
+
         def submit():
+            if alone:
+                return
+            if confirm:  # once the cluster has drained: the suspect alone, so that a death can only be its own
+                if not in_flight:
+                    alone.append(confirm.popleft())
+                    send(list(alone))
+                return
             while len(in_flight) < 2 * workers() + 1:
                 batch = [singles.popleft()] if singles else planner.next_batch(accept=work.claim)
                 if not batch:
                     return
-                fut = client.submit(run_batch, func, [(k, work.cells[k]) for k in batch], finish=finish, pure=False,
-                                    key=f"genesel-batch-{batch[0][:12]}-{len(batch)}-{uuid.uuid4().hex[:8]}")
-                in_flight[fut] = batch
-                ac.add(fut)
+                send(batch)
 
         try:
             while True:
                 submit()
                 for fut in ac:
                     batch = in_flight.pop(fut, [])
+                    was_alone = bool(alone) and batch == alone
+                    if was_alone:
+                        alone.clear()
                     try:
                         done, exc = fut.result()
                     except KilledWorker as died:
-                        if len(batch) == 1:
+                        if was_alone:
                             yield on_death(batch[0], work.cells[batch[0]], " ".join(str(died).split())[:300])
+                        elif len(batch) == 1:
+                            confirm.append(batch[0])
                         else:
                             singles.extend(batch)
                         submit()
