@@ -4,7 +4,7 @@
 protocol, split index, method, hyper-parameters, seed) and returns one tidy ``pandas.DataFrame``: one row per
 dict that ``func`` returns (it may return a dict or a list of dicts), with the cell's parameters as columns.
 
-Cache. Each cell's result is written to ``<cache_dir>/<func>/<key>.rec`` the moment it comes back, atomically
+Cache. Each cell's result is written to ``<cache_dir>/<module>.<func>/<key>.rec`` the moment it comes back, atomically
 (temp file + rename), by the process that called ``run_grid`` (workers never write, so a worker orphaned by a
 killed parent cannot add files, and a remote cluster needs no access to the cache). The key hashes the function's
 qualified name, the cell, the genesel version and the code the cell can run: the function's module and the
@@ -14,10 +14,20 @@ by the code of their method (:mod:`genesel.leaderboard.keys`). A change to that 
 serves stale numbers; a change elsewhere (another paper's module) keeps the cache. An interrupted grid restarted
 with the same cells recomputes only what is missing; a finished grid reruns from disk.
 
+Sharing, failures. Two runs on one cache share the work: a cell is claimed before it is computed, a run skips the
+cells another run has claimed and reads their records when they come (:mod:`genesel.experiments.claims`). A worker
+process that dies (the out-of-memory killer, a crash) fails only the cell that killed it, found by running the
+cells that were in flight again one at a time, and named with its parameters
+(:class:`genesel.experiments.workers.WorkerDied`; with ``on_error="finish"`` the other cells go on, on loky and on
+dask). A cache that cannot be written (a full disk) stops the grid with :class:`CacheWriteError` naming the path
+and the remedy; what was written stays.
+
 Integrity and trust. A record is plain data (JSON and arrays, never a pickle: reading one cannot run code) and
 carries an HMAC made with a key kept outside the cache (:mod:`genesel._core.store`); a record that is damaged,
 forged, written with another key or stored under another cell's name is deleted, reported once with its path
-(:class:`CacheIntegrityWarning`) and recomputed (:mod:`genesel.experiments.cache`). Temporary files of interrupted
+(:class:`CacheIntegrityWarning`) and recomputed (:mod:`genesel.experiments.cache`). A cache written with another key
+(a mistyped ``GENESEL_CACHE_KEY``, a key file created anew) is not damage: the run stops before it reads or deletes
+anything (:class:`CacheKeyMismatch`, from the key fingerprint at the cache root). Temporary files of interrupted
 writes are removed by :func:`clear_cache` and, once older than an hour, by the next ``run_grid`` on the same folder.
 
 Interrupts. Ctrl-C (``KeyboardInterrupt``) stops the workers (joblib terminates its pool). A parent that dies

@@ -14,6 +14,10 @@ out-of-memory kill. Its worker processes must not compute on. Two mechanisms, bo
 Nothing is set up in the parent itself (``n_jobs=1`` or the threading backend) or in a process that is not a
 direct child of the parent (a dask worker, a forkserver child: their own pool manages them). A worker never writes
 to the cache, so dying at any instant loses nothing but the cell in hand.
+
+The other way round, a worker that dies while its parent lives (the out-of-memory killer, ``os._exit``, a crash in
+compiled code) must not take the grid with it: :func:`loky_results` runs a grid's cells on loky's process pool so
+that a death fails only the cell that caused it (:class:`WorkerDied`).
 """
 
 from __future__ import annotations
