@@ -119,7 +119,8 @@ def loky_results(run_cell, work, n_jobs: int, on_death):
     ``TerminatedWorkerError``) breaks the pool: the results that had arrived are yielded, the cells that were in
     the pool are suspects and run again one at a time in a fresh pool; a suspect that kills its worker when alone is
     the cause, and ``on_death(key, cell, detail)`` gives the event to yield for it (a failed cell); the others are
-    computed as usual. ``n_jobs`` cells are in the pool at a time, so a death costs at most ``n_jobs`` reruns.
+    computed as usual. ``2 * n_jobs`` cells are in the pool at a time (one running and one waiting per worker), so a
+    death costs at most that many reruns.
     Stopping early (an exception, Ctrl-C, the caller closing this generator) kills the pool's workers."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
@@ -145,7 +146,7 @@ def loky_results(run_cell, work, n_jobs: int, on_death):
                     alone = True
             else:
                 alone = False
-                while len(in_flight) < n_jobs:
+                while len(in_flight) < 2 * n_jobs:  # one waiting per worker: no idle round trip
                     item = work.take()
                     if item is None:
                         break
