@@ -177,7 +177,7 @@ class GridCellsFailed(RuntimeError):
 
     def __init__(self, name: str, failures: list):
         self.failures = failures
-        lines = [f"{len(failures)} cell(s) of {name} raised; every other cell is computed and cached, so the same "
+        lines = [f"{len(failures)} cell(s) of {name} failed; every other cell is computed and cached, so the same "
                  "call after a fix computes only these:"]
         lines += [f"  {json.dumps(c, sort_keys=True, default=str)}: {f!r}" for c, f in failures[:10]]
         if len(failures) > 10:

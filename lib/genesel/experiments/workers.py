@@ -23,6 +23,7 @@ that a death fails only the cell that caused it (:class:`WorkerDied`).
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import time
@@ -187,7 +188,9 @@ def loky_results(run_cell, work, n_jobs: int, on_death):
             in_flight.clear()
             ex = executor()  # a fresh pool (loky replaces a broken one)
             if alone and len(lost) == 1:
-                yield on_death(lost[0], work.cells[lost[0]], " ".join(str(broken).split())[:300])
+                text = " ".join(str(broken).split())
+                codes = re.search(r"exit codes of the workers are \{[^}]*\}", text)
+                yield on_death(lost[0], work.cells[lost[0]], f"loky: the {codes.group(0)}" if codes else text[:300])
             else:
                 suspects.extend(lost)
     finally:
