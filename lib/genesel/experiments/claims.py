@@ -82,7 +82,8 @@ class ClaimBook:
 
     def acquire(self, key: str) -> bool:
         """Claim ``key`` for this run: True if it is now this run's (or already was), False if another run holds a
-        live claim. Raises ``OSError`` if the claim cannot be written (a full disk)."""
+        live claim. Raises :class:`genesel.experiments.cache.CacheWriteError` if the claim cannot be written (a full
+        disk), naming the path."""
         if key in self.held:
             return True
         p = self.path(key)
@@ -98,6 +99,10 @@ class ClaimBook:
                 continue
             except FileNotFoundError:  # the empty claims folder was removed meanwhile by a run that ended
                 continue
+            except OSError as exc:  # a full disk, a read-only cache: the record could not be written either
+                from genesel.experiments.cache import CacheWriteError, write_remedy
+
+                raise CacheWriteError(write_remedy(exc, p), exc.errno, p) from exc
             with os.fdopen(fd, "w") as fh:
                 json.dump({**self.me, "time": time.time(), "token": token}, fh)
             with self._lock:
