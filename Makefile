@@ -13,7 +13,8 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 #   make full NB=01 ARGS="-y 'n_jobs: 2'"
 NB   ?=
 ARGS ?=
-# A dask scheduler to run every grid on (e.g. make full SCHEDULER=tcp://10.0.0.5:8786); see README "On a cluster"
+# A dask scheduler to run every grid on (e.g. make full SCHEDULER=tcp://10.0.0.5:8786, or the SLURM recipe's
+# connection file: SCHEDULER=$HOME/.config/genesel/cluster/scheduler.json); see README "Running the grids on a cluster"
 SCHEDULER ?=
 export GENESEL_SCHEDULER := $(or $(SCHEDULER),$(GENESEL_SCHEDULER))
 

@@ -245,6 +245,8 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
     tmp = out_dir / f".{path.stem}.running.ipynb"
     params = {"quick": quick, **parameters}
     kw = {"kernel_manager_class": _kernel_manager_class()} if sys.platform != "win32" else {}
+    if scheduler and "://" not in scheduler and Path(scheduler).expanduser().is_file():
+        scheduler = str(Path(scheduler).expanduser().resolve())  # a connection file: the kernel runs elsewhere
     env = {"GENESEL_PROGRESS": os.environ.get("GENESEL_PROGRESS") or "log", "GENESEL_SCHEDULER": scheduler,
            "GENESEL_FIGURES_DIR": figures_dir}
     finished = False
