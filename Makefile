@@ -13,17 +13,21 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 #   make full NB=01 ARGS="-y 'n_jobs: 2'"
 NB   ?=
 ARGS ?=
-# A dask scheduler to run every grid on (e.g. make full SCHEDULER=tcp://10.0.0.5:8786); see README "On a cluster"
+# A dask scheduler to run every grid on (e.g. make full SCHEDULER=tcp://10.0.0.5:8786, or the SLURM recipe's
+# connection file: SCHEDULER=$HOME/.config/genesel/cluster/scheduler.json); see README "Running the grids on a cluster"
 SCHEDULER ?=
 export GENESEL_SCHEDULER := $(or $(SCHEDULER),$(GENESEL_SCHEDULER))
 
-.PHONY: run full report test lab data install clean-cache bench
+.PHONY: help run full report test lint lab data install clean-cache bench
+
+help:              ## this list: every target and what it does
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:[^#]*## /\t/' | expand -t 20
 
 run: data          ## notebooks in quick mode -> runs/quick/ (figures: runs/quick/figures/); NB=02 for one
-	$(BIN)/python -m genesel.notebooks --mode quick $(ARGS) $(NB)
+	$(BIN)/genesel run --mode quick $(ARGS) $(NB)
 
 full: data         ## the papers' full protocols (hours) -> runs/full/, figures/ (the committed figures)
-	$(BIN)/python -m genesel.notebooks --mode full $(ARGS) $(NB)
+	$(BIN)/genesel run --mode full $(ARGS) $(NB)
 
 report: install    ## static HTML of the executed notebooks (offline maths, embedded figures): runs/<MODE>/report/
 	$(BIN)/python -m genesel.experiments.report --mode $(or $(MODE),quick)
@@ -31,8 +35,11 @@ report: install    ## static HTML of the executed notebooks (offline maths, embe
 test: install      ## the test suite (includes every notebook in quick mode), on every core (pytest-xdist)
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
-lab: install       ## JupyterLab on the notebooks, in the project's venv
-	$(BIN)/jupyter lab notebooks/
+lint: install      ## ruff (pyflakes, pycodestyle, bugbear; configured in pyproject.toml) over the code and tests
+	$(BIN)/ruff check lib data_fetch tests benchmarks
+
+lab: install       ## JupyterLab on the notebooks, in the project's venv (as root too, as in containers)
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
 
 data: install      ## fetch and checksum every registered data set into data/
 	$(BIN)/python -m data_fetch --all

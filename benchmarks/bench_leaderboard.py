@@ -17,8 +17,10 @@ that is the one to make faster.
 
 ``--from-cache DIR`` times nothing: it reads the cells of a full run already in the cache ``DIR`` (notebook 06's
 ``runs/cache``) and takes, per method, the mean CPU seconds of its done outer folds on the data set (50 per method
-once the data set is finished: steadier than one fold), then makes the same estimate. The table
-``genesel.leaderboard.report.CPU_PER_FOLD_FULL`` is printed ready to paste.
+once the data set is finished: steadier than one fold), then makes the same estimate. Beside each measured cost it
+prints the notebook's estimate for the same data set (:func:`genesel.leaderboard.cost.cell_cpu_seconds`, read from
+the committed full run ``figures/leaderboard_results.csv``): where they part, the committed run is out of date for
+that method (rerun it, or commit the new run's results).
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ def main(argv=None) -> int:
     ap.add_argument("--from-cache", default=None, help="read the costs of a full run's done cells from this cache")
     args = ap.parse_args(argv)
     use_mirror(args)
-    import numpy as np
     import pandas as pd
 
     from genesel.leaderboard import catalogue as K
@@ -89,10 +90,14 @@ def main(argv=None) -> int:
     print(f"  total: {total.sum() / 3600:.1f} CPU hours, about {total.sum() / 7200:.1f} h wall on 2 idle cores; "
           f"cross-validation {sum(cv.values()) / 3600:.1f} h, .632+ {sum(boot.values()) / 3600:.1f} h")
     print("  three most expensive: " + ", ".join(total.index[:3]))
-    print("\nCPU_PER_FOLD_FULL = {")
-    for m, v in t["cpu_per_fold"].sort_values(ascending=False).items():
-        print(f"    {m!r}: {v:.3g},".replace("'", '"'))
-    print("}")
+    from genesel.leaderboard.cost import cell_cpu_seconds
+
+    n, g = base.X.shape
+    t["notebook's estimate"] = [cell_cpu_seconds(m, n, g, full["inner_k"], False)[0] for m in t.index]
+    t["measured / estimate"] = t["cpu_per_fold"] / t["notebook's estimate"]
+    print("\nmeasured against the notebook's estimate from the committed run (genesel.leaderboard.cost):")
+    print(t[["cpu_per_fold", "notebook's estimate", "measured / estimate"]].sort_values(
+        "cpu_per_fold", ascending=False).round(3).to_string())
     return 0
 
 

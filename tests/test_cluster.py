@@ -108,7 +108,8 @@ def test_slurm_job_script_retires_workers_before_the_wall_time_and_needs_only_th
     assert int(life[1].rstrip("s")) < 7200
     monkeypatch.setenv("GENESEL_CACHE_KEY", "the client's secret, not for workers")
     cluster = slurm_cluster(cores=4, memory="16GB", walltime="02:00:00", queue="short", account="lab",
-                            mirror="/shared/genesel-data", python="/opt/genesel/bin/python", max_jobs=25)
+                            mirror="/shared/genesel-data", python="/opt/genesel/bin/python", max_jobs=25,
+                            host="127.0.0.1", secrets_dir=tmp_path / "tls")
     try:
         script = cluster.job_script()
         adaptive = cluster._adaptive
@@ -120,7 +121,167 @@ def test_slurm_job_script_retires_workers_before_the_wall_time_and_needs_only_th
     assert "--lifetime 6480s" in script and "--lifetime-stagger 360s" in script  # 12 min before the wall time
     assert "/opt/genesel/bin/python -m distributed.cli.dask_worker" in script
     assert "GENESEL_CACHE_KEY" not in script and "secret" not in script  # workers never write the cache
+    assert "--tls-key" in script and "--protocol tls://" in script and "--no-dashboard" in script
     assert adaptive is not None and adaptive.maximum == 25 * 4  # adaptive, up to 25 jobs of 4 workers
+
+
+def test_slurm_recipe_config_speaks_tls_listens_on_one_address_and_starts_no_dashboard(tmp_path, monkeypatch):
+    """The recipe's SLURMCluster arguments, without starting anything: TLS required with a generated certificate,
+    the scheduler on one address (this machine's outward one by default, never 0.0.0.0 unless asked), no
+    dashboard, a scheduler class that starts no HTTP server, owner-only secrets folder."""
+    pytest.importorskip("dask_jobqueue")
+    import stat
+
+    from distributed import Scheduler
+    from distributed.utils import get_ip
+
+    from genesel.experiments.cluster import slurm_options
+
+    opts = slurm_options(mirror="/shared/data", secrets_dir=tmp_path / "secrets")
+    sec = opts["security"]
+    assert sec.require_encryption and opts["protocol"] == "tls://"
+    for role in ("scheduler", "worker", "client"):
+        tls = sec.get_tls_config_for_role(role)
+        assert "BEGIN CERTIFICATE" in tls["ca_file"] and "BEGIN CERTIFICATE" in tls["cert"]
+        assert "PRIVATE KEY" in tls["key"]
+    sched = opts["scheduler_options"]
+    assert sched["host"] == get_ip() and sched["host"] not in ("", "0.0.0.0", "::")
+    assert sched["dashboard"] is False and sched["dashboard_address"] is None
+    assert issubclass(opts["scheduler_cls"], Scheduler) and opts["scheduler_cls"] is not Scheduler
+    assert "--no-dashboard" in opts["worker_extra_args"]
+    assert stat.S_IMODE((tmp_path / "secrets").stat().st_mode) == 0o700
+    assert opts["shared_temp_directory"] == str(tmp_path / "secrets")
+    # asked for: another interface, every interface, a dashboard on localhost
+    assert slurm_options(mirror="/m", interface="ib0", secrets_dir=tmp_path)["scheduler_options"]["interface"] == "ib0"
+    assert slurm_options(mirror="/m", host="0.0.0.0", secrets_dir=tmp_path)["scheduler_options"]["host"] == "0.0.0.0"
+    dash = slurm_options(mirror="/m", dashboard="localhost:8787", secrets_dir=tmp_path)
+    assert dash["scheduler_options"]["dashboard_address"] == "localhost:8787" and "scheduler_cls" not in dash
+    with pytest.raises(ValueError, match="interface"):
+        slurm_options(mirror="/m", interface="eth0; rm -rf ~", secrets_dir=tmp_path)
+
+
+def test_every_value_in_the_job_script_is_shell_quoted(tmp_path, monkeypatch):
+    """A mirror path with a space and a ';', a Python path with a space: each stays one word when bash runs the job
+    script's lines, and nothing after the ';' runs; #SBATCH values with shell characters are refused."""
+    pytest.importorskip("dask_jobqueue")
+    import shlex
+
+    from genesel.experiments import cluster as recipe
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "sec dir"))  # where the recipe keeps its TLS files
+    marker = tmp_path / "pwned"
+    mirror = f"/shared/genesel data;touch {marker}"
+    python = "/opt/my env/bin/python"
+    cluster = recipe.slurm_cluster(mirror=mirror, python=python)
+    try:
+        script = cluster.job_script()
+    finally:
+        cluster.close()
+    export = next(ln for ln in script.splitlines() if "GENESEL_DATA_MIRROR" in ln)
+    out = subprocess.run(["bash", "-c", export + '\nprintf %s "$GENESEL_DATA_MIRROR"'], capture_output=True,
+                         text=True, timeout=30)
+    assert out.stdout == mirror and not marker.exists()
+    command = next(ln for ln in script.splitlines() if "distributed.cli.dask_worker" in ln)
+    words = shlex.split(command)
+    assert words[0] == python
+    for flag in ("--tls-ca-file", "--tls-cert", "--tls-key"):
+        path = words[words.index(flag) + 1]
+        assert path.startswith(str(tmp_path / "sec dir") + "/"), path
+    assert words[words.index("--protocol") + 1] == "tls://" and words[3].startswith("tls://")
+    for bad in ({"queue": "short; rm -rf ~"}, {"account": "lab x"}, {"walltime": "02:00:00\n#SBATCH --x"}):
+        with pytest.raises(ValueError, match="#SBATCH"):
+            recipe.slurm_options(mirror="/m", secrets_dir=tmp_path, **bad)
+
+
+def test_the_recipe_scheduler_listens_on_one_tls_address_and_nothing_else(tmp_path, monkeypatch):
+    """The scheduler the recipe starts (before any job is submitted): a tls:// address on this machine's outward
+    address, not every interface, and no other listening socket (no dashboard, no HTTP server on 8787)."""
+    pytest.importorskip("dask_jobqueue")
+    pytest.importorskip("psutil")
+    from distributed.utils import get_ip
+
+    from genesel.experiments.cluster import slurm_cluster
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    before = _listening_ports(os.getpid())
+    cluster = slurm_cluster(mirror="/shared/data", max_jobs=0)
+    try:
+        addr = cluster.scheduler_address
+        opened = {(c.laddr.ip, c.laddr.port) for c in _listening(os.getpid()) if c.laddr.port not in before}
+    finally:
+        cluster.close()
+    assert addr.startswith("tls://"), addr
+    port = int(addr.rsplit(":", 1)[1])
+    assert opened == {(get_ip(), port)}, f"listening: {opened}"
+
+
+def _listening(pid):
+    import psutil
+
+    return [c for c in psutil.Process(pid).net_connections(kind="inet") if c.status == "LISTEN"]
+
+
+def _listening_ports(pid):
+    return {c.laddr.port for c in _listening(pid)}
+
+
+def test_a_scheduler_started_with_the_recipe_security_speaks_only_tls_and_serves_no_dashboard(tmp_path):
+    """A real scheduler and worker (in this process) with the recipe's Security and scheduler class: a client
+    with the recipe's connection file runs a grid; a client without the certificate, or with another one, is
+    refused; the scheduler listens on its TLS port only (no HTTP server: nothing answers on the dashboard port)."""
+    pytest.importorskip("dask_jobqueue")
+    pytest.importorskip("psutil")
+    import socket
+
+    from distributed import Client, SpecCluster, Worker
+    from distributed.security import Security
+
+    from genesel.experiments.cluster import slurm_options, write_connection_file
+
+    opts = slurm_options(mirror="/m", host="127.0.0.1", secrets_dir=tmp_path / "tls")
+    sec = opts["security"]
+    before = _listening_ports(os.getpid())
+    scheduler = {"cls": opts["scheduler_cls"], "options": {**opts["scheduler_options"], "security": sec,
+                                                            "protocol": "tls://"}}
+    with SpecCluster(scheduler=scheduler, workers={}, security=sec) as cluster:
+        addr = cluster.scheduler_address
+        assert addr.startswith("tls://127.0.0.1:")
+        port = int(addr.rsplit(":", 1)[1])
+        opened = _listening_ports(os.getpid()) - before
+        assert opened == {port}, f"the scheduler listens on more than its TLS port: {opened}"
+        http = cluster.scheduler.http_server
+        assert not getattr(http, "_sockets", {}), "the scheduler's HTTP server listens"
+        with socket.socket() as probe:  # the stock scheduler's HTTP port: nothing of ours answers there
+            probe.settimeout(2)
+            assert probe.connect_ex(("127.0.0.1", 8787)) != 0 or 8787 not in opened
+        cluster.scale(0)
+        worker_sec = Security(require_encryption=True, **{f"tls_worker_{k}" if k != "ca_file" else "tls_ca_file": v
+                                                           for k, v in sec.get_tls_config_for_role("worker").items()
+                                                           if k in ("ca_file", "cert", "key")})
+        conn = write_connection_file(tmp_path / "secrets" / "scheduler.json", addr, sec)
+        assert (conn.stat().st_mode & 0o777) == 0o600
+
+        async def worker_main():
+            async with Worker(addr, security=worker_sec, nthreads=1, dashboard=False) as w:
+                await w.finished()
+
+        import asyncio
+        import threading
+
+        loop = asyncio.new_event_loop()
+        t = threading.Thread(target=loop.run_until_complete, args=(worker_main(),), daemon=True)
+        t.start()
+        try:
+            cells = [{"a": a, "b": 1.0} for a in range(3)]
+            got = run_grid(cells, poly_cell, backend="dask", scheduler=str(conn), use_cache=False, progress=False)
+            assert list(got["value"]) == [1.0, 2.0, 5.0]
+            for bad in (None, Security.temporary()):
+                with pytest.raises((OSError, TimeoutError)):
+                    Client(addr if bad else addr.replace("tls://", "tcp://"), security=bad, timeout="3s")
+        finally:
+            with Client(addr, security=sec, timeout="10s") as c:
+                c.retire_workers(close_workers=True)
+            t.join(timeout=30)
 
 
 def test_slurm_recipe_refuses_to_start_without_a_data_mirror(monkeypatch):

@@ -1,10 +1,10 @@
-"""Two runs' tables compared cell by cell, measured times left out (issue 27): genesel.experiments.compare_runs."""
+"""Two runs' tables compared cell by cell, measured times left out (issue 27): genesel.records.compare_runs."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from genesel.experiments.compare_runs import compare_dirs, compare_tables, main
+from genesel.records.compare_runs import compare_dirs, compare_tables, main
 
 
 def _table(change=None):

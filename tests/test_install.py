@@ -65,3 +65,31 @@ def test_import_from_a_folder_holding_a_clone(tmp_path):
     assert res.returncode == 0, (f"`from genesel import SVMRFE` fails when run beside a folder named genesel; "
                                  f"reinstall with `make install`:\n{res.stderr}")
     assert Path(res.stdout.strip()).resolve() == (ROOT / "lib" / "genesel" / "__init__.py").resolve()
+
+
+def _make_dry_run(target, *assignments):
+    """The commands ``make -n target`` would run (nothing runs; the install prerequisite is satisfied by a stamp
+    assignment so the recipe of the target itself is shown)."""
+    res = subprocess.run(["make", "-n", "-o", "install", target, *assignments], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    return res.stdout
+
+
+def test_make_lab_allows_root_only_as_root():
+    """JupyterLab refuses to start as root without --allow-root (containers run as root): the Makefile passes it
+    exactly when the user is root."""
+    import os
+
+    cmd = _make_dry_run("lab")
+    assert "jupyter lab" in cmd
+    assert ("--allow-root" in cmd) == (os.geteuid() == 0)
+
+
+def test_make_help_lists_every_documented_target():
+    """`make help` lists each target that carries a ``## what it does`` comment, and nothing else."""
+    text = (ROOT / "Makefile").read_text()
+    documented = {line.split(":")[0] for line in text.splitlines() if "## " in line and not line.startswith(("#", "\t"))}
+    res = subprocess.run(["make", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    listed = {line.split()[0] for line in res.stdout.splitlines() if line.strip()}
+    assert res.returncode == 0 and listed == documented and {"run", "test", "lint", "lab", "help"} <= listed

@@ -43,10 +43,10 @@ def _imports(path):
 
 
 def _layer(name):
-    if name == "genesel.notebooks":  # the command-line entry point of the notebook runner
-        return "experiments"
+    if name in ("genesel.cli", "genesel.__main__"):  # the one command dispatches to every layer's main()
+        return "records"
     parts = name.split(".")
-    if len(parts) > 1 and parts[1] in ("papers", "experiments", "_core", "leaderboard"):
+    if len(parts) > 1 and parts[1] in ("papers", "experiments", "_core", "leaderboard", "records"):
         return parts[1]
     return "algorithms"
 
@@ -61,12 +61,12 @@ def test_layering(name, path):
     imps = _imports(path)
     uses = lambda prefix: sorted(i for i in imps if i == prefix or i.startswith(prefix + "."))  # noqa: E731
     data_layer = ("genesel.datasets", "genesel.expression_io")  # registered sets and a user's own files
-    if layer not in ("papers", "experiments", "leaderboard") and name not in data_layer:
+    if layer not in ("papers", "experiments", "leaderboard", "records") and name not in data_layer:
         for mod in data_layer:
             assert not uses(mod), f"{name} loads data: move that code to genesel.papers"
-    if layer not in ("papers", "leaderboard"):
+    if layer not in ("papers", "leaderboard", "records"):
         assert not uses("genesel.papers"), f"{name} imports a paper module"
-    if layer != "leaderboard":
+    if layer not in ("leaderboard", "records"):
         assert not uses("genesel.leaderboard"), f"{name} imports the leaderboard"
     if layer in ("algorithms", "_core") and name != "genesel":
         assert not uses("genesel.experiments"), f"{name} imports genesel.experiments"
@@ -126,18 +126,21 @@ def test_notebooks_import_only_public_layers(path):
 # ----------------------------------------------------------------------------------------------------------------
 
 PAPERS = PKG / "papers"
-#: papers/ modules that present (tables, figures, prose, notebook helpers): no grid cell may depend on them
-PRESENTATION = {"notebook", "datasets_overview"}
+#: papers/ modules that present (tables, figures, prose, notebook helpers, what a paper's cells are compared with):
+#: no grid cell may depend on them
+PRESENTATION = {"presentation", "datasets_overview"}
 
 
 def _is_presentation(stem):
-    return stem in PRESENTATION or stem.endswith("_report")
+    return stem in PRESENTATION or stem.endswith("_report") or stem.endswith("_claims")
 
 
 #: every other module of papers/ holds cells or what cells use: its code is part of cache keys
 LEADERBOARD = PKG / "leaderboard"
-#: leaderboard modules that only read results (tables and figures; how far a run is): never in a cell's key
-LEADERBOARD_READERS = ("report", "status")
+#: leaderboard modules that only read results (summaries, tables, ranks, figures, the published numbers, cost, the
+#: exercises' answers, the claims beside the papers; how far a run is): never in a cell's key
+LEADERBOARD_READERS = ("summary", "tables", "ranking", "figures", "labels", "du2006", "published", "cost",
+                       "exercises", "claims", "status")
 CELL_MODULES = sorted([f"genesel.papers.{p.stem}" for p in PAPERS.glob("*.py")
                        if p.stem != "__init__" and not _is_presentation(p.stem)]
                       + [f"genesel.leaderboard.{p.stem}" for p in LEADERBOARD.glob("*.py")
@@ -275,7 +278,7 @@ def test_editing_a_figure_a_caption_plotting_or_a_report_keeps_every_cell_key(so
     _edit(papers / "tan2006_ch3_report.py", 'f"Tan 2006 Fig. 3.7: pooled', 'f"Thesis Fig. 3.7: pooled')  # a caption
     plotting = source_copy["genesel"] / "genesel" / "plotting.py"
     plotting.write_text(plotting.read_text() + "\nEXTRA_STYLE = {'lines.linewidth': 3.0}\n")
-    notebook = papers / "notebook.py"
+    notebook = papers / "presentation.py"
     notebook.write_text(notebook.read_text() + "\nBANNER_WIDTH = 80\n")
     for report in sorted(papers.glob("*_report.py")) + [papers / "datasets_overview.py"]:
         report.write_text(report.read_text() + "\n\ndef _added_table():\n    return 1\n")
@@ -302,7 +305,7 @@ def test_a_cell_module_that_imports_plotting_is_caught(source_copy):
 
 
 def test_no_cell_module_imports_a_leaderboard_reader():
-    """report and status may reach plotting: no module whose code is in a cell's key may import them."""
+    """The report modules and status may reach plotting: no module whose code is in a cell's key may import them."""
     from genesel.experiments.codekey import code_closure
 
     for m in CELL_MODULES:

@@ -159,7 +159,7 @@ def _run(path, tmp_path, monkeypatch, parameters=None):
     """Run ``path`` in quick mode under the inline backend (as `make run` and JupyterLab run it), and check what
     every run must hold: figures saved, nothing on stderr, every figure shown with its title as alt text, and no
     text that cannot be true of the run (:func:`notebook_text.scan_notebook`)."""
-    from genesel.experiments.runner import execute_notebook
+    from genesel.records.runner import execute_notebook
     from notebook_text import scan_notebook
 
     figs = tmp_path / "figures"
@@ -179,7 +179,7 @@ def _run(path, tmp_path, monkeypatch, parameters=None):
     problems = scan_notebook(nb, path.stem)
     assert not problems, f"{len(problems)} output(s) cannot be true of the run:\n" + "\n".join(problems[:20])
     tables = list(figs.glob("*_paper_vs_genesel.csv"))
-    assert tables, "the run left no paper-vs-genesel table on record (genesel.papers.notebook.record)"
+    assert tables, "the run left no paper-vs-genesel table on record (genesel.papers.presentation.record)"
     assert all(len(pd.read_csv(t)) for t in tables), f"an empty table on record: {tables}"
     return nb
 
@@ -187,7 +187,7 @@ def _run(path, tmp_path, monkeypatch, parameters=None):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_every_notebook_keeps_its_tables_on_record(path):
     """Issue 27: a full run's tables are committed as CSV beside its figures (``figures/<paper>_<table>.csv``), so
-    the paper-vs-genesel table of every notebook goes through :func:`genesel.papers.notebook.record`."""
+    the paper-vs-genesel table of every notebook goes through :func:`genesel.papers.presentation.record`."""
     _, code = _sources(path)
     assert any("record(paper_vs_genesel(" in c for c in code), f"{path.name}: record its paper-vs-genesel table"
 

@@ -1,4 +1,4 @@
-"""The README's numbers come from the committed full-run tables (issue 27): genesel.experiments.onrecord."""
+"""The README's numbers come from the committed full-run tables (issue 27): genesel.records.onrecord."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from genesel.experiments.onrecord import NOTEBOOK_TABLES, block, main, render_readme
+from genesel.records.onrecord import NOTEBOOK_TABLES, block, main, render_readme
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -21,7 +21,7 @@ def test_the_readme_blocks_match_the_committed_tables():
         assert f"<!-- on-record:{nb} -->" in text, f"the README has no on-record block for {nb}"
     assert render_readme(text, FIGURES) == text, (
         "the README's on-record blocks differ from the committed tables in figures/: run "
-        "`python -m genesel.experiments.onrecord` (never edit those numbers by hand)")
+        "`genesel onrecord` (never edit those numbers by hand)")
     assert main(["--check", "--readme", str(README)]) == 0
 
 
@@ -68,7 +68,7 @@ def test_check_mode_fails_on_a_stale_readme(tmp_path):
 
 
 def test_a_table_quoted_whole(tmp_path):
-    from genesel.experiments.onrecord import table_block
+    from genesel.records.onrecord import table_block
 
     pd.DataFrame({"claim": ["2 genes, 0 errors"], "settings that reproduce it": [76]}).to_csv(tmp_path / "x_claims.csv",
                                                                                             index=False)

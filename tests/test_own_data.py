@@ -294,8 +294,8 @@ def test_readme_notebook_command_parameters(mirror, tmp_path):
     """The command's ARGS, split as the shell splits them (with $PWD expanded), parsed by the notebook runner as
     `make run` passes them, are parameters notebook 05a has, and its data-set parameter resolves them to a
     two-class file reference that loads."""
-    from genesel.experiments.runner import check_parameters, notebook_paths, parse_parameters
-    from genesel.papers.notebook import dataset_list
+    from genesel.records.runner import check_parameters, notebook_paths, parse_parameters
+    from genesel.papers.presentation import dataset_list
 
     make_args = shlex.split(README_COMMAND)
     assert make_args[:3] == ["make", "run", "NB=05a"]
@@ -347,7 +347,7 @@ def test_a_file_with_missing_values_in_the_leaderboard_and_the_paper_notebooks(m
     refuse the file naming the ways out, and take it with ?impute=knn."""
     from genesel.datasets import load_dataset
     from genesel.leaderboard.cells import load
-    from genesel.papers.notebook import dataset_list
+    from genesel.papers.presentation import dataset_list
 
     alon = load_dataset("alon").subset(genes=np.arange(100))
     ref = _file_with_missing(alon, tmp_path, "study_na.csv")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import genesel
+import genesel.papers
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "lib" / "genesel"
@@ -81,7 +82,8 @@ def test_every_public_estimator_is_registered(cls):
 
 def _paper_modules():
     return sorted(p.stem for p in (PKG / "papers").glob("*.py")
-                  if p.stem not in ("__init__", "common", "notebook", "tan2006") and not p.stem.endswith("_report"))
+                  if p.stem not in ("__init__", "common", "presentation", "tan2006")
+                  and not p.stem.endswith(("_report", "_claims")))
 
 
 def _notebook_code(path):
@@ -93,6 +95,9 @@ def _notebook_code(path):
 def test_every_paper_has_its_report_notebook_tests_and_readme_row(paper):
     report = PKG / "papers" / f"{paper}_report.py"
     assert report.exists() or paper == "datasets_overview", f"papers/{paper}_report.py (tables, figures, prose)"
+    claims = "genesel.papers." + ("datasets_claims" if paper == "datasets_overview" else f"{paper}_claims")
+    assert claims in genesel.papers.CLAIMS, (f"{claims} (which cells of the paper's tables the committed runs compare, "
+                                            "by which rule), registered in genesel.papers.CLAIMS")
     notebooks = [p for p in (ROOT / "notebooks").glob("[0-9]*.ipynb")
                  if re.search(rf"genesel\.papers(\.| import .*\b){paper}\b", _notebook_code(p))]
     assert notebooks, f"a notebook in notebooks/ that runs genesel.papers.{paper}"

@@ -17,7 +17,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 from genesel.experiments.report import build_report, latex_to_mathml
 from genesel.experiments.report.runs import course_key, find_runs
 from genesel.experiments.report.summary import first_sentence, markdown_inline, summary_markdown
-from genesel.experiments.runner import notebook_paths, run_folder, run_overrides
+from genesel.records.runner import notebook_paths, run_folder, run_overrides
 
 ROOT = Path(__file__).resolve().parents[1]
 # the course order as the issue states it (issue 26), not as the code computes it
@@ -237,7 +237,7 @@ def test_parameters_shown_on_every_page_and_in_the_index(site):
     assert 'datasets = ["singh"]' in text and '["alon", "golub"]' in text  # the value and its default
     changed = [r.find("td").get_text() for r in box.select("tr.changed")]
     assert changed == ["datasets"]
-    assert "python -m genesel.notebooks --mode quick -y" in text and "singh" in text
+    assert "genesel run --mode quick -y" in text and "singh" in text
     assert box.select_one('a[href="02_topic02.html"]') is not None  # the default run of the same notebook
     for page in _pages(site):
         if page.name != site["param_page"]:
@@ -388,7 +388,7 @@ def test_site_in_chromium(site, browser, tmp_path):
 @pytest.mark.notebook
 def test_report_in_headless_chromium(tmp_path, monkeypatch, mirror, browser):
     """The real notebook 00, executed in quick mode, as a page of the site."""
-    from genesel.experiments.runner import execute_notebook
+    from genesel.records.runner import execute_notebook
 
     monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path / "figures"))
     monkeypatch.setenv("GENESEL_CACHE_DIR", str(tmp_path / "cache"))

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from genesel import plotting  # noqa: E402
-from genesel.experiments.runner import (check_parameters, main, notebook_parameters, notebook_paths,  # noqa: E402
+from genesel.records.runner import (check_parameters, main, notebook_parameters, notebook_paths,  # noqa: E402
                                         parse_parameters, run_folder, run_notebook, run_overrides)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +50,7 @@ def test_an_unknown_notebook_gets_a_usage_line_not_a_traceback(capsys):
 
 def test_an_unknown_parameter_is_refused_before_anything_runs(capsys, monkeypatch):
     ran = []
-    monkeypatch.setattr("genesel.experiments.runner.run_notebook", lambda *a, **k: ran.append(a))
+    monkeypatch.setattr("genesel.records.runner.run_notebook", lambda *a, **k: ran.append(a))
     with pytest.raises(SystemExit) as exc:
         main(["-p", "dataset", "singh", "00", "02"])  # misspelt: the parameter is "datasets"
     err = capsys.readouterr().err
@@ -65,7 +65,7 @@ def test_a_parameter_name_is_never_turned_into_code(capsys, monkeypatch):
     """Issue 25: papermill pastes `name = value` into the notebook, so a name such as
     "x = __import__('os').getpid(); y" would run code. Only identifiers are accepted."""
     ran = []
-    monkeypatch.setattr("genesel.experiments.runner.run_notebook", lambda *a, **k: ran.append(a))
+    monkeypatch.setattr("genesel.records.runner.run_notebook", lambda *a, **k: ran.append(a))
     for name in ("x = __import__('os').getpid(); y", "import", "a.b", "1x"):
         with pytest.raises(SystemExit) as exc:
             main(["-p", name, "1", "00"])
@@ -135,7 +135,7 @@ def test_provenance_names_the_commit_and_the_machine_not_a_path(tmp_path):
     import json
     import subprocess
 
-    from genesel.experiments.provenance import git_commit, provenance
+    from genesel.records.provenance import git_commit, provenance
 
     p = provenance()
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()

@@ -1,56 +1,108 @@
-"""Notebook 06's cost estimate before it runs (genesel.leaderboard.report.estimated_seconds): every method has a
-measured cost in both modes, the estimate counts exactly the cells the notebook's grids will run, it scales with
-the data's size, and a parameter choice far beyond the mode's budget gets the warning."""
+"""Notebook 06's cost estimate before it runs (genesel.leaderboard.cost): read from the committed full run, so a
+catalogue entry needs no hand-kept cost; it counts exactly the cells the notebook's grids will run, scales with the
+data's size, guesses for a method the run did not have, and a parameter choice far beyond the mode's budget gets
+the warning."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from genesel.leaderboard import catalogue as K
 from genesel.leaderboard import cells as C
-from genesel.leaderboard import report as R
+from genesel.leaderboard import cost
 
 
-def test_every_catalogue_method_has_a_measured_cost_in_both_modes():
-    for table in (R.CPU_PER_FOLD_FULL, R.CPU_PER_FOLD_QUICK):
-        assert set(table) == set(K.CATALOGUE), (set(K.CATALOGUE) ^ set(table))
-        assert all(np.isfinite(v) and v > 0 for v in table.values())
+def _costs(rows, inner_k=5):
+    return pd.DataFrame(rows, columns=["dataset", "method", "n_samples", "n_genes", "cpu_per_fold"]), inner_k
 
 
-def test_a_cells_cost_scales_with_samples_times_genes_and_the_fits_of_an_outer_fold():
-    m = "SVM (all genes)"
-    n0, g0, k0 = R.CPU_REFERENCE["full"]
-    base = R.cell_cpu_seconds(m, n0, g0, k0, quick=False)
-    assert base == pytest.approx(R.CPU_PER_FOLD_FULL[m])
-    assert R.cell_cpu_seconds(m, 2 * n0, g0, k0, quick=False) == pytest.approx(2 * base)
-    assert R.cell_cpu_seconds(m, n0, g0 // 2, k0, quick=False) == pytest.approx(base * (g0 // 2) / g0)
-    assert R.cell_cpu_seconds(m, n0, g0, 2 * k0 + 1, quick=False) == pytest.approx(2 * base)  # 2 (k0 + 1) fits
+def test_every_catalogue_method_has_a_committed_cost():
+    table, inner_k = cost.committed_costs()
+    assert set(table["method"]) == set(K.CATALOGUE), set(table["method"]) ^ set(K.CATALOGUE)
+    assert inner_k == C.MODES["full"]["inner_k"]
+    assert (table["cpu_per_fold"] > 0).all()
+
+
+def test_a_committed_data_set_gives_its_own_cost_and_the_full_run_adds_up_to_the_record():
+    """On the committed data sets the estimate is the committed cost: the whole full run (every data set x method
+    x 50 folds, plus the .632+ cells) then adds up to what the run's record says it took (19.5 CPU h) within the
+    .632+ part's scaling."""
+    import json
+
+    from genesel.leaderboard.tables import committed_table
+
+    summary = pd.read_csv(committed_table("leaderboard_results"))
+    r = summary.iloc[7]
+    c, how = cost.cell_cpu_seconds(r["method"], r["n_samples"], r["n_genes"], 5, quick=False)
+    assert how == "committed" and c == pytest.approx(r["cpu_per_fold"])
+    cv = 50 * summary["cpu_per_fold"].sum()
+    note = json.load(open(committed_table("leaderboard_results").parent / "06_leaderboard_run.json"))["note"]
+    assert "19.5 CPU h" in note
+    assert 0.9 * 19.5 * 3600 < cv < 19.5 * 3600  # the .632+ cells are the rest
+
+
+def test_the_scaling_follows_a_power_law_fitted_on_the_methods_own_sets():
+    """Three committed sets on c = 2e-4 (n g)^0.8 exactly: the fit recovers the law between them and beyond the
+    largest, holds the smallest set's cost below it, scales by (inner folds + 1) and, in quick mode, by the share of
+    grid settings the quick grid keeps."""
+    law = lambda s: 2e-4 * s ** 0.8  # noqa: E731
+    sizes = [(50, 2000), (80, 5000), (100, 12000)]
+    costs = _costs([(f"d{i}", "SVM (all genes)", n, g, law(n * g)) for i, (n, g) in enumerate(sizes)])
+    c, how = cost.cell_cpu_seconds("SVM (all genes)", 60, 7000, 5, quick=False, costs=costs)
+    assert how == "scaled" and c == pytest.approx(law(60 * 7000), rel=1e-9)
+    assert cost.cell_cpu_seconds("SVM (all genes)", 200, 20000, 5, False, costs)[0] == pytest.approx(law(4e6), rel=1e-9)
+    small = cost.cell_cpu_seconds("SVM (all genes)", 20, 100, 5, False, costs)[0]
+    assert small == pytest.approx(law(50 * 2000), rel=1e-9)  # not extrapolated below the smallest committed set
+    assert cost.cell_cpu_seconds("SVM (all genes)", 60, 7000, 11, False, costs)[0] == pytest.approx(2 * c)
+    m = K.CATALOGUE["SVM (all genes)"]
+    ratio = len(m.settings("estimator", True)) / len(m.settings("estimator", False))
+    assert ratio < 1
+    assert cost.cell_cpu_seconds("SVM (all genes)", 60, 7000, 5, True, costs)[0] == pytest.approx(ratio * c)
+
+
+def test_a_method_without_a_committed_row_costs_the_median_method_and_is_named():
+    costs = _costs([("d0", "a", 50, 2000, 1.0), ("d0", "b", 50, 2000, 3.0), ("d0", "c", 50, 2000, 10.0)])
+    c, how = cost.cell_cpu_seconds("new method", 50, 2000, 5, quick=False, costs=costs)
+    assert how == "no committed cost" and c == pytest.approx(3.0)
 
 
 def test_the_estimate_counts_the_cells_the_notebook_runs(mirror):
     methods = ["SVM (all genes)", "t-test + SVM"]
     kw = dict(n_repeats=2, n_folds=3, inner_k=3, max_genes=100)
-    est0, _ = R.estimated_seconds(["alon"], methods, quick=True, n_boot=4, boot_datasets=[], n_jobs=1, **kw)
+    est0, _ = cost.estimated_seconds(["alon"], methods, quick=True, n_boot=4, boot_datasets=[], n_jobs=1, **kw)
     cv = C.cv_cells(["alon"], methods, seed=0, quick=True, **kw)
-    per = {m: R.cell_cpu_seconds(m, 62, 100, 3, quick=True) for m in methods}
-    assert est0 - R._OVERHEAD == pytest.approx(sum(per[c["method"]] for c in cv))
-    est, what = R.estimated_seconds(["alon"], methods, quick=True, n_boot=4, boot_datasets=["alon"], n_jobs=1, **kw)
+    per = {m: cost.cell_cpu_seconds(m, 62, 100, 3, quick=True)[0] for m in methods}
+    assert est0 - cost._OVERHEAD == pytest.approx(sum(per[c["method"]] for c in cv))
+    est, what = cost.estimated_seconds(["alon"], methods, quick=True, n_boot=4, boot_datasets=["alon"], n_jobs=1, **kw)
     boot = C.boot_cells(["alon"], list(C.DU2006_METHODS), n_boot=4, inner_k=3, seed=0, quick=True, max_genes=100)
-    assert est - est0 == pytest.approx(sum(R.cell_cpu_seconds(c["method"], 62, 100, 3, quick=True) for c in boot))
-    two, _ = R.estimated_seconds(["alon"], methods, quick=True, n_boot=4, boot_datasets=["alon"], n_jobs=2, **kw)
-    assert two - R._OVERHEAD == pytest.approx((est - R._OVERHEAD) / 2)  # two workers on the machine's 2 cores
-    assert "2 method(s)" in what and ".632+" in what
+    assert est - est0 == pytest.approx(sum(cost.cell_cpu_seconds(c["method"], 62, 100, 3, quick=True)[0]
+                                           for c in boot))
+    two, _ = cost.estimated_seconds(["alon"], methods, quick=True, n_boot=4, boot_datasets=["alon"], n_jobs=2, **kw)
+    assert two - cost._OVERHEAD == pytest.approx((est - cost._OVERHEAD) / 2)  # two workers on the machine's 2 cores
+    assert "2 method(s)" in what and ".632+" in what and "committed" in what
+
+
+def test_without_the_committed_table_the_notebook_says_it_cannot_estimate(mirror, tmp_path, monkeypatch):
+    from genesel.papers.presentation import time_budget
+
+    monkeypatch.setenv("GENESEL_COMMITTED_DIR", str(tmp_path))
+    est, what = cost.estimated_seconds(["alon"], ["SVM (all genes)"], quick=True, n_repeats=1, n_folds=3,
+                                       inner_k=3, max_genes=100, n_boot=4, boot_datasets=[])
+    assert np.isnan(est) and "leaderboard_results.csv" in what and "GENESEL_COMMITTED_DIR" in what
+    text = time_budget(est, True, quick_budget=cost.QUICK_BUDGET, full_budget=cost.FULL_BUDGET, what=what).data
+    assert "not estimated" in text and "Warning" not in text
 
 
 def test_quick_mode_is_within_its_budget_and_a_long_choice_gets_the_warning(mirror):
-    from genesel.papers.notebook import time_budget
+    from genesel.papers.presentation import time_budget
 
     quick = dict(quick=True, n_repeats=1, n_folds=3, inner_k=3, n_boot=8)
     methods = list(K.CATALOGUE)
-    est, what = R.estimated_seconds(["alon"], methods, max_genes=300, boot_datasets=["alon"], **quick)
-    assert est <= R.QUICK_BUDGET
-    assert "Warning" not in time_budget(est, True, quick_budget=R.QUICK_BUDGET, full_budget=R.FULL_BUDGET).data
+    est, what = cost.estimated_seconds(["alon"], methods, max_genes=300, boot_datasets=["alon"], **quick)
+    assert est <= cost.QUICK_BUDGET
+    assert "Warning" not in time_budget(est, True, quick_budget=cost.QUICK_BUDGET, full_budget=cost.FULL_BUDGET).data
     # the same quick grids on all 12600 probes of Singh's prostate set, ten repeats: far beyond a first look
-    long, _ = R.estimated_seconds(["singh"], methods, max_genes=None, boot_datasets=["singh"],
-                                  **{**quick, "n_repeats": 10})
-    text = time_budget(long, True, quick_budget=R.QUICK_BUDGET, full_budget=R.FULL_BUDGET).data
-    assert long > 2 * R.QUICK_BUDGET and "Warning: this choice of parameters takes long" in text
+    long, _ = cost.estimated_seconds(["singh"], methods, max_genes=None, boot_datasets=["singh"],
+                                     **{**quick, "n_repeats": 10})
+    text = time_budget(long, True, quick_budget=cost.QUICK_BUDGET, full_budget=cost.FULL_BUDGET).data
+    assert long > 2 * cost.QUICK_BUDGET and "Warning: this choice of parameters takes long" in text

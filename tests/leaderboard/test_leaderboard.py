@@ -11,7 +11,12 @@ import pytest
 
 import genesel
 from genesel.leaderboard import catalogue as K
+from genesel.leaderboard import cost
+from genesel.leaderboard import exercises as X
+from genesel.leaderboard import figures as F
 from genesel.leaderboard import protocol as P
+from genesel.leaderboard import summary as S
+from genesel.leaderboard import tables as T
 
 #: public estimators that are not methods: the preprocessing every pipeline of the protocol applies
 #: (:func:`genesel.leaderboard.protocol.preprocessing` over the data set's recommended preprocessing)
@@ -146,14 +151,13 @@ def test_a_user_file_loads_by_reference(mirror, tmp_path):
 
 
 def test_cost_sentence_counts_both_grids_and_the_uninterrupted_wall_time():
-    from genesel.leaderboard import report as R
 
     res = pd.DataFrame({"method": ["a", "a", "b"], "cpu_seconds": [10.0, 10.0, 5.0], "wall_seconds": [12.0, 12.0, 6.0]})
     boot = pd.DataFrame({"method": ["c"], "cpu_seconds": [40.0], "wall_seconds": [50.0]})
-    s = R.cost_sentence(res, 3.0, n_jobs=2, boot=boot)
+    s = cost.cost_sentence(res, 3.0, n_jobs=2, boot=boot)
     assert s.startswith("65 CPU s over 4 cells") and "c 40 CPU s (62 %); a 20 CPU s (31 %); b 5 CPU s (8 %)" in s
     assert "about 40 s wall" in s and "this session's wall time: 3 s" in s
-    assert "about 30 s wall" in R.cost_sentence(res, 3.0, n_jobs=1)
+    assert "about 30 s wall" in cost.cost_sentence(res, 3.0, n_jobs=1)
 
 
 def _fold_rows(method, genes_per_fold, n_genes_kept, curve=None):
@@ -176,29 +180,27 @@ def test_an_all_genes_baseline_has_no_stability_even_where_the_preprocessing_fil
     """On Leukemia the preprocessing keeps a different ~6,792 of 7,129 genes in each training part, so an all-genes
     method's "signatures" differ slightly and a stability computed on them came out 0.90: the most stable method of
     the data set, without choosing anything. It has none; a method that selects keeps its own."""
-    from genesel.leaderboard import report as R
 
     kept = [list(range(0, 1990)), list(range(5, 1995)), list(range(10, 2000)), list(range(3, 1993))]
     chosen = [[1, 2, 3], [1, 2, 4], [1, 2, 3], [2, 3, 5]]
     res = pd.DataFrame(_fold_rows("SVM (all genes)", kept, [1990] * 4) + _fold_rows("Fisher + SVM", chosen, [1990] * 4))
-    s = R.summarise(res).set_index("method")
-    assert R.selects_genes("Fisher + SVM") and not R.selects_genes("SVM (all genes)")
+    s = S.summarise(res).set_index("method")
+    assert S.selects_genes("Fisher + SVM") and not S.selects_genes("SVM (all genes)")
     assert np.isnan(s.loc["SVM (all genes)", "stability"]) and np.isnan(s.loc["SVM (all genes)", "kuncheva"])
     assert 0 < s.loc["Fisher + SVM", "stability"] < 1
     # without the rule the baseline would have had a stability of its own: the check can fail
-    assert R._stability(res[res.method == "SVM (all genes)"]["genes"], 2000)[0] > 0.2
-    assert R.consensus_signature(res, R.summarise(res), "alon").index.get_level_values(0).unique().tolist() == [
+    assert S._stability(res[res.method == "SVM (all genes)"]["genes"], 2000)[0] > 0.2
+    assert T.consensus_signature(res, S.summarise(res), "alon").index.get_level_values(0).unique().tolist() == [
         "Fisher + SVM"]
 
 
 def test_the_curves_draw_all_genes_as_one_point_where_the_kept_genes_vary():
     import matplotlib.pyplot as plt
 
-    from genesel.leaderboard import report as R
 
     res = pd.DataFrame(_fold_rows("Fisher + SVM", [[1, 2]] * 4, [1990, 1995, 2000, 1995],
                                   curve=[[1, 2, 3], [3, 2, 1], [1, 1, 1], [3, 3, 3]]))
-    fig = R.plot_curves(res)
+    fig = F.plot_curves(res)
     line = fig.axes[0].lines[0]
     np.testing.assert_allclose(line.get_xdata(), [2, 4, 1995.0])
     n = res["n_test"].to_numpy()
@@ -208,7 +210,6 @@ def test_the_curves_draw_all_genes_as_one_point_where_the_kept_genes_vary():
 
 
 def test_the_warning_table_counts_folds_and_means_per_category():
-    from genesel.leaderboard import report as R
 
     res = pd.DataFrame({
         "dataset": ["a", "a", "b", "b", "a", "b"],
@@ -216,7 +217,7 @@ def test_the_warning_table_counts_folds_and_means_per_category():
         "final_warnings": [{"ConvergenceWarning": 3}, {}, {"ConvergenceWarning": 1, "RuntimeWarning": 8}, {}, {}, {}],
         "inner_warnings": [{}, {}, {}, {}, {"DegenerateModelWarning": 2}, {"DegenerateModelWarning": 4}],
     })
-    t = R.warning_table(res)
+    t = T.warning_table(res)
     assert set(t.index) == {("GP-ARD-RFE + GP", "final fit", "ConvergenceWarning"),
                             ("GP-ARD-RFE + GP", "final fit", "RuntimeWarning"),
                             ("Fisher + SVM", "inner CV", "DegenerateModelWarning")}
@@ -225,20 +226,19 @@ def test_the_warning_table_counts_folds_and_means_per_category():
     rt = t.loc[("GP-ARD-RFE + GP", "final fit", "RuntimeWarning")]
     assert rt["outer folds"] == "1 of 4" and rt["per fold (mean)"] == 2.0 and rt["data sets"] == "b"
     # data sets by their titles (a user's file by its name, never its path)
-    named = R.warning_table(res.assign(dataset=res["dataset"].map({"a": "alon", "b": "/some/where/mine.csv"})))
+    named = T.warning_table(res.assign(dataset=res["dataset"].map({"a": "alon", "b": "/some/where/mine.csv"})))
     assert named.loc[("GP-ARD-RFE + GP", "final fit", "RuntimeWarning"), "data sets"] == "mine.csv"
     assert t.loc[("Fisher + SVM", "inner CV", "DegenerateModelWarning"), "per fold (mean)"] == 3.0
     assert "iteration limit" in conv["meaning"]
-    assert R.warning_table(res.assign(final_warnings=[{}] * 6, inner_warnings=[{}] * 6)).empty
+    assert T.warning_table(res.assign(final_warnings=[{}] * 6, inner_warnings=[{}] * 6)).empty
 
 
 def test_every_data_set_of_the_leaderboard_has_a_title(mirror):
     """The figures' panels and the tables name each data set by its title, never by its registry key."""
     from genesel.leaderboard import cells as C
-    from genesel.leaderboard import report as R
 
     for d in C.binary_expression_sets():
-        assert R.dataset_title(d) != d and "(" in R.dataset_title(d), d
+        assert S.dataset_title(d) != d and "(" in S.dataset_title(d), d
 
 
 def test_shrunken_centroids_predict_by_pams_rule_with_the_class_prior():
@@ -265,7 +265,6 @@ def test_shrunken_centroids_predict_by_pams_rule_with_the_class_prior():
 def test_the_summary_counts_folds_predicting_one_class_and_the_lean_towards_the_smaller_class(mirror):
     """A fold counts when every test sample gets one class although its test samples hold both; the smaller class's
     share of the predictions is counted over all test predictions (hand-counted here)."""
-    from genesel.leaderboard import report as R
     from genesel.leaderboard.cells import load
 
     y = load("alon").y
@@ -274,14 +273,14 @@ def test_the_summary_counts_folds_predicting_one_class_and_the_lean_towards_the_
     rows[1]["pred"] = [1, -1] * (rows[1]["n_test"] // 2) + [1] * (rows[1]["n_test"] % 2)
     only = np.flatnonzero(y == small)[:5]  # a test part of one class, predicted as that class: not counted
     rows[2].update(test_idx=only.tolist(), pred=[int(small)] * 5, scores=[0.5] * 5, n_test=5)
-    summary = R.summarise(pd.DataFrame(rows))
+    summary = S.summarise(pd.DataFrame(rows))
     s = summary.iloc[0]
     assert s["one_class_folds"] == 2
     preds = np.concatenate([r["pred"] for r in rows])
     assert s["smaller_class_predicted"] == pytest.approx(np.sum(preds == small) / preds.size)
     assert s["smaller_class_share"] == pytest.approx(22 / 62)  # Colon: 22 normal, 40 tumour
-    assert R.league_table(summary, "alon")["folds predicting one class"].iloc[0] == 2
-    table, _ = R.class_balance(summary)
-    lean = table.loc[(R.dataset_title("alon"), "Fisher + SVM"), "lean (points)"]
+    assert T.league_table(summary, "alon")["folds predicting one class"].iloc[0] == 2
+    table, _ = X.class_balance(summary)
+    lean = table.loc[(S.dataset_title("alon"), "Fisher + SVM"), "lean (points)"]
     assert lean == pytest.approx(round(100 * (np.sum(preds == small) / preds.size - 22 / 62), 1))
-    assert R.class_balance(summary, max_share=0.3)[0].empty
+    assert X.class_balance(summary, max_share=0.3)[0].empty

@@ -60,12 +60,12 @@ def test_load_task_scales_differ_and_bad_values_are_refused(mirror):
 
 
 def test_record_keeps_a_table_on_record_with_every_digit(tmp_path, monkeypatch):
-    """genesel.papers.notebook.record writes <figures dir>/<name>.csv (index, exact floats) and returns the table
+    """genesel.papers.presentation.record writes <figures dir>/<name>.csv (index, exact floats) and returns the table
     unchanged; a Styler is recorded through its data; a bad name or a non-table is refused."""
     import numpy as np
     import pandas as pd
 
-    from genesel.papers.notebook import record
+    from genesel.papers.presentation import record
 
     monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path))
     df = pd.DataFrame({"error": [0.1 + 0.2, 1 / 3], "genes": [2, 4]}, index=pd.Index(["a", "b"], name="method"))
@@ -85,7 +85,7 @@ def test_record_keeps_a_table_on_record_with_every_digit(tmp_path, monkeypatch):
 def test_record_names_a_users_file_by_its_name(tmp_path, monkeypatch):
     import pandas as pd
 
-    from genesel.papers.notebook import record
+    from genesel.papers.presentation import record
 
     monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path))
     record(pd.DataFrame({"a": [1]}), "gentile2003_table1", "/some/where/my data/alon_study.csv?label=class")

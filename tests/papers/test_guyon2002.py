@@ -269,7 +269,7 @@ def test_notebook_runs_on_an_alias_passed_as_a_papermill_string(tmp_path, monkey
     """papermill -p datasets '["leukemia"]' (a string holding a list, and an alias) and -p step 1."""
     from pathlib import Path
 
-    from genesel.experiments.runner import execute_notebook
+    from genesel.records.runner import execute_notebook
 
     monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path / "figures"))
     monkeypatch.setenv("GENESEL_CACHE_DIR", str(tmp_path / "cache"))

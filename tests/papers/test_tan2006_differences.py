@@ -9,8 +9,9 @@ forward selection as the cells; draw 0 gives the committed full run's numbers, c
 asks whether the thesis' value lies in the central 95 % of the draws (neither tail beyond it below 2.5 %). Only the
 merged rows (the thesis' protocol) are judged. Findings, with the draws of these tests:
 
-1. **Colon, Tables 4.2, 4.3, 4.6: explained by partition variation.** 200 partitions (Table 4.3's count of
-   LOO-optimal subsets: the first 50, which need the full leave-one-out path). Every thesis value lies inside:
+1. **Colon, Tables 4.2, 4.3, 4.6: the test accuracies are explained by partition variation; the counts of optimal
+   subsets and the biomarker set by test accuracy are not.** 200 partitions (Table 4.3's count of LOO-optimal
+   subsets: the first 50, which need the full leave-one-out path). Every thesis value lies inside:
    all-genes SVM 23/30 correct (76.7 %; genesel 21/30; draws: median 24, central 95 % [20, 27]); SVM-RFE optimal
    subsets by test 53 (genesel 6; median 22, [1, 1836]), best test 25/30 (83.3 %, = genesel; [22, 28]), biomarker
    set by test 416 genes (genesel 2; median 9, [1, 543]: 4.5 % of the partitions reach 416 or more); Table 4.3 LOO
@@ -19,13 +20,21 @@ merged rows (the thesis' protocol) are judged. Findings, with the draws of these
    RVM 3 genes at 19/30 (genesel 3 at 20/30; sizes [2, 6], correct [18, 26], P(<= 19) = 6 %), SMLR 16 genes at 19/30
    (genesel 17 at 23/30; sizes [9, 22], correct [19, 26], P(<= 19) = 4.5 %: near the edge). Read as one event,
    Table 4.2's row (25/30 first reached with >= 416 genes) is rare: 1 of 200 partitions, but it occurs.
+   An accuracy's central 95 % over the partitions ([20, 27], [18, 26], [19, 26] of 30) is no wider than the
+   sampling noise of one 30-sample test set (+-2 binomial sd, checked below): there the partition explains the
+   difference. The counts of optimal subsets ([1, 1836], [5, 1069]) and the size of the first subset with the best
+   test accuracy ([1, 543]) spread over orders of magnitude: "inside" explains nothing there, and
+   ``genesel.papers.tan2006_ch45_claims`` counts those cells unexplained.
    GP-Laplace and GP-EP (Table 4.6's GPC-ARD rows) are untested: one GP-ARD ranking of Colon's 2000 genes costs
    more than this whole file may, and their order beyond the top genes is not fixed by the data anyway
    (``test_fidelity.py``).
-2. **Colon, Tables 4.7 and 5.6, all genes: cannot come from this protocol on this data.** The thesis' 17
-   leave-one-fold-out errors of the linear SVM (72.6 %) occur in none of 200 stratified 10-fold partitions (median
-   11, range [6, 14]; genesel's 14 is draw 0, itself the largest) nor of 200 plain random ones (range [7, 16]). The
-   row stays unexplained. (Table 4.7's SMLR set size: item 3; its other rows, and Leukemia's, are not tested here.)
+2. **Colon, Tables 4.7 and 5.6, all genes: unexplained.** At C = 1 the thesis' 17 leave-one-fold-out errors of the
+   linear SVM (72.6 %) occur in none of 200 stratified 10-fold partitions (median 11, range [6, 14]; genesel's 14 is
+   draw 0, itself the largest) nor of 200 plain random ones (range [7, 16]). But the thesis chose its
+   regularisation by cross-validation (§3.4) and gives neither the grid nor the C: at C = 2.5e-4 the same
+   partitions give 17 as their median (30 partitions, below). So the test at C = 1 does not span the protocol's
+   choices, and the row is not "not from the protocol"; it stays unexplained. (Table 4.7's SMLR set size: item 3;
+   its other rows, and Leukemia's, are not tested here.)
 3. **Stability S (Tables 5.3, 5.5), Colon.**
    RVM: **cannot come from this protocol on this data** (genesel's RVM, merged standardisation). The thesis' S =
    0.213 lies above every draw: 100 stratified 10-fold partitions give median 0.084, range [0.048, 0.142], and 50
@@ -37,6 +46,7 @@ merged rows (the thesis' protocol) are judged. Findings, with the draws of these
    thesis' RVM found better maxima of the same evidence, stable across folds; genesel's stops at lower ones that
    differ from fold to fold. This locates the cause, but no RVM here reaches the thesis' S, so the row stays
    unexplained.
+   The tally counts the row unexplained (the number is from the protocol; genesel's RVM does not reach it).
    SMLR: the thesis' 0.243 is in the extreme lower tail, **not explained by partition variation at the 95 % level**:
    60 stratified partitions give median 0.278, range [0.241, 0.319], P(S <= 0.243) = 1/60 (genesel's 0.28 is draw
    0). Rare, not impossible; the row stays unexplained. Its sets are larger than genesel's: 30 genes on average
@@ -50,15 +60,17 @@ merged rows (the thesis' protocol) are judged. Findings, with the draws of these
    sets and standardisations), so no distribution fits in a test; on fewer genes S would measure another problem
    (S depends on the number of genes to choose from).
 4. **Leukemia, Table 4.6, SMLR** (the published 38/34 split: no partition to blame): **cannot come from this
-   protocol** for any prior weight tried. Along SMLR's path (lam = 0.5 ... 0.007 of the weight that keeps no gene,
-   every fit converged) the biomarker set grows from 7 to 20 genes and the SVM on it gets 25-29 of the 34 test
-   samples; the thesis' 20 genes are reached at lam = 0.007 with 26/34 (76.5 %), its 32/34 (94.1 %) at no lam
-   (genesel's default lam = 0.1: 13 genes, 26/34, the committed row). The row stays unexplained.
+   protocol** for any of its choices: SMLR's prior weight (chosen by cross-validation in the thesis) and the SVM's C.
+   Along SMLR's path (lam = 0.5 ... 0.007 of the weight that keeps no gene, every fit converged) the biomarker set
+   grows from 7 to 20 genes (the thesis' own size, so no smaller weight is in question), and the SVM on it, at any C
+   from 1e-4 to 100, gets at most 29 of the 34 test samples; the thesis' 20 genes are reached at lam = 0.007 with
+   26/34 (76.5 %), its 32/34 (94.1 %) at no lam and no C (genesel's default lam = 0.1: 13 genes, 26/34, the
+   committed row). What produced the thesis' number stays open.
 
-Cost: about 170 s of CPU on one core (200 Colon partitions x SVM-RFE, RVM, SMLR; 150 RVM, 60 SMLR, 20 SVM-RFE and 400
-all-genes 10-fold partitions; 8 SMLR fits on Leukemia). The numbers of draws are as small as keeps each verdict away
-from the edge, except Colon SMLR's S, which sits at the edge at any number of draws (1.7 % of 60 here; 2.3 % of 300 in a
-longer run).
+Cost: about 190 s of CPU on one core (200 Colon partitions x SVM-RFE, RVM, SMLR; 150 RVM, 60 SMLR, 20 SVM-RFE and 460
+all-genes 10-fold partitions; 8 SMLR fits on Leukemia and 80 SVMs on their genes). The numbers of draws are as small
+as keeps each verdict away from the edge, except Colon SMLR's S, which sits at the edge at any number of draws (1.7 %
+of 60 here; 2.3 % of 300 in a longer run).
 """
 
 from __future__ import annotations
@@ -242,6 +254,21 @@ def test_colon_thesis_value_is_one_draw_of_the_partition_distribution(colon_part
     assert inside(values, thesis), f"{quantity}: the thesis' {thesis} lies outside; {_describe(values, thesis)}"
 
 
+#: the accuracies whose difference the partition explains (``tan2006_ch45_claims.EXPLAINED``): counts correct of 30
+EXPLAINING = ("all genes correct", "RFE test correct at LOO biomarker", "SMLR test correct")
+
+
+@pytest.mark.parametrize("quantity", EXPLAINING)
+def test_an_explaining_partition_spread_is_that_of_one_test_set(colon_partitions, quantity):
+    """The partition explains an accuracy's difference only if its spread over partitions is no wider than the
+    sampling noise of a single 30-sample test set: the central 95 % spans at most +-2 binomial standard deviations
+    at the median accuracy. (The counts of optimal subsets, spread over [1, 1836], are not explained this way.)"""
+    values = colon_partitions[quantity].to_numpy(dtype=float)
+    lo, hi = np.percentile(values, [100 * (1 - LEVEL) / 2, 100 * (1 + LEVEL) / 2])
+    p = np.median(values) / 30
+    assert hi - lo <= 4 * np.sqrt(30 * p * (1 - p)), (quantity, lo, hi, p)
+
+
 def test_colon_thesis_row_of_table_4_2_as_a_whole_is_rare(colon_partitions):
     """Table 4.2's Colon row read as one event: 25 of 30 correct, reached first with 416 genes or more. Each part lies
     inside its distribution, but together they are rare: fewer than 2 % of the partitions (none at all would have
@@ -400,8 +427,8 @@ def test_colon_svm_rfe_stability_of_the_thesis(colon):
 
 def test_colon_all_genes_fold_errors_of_the_thesis_never_occur(colon):
     """Tables 4.7 and 5.6, Colon, all genes: the thesis' 17 leave-one-fold-out errors of the linear SVM (genesel's full
-    run: 14) occur in none of 200 stratified and 200 plain random 10-fold partitions: the folds do not explain it,
-    and it cannot come from this protocol (merged standardisation, linear SVM with C = 1) on this data."""
+    run: 14) occur in none of 200 stratified and 200 plain random 10-fold partitions at C = 1: the folds do not
+    explain it at that C. (The thesis chose C by cross-validation: see the test at a small C.)"""
     from genesel.papers import tan2006_ch45 as T
     from genesel.papers.tan2006_ch45 import PAPER
 
@@ -424,6 +451,37 @@ def test_colon_all_genes_fold_errors_of_the_thesis_never_occur(colon):
         assert draws.max() < thesis, _describe(draws, thesis)
 
 
+#: Colon 10-fold partitions for the all-genes errors at a small C
+N_FOLDINGS_SMALL_C = 30
+
+
+def test_colon_all_genes_fold_errors_of_the_thesis_at_a_small_C(colon):
+    """The same protocol at C = 2.5e-4 (merged standardisation, all 2000 genes, stratified 10-fold) gives the thesis'
+    17 errors as its median over 30 partitions; at C = 5e-4 at most 14, as at C = 1. The thesis chose C by
+    cross-validation and gives neither its grid nor its C: the 17 errors are within the protocol's reach, so the
+    difference is not "not from the protocol"; which C the thesis used stays open (the row stays unexplained)."""
+    import warnings
+
+    from genesel.papers import tan2006_ch45 as T
+    from genesel.papers.tan2006_ch45 import PAPER
+
+    A, y = colon
+    every, samples = np.arange(A.shape[1]), np.arange(y.size)
+
+    def total(trains, C):
+        return sum(T._svm_errors(A, y, tr, np.setdiff1d(samples, tr), every, C=C) for tr in trains)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        small = np.array([total(_stratified_folds(y, s), 2.5e-4) for s in range(N_FOLDINGS_SMALL_C)])
+        larger = np.array([total(_stratified_folds(y, s), 5e-4) for s in range(N_FOLDINGS_SMALL_C)])
+    thesis = PAPER["table4_7"]["Colon", "All genes"][0]
+    print(f"\nColon all genes at C = 2.5e-4: {_describe(small, thesis)}; at C = 5e-4: {_describe(larger, thesis)}")
+    assert abs(np.median(small) - thesis) <= 1, _describe(small, thesis)
+    assert inside(small, thesis), _describe(small, thesis)
+    assert larger.max() < thesis, _describe(larger, thesis)
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # 3. Leukemia, Table 4.6, SMLR: a fixed, published split, so no partition to blame
 # ----------------------------------------------------------------------------------------------------------------
@@ -431,12 +489,16 @@ def test_colon_all_genes_fold_errors_of_the_thesis_never_occur(colon):
 #: SMLR's prior weight as a fraction of the smallest one that keeps no gene (SMLRSelector's lam, lam_scale="max"):
 #: the full grid of chapter 3 (0.5, 0.1, 0.01; its 0.001 does not converge in 200,000 sweeps) and points between
 SMLR_LAMS = (0.5, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01, 0.007)
+#: the SVM's C on the biomarker set: from a margin that ignores the data (every sample a bound support vector) to a
+#: hard margin (the sets are separable beyond C ~ 0.1)
+SVM_CS = (1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1.0, 10.0, 100.0)
 
 
 def test_leukemia_smlr_no_prior_weight_gives_the_thesis_accuracy():
     """Leukemia SMLR (Table 4.6: 94.1 % = 32/34 with 20 genes; genesel 26/34 with 13 at lam = 0.1): along SMLR's
-    regularisation path the biomarker set grows from 7 to 20 genes, and no prior weight brings the SVM on its genes
-    to 32 of the 34 test samples; the one that keeps 20 genes gives 26/34."""
+    regularisation path the biomarker set grows from 7 to 20 genes (the thesis' size), and no prior weight brings
+    the SVM on its genes to 32 of the 34 test samples at any C of ``SVM_CS``; the one that keeps 20 genes gives 26/34
+    at C = 1. The protocol's choices (SMLR's weight, the SVM's C; the split is the published one) are spanned."""
     import warnings
 
     from genesel.papers import tan2006_ch45 as T
@@ -452,8 +514,9 @@ def test_leukemia_smlr_no_prior_weight_gives_the_thesis_accuracy():
         for lam in SMLR_LAMS:
             sel = SMLRSelector(lam=lam, max_iter=200_000, tol=1e-6).fit(A[tr], y[tr])
             g = np.flatnonzero(sel.support_)
+            by_c = [te.size - T._svm_errors(A, y, tr, te, g, C=C) for C in SVM_CS]
             rows.append({"lam": lam, "genes": g.size, "correct": te.size - T._svm_errors(A, y, tr, te, g),
-                         "converged": bool(sel.estimator_.converged_)})
+                         "best over C": max(by_c), "converged": bool(sel.estimator_.converged_)})
     path = pd.DataFrame(rows)
     print("\nLeukemia SMLR path:\n" + path.to_string(index=False))
     assert path.converged.all(), path
@@ -465,3 +528,4 @@ def test_leukemia_smlr_no_prior_weight_gives_the_thesis_accuracy():
     assert path.genes.iloc[-1] == genes, f"the path does not reach the thesis' {genes} genes: {path}"
     assert path.correct.max() < _count(acc, 34), path
     assert path[path.genes == genes].correct.max() < _count(acc, 34), path
+    assert path["best over C"].max() < _count(acc, 34), path  # no C either

@@ -4,8 +4,8 @@ notebook runner.
 A notebook describes an experiment as a grid of cells (data set, protocol, split index, method, parameters,
 seed); each cell is a pure function call whose result is cached on disk (:mod:`~genesel.experiments.grid`, keys
 from :mod:`~genesel.experiments.codekey`); the tidy results become the paper's tables with
-:mod:`~genesel.experiments.tables`. :mod:`~genesel.experiments.runner` executes the notebooks with papermill
-(``python -m genesel.notebooks``). ``single_blas_thread()`` limits BLAS to one thread inside a block (a cell of a
+:mod:`~genesel.experiments.tables`. :mod:`~genesel.records.runner` executes the notebooks with papermill
+(``genesel run``). ``single_blas_thread()`` limits BLAS to one thread inside a block (a cell of a
 parallel grid computing many small Gram matrices), ``single_thread()`` every thread pool, OpenMP's too.
 :mod:`~genesel.experiments.bootstrap`: the .632+ bootstrap (Efron & Tibshirani 1997), its samples and its estimate.
 ``atomic_write`` writes a result file whole or not at all.

@@ -53,8 +53,17 @@ class BatchPlanner:
         known = [v for v in self.est.values() if v is not None]
         return sum(known) / len(known) if known else None
 
-    def next_batch(self) -> list:
-        """The next batch of keys (empty when all are handed out)."""
+    def add(self, keys) -> None:
+        """Append keys to hand out (cells that became this run's after another run let them go)."""
+        self.queue.extend(keys)
+
+    def next_batch(self, accept=None) -> list:
+        """The next batch of keys (empty when all are handed out). ``accept(key)``: False drops a key instead of
+        handing it out (a cell another run has claimed or finished: :meth:`genesel.experiments.claims.WorkQueue
+        .claim`)."""
+        if accept is not None:
+            while self.pos < len(self.queue) and not accept(self.queue[self.pos]):
+                self.pos += 1
         if self.pos >= len(self.queue):
             return []
         if self._cost(self.queue[self.pos]) is None:  # nothing known yet: one cell, then learn from it
@@ -69,6 +78,9 @@ class BatchPlanner:
             c = self._cost(k) or 0.0
             if batch and acc + c > aim:
                 break
+            if accept is not None and batch and not accept(k):
+                self.pos += 1
+                continue
             batch.append(k)
             acc += c
             self.pos += 1

@@ -1,20 +1,70 @@
 """Running a grid's cells on a ``dask.distributed`` cluster, in batches (see :mod:`genesel.experiments.batching`).
 
-:func:`dask_results` yields ``(key, result, (wall, CPU seconds))`` as batches finish. It keeps at most a few tasks per worker in
-flight (two per worker thread, plus one), submitting the next batch when one comes back, so the scheduler never
-holds the whole grid and a run interrupted (Ctrl-C, a lost client) loses only the tasks in flight. Workers lost
-mid-task are dask's business: it reschedules their tasks elsewhere.
+:func:`dask_results` yields ``(key, result, (wall, CPU seconds))`` as batches finish. It keeps at most a few tasks
+per worker in flight (two per worker thread, plus one), submitting the next batch when one comes back, so the
+scheduler never holds the whole grid and a run interrupted (Ctrl-C, a lost client) loses only the tasks in flight.
+Cells are taken from a :class:`genesel.experiments.claims.WorkQueue` as batches are formed, so a second run on the
+same cache computes only what the first has not claimed.
+
+Workers that die. Dask reschedules the task of a worker that died on another worker; a task whose workers keep
+dying (``distributed.scheduler.allowed-failures`` times, 3 by default) ends in ``KilledWorker``. Dask counts a
+death against every task assigned to the worker, also one waiting behind the task that ran, so ``KilledWorker``
+does not name the cause for sure. So a batch of several cells that ends in ``KilledWorker`` is split and its cells
+are sent again one per task; a single cell that ends in ``KilledWorker`` is sent once more when nothing else is in
+flight, alone on the cluster (the other cells wait meanwhile: worker deaths are rare, and a wrong name costs more);
+if it ends in ``KilledWorker`` again it is the cause and is reported as a failed cell, named with its parameters
+(:class:`genesel.experiments.workers.WorkerDied`), and the other cells go on. A batch is at most a quarter of a
+second of work (:data:`genesel.experiments.batching.TARGET_SECONDS`) unless it is one cell, so what a death
+throws away of a batch's finished cells is small.
+
+Connecting. ``scheduler`` is a ``distributed.Client``, an address (``tcp://host:8786``), the connection file
+written by the SLURM recipe (:mod:`genesel.experiments.cluster`: the address and the TLS certificate the client
+needs for a ``tls://`` scheduler), or None (the current client, else a ``LocalCluster``).
 """
 
 from __future__ import annotations
 
-__all__ = ["dask_results", "connect"]
+import json
+import os
+from collections import deque
+from pathlib import Path
+
+__all__ = ["dask_results", "connect", "read_connection_file"]
+
+
+def read_connection_file(path) -> tuple:
+    """(address, ``distributed.security.Security`` or None) from a connection file of the SLURM recipe."""
+    path = Path(path).expanduser()
+    try:
+        info = json.loads(path.read_text())
+        address = info["address"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path} is not a scheduler connection file of genesel.experiments.cluster ({exc}); "
+                         "give the file the recipe wrote (--connection-file) or a scheduler address") from None
+    tls = info.get("tls")
+    if not tls:
+        return address, None
+    from distributed.security import Security
+
+    return address, Security(require_encryption=True, tls_ca_file=tls["ca"], tls_client_cert=tls["cert"],
+                             tls_client_key=tls["key"])
+
+
+def _address_and_security(scheduler: str):
+    text = scheduler.strip()
+    if "://" not in text and (text.endswith(".json") or os.path.isfile(os.path.expanduser(text))):
+        return read_connection_file(text)
+    if text.startswith("tls://"):
+        raise ValueError(f"the scheduler {text} speaks TLS: pass the connection file the SLURM recipe wrote "
+                         "(make full SCHEDULER=/path/to/scheduler.json, or scheduler=that path), which holds its "
+                         "address and the certificate a client needs")
+    return text, None
 
 
 def connect(scheduler, n_jobs: int):
-    """(client, owned): a ``distributed.Client`` for ``scheduler`` (a Client, an address, or None: the current
-    client, else a new ``LocalCluster`` of ``n_jobs`` single-threaded worker processes). ``owned``: this function
-    opened the client (and the local cluster, if any), so the caller must close them."""
+    """(client, owned): a ``distributed.Client`` for ``scheduler`` (a Client, an address, a connection file, or
+    None: the current client, else a new ``LocalCluster`` of ``n_jobs`` single-threaded worker processes).
+    ``owned``: this function opened the client (and the local cluster, if any), so the caller must close them."""
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - exercised only without the extra
@@ -22,10 +72,11 @@ def connect(scheduler, n_jobs: int):
     if isinstance(scheduler, Client):
         return scheduler, False
     if scheduler is not None:
+        address, security = _address_and_security(str(scheduler))
         try:
-            client = Client(scheduler, timeout="30s")
+            client = Client(address, timeout="30s", security=security)
         except OSError as exc:
-            raise OSError(f"cannot reach the dask scheduler at {scheduler!r} ({exc}); start it (e.g. "
+            raise OSError(f"cannot reach the dask scheduler at {address!r} ({exc}); start it (e.g. "
                           "`dask scheduler`, or genesel.experiments.cluster.slurm_cluster) or unset "
                           "GENESEL_SCHEDULER to run on this machine") from None
         return client, True
@@ -45,11 +96,13 @@ def _close(client, owned):
         cluster.close()
 
 
-def dask_results(func, todo: dict, estimates: dict, n_jobs: int, scheduler, finish: bool = False):
-    """Yield (key, result, (wall, CPU seconds)) for every cell of ``todo`` ({key: cell}) computed on the cluster."""
+def dask_results(func, work, estimates: dict, n_jobs: int, scheduler, finish: bool = False, on_death=None):
+    """Yield (key, result, (wall, CPU seconds)) for the cells ``work`` hands out, computed on the cluster; a cell
+    that kills its workers yields ``on_death(key, cell, detail)`` (see the module doc)."""
     import uuid
 
     from distributed import as_completed
+    from distributed.scheduler import KilledWorker
 
     from genesel.experiments.batching import BatchPlanner, run_batch
 
@@ -61,31 +114,64 @@ def dask_results(func, todo: dict, estimates: dict, n_jobs: int, scheduler, fini
             except Exception:  # noqa: BLE001 - a scaling cluster may briefly have none
                 return 1
 
-        planner = BatchPlanner(list(todo), estimates, workers)
+        planner = BatchPlanner(list(work.order), estimates, workers)
+        work.order.clear()  # the planner hands them out now (claiming each through work.claim)
+        singles: deque = deque()  # cells of a batch whose workers died, one task each
+        confirm: deque = deque()  # single cells whose workers died: run again alone on the cluster
+        alone = []  # the cell being confirmed, while it runs
         ac = as_completed()
         in_flight = {}
 
+        def send(batch):
+            fut = client.submit(run_batch, func, [(k, work.cells[k]) for k in batch], finish=finish, pure=False,
+                                key=f"genesel-batch-{batch[0][:12]}-{len(batch)}-{uuid.uuid4().hex[:8]}")
+            in_flight[fut] = batch
+            ac.add(fut)
+
         def submit():
+            if alone:
+                return
+            if confirm:  # once the cluster has drained: the suspect alone, so that a death can only be its own
+                if not in_flight:
+                    alone.append(confirm.popleft())
+                    send(list(alone))
+                return
             while len(in_flight) < 2 * workers() + 1:
-                batch = planner.next_batch()
+                batch = [singles.popleft()] if singles else planner.next_batch(accept=work.claim)
                 if not batch:
                     return
-                fut = client.submit(run_batch, func, [(k, todo[k]) for k in batch], finish=finish, pure=False,
-                                    key=f"genesel-batch-{batch[0][:12]}-{len(batch)}-{uuid.uuid4().hex[:8]}")
-                in_flight[fut] = batch
-                ac.add(fut)
+                send(batch)
 
-        submit()
         try:
-            for fut in ac:
-                in_flight.pop(fut, None)
-                done, exc = fut.result()
-                for k, res, secs in done:
-                    planner.observe(secs[0])
-                    yield k, res, secs
-                if exc is not None:
-                    raise exc
+            while True:
                 submit()
+                for fut in ac:
+                    batch = in_flight.pop(fut, [])
+                    was_alone = bool(alone) and batch == alone
+                    if was_alone:
+                        alone.clear()
+                    try:
+                        done, exc = fut.result()
+                    except KilledWorker as died:
+                        if was_alone:
+                            yield on_death(batch[0], work.cells[batch[0]], " ".join(str(died).split())[:300])
+                        elif len(batch) == 1:
+                            confirm.append(batch[0])
+                        else:
+                            singles.extend(batch)
+                        submit()
+                        continue
+                    for k, res, secs in done:
+                        planner.observe(secs[0])
+                        yield k, res, secs
+                    if exc is not None:
+                        raise exc
+                    submit()
+                keys = work.wait()  # nothing in flight: the rest, if any, is another run's
+                if not keys:
+                    return
+                work.ready.clear()
+                planner.add(keys)
         finally:
             client.cancel(list(in_flight))
     finally:

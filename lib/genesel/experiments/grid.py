@@ -4,7 +4,7 @@
 protocol, split index, method, hyper-parameters, seed) and returns one tidy ``pandas.DataFrame``: one row per
 dict that ``func`` returns (it may return a dict or a list of dicts), with the cell's parameters as columns.
 
-Cache. Each cell's result is written to ``<cache_dir>/<func>/<key>.rec`` the moment it comes back, atomically
+Cache. Each cell's result is written to ``<cache_dir>/<module>.<func>/<key>.rec`` the moment it comes back, atomically
 (temp file + rename), by the process that called ``run_grid`` (workers never write, so a worker orphaned by a
 killed parent cannot add files, and a remote cluster needs no access to the cache). The key hashes the function's
 qualified name, the cell, the genesel version and the code the cell can run: the function's module and the
@@ -14,10 +14,20 @@ by the code of their method (:mod:`genesel.leaderboard.keys`). A change to that 
 serves stale numbers; a change elsewhere (another paper's module) keeps the cache. An interrupted grid restarted
 with the same cells recomputes only what is missing; a finished grid reruns from disk.
 
+Sharing, failures. Two runs on one cache share the work: a cell is claimed before it is computed, a run skips the
+cells another run has claimed and reads their records when they come (:mod:`genesel.experiments.claims`). A worker
+process that dies (the out-of-memory killer, a crash) fails only the cell that killed it, found by running the
+cells that were in flight again one at a time, and named with its parameters
+(:class:`genesel.experiments.workers.WorkerDied`; with ``on_error="finish"`` the other cells go on, on loky and on
+dask). A cache that cannot be written (a full disk) stops the grid with :class:`CacheWriteError` naming the path
+and the remedy; what was written stays.
+
 Integrity and trust. A record is plain data (JSON and arrays, never a pickle: reading one cannot run code) and
 carries an HMAC made with a key kept outside the cache (:mod:`genesel._core.store`); a record that is damaged,
 forged, written with another key or stored under another cell's name is deleted, reported once with its path
-(:class:`CacheIntegrityWarning`) and recomputed (:mod:`genesel.experiments.cache`). Temporary files of interrupted
+(:class:`CacheIntegrityWarning`) and recomputed (:mod:`genesel.experiments.cache`). A cache written with another key
+(a mistyped ``GENESEL_CACHE_KEY``, a key file created anew) is not damage: the run stops before it reads or deletes
+anything (:class:`CacheKeyMismatch`, from the key fingerprint at the cache root). Temporary files of interrupted
 writes are removed by :func:`clear_cache` and, once older than an hour, by the next ``run_grid`` on the same folder.
 
 Interrupts. Ctrl-C (``KeyboardInterrupt``) stops the workers (joblib terminates its pool). A parent that dies
@@ -48,13 +58,17 @@ import numpy as np
 import pandas as pd
 
 from genesel._core.io import CacheIntegrityWarning
-from genesel.experiments.cache import CostBook, cost_key, drop_legacy, read_cell, record_path, sweep_tmp, write_cell
+from genesel.experiments.cache import (CacheKeyMismatch, CacheWriteError, CostBook, check_cache_key, cost_key,
+                                       drop_legacy, func_folder, legacy_folder, read_cell, record_path, sweep_tmp,
+                                       write_cell)
 from genesel.experiments.cache import STALE_TMP_SECONDS as _STALE_TMP_SECONDS
+from genesel.experiments.claims import ClaimBook, WorkQueue
 from genesel.experiments.codekey import function_digest
 from genesel.experiments.progress import progress as _progress
+from genesel.experiments.workers import WorkerDied
 
 __all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheIntegrityWarning", "ENV_SCHEDULER",
-           "CellFailed", "GridCellsFailed", "cached_records"]
+           "CellFailed", "GridCellsFailed", "cached_records", "WorkerDied", "CacheWriteError", "CacheKeyMismatch"]
 
 ENV_CACHE = "GENESEL_CACHE_DIR"
 ENV_SCHEDULER = "GENESEL_SCHEDULER"
@@ -127,11 +141,6 @@ def _key_cell(cell: dict) -> dict:
     return {k: sub(v) for k, v in cell.items()}
 
 
-def _folder(cache_dir: Path, func) -> Path:
-    safe = getattr(func, "__qualname__", "func").replace("<", "").replace(">", "").replace(".", "_")
-    return cache_dir / safe
-
-
 def _rows(cell: dict, result) -> list[dict]:
     if result is None:
         return []
@@ -168,7 +177,7 @@ class GridCellsFailed(RuntimeError):
 
     def __init__(self, name: str, failures: list):
         self.failures = failures
-        lines = [f"{len(failures)} cell(s) of {name} raised; every other cell is computed and cached, so the same "
+        lines = [f"{len(failures)} cell(s) of {name} failed; every other cell is computed and cached, so the same "
                  "call after a fix computes only these:"]
         lines += [f"  {json.dumps(c, sort_keys=True, default=str)}: {f!r}" for c, f in failures[:10]]
         if len(failures) > 10:
@@ -197,17 +206,37 @@ def _cell_in_worker(key, func, cell, parent_pid, finish=False):
     return (key, *_timed(func, cell, finish))
 
 
-def _serial(func, todo, finish=False):
-    for k, c in todo.items():
+class _RunCell:
+    """``run(key, cell)`` in a worker process: the picklable task of the loky runner."""
+
+    def __init__(self, func, parent_pid, finish):
+        self.func, self.parent_pid, self.finish = func, parent_pid, finish
+
+    def __call__(self, key, cell):
+        return _cell_in_worker(key, self.func, cell, self.parent_pid, self.finish)
+
+
+def _serial(func, work, finish=False):
+    while True:
+        item = work.take()
+        if item is None:
+            if work.wait():
+                continue
+            return
+        k, c = item
         yield (k, *_timed(func, c, finish))
 
 
-def _joblib(func, todo, n_jobs, backend, finish=False):
+def _joblib(func, work, n_jobs, backend, finish=False):
+    """Another joblib backend (``"threading"``, ...): its workers are threads of this process or joblib's own."""
     from joblib import Parallel, delayed
 
-    par = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")
     parent = os.getpid()
-    yield from par(delayed(_cell_in_worker)(k, func, c, parent, finish) for k, c in todo.items())
+    while True:
+        par = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")
+        yield from par(delayed(_cell_in_worker)(k, func, c, parent, finish) for k, c in iter(work.take, None))
+        if not work.wait():
+            return
 
 
 def _resolve_backend(backend, scheduler):
@@ -249,56 +278,110 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
         json.dumps(c, default=_jsonable)  # fail early, naming the offending value's type
     backend, scheduler = _resolve_backend(backend, scheduler)
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    folder = _folder(cache_dir, func)
+    folder, legacy = func_folder(cache_dir, func), legacy_folder(cache_dir, func)
     name = _func_name(func)
     if use_cache:
+        check_cache_key(cache_dir)  # before any record is read or deleted
         sweep_tmp(folder, _STALE_TMP_SECONDS)
         drop_legacy(folder)
+        drop_legacy(legacy)
     code = None if getattr(func, "cache_code", None) is not None else function_digest(func)
     keys = [cell_key(func, c, code=cell_code(func, c, code)) for c in cells]
-    costs = CostBook(folder, enabled=use_cache)
+    costs = CostBook(folder, enabled=use_cache, legacy=legacy)
     results: dict[str, object] = {}
     todo: dict[str, dict] = {}
+
+    def lookup(k):
+        return read_cell(folder, k, legacy=legacy)
+
+    def note_cost(k, c, secs):
+        if secs is not None and costs.get(cost_key(name, c)) is None:
+            costs.add(cost_key(name, c), secs)
+
     for k, c in zip(keys, cells):
         if k in results or k in todo:
             continue
-        hit, val, secs = read_cell(folder, k) if use_cache else (False, None, None)
+        hit, val, secs = lookup(k) if use_cache else (False, None, None)
         if hit:
             results[k] = val
-            if secs is not None and costs.get(cost_key(name, c)) is None:
-                costs.add(cost_key(name, c), secs)
+            note_cost(k, c, secs)
         else:
             todo[k] = c
 
-    def store(k, val, secs):
+    bar = _progress(len(set(keys)), len(results), desc or getattr(func, "__name__", "cells"), progress)
+
+    def cached_elsewhere(k, val, secs):  # another run on this cache computed it meanwhile
         results[k] = val
+        note_cost(k, todo[k], secs)
+        bar.update()
+
+    claims = ClaimBook(folder) if use_cache and todo else None
+    work = WorkQueue(todo, claims, lookup if use_cache else None, cached_elsewhere)
+
+    def store(k, val, secs):
         if use_cache:
             wall, cpu = secs
-            write_cell(folder, k, name, todo[k], val, wall, cpu)
+            try:
+                write_cell(folder, k, name, todo[k], val, wall, cpu)
+            except CacheWriteError as exc:
+                left = len(set(keys)) - len(results)
+                raise CacheWriteError(
+                    f"{exc}. The grid {desc or name} stopped; the {len(results)} cell(s) already in the cache stay "
+                    f"there, and the same call, once the cache can be written, computes only the {left} left.",
+                    exc.errno, exc.filename) from exc
             costs.add(cost_key(name, todo[k]), wall)
+            work.release(k)
+        results[k] = val
+
+    def on_death(k, cell, detail):
+        err = WorkerDied(cell, desc or name, detail)
+        failure = CellFailed(err)
+        failure.error = err
+        return k, failure, (0.0, 0.0)
 
     failed: list = []
-    bar = _progress(len(set(keys)), len(results), desc or getattr(func, "__name__", "cells"), progress)
+    stopping = False
     try:
         if todo:
             if backend == "dask":
                 from genesel.experiments.dask_runner import dask_results
 
                 est = {k: costs.get(cost_key(name, c)) for k, c in todo.items()}
-                it = dask_results(func, todo, est, n_jobs, scheduler, finish)
-            elif n_jobs == 1:
-                it = _serial(func, todo, finish)
+                it = dask_results(func, work, est, n_jobs, scheduler, finish, on_death)
+            elif _effective_jobs(n_jobs) == 1:
+                it = _serial(func, work, finish)
+            elif backend == "loky":
+                from genesel.experiments.workers import loky_results
+
+                it = loky_results(_RunCell(func, os.getpid(), finish), work, _effective_jobs(n_jobs), on_death)
             else:
-                it = _joblib(func, todo, n_jobs, backend, finish)
-            for k, val, secs in it:
-                if isinstance(val, CellFailed):
-                    failed.append((todo[k], val))
-                else:
-                    store(k, val, secs)
-                bar.update()
+                it = _joblib(func, work, n_jobs, backend, finish)
+            try:
+                for k, val, secs in it:
+                    if isinstance(val, CellFailed):
+                        work.release(k)
+                        if not finish:
+                            raise getattr(val, "error", None) or RuntimeError(f"cell {todo[k]}: {val!r}")
+                        failed.append((todo[k], val))
+                    else:
+                        store(k, val, secs)
+                    bar.update()
+            finally:
+                close = getattr(it, "close", None)
+                if close is not None:
+                    close()  # a generator stopped early kills its workers
+    except BaseException:
+        stopping = True
+        raise
     finally:
         bar.close()
-        costs.save()
+        if claims is not None:
+            claims.release_all()
+        try:
+            costs.save()
+        except OSError:
+            if not stopping:  # a failed write of the cost record must not hide why the grid stopped
+                raise
     if failed:
         raise GridCellsFailed(desc or name, failed)
     rows = []
@@ -307,38 +390,81 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
     return pd.DataFrame(rows)
 
 
+def _effective_jobs(n_jobs: int) -> int:
+    from joblib import effective_n_jobs
+
+    return effective_n_jobs(n_jobs)
+
+
 def cached_records(func, keys, cache_dir=None) -> dict:
     """{key: record} of the cells of ``func`` among ``keys`` (:func:`cell_key`) that are in the cache: what a grid
     would serve without computing. A record holds ``cell``, ``result``, ``seconds`` (wall), ``cpu_seconds`` (when
     recorded) and ``written`` (the file's modification time: when the cell finished). Records that fail their checks
-    are left out here; the grid reports and recomputes them when it runs."""
+    are left out here; the grid reports and recomputes them when it runs. Raises :class:`CacheKeyMismatch` for a
+    cache written with another key (nothing is deleted)."""
     from genesel._core.store import RecordError, read_record
 
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    folder = _folder(cache_dir, func)
+    if not cache_dir.is_dir():
+        return {}
+    check_cache_key(cache_dir, write=False)
+    folders = [func_folder(cache_dir, func), legacy_folder(cache_dir, func)]
     out = {}
     for k in keys:
-        p = record_path(folder, k)
-        try:
-            rec = read_record(p, kind="cell")
-            written = p.stat().st_mtime
-        except (FileNotFoundError, RecordError, OSError):
-            continue
-        if isinstance(rec, dict) and rec.get("key") == k and "result" in rec:
-            out[k] = {**rec, "written": written}
+        for folder in folders:
+            p = record_path(folder, k)
+            try:
+                rec = read_record(p, kind="cell")
+                written = p.stat().st_mtime
+            except FileNotFoundError:
+                continue
+            except (RecordError, OSError, MemoryError, ValueError):
+                break
+            if isinstance(rec, dict) and rec.get("key") == k and "result" in rec:
+                out[k] = {**rec, "written": written}
+            break
     return out
 
 
 def clear_cache(func=None, cache_dir=None) -> int:
-    """Delete cached cell results (of one function, or all), their cost records and any temporary files of
-    interrupted writes; returns how many files were removed."""
+    """Delete cached cell results (of one function, or all), their cost records, expired claims and any temporary
+    files of interrupted writes; returns how many files were removed.
+
+    With ``func``, only that function's: its folder (named by module and function, so a function of the same name
+    in another module keeps its cells) and, in the folder of the old layout shared by every function of that name,
+    the records whose ``func`` is this function (:mod:`genesel.experiments.cache`); records there that cannot be
+    read are left to the grid that owns them."""
+    from genesel._core.store import read_record
+
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     if not cache_dir.exists():
         return 0
-    folder = cache_dir if func is None else _folder(cache_dir, func)
-    n = sweep_tmp(folder, 0.0)
+    if func is None:
+        n = sweep_tmp(cache_dir, 0.0)
+        for pat in ("*.rec", "*.pkl"):
+            for p in cache_dir.glob(f"*/{pat}"):
+                p.unlink()
+                n += 1
+        for folder in (p for p in cache_dir.iterdir() if p.is_dir()):
+            n += ClaimBook(folder).sweep_expired()
+        return n
+    folder = func_folder(cache_dir, func)
+    n = sweep_tmp(folder, 0.0) if folder.exists() else 0
     for pat in ("*.rec", "*.pkl"):
-        for p in folder.glob(f"*/{pat}" if func is None else pat):
+        for p in folder.glob(pat):
             p.unlink()
             n += 1
+    n += ClaimBook(folder).sweep_expired()
+    legacy, name = legacy_folder(cache_dir, func), _func_name(func)
+    if legacy.is_dir() and legacy != folder:
+        for p in legacy.glob("*.rec"):
+            if p.name == "costs.rec":
+                continue
+            try:
+                rec = read_record(p, kind="cell")
+            except Exception:  # noqa: BLE001 - unreadable: not known to be this function's
+                continue
+            if isinstance(rec, dict) and rec.get("func") == name:
+                p.unlink(missing_ok=True)
+                n += 1
     return n

@@ -6,7 +6,7 @@
   about each quarter with the estimated time left (no more often than every 30 s), and the end.
 
 ``GENESEL_PROGRESS`` overrides the choice: ``bar``, ``live``, ``log`` or ``none``. The notebook runner
-(:mod:`genesel.experiments.runner`) sets ``log`` for the notebooks it executes, so a saved notebook holds the summary
+(:mod:`genesel.records.runner`) sets ``log`` for the notebooks it executes, so a saved notebook holds the summary
 lines and not a bar's every state.
 """
 

@@ -14,16 +14,22 @@ out-of-memory kill. Its worker processes must not compute on. Two mechanisms, bo
 Nothing is set up in the parent itself (``n_jobs=1`` or the threading backend) or in a process that is not a
 direct child of the parent (a dask worker, a forkserver child: their own pool manages them). A worker never writes
 to the cache, so dying at any instant loses nothing but the cell in hand.
+
+The other way round, a worker that dies while its parent lives (the out-of-memory killer, ``os._exit``, a crash in
+compiled code) must not take the grid with it: :func:`loky_results` runs a grid's cells on loky's process pool so
+that a death fails only the cell that caused it (:class:`WorkerDied`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import time
+from collections import deque
 
-__all__ = ["exit_with_parent", "WATCH_INTERVAL"]
+__all__ = ["exit_with_parent", "WATCH_INTERVAL", "WorkerDied", "loky_results"]
 
 WATCH_INTERVAL = 0.2  # seconds between two looks at the parent
 _WATCHED: list[int] = []
@@ -67,3 +73,131 @@ def exit_with_parent(parent_pid: int) -> None:
         os._exit(70)  # EX_SOFTWARE: the parent vanished
 
     threading.Thread(target=watch, name="genesel-parent-watch", daemon=True).start()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# a grid that outlives its workers
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class WorkerDied(RuntimeError):
+    """The worker process computing a cell died (killed by the operating system, e.g. its out-of-memory killer,
+    or ended by the cell itself: ``os._exit``, a crash in compiled code). ``cell`` is the cell that was run alone
+    and still took its worker down."""
+
+    def __init__(self, cell: dict, grid: str, detail: str):
+        import json
+
+        self.cell = cell
+        super().__init__(
+            f"the worker process computing cell {json.dumps(cell, sort_keys=True, default=str)} of {grid} died "
+            f"({detail}). It was run again on its own and died again, so this cell is the cause, not one that ran "
+            "beside it. A process is killed like this by the operating system when memory runs out (see `dmesg` or "
+            "the job's log) or ends itself (os._exit, a crash in compiled code); give the workers more memory or "
+            "run fewer at once (n_jobs), then run the same call: every other cell is cached.")
+
+
+#: Variables that cap the thread pools of BLAS, OpenMP and numba in worker processes: the ones joblib's loky backend
+#: sets, so that this runner keeps the behaviour ``Parallel(backend="loky")`` had.
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+               "VECLIB_MAXIMUM_THREADS", "NUMBA_NUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def _worker_env(n_jobs: int) -> dict:
+    n = str(max((os.cpu_count() or 1) // n_jobs, 1))
+    env = {v: os.environ.get(v, n) for v in THREAD_VARS}
+    env.setdefault("ENABLE_IPC", os.environ.get("ENABLE_IPC", "1"))
+    return env
+
+
+def loky_results(run_cell, work, n_jobs: int, on_death):
+    """Yield ``(key, result, (wall, CPU seconds))`` of the cells handed out by ``work`` (a
+    :class:`genesel.experiments.claims.WorkQueue`), computed by ``run_cell(key, cell)`` in ``n_jobs`` loky worker
+    processes (loky: the process pool joblib uses).
+
+    Written on loky's executor directly, not through ``joblib.Parallel``, because joblib ends the whole call (and
+    drops the results that had arrived but were not yet handed back) when one worker dies. Here a death (loky's
+    ``TerminatedWorkerError``) breaks the pool: the results that had arrived are yielded, the cells that were in
+    the pool are suspects and run again one at a time in a fresh pool; a suspect that kills its worker when alone is
+    the cause, and ``on_death(key, cell, detail)`` gives the event to yield for it (a failed cell); the others are
+    computed as usual. ``2 * n_jobs`` cells are in the pool at a time (one running and one waiting per worker), so a
+    death costs at most that many reruns.
+    Stopping early (an exception, Ctrl-C, the caller closing this generator) kills the pool's workers."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from joblib.externals.loky import get_reusable_executor
+    from joblib.externals.loky.process_executor import BrokenProcessPool
+
+    env = _worker_env(n_jobs)
+
+    def executor():
+        return get_reusable_executor(max_workers=n_jobs, timeout=300, env=env)
+
+    ex = executor()
+    in_flight: dict = {}  # future -> key
+    suspects: deque = deque()
+    alone = False  # the one cell in the pool is a suspect run on its own
+    finished = False
+    try:
+        while True:
+            if suspects:
+                if not in_flight:
+                    k = suspects.popleft()
+                    in_flight[ex.submit(run_cell, k, work.cells[k])] = k
+                    alone = True
+            else:
+                alone = False
+                while len(in_flight) < 2 * n_jobs:  # one waiting per worker: no idle round trip
+                    item = work.take()
+                    if item is None:
+                        break
+                    in_flight[ex.submit(run_cell, *item)] = item[0]
+            if not in_flight:
+                if work.wait():
+                    continue
+                finished = True
+                return
+            done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
+            broken = error = None
+            for fut in done:
+                try:
+                    res = fut.result()
+                except BrokenProcessPool as exc:
+                    broken = exc
+                    continue
+                except BaseException as exc:  # a cell's exception (on_error="stop"): after the others' results
+                    del in_flight[fut]
+                    error = error or exc
+                    continue
+                del in_flight[fut]
+                yield res
+            if error is not None:
+                raise error
+            if broken is None:
+                continue
+            # the pool is broken: every future still in it ends with the same error; keep what had arrived
+            wait(list(in_flight))
+            lost = []
+            for fut, k in list(in_flight.items()):
+                try:
+                    res = fut.result()
+                except BrokenProcessPool:
+                    lost.append(k)
+                else:
+                    yield res
+            in_flight.clear()
+            ex = executor()  # a fresh pool (loky replaces a broken one)
+            if alone and len(lost) == 1:
+                text = " ".join(str(broken).split())
+                codes = re.search(r"exit codes of the workers are \{[^}]*\}", text)
+                yield on_death(lost[0], work.cells[lost[0]], f"loky: the {codes.group(0)}" if codes else text[:300])
+            else:
+                suspects.extend(lost)
+    finally:
+        if not finished and in_flight:
+            for fut in in_flight:
+                fut.cancel()
+            try:
+                ex.shutdown(wait=False, kill_workers=True)
+            except Exception:  # noqa: BLE001 - already broken or gone
+                pass

@@ -14,7 +14,8 @@ The estimate of a cell not yet run, best available first:
 2. else the method's own cost on the data sets done, scaled to this data set's size, as a range: per sample x gene
    (the low end) and per sample² x gene (the high end: an SVM's or a GP's work grows faster than linearly in the
    samples). On Colon, Leukemia and Prostate the methods' measured costs grew between the two;
-3. else the catalogue's benchmark (:func:`genesel.leaderboard.report.cell_cpu_seconds`, samples x genes).
+3. else the committed full run's cost of the method (:func:`genesel.leaderboard.cost.cell_cpu_seconds`: the
+   method's costs over the committed data sets, fitted as a power of samples x genes).
 
 The cells of the run are those notebook 06 makes with the given mode (:data:`genesel.leaderboard.cells.MODES`),
 keyed as the grid keys them (:func:`genesel.experiments.cell_key`, per method: :mod:`genesel.leaderboard.keys`):
@@ -88,10 +89,10 @@ def _shapes(cells) -> dict:
 def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed: int = 0) -> pd.DataFrame:
     """One row per cell of the run (``grid``, ``dataset``, ``method``, ``n``, ``genes``, ``done``, ``cpu``: measured
     CPU seconds of a done cell, else the low estimate, ``cpu_high`` the high one, ``estimated``: how: "measured",
-    "same method and data", "method, scaled", "benchmark"; ``finished``: when a done cell was written, epoch
+    "same method and data", "method, scaled", "committed run"; ``finished``: when a done cell was written, epoch
     seconds)."""
     from genesel.leaderboard.cells import boot_cell, cv_cell
-    from genesel.leaderboard.report import cell_cpu_seconds
+    from genesel.leaderboard.cost import cell_cpu_seconds
 
     rows = []
     grids = run_cells(mode, datasets, methods, seed)
@@ -125,8 +126,8 @@ def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed
             lo, hi = low[r["method"]] * n * g, high[r["method"]] * n * n * g
             how = "method, scaled"
         else:
-            lo = hi = cell_cpu_seconds(r["method"], int(n), int(g), r["inner_k"], bool(r["quick"]))
-            how = "benchmark"
+            lo = hi = cell_cpu_seconds(r["method"], int(n), int(g), r["inner_k"], bool(r["quick"]))[0]
+            how = "committed run"
         t.iat[i, col["cpu"]], t.iat[i, col["cpu_high"]], t.iat[i, col["estimated"]] = lo, max(lo, hi), how
     return t
 

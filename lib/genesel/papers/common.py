@@ -2,7 +2,7 @@
 fits.
 
 Cell modules import this module, so it imports nothing of the presentation (no :mod:`genesel.plotting`, no
-matplotlib; the notebooks' helpers are in :mod:`genesel.papers.notebook`): its code is part of every cell's cache
+matplotlib; the notebooks' helpers are in :mod:`genesel.papers.presentation`): its code is part of every cell's cache
 key.
 """
 

@@ -161,7 +161,7 @@ def wilcoxon_readable(wil: pd.DataFrame, min_splits: int = 10, datasets=None) ->
 def protocol_table(protocol: pd.DataFrame) -> pd.DataFrame:
     """The protocol of the run (:func:`genesel.papers.gentile2003.notebook_protocol`) as a reader wants it."""
     from genesel.expression_io import looks_like_path
-    from genesel.papers.notebook import tidy
+    from genesel.papers.presentation import tidy
 
     training = protocol.n_train.map(lambda n: "38 (Golub's split), order permuted" if pd.isna(n)
                                     else f"{int(n)} random")
@@ -213,7 +213,7 @@ def frequency_title(res: pd.DataFrame) -> str:
 
 def frequency_table(freq: dict) -> pd.DataFrame:
     """:func:`gene_frequencies` as one table: data set, rank, gene, percentage of the runs selecting it."""
-    from genesel.papers.notebook import tidy
+    from genesel.papers.presentation import tidy
 
     return tidy(pd.concat(freq, names=["data set", "i"]).reset_index()
                 .assign(rank=lambda d: d.i + 1, **{"runs selecting it (%)": lambda d: (100 * d.fraction).round(1)})
@@ -239,7 +239,7 @@ def fs_times(res: pd.DataFrame, protocol: pd.DataFrame) -> pd.DataFrame:
 
 def times_table(times: pd.DataFrame) -> pd.DataFrame:
     """:func:`fs_times` as a reader wants it."""
-    from genesel.papers.notebook import tidy
+    from genesel.papers.presentation import tidy
 
     return tidy(times.reset_index(drop=True)[["paper_name", "cycles", "runs", "seconds_per_run", "max_seconds",
                                               "stages", "genes", "paper"]]

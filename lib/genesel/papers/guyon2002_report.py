@@ -30,7 +30,7 @@ import pandas as pd
 from genesel.datasets import annotation_note, display_name
 from genesel.metrics import METRIC_NAMES
 from genesel.papers.common import load_task
-from genesel.papers.notebook import dataset_names, format_seconds
+from genesel.papers.presentation import dataset_names, format_seconds
 from genesel.papers.guyon2002 import (GENE_FILTERS, SETTING_COLUMNS, SQUASH, STANDARDIZE, THRESHOLDS, guyon_data,
                                       guyon_preprocess, loo_metrics_from_outputs, setting_for, setting_options)
 
@@ -495,7 +495,7 @@ def bias_sections(main, datasets, protocol: dict) -> list:
     of genes, genes chosen on all samples and inside the folds."""
     from IPython.display import Markdown
 
-    from genesel.papers.notebook import tidy
+    from genesel.papers.presentation import tidy
 
     bias = main.assign(genes=np.where(main.all_genes, "all", main.n_genes.astype(str)),
                        method=main.method.map({"svm-rfe": "SVM-RFE", "baseline": "baseline"}),

@@ -722,7 +722,7 @@ def protocol_parameters(quick: bool, n_splits, sizes, B_grid) -> tuple[int, list
     analysis (default the seven values of :data:`~genesel.papers.helleputte2009.B_GRID`, quick 20, 100, 500);
     list parameters in any form papermill passes."""
     from genesel.papers.helleputte2009 import B_GRID
-    from genesel.papers.notebook import as_list
+    from genesel.papers.presentation import as_list
 
     n_splits = int(n_splits) if n_splits is not None else (5 if quick else 200)
     sizes = as_list(sizes, "sizes", example=[5, 10, 20], kind=int) or list(SIZES)

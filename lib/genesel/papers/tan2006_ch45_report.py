@@ -36,7 +36,7 @@ BUDGETS = {4: (45.0, 720.0), 5: (60.0, 1800.0)}
 def variant_list(variants, quick: bool) -> list:
     """The notebook's ``variants`` parameter checked: a list of :data:`~genesel.papers.tan2006_ch45.VARIANTS`
     (default: quick ``["merged"]``, full both), anything else refused with the values allowed."""
-    from genesel.papers.notebook import as_list
+    from genesel.papers.presentation import as_list
 
     variants = as_list(variants, "variants", example=["merged"]) or (["merged"] if quick else list(VARIANTS))
     bad = [v for v in variants if v not in VARIANTS]
@@ -236,7 +236,7 @@ def rvm_sets(folds: pd.DataFrame, datasets, variant: str, max_genes=None) -> lis
     RVM selects in each training set and their occurrence counts; then the thesis' Table 5.1 when Colon ran."""
     from IPython.display import Markdown
 
-    from genesel.papers.notebook import tidy
+    from genesel.papers.presentation import tidy
 
     out = []
     for d in datasets:

@@ -9,7 +9,7 @@ network: lecture halls and this machine have no internet). The site offers:
   parameters, failed cells if any, and its runs with other parameters.
 - **One page per run**, with previous / contents / next links in course order at the top and bottom, and a box
   saying which mode and which parameters ran (read from ``metadata.genesel``, which
-  :mod:`genesel.experiments.runner` writes into every executed notebook: ``mode``, ``parameters``, ``defaults``,
+  :mod:`genesel.records.runner` writes into every executed notebook: ``mode``, ``parameters``, ``defaults``,
   ``overrides``, ``help``), with every parameter's value and default and the command that repeats the run.
   A run with non-default parameters, ``runs/<mode>/<name>-<digest>/<name>.ipynb``, becomes the page
   ``<name>-<digest>.html``, listed under its notebook on the contents page with the parameters that differ

@@ -265,7 +265,7 @@ _MODE_TEXT = {
 def rerun_command(run: Run) -> str:
     """The command that repeats ``run`` (its notebook, mode and changed parameters)."""
     prefix = re.match(r"\d+[a-z]*", run.stem)
-    cmd = ["python", "-m", "genesel.notebooks", "--mode", run.mode or "quick"]
+    cmd = ["genesel", "run", "--mode", run.mode or "quick"]
     if run.overrides:
         cmd += ["-y", json.dumps(run.overrides, ensure_ascii=False)]
     cmd.append(prefix.group(0) if prefix else run.stem)

@@ -1,6 +1,6 @@
 """The executed notebooks of one mode folder, in course order, with the mode and parameters each ran with.
 
-A mode folder ``runs/<mode>/`` (:mod:`genesel.experiments.runner`) holds the default run of each notebook,
+A mode folder ``runs/<mode>/`` (:mod:`genesel.records.runner`) holds the default run of each notebook,
 ``<name>.ipynb``, and every run with other parameters in a folder of its own, ``<name>-<digest>/<name>.ipynb``.
 :func:`find_runs` returns both kinds as :class:`Run` records, read from the metadata the runner writes into each
 executed notebook (``metadata.genesel``: ``mode``, ``parameters``, ``defaults``, ``overrides``, ``help``). A notebook

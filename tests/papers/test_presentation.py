@@ -1,9 +1,9 @@
-"""genesel.papers.notebook: parameters as papermill passes them, refused with the right syntax otherwise."""
+"""genesel.papers.presentation: parameters as papermill passes them, refused with the right syntax otherwise."""
 
 import pandas as pd
 import pytest
 
-from genesel.papers.notebook import as_list, dataset_list, tidy
+from genesel.papers.presentation import as_list, dataset_list, tidy
 
 
 @pytest.mark.parametrize("value,expected", [

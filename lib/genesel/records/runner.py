@@ -1,4 +1,4 @@
-"""Execute the project's notebooks headless with papermill: ``python -m genesel.notebooks --mode quick [NAMES]``.
+"""Execute the project's notebooks headless with papermill: ``genesel run --mode quick [NAMES]``.
 
 Every notebook in ``notebooks/`` has a cell tagged ``parameters`` with ``quick=True`` by default. ``--mode quick``
 runs them as they are (seconds to a minute each, for CI and a first look); ``--mode full`` passes ``quick=False``
@@ -194,13 +194,13 @@ def _jsonable(value):
 def _record(out: Path, mode: str, parameters: dict, known: dict, figures_dir: Path | None = None,
             wall_seconds: float | None = None) -> None:
     """Write the run's mode, parameters and provenance (commit, machine, libraries, date:
-    :func:`genesel.experiments.provenance.provenance`) into the executed notebook's metadata
+    :func:`genesel.records.provenance.provenance`) into the executed notebook's metadata
     (``metadata.genesel``), and, when the run wrote figures or tables to ``figures_dir``, the same record as
     ``<figures_dir>/<notebook>_run.json`` beside them."""
     import nbformat
 
     from genesel._core.io import atomic_write
-    from genesel.experiments.provenance import provenance
+    from genesel.records.provenance import provenance
 
     nb = nbformat.read(str(out), as_version=4)
     values = {n: parameters.get(n, known[n]["default"]) for n in known}
@@ -245,6 +245,8 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
     tmp = out_dir / f".{path.stem}.running.ipynb"
     params = {"quick": quick, **parameters}
     kw = {"kernel_manager_class": _kernel_manager_class()} if sys.platform != "win32" else {}
+    if scheduler and "://" not in scheduler and Path(scheduler).expanduser().is_file():
+        scheduler = str(Path(scheduler).expanduser().resolve())  # a connection file: the kernel runs elsewhere
     env = {"GENESEL_PROGRESS": os.environ.get("GENESEL_PROGRESS") or "log", "GENESEL_SCHEDULER": scheduler,
            "GENESEL_FIGURES_DIR": figures_dir}
     finished = False
@@ -286,7 +288,7 @@ def run_notebook(path: Path, mode: str = "quick", parameters: dict | None = None
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m genesel.notebooks", description=__doc__,
+    ap = argparse.ArgumentParser(prog="genesel run", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mode", choices=["quick", "full"], default="quick")
     ap.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"), default=[],
@@ -295,7 +297,7 @@ def main(argv=None) -> int:
     ap.add_argument("--scheduler", default=os.environ.get("GENESEL_SCHEDULER") or None, metavar="ADDRESS",
                     help="run every grid on this dask scheduler (e.g. tcp://10.0.0.5:8786; default: "
                          "$GENESEL_SCHEDULER, else this machine)")
-    ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01_guyon")
+    ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01")
     args = ap.parse_args(argv)
     try:
         params = parse_parameters(args.parameter, args.yaml)
@@ -330,6 +332,3 @@ def main(argv=None) -> int:
     print(f"all {len(paths)} notebook(s) ran; executed copies under {_root() / 'runs' / args.mode}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

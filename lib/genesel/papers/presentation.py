@@ -190,6 +190,9 @@ def time_budget(estimate: float, quick: bool, *, quick_budget: float, full_budge
 
     budget = quick_budget if quick else full_budget
     mode = "quick" if quick else "full"
+    if not np.isfinite(estimate):
+        return Markdown(f"**Time budget** of {mode} mode: {format_seconds(budget)} on 2 cores. **This run**: not "
+                        "estimated" + (f" ({what})" if what else "") + ".")
     text = (f"**Time budget** of {mode} mode: {format_seconds(budget)} on 2 cores. **This run**, estimated from its "
             f"parameters: about {format_seconds(estimate)}" + (f" ({what})" if what else "") + ".")
     if estimate > LONG_RUN_FACTOR * budget:

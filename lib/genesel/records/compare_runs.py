@@ -5,7 +5,7 @@ count").
 Used to check the BLAS thread count: run a notebook's full protocol in a second checkout of the same commit with
 ``OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1`` and compare its ``figures/`` with the committed one::
 
-    python -m genesel.experiments.compare_runs figures/ ../other-checkout/figures/ --tables 'tan2006_*'
+    genesel compare-runs figures/ ../other-checkout/figures/ --tables 'tan2006_*'
 
 Measured times are not results: columns whose name mentions CPU, wall time or seconds, and rows or cells that
 quote a time ("CPU seconds per fold", "costliest classifier", "time per ...") are left out of the comparison and
@@ -68,16 +68,13 @@ def compare_dirs(first: Path, second: Path, pattern: str = "*") -> pd.DataFrame:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m genesel.experiments.compare_runs", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="genesel compare-runs", description=__doc__.splitlines()[0])
     ap.add_argument("first", type=Path)
     ap.add_argument("second", type=Path)
-    ap.add_argument("--tables", default="*", help="glob on the table names, e.g. 'tan2006_*'")
+    ap.add_argument("--tables", default="*", help="glob on the table names, e.g. 'leaderboard_*'")
     args = ap.parse_args(argv)
     res = compare_dirs(args.first, args.second, args.tables)
     with pd.option_context("display.max_rows", None, "display.max_colwidth", 90, "display.width", 250):
         print(res.to_string(index=False) if len(res) else "no tables matched")
     return 0 if len(res) and res.identical.all() else 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())

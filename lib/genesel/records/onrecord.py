@@ -1,6 +1,6 @@
 """The README's numbers, generated from the tables the full runs committed (issue 27).
 
-Every notebook's full run keeps its tables on record beside its figures (:func:`genesel.papers.notebook.record`:
+Every notebook's full run keeps its tables on record beside its figures (:func:`genesel.papers.presentation.record`:
 ``figures/<paper>_<table>.csv``) with a run record (``figures/<notebook>_run.json``: commit, machine, date,
 parameters). The README quotes those numbers only through blocks this module writes between markers::
 
@@ -10,8 +10,8 @@ parameters). The README quotes those numbers only through blocks this module wri
 
 and, for a table quoted whole, ``<!-- on-record-table:guyon2002_claims -->`` (the CSV ``figures/guyon2002_claims.csv``
 as a Markdown table), and ``<!-- agreement -->`` (how many cells of each paper's reference tables agree, differ
-for a cause a test shows, or stay unexplained: :mod:`genesel.experiments.agreement`), so a number in the README is
-a number of a committed table, never one typed by hand: change the CSV and the text changes (``python -m genesel.experiments.onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
+for a cause a test shows, or stay unexplained: :mod:`genesel.records.agreement`), so a number in the README is
+a number of a committed table, never one typed by hand: change the CSV and the text changes (``genesel onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
 ``tests/test_onrecord.py`` does). A notebook whose full run is not on record yet gets a block that says so.
 """
 
@@ -25,22 +25,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from genesel.experiments.agreement import readme_block
+from genesel.records.agreement import notebook_tables, readme_block
 
 __all__ = ["NOTEBOOK_TABLES", "block", "render_readme", "main"]
 
-#: notebook -> (the stem of its paper-vs-genesel table in figures/, the patterns of its other tables there)
-NOTEBOOK_TABLES = {
-    "00_datasets": ("datasets", ("datasets_*.csv",)),
-    "01_guyon2002_svm_rfe": ("guyon2002", ("guyon2002_*.csv",)),
-    "02_gentile2003_alma": ("gentile2003", ("gentile2003_*.csv",)),
-    "03_helleputte2009_transfer": ("helleputte2009", ("helleputte2009_*.csv",)),
-    "04_shah2012_stumps": ("shah2012", ("shah2012_*.csv",)),
-    "05a_tan2006_classifiers": ("tan2006_ch3", ("tan2006_table3_*.csv", "tan2006_fig3_*.csv", "tan2006_ard.csv")),
-    "05b_tan2006_feature_ranking": ("tan2006_ch4", ("tan2006_table4_*.csv",)),
-    "05c_tan2006_stability": ("tan2006_ch5", ("tan2006_table5_*.csv",)),
-    "06_leaderboard": ("leaderboard", ("leaderboard_*.csv",)),
-}
+#: notebook -> (the stem of its paper-vs-genesel table in figures/, the patterns of its other tables there), as the
+#: claims modules registered in :data:`genesel.papers.CLAIMS` declare them (``NOTEBOOKS``)
+NOTEBOOK_TABLES = notebook_tables()
 _MARK = re.compile(r"<!-- on-record:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record:(?P=name) -->", re.S)
 _TABLE = re.compile(r"<!-- on-record-table:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record-table:(?P=name) -->", re.S)
 _AGREE = re.compile(r"<!-- agreement -->\n.*?<!-- /agreement -->", re.S)
@@ -102,7 +93,7 @@ def table_block(name: str, figures: Path) -> str:
 
 
 def agreement_block(figures: Path) -> str:
-    """The agreement count (:func:`genesel.experiments.agreement.readme_block`) as a Markdown table and its totals."""
+    """The agreement count (:func:`genesel.records.agreement.readme_block`) as a Markdown table and its totals."""
     table, totals = readme_block(figures)
     return _markdown(table) + "\n\n" + totals
 
@@ -123,7 +114,7 @@ def render_readme(text: str, figures: Path) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m genesel.experiments.onrecord", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="genesel onrecord", description=__doc__.splitlines()[0])
     ap.add_argument("--readme", type=Path, default=Path(__file__).resolve().parents[3] / "README.md")
     ap.add_argument("--figures", type=Path, default=None, help="default: figures/ beside the README")
     ap.add_argument("--check", action="store_true", help="exit 1 if the README's blocks are stale; write nothing")
@@ -133,7 +124,7 @@ def main(argv=None) -> int:
     new = render_readme(old, figures)
     if args.check:
         if new != old:
-            print(f"{args.readme}: on-record blocks are stale; run python -m genesel.experiments.onrecord")
+            print(f"{args.readme}: on-record blocks are stale; run genesel onrecord")
             return 1
         return 0
     if new != old:
@@ -142,6 +133,3 @@ def main(argv=None) -> int:
     print(f"{args.readme}: {n} on-record block(s) {'rewritten' if new != old else 'up to date'}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

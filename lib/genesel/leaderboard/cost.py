@@ -1,0 +1,207 @@
+"""The leaderboard's cost: the run's measured CPU time, and notebook 06's cost estimated from its parameters before
+it runs (a report module: editing it moves no cell's cache key).
+
+The estimate reads the committed full run (``figures/leaderboard_results.csv``: CPU seconds per outer fold of
+every method on every data set, measured by the cells themselves on one BLAS thread) so that adding a method to the
+catalogue needs no hand-kept table of costs. The CPU seconds of one outer fold (or one bootstrap sample) of method
+m on an n x g data set (:func:`cell_cpu_seconds`), best available first:
+
+1. **committed, same data**: the committed cost of m on a data set of the same n x g;
+2. **committed, scaled**: m's committed costs over the data sets of the run follow c = a (n g)^β; a and β are
+   fitted by least squares on log c against log(n g) over m's committed data sets (β kept within [0, 2]; one
+   data set: β = 1) and the fit is read at this n g. Below the smallest committed n g (quick mode's 62 x 300)
+   the fit is read at the smallest: fixed costs per fit dominate there and a power law fitted on the large
+   sets would make them vanish. Leave-one-data-set-out on the committed run, the fit predicts a method's cost
+   within a factor of 1.35 on the median method (log-RMSE 0.30), against 1.5 for the nearest set scaled by n g;
+3. **no committed row for m** (a method added since the run): the median over the committed methods of step 2's
+   estimate at this n g, and the estimate names the methods it guessed for.
+
+The committed run used the full grids and 5 inner folds; an outer fold makes (inner folds + 1) fits of each
+setting of the grid, so the estimate is scaled by (inner_k + 1) / 6 and, in quick mode, by the number of settings
+of the quick grid over the full grid's (:meth:`genesel.leaderboard.catalogue.Method.settings`) times, for the
+forests, the number of trees of the quick grid over the full grid's (a grid key ``trees``: the work grows with
+it). Checked against the quick run's own cells (Colon's 300 most variable genes, 3 inner folds; the hand-kept
+table this replaced): 3.9 s per outer fold of the 35 methods estimated against 3.8 s measured; one method at a
+time the measured cost is 0.3 (AdaBoost) to 7 times (the all-genes RVM, 0.02 s) the estimate, most within a
+factor of 2.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from genesel.leaderboard.catalogue import CATALOGUE
+from genesel.leaderboard.summary import dataset_title
+
+__all__ = ["QUICK_BUDGET", "FULL_BUDGET", "committed_costs", "cost_model", "cell_cpu_seconds", "estimated_seconds",
+           "cost_table", "cost_sentence"]
+
+#: Time budgets of notebook 06 on 2 cores (seconds): quick mode, full mode. The committed full run: 19.5 CPU h,
+#: about 9.8 h on 2 idle cores (``figures/06_leaderboard_run.json``).
+QUICK_BUDGET, FULL_BUDGET = 180.0, 14 * 3600.0
+#: Fixed costs of a run (kernel, imports, loading the data sets, numba's cached kernels), seconds.
+_OVERHEAD = 25.0
+#: The exponent of the size scaling is kept within these bounds (a method measured on sets of similar size can
+#: fit any exponent).
+_BETA_RANGE = (0.0, 2.0)
+
+
+@lru_cache(maxsize=4)
+def _read_committed(path: str) -> tuple:
+    from genesel.leaderboard.cells import MODES
+
+    t = pd.read_csv(path)
+    need = {"dataset", "method", "n_samples", "n_genes", "cpu_per_fold"}
+    if not need <= set(t.columns):
+        raise ValueError(f"{path}: the committed results lack the column(s) {sorted(need - set(t.columns))}; "
+                         "rerun notebook 06 in full mode to write them")
+    inner_k = MODES["full"]["inner_k"]
+    run = path.rsplit("/", 1)[0] + "/06_leaderboard_run.json"
+    try:
+        with open(run) as f:
+            given = json.load(f).get("parameters", {}).get("inner_k")
+        inner_k = int(given) if given is not None else inner_k
+    except FileNotFoundError:
+        pass
+    t = t[["dataset", "method", "n_samples", "n_genes", "cpu_per_fold"]].dropna()
+    return t[t["cpu_per_fold"] > 0].reset_index(drop=True), inner_k
+
+
+def committed_costs() -> tuple[pd.DataFrame, int]:
+    """(the committed full run's CPU seconds per outer fold per method and data set with n_samples and n_genes,
+    the inner folds it used), read from ``figures/leaderboard_results.csv``
+    (:func:`genesel.leaderboard.tables.committed_table`)."""
+    from genesel.leaderboard.tables import committed_table
+
+    return _read_committed(str(committed_table("leaderboard_results")))
+
+
+def cost_model(costs: pd.DataFrame) -> pd.DataFrame:
+    """Per method of ``costs`` (rows: method, n_samples, n_genes, cpu_per_fold): the fit c = a (n g)^β of step 2
+    of the module docstring: ``log_a``, ``beta``, and the smallest n g it was fitted on (``min_size``)."""
+    rows = {}
+    for m, g in costs.groupby("method", sort=False):
+        x = np.log(g["n_samples"].to_numpy(float) * g["n_genes"].to_numpy(float))
+        y = np.log(g["cpu_per_fold"].to_numpy(float))
+        if np.unique(x).size >= 2:
+            beta = float(np.clip(np.polyfit(x, y, 1)[0], *_BETA_RANGE))
+        else:
+            beta = 1.0
+        rows[m] = dict(log_a=float(np.mean(y - beta * x)), beta=beta, min_size=float(np.exp(x.min())))
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def _grid_ratio(method: str) -> float:
+    m = CATALOGUE.get(method)
+    if m is None:
+        return 1.0
+
+    def work(quick):
+        r = len(m.settings("ranker", quick)) if m.kind == "ranked" else 1
+        est = m.settings("estimator", quick)
+        trees = np.mean([s["trees"] for s in est]) if est and all("trees" in s for s in est) else 1.0
+        return r * len(est) * trees
+
+    return work(True) / work(False)
+
+
+def cell_cpu_seconds(method: str, n_samples: int, n_genes: int, inner_k: int, quick: bool,
+                     costs: tuple | None = None) -> tuple[float, str]:
+    """(estimated CPU seconds of one outer fold or one bootstrap sample of ``method`` on an ``n_samples`` x
+    ``n_genes`` data set with ``inner_k`` inner folds, how: "committed", "scaled" or "no committed cost"), from the
+    committed run (``costs``: :func:`committed_costs` by default; module docstring for the model)."""
+    table, k_ref = committed_costs() if costs is None else costs
+    size = float(n_samples) * float(n_genes)
+    mine = table[table["method"] == method]
+    same = mine[(mine["n_samples"] == n_samples) & (mine["n_genes"] == n_genes)]
+    if len(same):
+        base, how = float(same["cpu_per_fold"].mean()), "committed"
+    else:
+        model = cost_model(mine if len(mine) else table)
+
+        def at(r):
+            return float(np.exp(r["log_a"] + r["beta"] * np.log(max(size, r["min_size"]))))
+
+        if len(mine):
+            base, how = at(model.iloc[0]), "scaled"
+        else:
+            base, how = float(np.median([at(r) for _, r in model.iterrows()])), "no committed cost"
+    factor = (int(inner_k) + 1) / (int(k_ref) + 1) * (_grid_ratio(method) if quick else 1.0)
+    return base * factor, how
+
+
+def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds: int, inner_k: int, max_genes,
+                      n_boot: int, boot_datasets, n_jobs: int = 2) -> tuple[float, str]:
+    """(seconds on 2 cores, what dominates) of notebook 06 with these parameters, before anything runs: every
+    cross-validation cell and every .632+ cell the notebook will run (:func:`cell_cpu_seconds` each), over the
+    workers (at most the machine's 2 cores), plus fixed costs. Without the committed results (an installed package
+    outside the repository) there is nothing to estimate from: NaN and a sentence saying so."""
+    from genesel.leaderboard.cells import DU2006_METHODS, DU2006_VIEWS, load
+    from genesel.papers.presentation import format_seconds
+
+    try:
+        costs = committed_costs()
+    except FileNotFoundError as e:
+        return float("nan"), f"no estimate: {e}"
+    per_method, cv, guessed = {}, 0.0, set()
+    shapes = {}
+
+    def shape(d, view, mg):
+        if (d, view, mg) not in shapes:
+            shapes[(d, view, mg)] = load(d, view, mg).X.shape
+        return shapes[(d, view, mg)]
+
+    for d in datasets:
+        n, g = shape(d, None, max_genes)
+        for m in methods:
+            c, how = cell_cpu_seconds(m, n, g, inner_k, quick, costs)
+            s = c * int(n_repeats) * int(n_folds)
+            guessed |= {m} if how == "no committed cost" else set()
+            per_method[m] = per_method.get(m, 0.0) + s
+            cv += s
+    boot = 0.0
+    for d in boot_datasets:
+        view = DU2006_VIEWS.get(d)
+        n, g = shape(d, view, None if view else max_genes)
+        for m in DU2006_METHODS:
+            c, how = cell_cpu_seconds(m, n, g, inner_k, quick, costs)
+            s = c * (int(n_boot) + 1)
+            per_method[m] = per_method.get(m, 0.0) + s
+            boot += s
+    total = cv + boot
+    parallel = max(1, min(int(n_jobs), 2))
+    top = sorted(per_method.items(), key=lambda kv: -kv[1])[:2]
+    what = (f"{len(datasets)} data set(s) x {len(methods)} method(s) x {int(n_repeats) * int(n_folds)} outer folds: "
+            f"{format_seconds(cv)} CPU; .632+: {format_seconds(boot)} CPU; most of it "
+            + " and ".join(f"{m} ({100 * s / total:.0f} %)" for m, s in top if total > 0)
+            + "; scaled from the committed full run's CPU per fold")
+    if guessed:
+        what += (f"; {', '.join(sorted(guessed))}: no committed cost yet, counted as the median method")
+    return _OVERHEAD + total / parallel, what
+
+
+def cost_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """CPU seconds per outer fold, per method (rows, most expensive first) and data set."""
+    t = summary.pivot(index="method", columns="dataset", values="cpu_per_fold")
+    t = t.loc[t.mean(axis=1).sort_values(ascending=False).index]
+    return t.round(2).rename(columns=dataset_title)
+
+
+def cost_sentence(res: pd.DataFrame, wall: float, n_jobs: int = 1, boot: pd.DataFrame | None = None) -> str:
+    """The run's cost in words: the cells' own CPU seconds (cross-validation and, given, the .632+ cells), the three
+    most expensive methods, and the wall time: this session's, and the cells' own wall seconds over ``n_jobs``
+    workers, i.e. the run as if uninterrupted (a resumed run's session serves most cells from the cache)."""
+    cols = ["method", "cpu_seconds", "wall_seconds"]
+    cells = pd.concat([res[cols], boot[cols]]) if boot is not None and len(boot) else res[cols]
+    top = cells.groupby("method")["cpu_seconds"].sum().sort_values(ascending=False)
+    share = 100 * top / top.sum()
+    three = "; ".join(f"{m} {s:.0f} CPU s ({p:.0f} %)" for (m, s), p in zip(top.head(3).items(), share.head(3)))
+    k = max(1, int(n_jobs))
+    whole = cells["wall_seconds"].sum() / k
+    return (f"{cells['cpu_seconds'].sum():.0f} CPU s over {len(cells)} cells (the cells' own CPU times); the three "
+            f"most expensive methods: {three}. As one uninterrupted run on {k} worker(s): about {whole:.0f} s wall "
+            f"(the cells' own wall seconds / {k}); this session's wall time: {wall:.0f} s (0 for cached cells).")

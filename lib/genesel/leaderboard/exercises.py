@@ -1,0 +1,165 @@
+"""The worked answers of notebook 06's exercises, computed from the run (a report module: editing it moves no cell's
+cache key): the stability of the signatures (Exercise 1), the optimism of choosing the size by looking at the test
+folds (2), another seed's errors and ranks (3), and which methods lean towards the smaller class (4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from genesel.leaderboard.catalogue import CATALOGUE
+from genesel.leaderboard.summary import dataset_title, fmt_number
+
+__all__ = ["stability_extremes", "size_choice_optimism", "class_balance", "cheapest_methods", "seed_comparison"]
+
+
+def _stab_text(r) -> str:
+    return f"Φ = {fmt_number(r['stability'])} [{fmt_number(r['stability_lo'])}, {fmt_number(r['stability_hi'])}]"
+
+
+def stability_extremes(summary: pd.DataFrame):
+    """Exercise 1: per data set, the gene-selecting methods (signatures smaller than all genes, Φ defined) by
+    stability with Nogueira's 95 % interval, and a sentence per data set on whether the most and the least stable
+    method's intervals overlap."""
+    from IPython.display import Markdown
+
+    g = summary[np.isfinite(summary["stability"]) & (summary["size"] < summary["n_genes"])]
+    g = g.sort_values(["dataset", "stability"], ascending=[True, False], kind="stable")
+    table = pd.DataFrame({"data set": g["dataset"].map(dataset_title).to_numpy(), "method": g["method"].to_numpy(),
+                          "stability Φ [95 % CI]": [_stab_text(r) for _, r in g.iterrows()],
+                          "genes (mean)": g["size"].round(1).to_numpy(),
+                          "error %": (100 * g["error"]).round(1).to_numpy()}).set_index(["data set", "method"])
+    lines = []
+    for d, gd in g.groupby("dataset", sort=False):
+        if len(gd) < 2:
+            lines.append(f"**{dataset_title(d)}**: only {gd['method'].iloc[0]} selects genes in this run; nothing "
+                         "to compare.")
+            continue
+        hi, lo = gd.iloc[0], gd.iloc[-1]
+        apart = hi["stability_lo"] > lo["stability_hi"]
+        lines.append(
+            f"**{dataset_title(d)}**: the most stable, {hi['method']} ({_stab_text(hi)}), and the least stable, "
+            f"{lo['method']} ({_stab_text(lo)}): "
+            + ("the intervals do not overlap, so the difference is larger than the uncertainty of the estimates."
+               if apart else "the intervals overlap: with this many outer folds the data cannot tell them apart.")
+            + (f" With Φ below 0.5, one signature of {lo['method']} shares few genes with the next fold's: read its "
+               "genes as one draw among many, not as *the* markers." if lo["stability"] < 0.5 else
+               " Every method here keeps most of its genes from fold to fold."))
+    return table, Markdown("\n\n".join(lines))
+
+
+def size_choice_optimism(res: pd.DataFrame, summary: pd.DataFrame):
+    """Exercise 2: for every ranked method (the ones with an error-against-size curve), the nested CV's error (size
+    chosen by the inner CV on each training part) beside the best point of the curve (the size with the smallest
+    mean test error, chosen by looking at the test folds), and the gap between them in percentage points."""
+    from IPython.display import Markdown
+
+    r = res[res["curve_sizes"].notna()] if "curve_sizes" in res else res.iloc[:0]
+    rows = []
+    for (d, m), g in r.groupby(["dataset", "method"], sort=False):
+        recs = [(s, e / n) for ss, ee, n in zip(g["curve_sizes"], g["curve_errors"], g["n_test"])
+                for s, e in zip(ss, ee)]
+        curve = pd.DataFrame(recs, columns=["size", "rate"]).groupby("size")["rate"].mean()
+        best = curve.idxmin()
+        s = summary[(summary["dataset"] == d) & (summary["method"] == m)].iloc[0]
+        rows.append({"data set": dataset_title(d), "method": m, "nested CV error %": round(100 * s["error"], 1),
+                     "genes chosen (mean)": round(float(s["size"]), 1),
+                     "best fixed size": "all" if best >= s["n_genes"] else str(int(best)),
+                     "its error %": round(100 * float(curve.min()), 1),
+                     "optimism (points)": round(100 * (s["error"] - float(curve.min())), 1) + 0.0})
+    if not rows:
+        return pd.DataFrame(), Markdown("No ranked method ran, so there is no error-against-size curve to compare.")
+    t = pd.DataFrame(rows).set_index(["data set", "method"])
+    gap = t["optimism (points)"]
+    text = (f"Over {len(t)} method x data set pairs, the best point of the curve is {gap.mean():.1f} percentage "
+            f"points below the nested CV's error on average (largest gap: {gap.max():.1f}, for "
+            f"{gap.idxmax()[1]} on {gap.idxmax()[0]}). The best point is chosen by looking at the test folds, so it "
+            "is an optimistic estimate of the error one would get on new samples; the nested CV pays for choosing "
+            "the size without them.")
+    if (gap < 0).any():
+        text += (f" In {int((gap < 0).sum())} pair(s) the nested CV is *better* than every fixed size: each outer "
+                 "fold may choose a different size, and no single size suits every fold.")
+    return t, Markdown(text)
+
+
+def class_balance(summary: pd.DataFrame, max_share: float = 0.4, lean: float = 0.05):
+    """Exercise 4: on the data sets whose smaller class is under ``max_share`` of the samples, each method's share
+    of test predictions in the smaller class beside the class's share of the samples ("lean": the difference), with
+    its error and balanced error; and a sentence on the methods that lean by more than ``lean`` on average, towards
+    the smaller class or the larger one, and why."""
+    from IPython.display import Markdown
+
+    g = summary[summary["smaller_class_share"] < max_share].copy()
+    if g.empty:
+        return pd.DataFrame(), Markdown(f"No data set of this run has a class under {100 * max_share:.0f} % of its "
+                                        "samples, so no method can lean towards one.")
+    g["lean"] = g["smaller_class_predicted"] - g["smaller_class_share"]
+    g = g.sort_values(["dataset", "lean"], ascending=[True, False], kind="stable")
+    table = pd.DataFrame({
+        "data set": g["dataset"].map(dataset_title).to_numpy(), "method": g["method"].to_numpy(),
+        "smaller class: share of samples %": (100 * g["smaller_class_share"]).round(1).to_numpy(),
+        "its share of predictions %": (100 * g["smaller_class_predicted"]).round(1).to_numpy(),
+        "lean (points)": (100 * g["lean"]).round(1).to_numpy() + 0.0,
+        "error %": (100 * g["error"]).round(1).to_numpy(),
+        "balanced error %": (100 * g["balanced_error"]).round(1).to_numpy()}).set_index(["data set", "method"])
+    sets = g.drop_duplicates("dataset")
+    per = g.groupby("method", sort=False).agg(lean=("lean", "mean"), error=("error", "mean"),
+                                              balanced=("balanced_error", "mean")).sort_values("lean")
+
+    def named(rows):
+        return "; ".join(f"{m} ({100 * r['lean']:+.1f} points; error {100 * r['error']:.1f} % against balanced "
+                         f"error {100 * r['balanced']:.1f} %)" for m, r in rows.iterrows())
+
+    small, large = per[per["lean"] > lean].iloc[::-1], per[per["lean"] < -lean]
+    text = [(f"{len(sets)} data sets of this run have" if len(sets) > 1 else "One data set of this run has")
+            + f" a smaller class under {100 * max_share:.0f} % of the samples ("
+            + ", ".join(f"{dataset_title(d)} {100 * v:.0f} %" for d, v in zip(sets["dataset"],
+                                                                                sets["smaller_class_share"])) + ")."]
+    text.append(f"Leaning towards the smaller class by more than {100 * lean:.0f} points on average: "
+                + (named(small) if len(small) else "no method") + ". Towards the larger class: "
+                + (named(large) if len(large) else "no method") + ".")
+    text.append("The error weighs each class by its share p, the balanced error by one half: the error minus the "
+                "balanced error is (p_large - 1/2)(e_large - e_small), e the error rates within each class. A rule "
+                "that gives the smaller class more than its share of the predictions tends to err on the larger "
+                "class, and then its error is above its balanced error. One that leans the other way errs on the few "
+                "samples of the smaller class: a small error, a larger balanced error, and at the extreme every "
+                "sample given the larger class (the league tables' column *folds predicting one class*). On "
+                "unbalanced data read both errors.")
+    if any(m in CATALOGUE and CATALOGUE[m].paper == "Gentile 2003" for m in small.index):
+        text.append("The ALMA methods have no bias: their hyperplanes pass through the origin (Gentile 2003; genesel "
+                    "keeps the paper's form). The genes are centred on the training part, so along any direction w "
+                    "the boundary is the projection of the mean of all training samples, which lies at the smaller "
+                    "class's share of the way from the larger class's mean to the smaller's: the smaller class gets "
+                    "more than its share of the space.")
+    return table, Markdown("\n\n".join(text))
+
+
+def cheapest_methods(summary: pd.DataFrame, k: int = 4) -> list:
+    """The ``k`` methods of the run with the smallest CPU time per outer fold (summed over its data sets)."""
+    return summary.groupby("method", sort=False)["cpu_per_fold"].sum().sort_values(kind="stable").index[:k].tolist()
+
+
+def seed_comparison(summary: pd.DataFrame, other: pd.DataFrame, seeds: tuple):
+    """Exercise 3: the errors and ranks of the methods of ``other`` (the same grid run with another seed) beside
+    this run's, per data set, and a sentence on how far they moved."""
+    from IPython.display import Markdown
+
+    a, b = f"seed {seeds[0]}", f"seed {seeds[1]}"
+    parts = {}
+    for label, s in ((a, summary), (b, other)):
+        s = s[s["method"].isin(other["method"])].copy()
+        s["rank"] = s.groupby("dataset")["error"].rank(method="min").astype(int)
+        s["error"] = (100 * s["error"]).round(1) + 0.0
+        s["data set"] = s["dataset"].map(dataset_title)
+        parts[label] = s.set_index(["data set", "method"])[["error", "rank"]].rename(columns={"error": "error %"})
+    t = pd.concat(parts, axis=1)
+    moved = (t[(a, "error %")] - t[(b, "error %")]).abs()
+    changed = int((t[(a, "rank")] != t[(b, "rank")]).sum())
+    text = (f"Another seed draws other outer folds (and other inner folds and estimator seeds): the errors of these "
+            f"{len(t)} method x data set pairs move by {moved.mean():.1f} percentage points on average (at most "
+            f"{moved.max():.1f}), and {changed} of {len(t)} ranks change. Differences between methods smaller than "
+            "this are noise, whatever the league table's order; the full protocol averages 10 repeats for that "
+            "reason.")
+    return t, Markdown(text)
+

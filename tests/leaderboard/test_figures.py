@@ -1,0 +1,144 @@
+"""The leaderboard's figures for a lecture hall (genesel.leaderboard.figures, labels, summary.wilson_interval):
+error intervals inside [0, 1] (Wilson's closed form against scipy's), one label per front point and no two labels
+overlapping (the renderer's own bounding boxes), a front or a note on every panel, a dark critical-difference
+diagram, and curves whose styles are told apart."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.colors import to_rgb  # noqa: E402
+
+from genesel.leaderboard import figures as F  # noqa: E402
+from genesel.leaderboard import labels as L  # noqa: E402
+from genesel.leaderboard import ranking as RK  # noqa: E402
+from genesel.leaderboard.summary import pareto_front, wilson_interval  # noqa: E402
+from genesel.leaderboard.tables import committed_table  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def summary():
+    return pd.read_csv(committed_table("leaderboard_results"))
+
+
+def test_wilson_interval_is_the_closed_form_and_scipys_for_whole_counts():
+    from scipy.stats import binomtest
+
+    for k, n in [(0, 31), (1, 62), (7, 50), (25, 50), (50, 50), (3, 181)]:
+        lo, hi = wilson_interval(k / n, n)
+        ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+        assert lo == pytest.approx(ci.low, abs=1e-12) and hi == pytest.approx(ci.high, abs=1e-12)
+    # the closed form by hand, for a mean count that is not whole (the mean over the repeats)
+    p, n, z = 8.4 / 62, 62, 1.959963984540054
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    np.testing.assert_allclose(wilson_interval(p, n), (c - h, c + h))
+    lo, hi = wilson_interval(np.array([0.0, 0.01, 1.0]), np.array([40, 40, 40]))
+    assert (lo >= 0).all() and (hi <= 1).all() and lo[0] == 0 and hi[2] == 1
+    with pytest.raises(ValueError, match="error must lie in"):
+        wilson_interval(1.2, 10)
+
+
+def test_label_placement_keeps_crowded_labels_apart():
+    """Eight long labels on points a few pixels apart: placed one by one, no two rendered boxes intersect (a naive
+    placement at a fixed offset overlaps them all: the check can fail)."""
+    fig, ax = plt.subplots(figsize=(7, 5))
+    x = np.linspace(1, 1.4, 8)
+    y = np.linspace(5, 5.8, 8)
+    ax.plot(x, y, "o")
+    ax.set_xlim(0, 10)
+    ax.set_ylim(0, 10)
+    names = [f"method number {i} + SVM" for i in range(8)]
+    texts = L.place_labels(ax, x, y, names, fontsize=12)
+    assert len(texts) == 8 and [t.get_text() for t in texts] == names
+    assert L.overlaps(texts) == []
+    naive = [ax.annotate(n, (a, b), xytext=(5, 5), textcoords="offset points", fontsize=12)
+             for n, a, b in zip(names, x, y)]
+    assert len(L.overlaps(naive)) > 0
+    plt.close(fig)
+
+
+@pytest.fixture(scope="module")
+def pareto_figs(summary):
+    # the panels the issue named (Subramanian and Chiaretti: no front drawn), a one-method front (Prostate against
+    # stability), an outcome set where no method
+    # beats the larger class, and two crowded ones
+    keep = ["alon", "golub", "singh", "subramanian", "chiaretti", "harvard", "gordon"]
+    s = summary[summary["dataset"].isin(keep)]
+    figs = {a: F.plot_pareto(s, a) for a in ("size", "stability")}
+    yield s, figs
+    for f in figs.values():
+        plt.close(f)
+
+
+def _panel_labels(ax):
+    return [t for t in ax.texts if t.get_text() and not t.get_text().startswith("front:")]
+
+
+def test_every_front_point_has_one_label_and_no_labels_overlap(pareto_figs):
+    s, figs = pareto_figs
+    for against, fig in figs.items():
+        for ax in fig.axes:
+            title = ax.get_title().split("\n")[0]
+            if not title:
+                continue
+            labels = _panel_labels(ax)
+            assert L.overlaps(labels) == [], (against, title)
+            names = [t.get_text() for t in labels]
+            assert len(names) == len(set(names)) and len(names) >= 1, (against, title, names)
+
+
+def test_every_panel_has_a_front_or_a_note_and_intervals_inside_0_100(pareto_figs):
+    s, figs = pareto_figs
+    for against, fig in figs.items():
+        for ax in fig.axes:
+            if not ax.get_title():
+                continue
+            fronts = [ln for ln in ax.lines if ln.get_drawstyle().startswith("steps")]
+            assert len(fronts) == 1, ax.get_title()
+            n_front = len(set(zip(fronts[0].get_xdata(), fronts[0].get_ydata())))  # tied methods: one point
+            notes = [t for t in ax.texts if t.get_text().startswith("front: ")]
+            assert n_front >= 2 or len(notes) == 1, ax.get_title()
+            for coll in ax.collections:  # the error bars: no segment below 0 % or above 100 %
+                for seg in coll.get_segments():
+                    seg = np.asarray(seg)
+                    if len(seg) == 2 and np.isclose(seg[0, 0], seg[1, 0]):  # vertical: an error interval
+                        assert seg[:, 1].min() >= -1e-9 and seg[:, 1].max() <= 100 + 1e-9
+    # the notes are there where the data have a one-method front (Prostate against stability: the check can fail)
+    g = s[(s["dataset"] == "singh") & np.isfinite(s["stability"])]
+    assert pareto_front(-g["stability"], g["error"]).sum() == 1
+    ax = next(a for a in figs["stability"].axes if "Singh" in a.get_title())
+    assert any(t.get_text().startswith("front: one method") for t in ax.texts)
+    # Chiaretti against size: two methods tie on the one front point (1 gene, no error): the note says so
+    ax = next(a for a in figs["size"].axes if "Chiaretti" in a.get_title())
+    assert any(t.get_text().startswith("front: 2 methods tied") for t in ax.texts)
+    # a data set where no method beats the larger class says so
+    ax = next(a for a in figs["size"].axes if "Subramanian" in a.get_title())
+    assert "no method beats the larger class" in ax.get_title()
+
+
+def test_the_critical_difference_diagram_is_dark_and_large(summary):
+    st = RK.rank_statistics(summary)
+    fig = F.plot_critical_difference(st, "", summary)
+    ax = fig.axes[0]
+    names = [t for t in ax.texts if "(" in t.get_text() and ")" in t.get_text()]
+    assert len(names) == summary["method"].nunique()
+    for t in names:
+        assert t.get_fontsize() >= 16 and max(to_rgb(t.get_color())) < 0.2, t.get_text()
+    assert any("critical difference 12.4" in t.get_text() for t in ax.texts)
+    plt.close(fig)
+
+
+def test_the_curves_use_at_most_seven_colours_and_no_two_methods_look_alike():
+    from genesel.leaderboard.catalogue import CATALOGUE
+
+    ranked = [m for m, e in CATALOGUE.items() if e.kind == "ranked"]
+    styles = F.curve_styles(ranked, {m: CATALOGUE[m].family for m in ranked})
+    assert len(set(styles.values())) == len(ranked)
+    assert len({c for c, _, _ in styles.values()}) <= 7
+    for c, _, _ in styles.values():
+        assert c.upper() != "#F0E442"  # no yellow on a projector's white

@@ -1,0 +1,130 @@
+"""The leaderboard's ranking and its uncertainty (genesel.leaderboard.ranking), checked against independent
+computations: exact enumeration of every bootstrap resample of a tiny table, scipy's bootstrap, Demšar's table of
+the Nemenyi quantiles, statsmodels' Holm correction and scipy's binomial distribution; and the issue's numbers from
+the committed results of the full run."""
+
+from itertools import product
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from genesel.leaderboard import ranking as RK
+
+
+def test_bootstrap_ranks_match_the_exact_enumeration_of_every_resample():
+    """3 data sets: all 27 resamples are equally likely; the share of resamples in which each method has the lowest
+    mean rank (ties split) is then exact, and the seeded Monte Carlo estimate must be close to it."""
+    ranks = pd.DataFrame([[1, 2, 3], [3, 1, 2], [1.5, 1.5, 3]], columns=["a", "b", "c"])
+    R = ranks.to_numpy()
+    exact = np.zeros(3)
+    means = []
+    for idx in product(range(3), repeat=3):
+        m = R[list(idx)].mean(axis=0)
+        means.append(m)
+        best = np.isclose(m, m.min())
+        exact += best / best.sum() / 27
+    b = RK.bootstrap_ranks(ranks, n_boot=40_000, seed=1)
+    np.testing.assert_allclose(b.loc[["a", "b", "c"], "share_first"], exact, atol=0.01)
+    np.testing.assert_allclose(b.loc[["a", "b", "c"], "mean_rank"], R.mean(axis=0))
+    means = np.array(means)
+    for j, name in enumerate("abc"):  # the percentile ends lie within the exact distribution's 1-99 % range
+        assert np.quantile(means[:, j], 0.0) <= b.loc[name, "lo"] <= np.quantile(means[:, j], 0.1)
+        assert np.quantile(means[:, j], 0.9) <= b.loc[name, "hi"] <= np.quantile(means[:, j], 1.0)
+    # same seed, same numbers; another seed, other draws
+    pd.testing.assert_frame_equal(b, RK.bootstrap_ranks(ranks, n_boot=40_000, seed=1))
+    assert not RK.bootstrap_ranks(ranks, n_boot=500, seed=2).equals(RK.bootstrap_ranks(ranks, n_boot=500, seed=3))
+
+
+def test_bootstrap_intervals_agree_with_scipys_percentile_bootstrap():
+    """A mean rank resampled over data sets is the mean of the resampled rows of its column: scipy.stats.bootstrap
+    (percentile method) on that column is an independent computation of the same interval."""
+    from scipy.stats import bootstrap
+
+    rng = np.random.default_rng(0)
+    errors = pd.DataFrame(rng.random((20, 5)), columns=list("vwxyz"))
+    ranks = errors.rank(axis=1)
+    b = RK.bootstrap_ranks(ranks, n_boot=20_000, seed=0)
+    for m in ranks.columns:
+        ci = bootstrap((ranks[m].to_numpy(),), np.mean, n_resamples=20_000, method="percentile",
+                       random_state=np.random.default_rng(5)).confidence_interval
+        assert b.loc[m, "lo"] == pytest.approx(ci.low, abs=0.08)
+        assert b.loc[m, "hi"] == pytest.approx(ci.high, abs=0.08)
+
+
+def test_two_identical_methods_share_the_first_place():
+    ranks = pd.DataFrame({"a": [1.5, 1.5, 1.5], "b": [1.5, 1.5, 1.5], "c": [3.0, 3.0, 3.0]})
+    b = RK.bootstrap_ranks(ranks, n_boot=200, seed=0)
+    assert b.loc["a", "share_first"] == pytest.approx(0.5) and b.loc["c", "share_first"] == 0
+
+
+def test_the_critical_difference_uses_demsars_nemenyi_quantiles():
+    """Demšar 2006, Table 5a: q_0.05 for k = 2..10 classifiers (the studentized range over sqrt 2)."""
+    table = {2: 1.960, 3: 2.343, 4: 2.569, 5: 2.728, 6: 2.850, 7: 2.949, 8: 3.031, 9: 3.102, 10: 3.164}
+    for k, q in table.items():
+        n = 14
+        assert RK.critical_difference(k, n) == pytest.approx(q * np.sqrt(k * (k + 1) / (6 * n)), abs=2e-3)
+    with pytest.raises(ValueError, match="at least 2 methods"):
+        RK.critical_difference(1, 5)
+
+
+def test_holm_matches_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.random.default_rng(4).random(35) ** 3
+    np.testing.assert_allclose(RK.holm(p), multipletests(p, method="holm")[1])
+
+
+def _toy_summary():
+    # two data sets of 40 samples, 10 in the smaller class; method "good" errs 2 times on "easy", "bad" 12 times
+    rows = []
+    for d, errs in (("easy", {"good": 2, "bad": 12}), ("hard", {"good": 9, "bad": 11})):
+        for m, k in errs.items():
+            rows.append(dict(dataset=d, method=m, n_samples=40, smaller_class_share=0.25, errors_per_repeat=k,
+                             error=k / 40, balanced_error=k / 40))
+    return pd.DataFrame(rows)
+
+
+def test_the_majority_class_test_is_the_one_sided_binomial_with_holm():
+    from scipy.stats import binom
+
+    t = RK.majority_class_tests(_toy_summary())
+    rows = t["methods"].set_index(["dataset", "method"])
+    for (d, m), r in rows.iterrows():
+        assert r["p"] == pytest.approx(binom.cdf(r["k"], 40, 0.25))
+    hard = rows.loc["hard"]
+    assert hard.loc["good", "p_holm"] == pytest.approx(min(1, 2 * min(hard["p"])))
+    assert t["informative"] == ["easy"] and t["uninformative"] == ["hard"]  # 9 of 40 against 10: no evidence
+
+
+def test_the_committed_run_reproduces_the_issues_numbers():
+    """Issue 39, recounted from figures/leaderboard_results.csv: Nemenyi's CD 12.4 ranks; the linear SVM on all
+    genes has the lowest mean rank and is first in 59 % of resamples of the data sets, 6th-7th by balanced error;
+    no method beats the majority class on Harvard, Pomeroy, Michigan and Subramanian; without them t-test + SVM
+    has the lowest mean rank."""
+    from genesel.leaderboard.tables import committed_table
+
+    summary = pd.read_csv(committed_table("leaderboard_results"))
+    rt = RK.ranking_table(summary, n_boot=10_000, seed=0)
+    assert rt["error"]["cd"] == pytest.approx(12.39, abs=0.01)
+    b = rt["boot_error"]
+    assert b.index[0] == "SVM (all genes)" and b.iloc[0]["share_first"] == pytest.approx(0.59, abs=0.02)
+    assert set(rt["majority"]["uninformative"]) == {"harvard", "pomeroy", "michigan", "subramanian"}
+    assert rt["boot_informative"].index[0] == "t-test + SVM"
+    pos = rt["table"].loc["SVM (all genes)", "balanced error: position"]
+    assert pos == "6–7"
+    text = RK.ranking_sentences(rt)
+    assert "SVM (all genes) has the lowest mean rank" in text and "59 %" in text and "12.4 ranks" in text
+    assert "tied 6th–7th" in text and "t-test + SVM has the lowest mean rank" in text
+    assert " first (" not in text and "is the best" not in text
+
+
+def test_one_data_set_gives_ranks_without_intervals_and_says_so():
+    s = _toy_summary()
+    one = s[s["dataset"] == "easy"]
+    rt = RK.ranking_table(one)
+    assert "boot_error" not in rt
+    assert "no resampling of data sets" in RK.ranking_sentences(rt)
+    # two methods tied for the lowest mean rank: the sentence names both
+    tie = pd.concat([one, one[one["method"] == "good"].assign(method="twin")])
+    assert "good and twin share the lowest mean rank" in RK.ranking_sentences(RK.ranking_table(tie))
