@@ -47,7 +47,7 @@ from genesel._core.store import ENV_KEY, RecordError, cache_secret, key_path, re
 
 __all__ = ["record_path", "read_cell", "write_cell", "drop_legacy", "sweep_tmp", "CostBook", "cost_key",
            "CacheIntegrityWarning", "CacheWriteError", "CacheKeyMismatch", "key_fingerprint", "key_source",
-           "check_cache_key", "FINGERPRINT_FILE", "func_folder", "legacy_folder", "write_remedy"]
+           "check_cache_key", "FINGERPRINT_FILE", "func_folder", "legacy_folder", "moved_folders", "write_remedy"]
 
 _SUFFIX = ".rec"
 _LEGACY = ("*.pkl",)
@@ -135,30 +135,53 @@ def write_cell(folder: Path, key: str, func_name: str, cell: dict, result, secon
         raise CacheWriteError(write_remedy(exc, path), exc.errno, path) from exc
 
 
-def _adopt(folder: Path, legacy: Path | None, key: str) -> None:
-    """Move ``key``'s record from the old-layout folder into ``folder`` (see the module doc)."""
-    if legacy is None or legacy == folder:
-        return
-    old = record_path(legacy, key)
-    if not old.is_file():
-        return
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        os.replace(old, record_path(folder, key))
-    except FileNotFoundError:  # another run moved it meanwhile
-        pass
-    except OSError:  # a read-only old folder: serve from where it is
-        pass
+def moved_folders(cache_dir: Path, func) -> list[Path]:
+    """Folders of a function of the same qualified name in other modules (``<cache_dir>/<other module>.<name>``):
+    where a function's records are after its module was moved or renamed. A cell's key holds the code it runs, not
+    the module's name (:mod:`genesel.experiments.codekey`), so a record found there under this cell's key was
+    computed by this very code and is adopted (moved into the function's own folder), not recomputed."""
+    own = func_folder(cache_dir, func)
+    qual = own.name.split(".")[-1]
+    if not Path(cache_dir).is_dir():
+        return []
+    return sorted(p for p in Path(cache_dir).glob(f"*.{qual}") if p.is_dir() and p != own)
 
 
-def read_cell(folder: Path, key: str, stacklevel: int = 3, legacy: Path | None = None):
+def _as_list(legacy) -> list[Path]:
+    if legacy is None:
+        return []
+    return [Path(legacy)] if isinstance(legacy, (str, Path)) else [Path(p) for p in legacy]
+
+
+def _adopt(folder: Path, legacy, key: str) -> Path | None:
+    """Move ``key``'s record from an old-layout or moved module's folder into ``folder`` (see the module doc);
+    the path it can be read at when it could not be moved (a read-only folder), else None."""
+    for other in _as_list(legacy):
+        if other == folder:
+            continue
+        old = record_path(other, key)
+        if not old.is_file():
+            continue
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            os.replace(old, record_path(folder, key))
+            return None
+        except FileNotFoundError:  # another run moved it meanwhile
+            return None
+        except OSError:  # a read-only old folder: serve from where it is
+            return old
+    return None
+
+
+def read_cell(folder: Path, key: str, stacklevel: int = 3, legacy=None):
     """(hit, result, seconds). A file that is not a valid record of this cell is deleted and reported. ``legacy``:
-    the function's folder of the old layout, looked up (and its record moved here) when ``folder`` has none."""
+    the function's folders of the old layout or of a moved module (:func:`moved_folders`), looked up (and its record
+    moved here) when ``folder`` has none."""
     path = record_path(folder, key)
     if not path.exists():
-        _adopt(folder, legacy, key)
-        if not path.exists() and legacy is not None and record_path(legacy, key).exists():
-            path = record_path(legacy, key)  # could not be moved: read it in place
+        in_place = _adopt(folder, legacy, key)
+        if not path.exists() and in_place is not None:
+            path = in_place  # could not be moved: read it in place
     try:
         rec = read_record(path, kind="cell")
     except FileNotFoundError:

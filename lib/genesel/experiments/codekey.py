@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["FIRST_PARTY", "default_roots", "code_closure", "closure_digest", "function_digest", "names_closure",
-           "imported_names", "digest_of"]
+           "imported_names", "digest_of", "content_digest"]
 
 #: Top-level packages whose source counts towards cache keys.
 FIRST_PARTY = ("genesel", "data_fetch")
@@ -88,8 +88,63 @@ def _stripped_tree(path: Path):
     return _stripped(str(path), path.stat().st_mtime_ns)
 
 
+class _Anonymise(ast.NodeTransformer):
+    """Blank the first-party module paths of import statements (and the level of relative ones): where a module
+    lives is no part of what it computes. What an import binds to is kept by :func:`_bound_fingerprint`."""
+
+    def visit_Import(self, node):
+        node.names = [ast.alias(name="<first-party>" if _is_first_party(a.name) else a.name, asname=a.asname)
+                      for a in node.names]
+        return node
+
+    def visit_ImportFrom(self, node):
+        if node.level or _is_first_party(node.module):
+            node.module, node.level = "<first-party>", 0
+        return node
+
+
+@lru_cache(maxsize=4096)
+def _content(path: str, mtime_ns: int) -> str:
+    tree = _Anonymise().visit(ast.parse(ast.unparse(_stripped(path, mtime_ns))))  # a copy
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
+
+
 def _fingerprint(path: Path) -> str:
-    return hashlib.sha256(ast.dump(_stripped_tree(path)).encode()).hexdigest()
+    """A module's own code, without its docstrings and without the names of the first-party modules it imports."""
+    return _content(str(path), path.stat().st_mtime_ns)
+
+
+def _bindings(path: Path, module: str | None, is_pkg: bool, roots) -> list[tuple[str, str]]:
+    """``(what the import binds, module it depends on)`` for every first-party import of a source file (anywhere
+    in it, functions included): ``from pkg import a as b`` gives ``("a as b", <the module defining a>)``."""
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if _is_first_party(alias.name):
+                    out.append((f"import as {alias.asname}", alias.name))
+        elif isinstance(node, ast.ImportFrom):
+            target = _absolute(node, module or "", is_pkg) if node.level else node.module
+            if not _is_first_party(target):
+                continue
+            for alias in node.names:
+                bound = f"{alias.name} as {alias.asname}"
+                if alias.name == "*":
+                    out.append((bound, target))
+                else:
+                    out.extend((bound, dep) for dep in _resolve_name(target, alias.name, roots))
+    return out
+
+
+def _bound_fingerprint(own: str, bindings, fingerprint_of) -> str:
+    """A module's fingerprint as a cache key sees it: its own code (:func:`_fingerprint`) and, for each first-party
+    import, what it binds and the *code* of the module it binds to (never that module's name or place). So moving
+    or renaming a module (and updating its imports) keeps every key, while pointing an import at another module
+    moves the keys of what imports it."""
+    h = hashlib.sha256(own.encode())
+    for bound, fp in sorted((b, fingerprint_of(dep)) for b, dep in bindings):
+        h.update(f"\0{bound}\0{fp}".encode())
+    return h.hexdigest()
 
 
 def _absolute(node: ast.ImportFrom, module: str, is_pkg: bool) -> str | None:
@@ -131,23 +186,6 @@ def _resolve_name(pkg: str, name: str, roots, seen=None) -> list[str]:
     return [pkg]
 
 
-def _imports_of(path: Path, module: str | None, is_pkg: bool, roots) -> set[str]:
-    deps: set[str] = set()
-    for node in ast.walk(_tree(path)):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if _is_first_party(alias.name):
-                    deps.add(alias.name)
-        elif isinstance(node, ast.ImportFrom):
-            target = _absolute(node, module or "", is_pkg) if node.level else node.module
-            if not _is_first_party(target):
-                continue
-            for alias in node.names:
-                if alias.name == "*":
-                    deps.add(target)
-                else:
-                    deps.update(_resolve_name(target, alias.name, roots))
-    return deps
 
 
 def code_closure(start, roots=None, exclude=()) -> dict[str, str]:
@@ -175,31 +213,48 @@ def code_closure(start, roots=None, exclude=()) -> dict[str, str]:
         if path is None:
             raise ValueError(f"no first-party source file for module {start!r}")
         todo.append((start, path, is_pkg))
+    own: dict[str, str] = {}
+    binds: dict[str, list] = {}
     while todo:
         name, path, is_pkg = todo.pop()
-        if name in out or name in exclude:
+        if name in own or name in exclude:
             continue
-        out[name] = _fingerprint(path)
-        for dep in _imports_of(path, name if _is_first_party(name) else None, is_pkg, roots):
-            if dep in out:
-                continue
+        own[name] = _fingerprint(path)
+        binds[name] = []
+        for bound, dep in _bindings(path, name if _is_first_party(name) else None, is_pkg, roots):
             dpath, dpkg = _file_of(dep, roots)
-            if dpath is not None:
+            if dpath is None:
+                continue
+            binds[name].append((bound, dep))
+            if dep not in own:
                 todo.append((dep, dpath, dpkg))
-    return out
+
+    def fingerprint_of(dep):  # an excluded module: keyed by the caller, bound here by its own code
+        return own[dep] if dep in own else _fingerprint(_file_of(dep, roots)[0])
+
+    return {name: _bound_fingerprint(fp, binds[name], fingerprint_of) for name, fp in own.items()}
 
 
 def digest_of(fingerprints: dict) -> str:
-    """sha256 over a ``{name: fingerprint}`` mapping (sorted)."""
+    """sha256 over a ``{role: digest}`` mapping (sorted), e.g. a cell's method and data digests."""
     h = hashlib.sha256()
     for name, fp in sorted(fingerprints.items()):
         h.update(f"{name}\0{fp}\n".encode())
     return h.hexdigest()
 
 
+def content_digest(fingerprints: dict) -> str:
+    """sha256 over the fingerprints of a ``{module: fingerprint}`` mapping, without the module names: the code a
+    cell can run, whatever the modules are called and wherever they live (a move recomputes nothing)."""
+    h = hashlib.sha256()
+    for fp in sorted(set(fingerprints.values())):
+        h.update(f"{fp}\n".encode())
+    return h.hexdigest()
+
+
 def closure_digest(start, roots=None, exclude=()) -> str:
-    """sha256 over :func:`code_closure` (sorted module names and fingerprints)."""
-    return digest_of(code_closure(start, roots, exclude))
+    """sha256 over the fingerprints of :func:`code_closure` (:func:`content_digest`: module names do not count)."""
+    return content_digest(code_closure(start, roots, exclude))
 
 
 def function_digest(func, roots=None) -> str:
@@ -288,15 +343,20 @@ def names_closure(module: str, names, roots=None, *, extra_nodes=(), stop=()) ->
                 bound = (a.asname or a.name).split(".")[0]
                 if bound not in seen and a.name != "*":
                     continue
-                text = f"from {target} import {a.name} as {a.asname}" if target is not None else \
-                    f"import {a.name} as {a.asname}"
-                fp = hashlib.sha256(text.encode()).hexdigest()
-                out[f"{module}:{fp}"] = fp
+                bound: set[str] = set()
                 if target is None:
                     if _is_first_party(a.name):
-                        deps.add(a.name)
+                        bound.add(a.name)
                 elif _is_first_party(target):
-                    deps.update(_resolve_name(target, a.name, roots) if a.name != "*" else [target])
+                    bound.update(_resolve_name(target, a.name, roots) if a.name != "*" else [target])
+                # a first-party import by what it binds to (that module's code), never by the module's name
+                where = sorted(_fingerprint(_file_of(d, roots)[0]) for d in bound if _file_of(d, roots)[0]) \
+                    if bound else [target or ""]
+                text = f"import {a.name if not bound else ''} as {a.asname} from {','.join(where)}" \
+                    if target is None else f"from {','.join(where)} import {a.name} as {a.asname}"
+                fp = hashlib.sha256(text.encode()).hexdigest()
+                out[f"{module}:{fp}"] = fp
+                deps.update(bound)
         else:
             fp = hashlib.sha256(ast.dump(node).encode()).hexdigest()
             out[f"{module}:{fp}"] = fp  # by content, not position: moving a definition keeps the key

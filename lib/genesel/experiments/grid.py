@@ -59,7 +59,7 @@ import pandas as pd
 
 from genesel._core.io import CacheIntegrityWarning
 from genesel.experiments.cache import (CacheKeyMismatch, CacheWriteError, CostBook, check_cache_key, cost_key,
-                                       drop_legacy, func_folder, legacy_folder, read_cell, record_path, sweep_tmp,
+                                       drop_legacy, func_folder, legacy_folder, moved_folders, read_cell, record_path, sweep_tmp,
                                        write_cell)
 from genesel.experiments.cache import STALE_TMP_SECONDS as _STALE_TMP_SECONDS
 from genesel.experiments.claims import ClaimBook, WorkQueue
@@ -111,12 +111,15 @@ def cell_code(func, cell: dict, module_code: str | None = None) -> str:
 
 
 def cell_key(func, cell: dict, *, code: str | None = None) -> str:
-    """The cache key of one cell: function name, cell, genesel version and the digest of the code it can run
-    (:func:`cell_code` unless ``code`` is given)."""
+    """The cache key of one cell: the function's qualified name (not its module's: where the code lives is no part
+    of the key), the cell, genesel's version and the digest of the code it can run (:func:`cell_code` unless
+    ``code`` is given; module names do not count there either, :mod:`genesel.experiments.codekey`). So moving or
+    renaming a module recomputes nothing, and any change to the code a cell runs recomputes it."""
     from genesel._version import __version__
 
     code = cell_code(func, cell) if code is None else code
-    payload = json.dumps({"func": _func_name(func), "cell": _key_cell(cell), "version": __version__, "code": code},
+    qual = getattr(func, "__qualname__", None) or repr(func)
+    payload = json.dumps({"func": qual, "cell": _key_cell(cell), "version": __version__, "code": code},
                          sort_keys=True, default=_jsonable)
     return hashlib.sha256(payload.encode()).hexdigest()[:32]
 
@@ -279,6 +282,7 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
     backend, scheduler = _resolve_backend(backend, scheduler)
     cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     folder, legacy = func_folder(cache_dir, func), legacy_folder(cache_dir, func)
+    others = [legacy, *moved_folders(cache_dir, func)]  # the old layout; the folders of a moved module
     name = _func_name(func)
     if use_cache:
         check_cache_key(cache_dir)  # before any record is read or deleted
@@ -292,7 +296,7 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
     todo: dict[str, dict] = {}
 
     def lookup(k):
-        return read_cell(folder, k, legacy=legacy)
+        return read_cell(folder, k, legacy=others)
 
     def note_cost(k, c, secs):
         if secs is not None and costs.get(cost_key(name, c)) is None:
@@ -408,7 +412,7 @@ def cached_records(func, keys, cache_dir=None) -> dict:
     if not cache_dir.is_dir():
         return {}
     check_cache_key(cache_dir, write=False)
-    folders = [func_folder(cache_dir, func), legacy_folder(cache_dir, func)]
+    folders = [func_folder(cache_dir, func), legacy_folder(cache_dir, func), *moved_folders(cache_dir, func)]
     out = {}
     for k in keys:
         for folder in folders:

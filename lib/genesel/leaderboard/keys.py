@@ -29,7 +29,8 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-from genesel.experiments.codekey import code_closure, default_roots, digest_of, imported_names, names_closure
+from genesel.experiments.codekey import (code_closure, content_digest, default_roots, digest_of, imported_names,
+                                         names_closure)
 
 __all__ = ["CATALOGUE_MODULE", "CELL_MODULE", "REGISTRY_MODULE", "entry_nodes", "protocol_fingerprints",
            "method_fingerprints", "method_code", "dataset_fingerprints", "dataset_code", "cell_code"]
@@ -156,17 +157,17 @@ def method_fingerprints(name: str, roots=None) -> dict[str, str]:
 
 @lru_cache(maxsize=None)
 def _method_code(name: str) -> str:
-    return digest_of(method_fingerprints(name))
+    return content_digest(method_fingerprints(name))
 
 
 def method_code(name: str, roots=None) -> str:
     """The code digest of the method ``name``'s cells (once per process for the installed sources)."""
-    return _method_code(name) if roots is None else digest_of(method_fingerprints(name, roots))
+    return _method_code(name) if roots is None else content_digest(method_fingerprints(name, roots))
 
 
 @lru_cache(maxsize=None)
 def _dataset_code(name: str) -> str:
-    return digest_of(dataset_fingerprints(name))
+    return content_digest(dataset_fingerprints(name))
 
 
 def dataset_code(name: str, roots=None) -> str:
@@ -178,7 +179,7 @@ def dataset_code(name: str, roots=None) -> str:
     if looks_like_path(name):
         return ""
     if roots is not None:
-        return digest_of(dataset_fingerprints(name, roots))
+        return content_digest(dataset_fingerprints(name, roots))
     from data_fetch import resolve
 
     try:
