@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["EXPLAINED", "Explained", "judge_rows", "tally", "readme_block", "main"]
+__all__ = ["EXPLAINED", "Explained", "judge_rows", "tally", "readme_block", "headline", "main"]
 
 #: samples per data set (Gentile's averaged rates) and test-set sizes (Tan ch. 4, whose 4.3 is leave-one-out on the
 #: training part)
@@ -281,6 +281,21 @@ def readme_block(figures: Path, explained=None) -> tuple[pd.DataFrame, str]:
                f"{total['unexplained']} are unexplained "
                "(rule and tests: `genesel.records.agreement`; each row's verdict: "
                "`genesel agreement --rows`).")
+
+
+def headline(figures: Path, explained=None) -> str:
+    """One sentence for the README's first screen: the share of the papers' numeric cells that agree, and what the
+    others are, from :func:`tally` (so it moves with the committed tables and the rule, never typed by hand)."""
+    total = tally(figures, explained)[["numeric cells", "agrees", "explained", "not from the protocol",
+                                       "unexplained"]].sum()
+    n = int(total["numeric cells"])
+    if n == 0:
+        return "No paper-vs-genesel table is on record yet, so no cell of the papers has been compared."
+    share = 100.0 * total["agrees"] / n
+    return (f"Of the {n} numeric cells of the papers' tables compared so far, {int(total['agrees'])} ({share:.0f} %) "
+            f"agree with genesel's full runs within one sample; {int(total['explained'])} differ for a cause a test "
+            f"shows, {int(total['not from the protocol'])} cannot come from the paper's stated protocol on these "
+            f"data, and {int(total['unexplained'])} differ unexplained.")
 
 
 def main(argv=None) -> int:
