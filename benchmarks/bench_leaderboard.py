@@ -29,10 +29,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import add_data_arguments, use_mirror  # noqa: E402
+from _common import add_data_arguments, record, recorded, use_mirror  # noqa: E402
 
 
-def main(argv=None) -> int:
+@recorded
+def main(argv=None):
     ap = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     ap.add_argument("--dataset", default="golub")
     ap.add_argument("--methods", nargs="*", default=None)
@@ -89,12 +90,19 @@ def main(argv=None) -> int:
     print(f"  total: {total.sum() / 3600:.1f} CPU hours, about {total.sum() / 7200:.1f} h wall on 2 idle cores; "
           f"cross-validation {sum(cv.values()) / 3600:.1f} h, .632+ {sum(boot.values()) / 3600:.1f} h")
     print("  three most expensive: " + ", ".join(total.index[:3]))
+    record(f"notebook 06's full run, estimated from one outer fold per method on {args.dataset}",
+           genesel=f"{total.sum() / 3600:.1f} CPU hours (cross-validation {sum(cv.values()) / 3600:.1f}, .632+ "
+                   f"{sum(boot.values()) / 3600:.1f}); about {total.sum() / 7200:.1f} h wall on 2 idle cores",
+           note="most expensive: " + ", ".join(f"{m} {share[m]:.0f} %" for m in total.index[:3]),
+           cpu_hours=total.sum() / 3600)
     print("\nCPU_PER_FOLD_FULL = {")
     for m, v in t["cpu_per_fold"].sort_values(ascending=False).items():
         print(f"    {m!r}: {v:.3g},".replace("'", '"'))
     print("}")
-    return 0
+    table = [{"method": m, "CPU s per outer fold": round(float(r["cpu_per_fold"]), 3), "signature size": r["size"],
+              "errors": r["errors"]} for m, r in t.sort_values("cpu_per_fold", ascending=False).iterrows()]
+    return {"tables": {f"CPU seconds per outer fold on {args.dataset} (full grids)": table}}
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -3,7 +3,8 @@ docs/_build/html``) builds ``docs/_build/html/index.html``.
 
 Built offline and read offline: MathJax is bundled (``sphinx-mathjax-offline``), the theme ships its own fonts and
 icons, nothing is executed (the course chapters are the notebooks ``make run`` already executed, ``runs/quick/``;
-``GENESEL_DOCS_RUNS=runs/full`` shows ``make full``'s). What the site generates from the project while it builds
+``GENESEL_DOCS_RUNS=runs/full`` shows ``make full``'s; ``GENESEL_DOCS_ROOT`` names the checkout when these sources
+are built from a copy, as the tests do). What the site generates from the project while it builds
 (course chapters, alt text, results, performance) is the local extension ``_ext/genesel_docs``.
 """
 
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
-ROOT = DOCS.parent
+ROOT = Path(os.environ.get("GENESEL_DOCS_ROOT", DOCS.parent)).resolve()  # the checkout the site is built from
 for path in (DOCS / "_ext", ROOT, ROOT / "lib"):  # this checkout's package first, as the tests run it
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))

@@ -3,7 +3,7 @@
 MyST-NB writes each image output to a file named by the SHA-256 of its bytes and gives the ``<img>`` only the
 ``width``/``height`` of the output's metadata, not its ``alt``. :mod:`.course` records the alt text of every figure
 (the one the notebook stored in ``output.metadata["image/png"]["alt"]``, else "Figure k under <section>, <chapter>")
-by that hash in ``course/_alt.json``; the transform here puts it on the image node when a document is read. An image
+by chapter and hash in ``course/_alt.json``; the transform here puts it on the image node when a document is read. An image
 that still has no alt text (one MyST-NB wrote that the course did not see) gets the document's title and a warning,
 so no ``<img>`` of the site is without a description.
 """
@@ -39,8 +39,8 @@ def _alt_map(srcdir: str) -> dict:
 
 def set_alt_text(app, doctree) -> None:
     """``doctree-read``: the recorded alt text on every image that lacks one."""
-    alts = _alt_map(app.srcdir)
     docname = app.env.docname
+    alts = _alt_map(app.srcdir).get(docname, {})
     title = next(iter(doctree.findall(nodes.title)), None)
     title = title.astext() if title is not None else docname
     for image in doctree.findall(nodes.image):

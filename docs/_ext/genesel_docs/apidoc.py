@@ -5,7 +5,8 @@ absolute value and ``ranking_`` an attribute. reStructuredText takes the first f
 second for a link to a target, and docutils prints an error box in the page for each. After numpydoc has turned a
 docstring into reStructuredText (``autodoc-process-docstring``, priority 600, numpydoc's is 500), :func:`escape_prose`
 escapes, outside inline literals, roles, interpreted text, emphasis and maths, every ``|`` and every ``_`` that ends
-a word, so both read as written. Line blocks and grid tables (lines starting with ``| `` or ``+-``) are left alone.
+a word, so both read as written; a paragraph ending in ``:`` followed by an indented block (pseudo-code, as in
+:mod:`genesel.rfe`) makes that block literal, as ``::`` would. Line blocks and grid tables (lines starting with ``| `` or ``+-``) are left alone.
 """
 
 from __future__ import annotations
@@ -60,6 +61,13 @@ def _process(app, what, name, obj, options, lines) -> None:
         if stripped.endswith("::"):  # a literal block follows
             block, indent = "literal", current
             lines[i] = line if stripped == "::" else escape_prose(line[: len(line) - 2]) + "::"
+            continue
+        if (stripped.endswith(":") and i + 2 < len(lines) and not lines[i + 1].strip()
+                and len(lines[i + 2]) - len(lines[i + 2].lstrip()) > current and lines[i + 2].strip()
+                and not re.match(r"\s*(?:[-*+]|\d+[.)])\s", lines[i + 2])):
+            # "...:" then a blank line and an indented block: pseudo-code written for help(), a literal block here
+            lines[i] = escape_prose(line) + ":"
+            block, indent = "literal", current
             continue
         lines[i] = escape_prose(line)
 

@@ -12,8 +12,8 @@
 - ``<notebook>.md`` for a notebook that has not run yet (its title, its summary, and the command that runs it);
 - ``index.md``: the chapters in course order, each with one sentence on what it does (:func:`summary_markdown`), its
   mode and parameters and its other runs;
-- ``_alt.json``: the alt text of every figure by the SHA-256 of its image, which :mod:`.alt` puts on the ``<img>``
-  (MyST-NB names each image file by that hash).
+- ``_alt.json``: the alt text of every figure, by chapter and by the SHA-256 of its image, which :mod:`.alt` puts
+  on the ``<img>`` (MyST-NB names each image file by that hash).
 
 Files are rewritten only when their text changes, so an incremental ``sphinx-build`` rereads only what changed.
 """
@@ -311,6 +311,13 @@ def prepare_notebook(nb, run: Run, siblings: list[Run], default_name: str | None
     others = [s.name for s in siblings if s.digest] if not run.digest else []
     if others:
         info += "\n\n```{toctree}\n:hidden:\n\n" + "\n".join(others) + "\n```"
+    if i >= 0:  # the box right under the title: the title cell is cut after its heading
+        source = nb.cells[i].source
+        m = re.search(r"^#\s.*$", source, re.M)
+        rest = source[m.end():].strip("\n")
+        if rest.strip():
+            nb.cells[i].source = source[: m.end()]
+            nb.cells.insert(i + 1, new_markdown_cell(rest))
     nb.cells.insert(i + 1, new_markdown_cell(info, metadata={"tags": ["genesel-run-info"]}))
     return nb, alts
 
@@ -393,7 +400,7 @@ def write_course(out: Path, runs_dir: Path, notebooks_dir: Path) -> dict[str, st
         nb = nbformat.read(str(path), as_version=4)
         runs.setdefault(path.stem, []).append((read_run(path, nb, digest), nb))
     files: dict[str, str] = {}
-    alts: dict[str, str] = {}
+    alts: dict[str, dict[str, str]] = {}  # chapter (document name) -> image hash -> alt text
     entries, modes = [], set()
     for src in sources:
         stem = src.stem
@@ -410,7 +417,7 @@ def write_course(out: Path, runs_dir: Path, notebooks_dir: Path) -> dict[str, st
             entry["errors"] = _errors(nb)
             prepared, a = prepare_notebook(nb, run, siblings)
             files[f"{stem}.ipynb"] = nbformat.writes(prepared)
-            alts.update(a)
+            alts[f"course/{stem}"] = a
         else:
             files[f"{stem}.md"] = _not_run_page(src_nb, stem, runs_dir, others)
         for run, nb in found:
@@ -418,7 +425,7 @@ def write_course(out: Path, runs_dir: Path, notebooks_dir: Path) -> dict[str, st
                 modes.add(run.mode)
                 prepared, a = prepare_notebook(nb, run, siblings, default_name=stem if default else None)
                 files[f"{run.name}.ipynb"] = nbformat.writes(prepared)
-                alts.update(a)
+                alts[f"course/{run.name}"] = a
         entries.append(entry)
     files["index.md"] = _index_page(entries, runs_dir, {m for m in modes if m})
     files[ALT_FILE] = json.dumps(alts, indent=0, sort_keys=True, ensure_ascii=False)
