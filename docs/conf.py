@@ -34,8 +34,7 @@ extensions = [
     "numpydoc",
     "sphinx_design",
     "sphinx_copybutton",
-    "sphinx-mathjax-offline",
-    "genesel_docs",
+    "genesel_docs",   # with MathJax bundled from sphinx-mathjax-offline
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
@@ -82,6 +81,7 @@ html_theme = "pydata_sphinx_theme"
 html_title = f"genesel {release}"
 html_static_path = ["_static"]
 html_css_files = ["genesel.css"]
+html_js_files = ["genesel.js"]
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None
@@ -93,14 +93,18 @@ html_theme_options = {
     "icon_links": [],
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
-    "secondary_sidebar_items": ["page-toc"],
+    # every page but the chapters (course/*: none) shows its sections on the right; the chapters take the full width
+    # for their figures and tables (a * stops at a /)
+    "secondary_sidebar_items": {"*": ["page-toc"], "results/*": ["page-toc"], "api/*": ["page-toc"],
+                                "api/generated/*": ["page-toc"]},
     "show_prev_next": True,
     "pygments_light_style": "default",
     "pygments_dark_style": "monokai",
 }
-html_sidebars = {"index": [], "getting-started": [], "own-data": [], "architecture": [], "cluster": [],
-                 "contributing": [], "changelog": []}
+html_sidebars = {"index": [], "getting-started": [], "own-data": [], "performance": [], "architecture": [],
+                 "cluster": [], "contributing": [], "changelog": []}
 html_context = {"default_mode": "light"}
+mathjax_path = "mathjax/tex-chtml.js"  # bundled (genesel_docs.bundle_mathjax): nothing is fetched
 mathjax3_config = {"chtml": {"scale": 1.0}, "options": {"enableMenu": False}}
 copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True

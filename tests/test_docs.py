@@ -198,7 +198,7 @@ def test_the_performance_page_shows_results_and_says_what_is_missing(tmp_path):
     assert text.startswith("1 of the 2 benchmarks have a result file (`bench_fast`).")
     assert "| one fit | 0.1 s CPU | numpy: 1.3 s CPU | 13× CPU | ≥ 10×: met ✔ | same \\| result |" in text
     assert "commit `abcdef1234`" in text and "load average 1.5 at the start, 2.5 at the end" in text
-    assert "`python benchmarks/bench_fast.py --quick`" in text and "It times `x`." in text
+    assert "`python benchmarks/bench_fast.py --quick`" in text and "It times ``x``." in text
     slow = text[text.index("## a slow thing"):]
     assert "No result file yet: `python benchmarks/bench_slow.py`" in slow
 
@@ -339,7 +339,7 @@ def test_every_image_has_alt_text(site):
 # raw TeX: a dollar, a backslash command, _{ or ^{; in a notebook's prose also a sub- or superscript written as
 # plain text (w_i, s_0, ‖w‖_q^q, ALMA_p)
 _TEX = re.compile(r"\$|\\[A-Za-z]+|[_^]\{")
-_PLAIN_SCRIPT = re.compile(r"(?<![\w/.-])[A-Za-zα-ωΑ-Ω‖|)\]²]+[_^][A-Za-z0-9{(]")
+_PLAIN_SCRIPT = re.compile(r"(?<![\w/.-])[A-Za-zα-ωΑ-Ω‖|)\]²]+(?:_[A-Za-z0-9](?![A-Za-z])|\^[A-Za-z0-9(])")
 
 
 def _visible_text(node) -> list[str]:
@@ -349,7 +349,7 @@ def _visible_text(node) -> list[str]:
     for s in node.find_all(string=True):
         parents = {p.name for p in s.parents}
         classes = {c for p in s.parents for c in (p.get("class") or [])}
-        if parents & skip or classes & {"math", "highlight", "cell_output", "output", "sig", "copybtn"}:
+        if parents & skip or classes & {"math", "highlight", "cell_output", "output", "sig", "copybtn", "autosummary"}:
             continue
         if s.strip():
             out.append(str(s))
@@ -363,7 +363,7 @@ def test_no_page_shows_raw_tex(site):
         rel = page.relative_to(out).as_posix()
         if rel.startswith(("api/generated/", "_modules/")) or rel in ("genindex.html", "search.html",
                                                                      "py-modindex.html"):
-            continue  # docstrings are plain text written for help(); the indices list names
+            continue  # docstrings are plain text written for help() (so are the API tables); the indices list names
         main = _soup(page).find("main") or _soup(page)
         for text in _visible_text(main):
             strict = _TEX.search(text)
@@ -445,3 +445,14 @@ def test_offline_in_headless_chromium(site, tmp_path):
         finally:
             browser.close()
     assert not external, f"requests that left the machine: {external}"
+
+
+def test_solutions_are_folded_and_chapters_link_in_course_order(site):
+    out, _ = site
+    chapter = _soup(out / "course" / "00_datasets.html")
+    folds = [d for d in chapter.find_all("details") if d.summary and d.summary.get_text(strip=True) == "Solution"]
+    n_solutions = sum("solution" in c.metadata.get("tags", []) for c in
+                      nbformat.read(str(ROOT / "notebooks" / "00_datasets.ipynb"), as_version=4).cells)
+    assert len(folds) == n_solutions >= 2 and not any(d.has_attr("open") for d in folds)
+    nxt = chapter.find("a", class_="right-next")
+    assert nxt is not None and nxt["href"].startswith("01_guyon2002_svm_rfe")

@@ -22,7 +22,11 @@
   repository become code spans, the site having no page for them); a file the checkout lacks is replaced by the
   text in ``_fallback/`` that says so.
 
-Nothing here fetches anything: the site is built and read offline (MathJax comes from ``sphinx-mathjax-offline``).
+- **MathJax, offline** (:func:`bundle_mathjax`): the MathJax 3 that the ``sphinx-mathjax-offline`` package ships is
+  copied beside the pages and loaded from there, as that package's own extension does (called here rather than
+  listed in ``extensions`` because it does not declare itself safe for Sphinx's parallel reading).
+
+Nothing here fetches anything: the site is built and read offline.
 """
 
 from __future__ import annotations
@@ -54,6 +58,24 @@ def copy_project_files(srcdir: Path, root: Path) -> None:
             target.write_text(text, encoding="utf-8")
 
 
+def _mathjax_dir() -> Path:
+    import importlib.util
+
+    spec = importlib.util.find_spec("sphinx-mathjax-offline")  # the package's import name has hyphens
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the documentation needs MathJax offline: pip install sphinx-mathjax-offline "
+                           "(make install does it: the docs extra)")
+    return Path(next(iter(spec.submodule_search_locations))) / "static" / "mathjax"
+
+
+def bundle_mathjax(app, exc) -> None:
+    """``build-finished``: MathJax 3 (tex-chtml, its fonts and extensions) into ``_static/mathjax/``."""
+    if exc is None and app.builder.format == "html":
+        from sphinx.util.fileutil import copy_asset
+
+        copy_asset(str(_mathjax_dir()), str(Path(app.outdir) / "_static" / "mathjax"))
+
+
 def _generate(app, config) -> None:
     from .course import write_course
 
@@ -72,6 +94,8 @@ def setup(app):
     app.add_config_value("genesel_figures_dir", "", "env")
     app.add_config_value("genesel_benchmarks_dir", "", "env")
     app.connect("config-inited", _generate)
+    _mathjax_dir()  # fails early, naming the package, when it is missing
+    app.connect("build-finished", bundle_mathjax)
     alt.setup(app)
     apidoc.setup(app)
     records.setup(app)

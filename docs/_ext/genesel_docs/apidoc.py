@@ -62,7 +62,7 @@ def _process(app, what, name, obj, options, lines) -> None:
             block, indent = "literal", current
             lines[i] = line if stripped == "::" else escape_prose(line[: len(line) - 2]) + "::"
             continue
-        if (stripped.endswith(":") and i + 2 < len(lines) and not lines[i + 1].strip()
+        if (stripped.endswith(":") and not stripped.startswith((":", "..")) and i + 2 < len(lines) and not lines[i + 1].strip()
                 and len(lines[i + 2]) - len(lines[i + 2].lstrip()) > current and lines[i + 2].strip()
                 and not re.match(r"\s*(?:[-*+]|\d+[.)])\s", lines[i + 2])):
             # "...:" then a blank line and an indented block: pseudo-code written for help(), a literal block here

@@ -4,7 +4,7 @@ Every benchmark (``benchmarks/bench_*.py``) writes its measurements to ``benchma
 ``benchmarks/_common.py``: the comparisons it made, each with genesel's time, the alternative's, their ratio and the
 target where one is set; the command line; the commit, machine, load and date; and the benchmark's printed output).
 :func:`benchmarks_markdown` turns those files into MyST, one section per benchmark in file order, its docstring
-folded under it; a benchmark without a result file is listed with the command that measures it. Nothing on the page
+(as ``help()`` shows it) folded under it; a benchmark without a result file is listed with the command that measures it. Nothing on the page
 is typed by hand. The site writes it to ``_generated/benchmarks.md`` when it is built, and ``performance.md``
 includes it.
 """
@@ -97,8 +97,9 @@ def _section(bench: Path, results_dir: Path) -> list[str]:
         if result.get("output"):
             lines += ["::::{dropdown} What the benchmark printed", "```text", result["output"].rstrip(), "```",
                       "::::", ""]
-    if rest.strip():
-        lines += ["::::{dropdown} What it measures (the benchmark's docstring)", _myst(rest.strip()), "::::", ""]
+    if rest.strip():  # as help() shows it: plain text, its maths included
+        lines += ["::::{dropdown} What it measures (the benchmark's docstring)", "```text", rest.strip(), "```",
+                  "::::", ""]
     return lines
 
 
