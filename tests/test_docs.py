@@ -450,7 +450,8 @@ def test_offline_in_headless_chromium(site, tmp_path):
 def test_solutions_are_folded_and_chapters_link_in_course_order(site):
     out, _ = site
     chapter = _soup(out / "course" / "00_datasets.html")
-    folds = [d for d in chapter.find_all("details") if d.summary and d.summary.get_text(strip=True) == "Solution"]
+    shown = [d.summary.find(class_="collapsed") for d in chapter.find_all("details") if d.summary]
+    folds = [t.find_parent("details") for t in shown if t is not None and t.get_text(strip=True) == "Solution"]
     n_solutions = sum("solution" in c.metadata.get("tags", []) for c in
                       nbformat.read(str(ROOT / "notebooks" / "00_datasets.ipynb"), as_version=4).cells)
     assert len(folds) == n_solutions >= 2 and not any(d.has_attr("open") for d in folds)
