@@ -46,7 +46,7 @@ def test_a_block_for_the_site_folds_its_table_as_a_dropdown(tmp_path):
 
     figs, _ = _copy_run(tmp_path)
     text = block("03_helleputte2009_transfer", figs, fmt="myst")
-    assert ":::{dropdown} 03_helleputte2009_transfer: paper vs genesel (2 rows, `figures/" in text
+    assert ":::{dropdown} 03_helleputte2009_transfer: paper vs genesel (2 rows, `figures/" in text and ":open:" in text
     assert "| Leukemia: errors | LOO | 0 | 2 |  |" in text and text.rstrip().endswith(":::")
     assert "<details>" not in text and "<details>" in block("03_helleputte2009_transfer", figs)
     with pytest.raises(ValueError, match="fmt must be one of"):

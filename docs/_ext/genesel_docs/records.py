@@ -10,7 +10,7 @@ can go stale.
   (:func:`genesel.records.onrecord.agreement_block`); ``:headline:`` gives the one sentence of the README instead
   (:func:`genesel.records.agreement.headline`).
 
-Each page is reread when a file it quotes changes.
+Each page is reread when a file it quotes, or the module that writes its text, changes.
 """
 
 from __future__ import annotations
@@ -38,8 +38,12 @@ class _Generated(SphinxDirective):
         return []
 
     def run(self):
+        import genesel.records.agreement as agreement
+        import genesel.records.onrecord as onrecord
+
         figures = _figures(self.env)
-        for path in self.depends_on(figures):
+        # the page is reread when a table it quotes, or the code that writes the text, changes
+        for path in [*self.depends_on(figures), Path(onrecord.__file__), Path(agreement.__file__)]:
             if path.exists():
                 self.env.note_dependency(str(path))
         return self.parse_text_to_nodes(self.text(figures))

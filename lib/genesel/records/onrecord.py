@@ -92,9 +92,10 @@ def _check_format(fmt: str) -> None:
 
 
 def _folded(summary: str, body: str, fmt: str) -> list[str]:
-    """``body`` folded under ``summary``: an HTML ``<details>`` (GitHub) or a sphinx-design dropdown (MyST)."""
-    if fmt == "myst":
-        return [f":::{{dropdown}} {summary}", "", body, ":::"]
+    """``body`` folded under ``summary``: an HTML ``<details>`` (GitHub, closed) or a sphinx-design dropdown (MyST,
+    open)."""
+    if fmt == "myst":  # open: on a results page the table is the content; it folds away with a click
+        return [f":::{{dropdown}} {summary}", ":open:", "", body, ":::"]
     return [f"<details><summary>{summary}</summary>", "", body, "", "</details>"]
 
 
