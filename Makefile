@@ -18,10 +18,16 @@ ARGS ?=
 SCHEDULER ?=
 export GENESEL_SCHEDULER := $(or $(SCHEDULER),$(GENESEL_SCHEDULER))
 
-.PHONY: help run full report test lint lab data install clean-cache bench
+# The executed notebooks the documentation site shows (make docs): runs/quick by default; DOCS_RUNS=runs/full shows
+# the full runs (make full) and runs nothing first
+DOCS_RUNS ?= runs/quick
+NOTEBOOKS  := $(wildcard notebooks/[0-9]*.ipynb)
+QUICK_RUNS := $(patsubst notebooks/%,runs/quick/%,$(NOTEBOOKS))
+
+.PHONY: help run full docs test lint lab data install clean-cache bench
 
 help:              ## this list: every target and what it does
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:[^#]*## /\t/' | expand -t 20
+	@grep -E '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /\1\t/' | expand -t 14
 
 run: data          ## notebooks in quick mode -> runs/quick/ (figures: runs/quick/figures/); NB=02 for one
 	$(BIN)/genesel run --mode quick $(ARGS) $(NB)
@@ -29,8 +35,13 @@ run: data          ## notebooks in quick mode -> runs/quick/ (figures: runs/quic
 full: data         ## the papers' full protocols (hours) -> runs/full/, figures/ (the committed figures)
 	$(BIN)/genesel run --mode full $(ARGS) $(NB)
 
-report: install    ## static HTML of the executed notebooks (offline maths, embedded figures): runs/<MODE>/report/
-	$(BIN)/python -m genesel.experiments.report --mode $(or $(MODE),quick)
+docs: install $(if $(filter runs/quick,$(DOCS_RUNS)),$(QUICK_RUNS))  ## the documentation site, offline -> docs/_build/html/index.html (runs the notebooks without a quick run first)
+	GENESEL_DOCS_RUNS=$(abspath $(DOCS_RUNS)) $(BIN)/python -m sphinx -b html -j auto -q docs docs/_build/html
+	@echo "docs: open docs/_build/html/index.html"
+
+# a notebook's quick run, redone when the notebook changed (make docs shows every notebook's run)
+runs/quick/%.ipynb: notebooks/%.ipynb | data
+	$(BIN)/genesel run --mode quick $*
 
 test: install      ## the test suite (includes every notebook in quick mode), on every core (pytest-xdist)
 	$(BIN)/python -m pytest -n auto --dist worksteal
@@ -54,7 +65,7 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q -e ".[dev,docs]"
 	@# lib/ on sys.path (a .pth file): setuptools' editable finder runs after the path finder, so a folder named
 	@# genesel in the current directory (a clone) would otherwise shadow the package as an empty namespace package
 	$(BIN)/python -c 'import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "genesel-lib.pth").write_text("$(abspath lib)\n")'

@@ -9,16 +9,35 @@
   (:func:`genesel.papers.guyon2002.guyon_preprocess`) or ``None`` (raw values).
 - :func:`best_of`: run a function ``repeats`` times and keep the best wall and the best CPU time (the machine may
   be shared; CPU time is the steadier measure there), and :func:`report_ratio` prints both ratios side by side.
+- What a benchmark measured goes on record: :func:`report_ratio` and :func:`record` keep each comparison (genesel's
+  time, the alternative's, the ratio and its target), and a benchmark's ``main`` decorated with :func:`recorded`
+  writes them when it returns to ``benchmarks/results/<bench>.json``, with the command line, the commit, machine,
+  library versions and date (:func:`genesel.records.provenance.provenance`), the load average at the start and the
+  end, and everything the benchmark printed. The documentation site's performance page is generated from those
+  files (nothing there is typed by hand). ``--no-record`` (or ``GENESEL_BENCH_RECORD=0``) runs without writing, for
+  a partial or exploratory run.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
+import json
 import os
+import shlex
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-__all__ = ["add_data_arguments", "use_mirror", "load_split", "best_of", "report_ratio"]
+__all__ = ["add_data_arguments", "use_mirror", "load_split", "best_of", "report_ratio", "record", "recorded",
+           "RESULTS_DIR"]
+
+#: where the benchmarks write what they measured (committed: the performance page is generated from it)
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+_ROWS: list[dict] = []
 
 
 def add_data_arguments(parser):
@@ -73,9 +92,98 @@ def best_of(fn, repeats: int = 3):
     return out, wall, cpu
 
 
-def report_ratio(label: str, ours: tuple[float, float], theirs: tuple[float, float], name: str = "genesel") -> str:
-    """One line: both timings and the speed-up by wall and by CPU time (``ours``/``theirs`` = (wall, cpu))."""
-    line = (f"{label}: {name} {ours[0]:.3f} s wall / {ours[1]:.3f} s CPU, other {theirs[0]:.3f} s wall / "
-            f"{theirs[1]:.3f} s CPU -> {theirs[0] / ours[0]:.1f}x wall, {theirs[1] / max(ours[1], 1e-12):.1f}x CPU")
+def _seconds(s: float) -> str:
+    return f"{s * 1e3:.3g} ms" if s < 0.1 else f"{s:.3g} s"
+
+
+def record(case: str, *, genesel: str, alternative: str = "", ratio: str = "", target: str = "",
+           met: bool | None = None, note: str = "", **numbers) -> dict:
+    """Keep one comparison this run measured for its result file (see the module docstring): ``case`` what was
+    timed on what data, ``genesel`` / ``alternative`` their measurements as text (the alternative named), ``ratio``
+    the speed-up as text, ``target`` and ``met`` the benchmark's target and whether this run met it, ``note`` what
+    else was compared (agreement of the results); ``numbers`` the measurements as numbers (seconds, ratios)."""
+    row = {"case": case, "genesel": genesel, "alternative": alternative, "ratio": ratio, "target": target,
+           "met": met, "note": note, "numbers": {k: (float(v) if isinstance(v, (int, float, np.number)) else v)
+                                                  for k, v in numbers.items()}}
+    _ROWS.append(row)
+    return row
+
+
+def report_ratio(label: str, ours: tuple[float, float], theirs: tuple[float, float], name: str = "genesel", *,
+                 other: str = "other", target: float | None = None, note: str = "") -> str:
+    """One line: both timings and the speed-up by wall and by CPU time (``ours``/``theirs`` = (wall, cpu)), printed
+    and kept (:func:`record`) with ``other`` naming the alternative and ``target`` the CPU speed-up aimed at."""
+    wall_ratio, cpu_ratio = theirs[0] / ours[0], theirs[1] / max(ours[1], 1e-12)
+    line = (f"{label}: {name} {ours[0]:.3f} s wall / {ours[1]:.3f} s CPU, {other} {theirs[0]:.3f} s wall / "
+            f"{theirs[1]:.3f} s CPU -> {wall_ratio:.1f}x wall, {cpu_ratio:.1f}x CPU")
     print(line)
+    record(label, genesel=f"{_seconds(ours[1])} CPU ({_seconds(ours[0])} wall)",
+           alternative=f"{other}: {_seconds(theirs[1])} CPU ({_seconds(theirs[0])} wall)",
+           ratio=f"{cpu_ratio:.1f}× CPU ({wall_ratio:.1f}× wall)",
+           target=f"≥ {target:g}× CPU" if target else "", met=(cpu_ratio >= target) if target else None, note=note,
+           genesel_wall_s=ours[0], genesel_cpu_s=ours[1], other_wall_s=theirs[0], other_cpu_s=theirs[1],
+           ratio_wall=wall_ratio, ratio_cpu=cpu_ratio)
     return line
+
+
+class _Tee(io.TextIOBase):
+    def __init__(self, stream):
+        self.stream, self.buffer_ = stream, io.StringIO()
+
+    def write(self, text):
+        self.buffer_.write(text)
+        return self.stream.write(text)
+
+    def flush(self):
+        self.stream.flush()
+
+
+def _load() -> float | None:
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return None
+
+
+def recorded(main):
+    """Decorate a benchmark's ``main``: its printed output is kept, and when it returns, what it measured
+    (:func:`record`, :func:`report_ratio`) and ``tables`` (``main`` may return ``{"tables": {name: [row dicts]}}``)
+    go to ``benchmarks/results/<bench>.json`` (see the module docstring). ``--no-record`` on the command line (taken
+    out before ``main`` parses it) or ``GENESEL_BENCH_RECORD=0`` writes nothing."""
+    bench = Path(sys.modules[main.__module__].__file__).stem if main.__module__ != "__main__" \
+        else Path(sys.argv[0]).stem
+
+    @functools.wraps(main)
+    def wrapper(argv=None, *args, **kwargs):
+        argv = list(sys.argv[1:] if argv is None else argv)
+        write = "--no-record" not in argv and os.environ.get("GENESEL_BENCH_RECORD", "1") != "0"
+        argv = [a for a in argv if a != "--no-record"]
+        _ROWS.clear()
+        start, load0 = time.perf_counter(), _load()
+        tee = _Tee(sys.stdout)
+        with contextlib.redirect_stdout(tee):
+            if "argv" in main.__code__.co_varnames[:main.__code__.co_argcount]:
+                result = main(argv, *args, **kwargs)
+            else:
+                saved, sys.argv = sys.argv, [sys.argv[0], *argv]
+                try:
+                    result = main(*args, **kwargs)
+                finally:
+                    sys.argv = saved
+        if write:
+            from genesel._core.io import atomic_write
+            from genesel.records.provenance import provenance
+
+            out = {"benchmark": bench, "command": shlex.join(["python", f"benchmarks/{bench}.py", *argv]),
+                   "provenance": provenance(), "load": {"start": load0, "end": _load()},
+                   "wall_seconds": round(time.perf_counter() - start, 1), "rows": list(_ROWS),
+                   "tables": (result or {}).get("tables", {}) if isinstance(result, dict) else {},
+                   "output": tee.buffer_.getvalue()}
+            RESULTS_DIR.mkdir(exist_ok=True)
+            path = RESULTS_DIR / f"{bench}.json"
+            text = json.dumps(out, indent=1, ensure_ascii=False, default=str) + "\n"
+            atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+            print(f"results: {path.relative_to(RESULTS_DIR.parent.parent)}")
+        return result
+
+    return wrapper

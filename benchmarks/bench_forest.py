@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from _common import add_data_arguments, best_of, load_split, report_ratio, use_mirror
+from _common import add_data_arguments, best_of, load_split, recorded, report_ratio, use_mirror
 
 
 def outer_fold(name, seed=0):
@@ -84,9 +84,12 @@ def one_forest(X, y, Xt, yt, trees, repeats):
     ours, w1, c1 = best_of(lambda: SmallForestClassifier(n_estimators=trees, random_state=0).fit(X, y), repeats)
     ref, w2, c2 = best_of(lambda: RandomForestClassifier(n_estimators=trees, oob_score=True, n_jobs=1,
                                                          random_state=0).fit(X, y), max(1, repeats - 1))
-    line = report_ratio(f"{trees}-tree forest", (w1, c1), (w2, c2))
     top_o, top_r = np.argsort(-ours.feature_importances_)[:20], np.argsort(-ref.feature_importances_)[:20]
     err_o, err_r = np.mean(ours.predict(Xt) != yt), np.mean(ref.predict(Xt) != yt)
+    line = report_ratio(f"{trees}-tree forest", (w1, c1), (w2, c2), other="sklearn RandomForestClassifier(n_jobs=1)",
+                        target=10, note=f"OOB error {1 - ours.oob_score_:.3f} vs {1 - ref.oob_score_:.3f}; test error "
+                                        f"{err_o:.3f} vs {err_r:.3f}; {len(set(top_o) & set(top_r))} of the top 20 "
+                                        "genes in common")
     print(f"OOB error genesel {1 - ours.oob_score_:.3f}, scikit-learn {1 - ref.oob_score_:.3f}; test error on "
           f"{Xt.shape[0]} held-out samples {err_o:.3f} / {err_r:.3f};"
           f" top-20 genes in common {len(set(top_o) & set(top_r))}; importance correlation "
@@ -103,10 +106,13 @@ def selector_path(X, y, path_trees):
     ours, w1, c1 = best_of(lambda: RFBackwardSelector(n_estimators=T0, n_estimators_iter=T1, random_state=0)
                            .fit(X, y), 1)
     (imp, sizes, errors, support), w2, c2 = best_of(lambda: sklearn_path(X, y, T0, T1, random_state=0), 1)
-    line = report_ratio(f"backward path ({len(sizes)} forests)", (w1, c1), (w2, c2))
     assert np.array_equal(ours.path_sizes_, sizes)
     diff = np.abs(ours.path_oob_errors_ - errors)
     both, k_ref = int(np.sum(ours.support_ & support)), int(support.sum())
+    line = report_ratio(f"backward path ({len(sizes)} forests)", (w1, c1), (w2, c2),
+                        other="the same loop of sklearn forests", target=10,
+                        note=f"chose {ours.n_features_} vs {k_ref} genes, {both} in common; path OOB errors "
+                             f"{diff.mean():.3f} apart on average")
     print(f"sizes visited {sizes[0]}..{sizes[-1]} ({len(sizes)}); genesel chose {ours.n_features_} genes (OOB error "
           f"{ours.oob_error_:.3f}), the scikit-learn loop {k_ref} (OOB error {errors[sizes == k_ref][0]:.3f}), "
           f"{both} in common; OOB errors along the path differ by {diff.mean():.3f} on average, {diff.max():.3f} at "
@@ -115,6 +121,7 @@ def selector_path(X, y, path_trees):
             "line": line}
 
 
+@recorded
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dataset", default="golub")

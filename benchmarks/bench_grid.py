@@ -23,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _common import add_data_arguments, use_mirror  # noqa: E402
+from _common import add_data_arguments, record, recorded, use_mirror  # noqa: E402
 
 
 def trivial(i):
@@ -108,6 +108,7 @@ def gentile_speedup(n_cells: int):
     return times
 
 
+@recorded
 def main(argv=None):
     ap = add_data_arguments(argparse.ArgumentParser(description=__doc__))
     ap.add_argument("--cells", type=int, default=100_000)
@@ -117,9 +118,19 @@ def main(argv=None):
     args = ap.parse_args(argv)
     use_mirror(args)
     os.environ.setdefault("GENESEL_PROGRESS", "none")
-    dask_overhead(args.cells, args.single)
-    cache_cost(args.cache_cells)
-    gentile_speedup(args.gentile_cells)
+    batched, single = dask_overhead(args.cells, args.single)
+    record(f"dask overhead per cell ({args.cells} trivial cells, 2 workers)", genesel=f"batched by run_grid: "
+           f"{1e6 * batched:.0f} µs per cell", alternative=f"one dask task per cell: {1e6 * single:.0f} µs per cell",
+           ratio=f"{single / batched:.0f}× less overhead", genesel_s_per_cell=batched, other_s_per_cell=single,
+           ratio_overhead=single / batched)
+    write, read = cache_cost(args.cache_cells)
+    record(f"cache record ({args.cache_cells} cells)", genesel=f"{1e3 * write:.2f} ms to write (fsync), "
+           f"{1e3 * read:.2f} ms to read and verify", write_s=write, read_s=read)
+    times = gentile_speedup(args.gentile_cells)
+    base = times["1 worker"]
+    record(f"a CPU-bound grid: {args.gentile_cells} Gentile 2003 Table 1 cells on Prostate",
+           genesel="; ".join(f"{k}: {v:.1f} s ({base / v:.2f}× of 1 worker)" for k, v in times.items()),
+           **{f"wall_s_{k.replace(' ', '_').replace(',', '')}": v for k, v in times.items()})
 
 
 if __name__ == "__main__":

@@ -31,10 +31,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import add_data_arguments, use_mirror  # noqa: E402
+from _common import add_data_arguments, record, recorded, use_mirror  # noqa: E402
 
 
-def main(argv=None) -> int:
+@recorded
+def main(argv=None):
     ap = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     ap.add_argument("--dataset", default="golub")
     ap.add_argument("--methods", nargs="*", default=None)
@@ -90,16 +91,25 @@ def main(argv=None) -> int:
     print(f"  total: {total.sum() / 3600:.1f} CPU hours, about {total.sum() / 7200:.1f} h wall on 2 idle cores; "
           f"cross-validation {sum(cv.values()) / 3600:.1f} h, .632+ {sum(boot.values()) / 3600:.1f} h")
     print("  three most expensive: " + ", ".join(total.index[:3]))
+    record(f"notebook 06's full run, estimated from one outer fold per method on {args.dataset}",
+           genesel=f"{total.sum() / 3600:.1f} CPU hours (cross-validation {sum(cv.values()) / 3600:.1f}, .632+ "
+                   f"{sum(boot.values()) / 3600:.1f}); about {total.sum() / 7200:.1f} h wall on 2 idle cores",
+           note="most expensive: " + ", ".join(f"{m} {share[m]:.0f} %" for m in total.index[:3]),
+           cpu_hours=total.sum() / 3600)
     from genesel.leaderboard.cost import cell_cpu_seconds
 
     n, g = base.X.shape
     t["notebook's estimate"] = [cell_cpu_seconds(m, n, g, full["inner_k"], False)[0] for m in t.index]
     t["measured / estimate"] = t["cpu_per_fold"] / t["notebook's estimate"]
-    print("\nmeasured against the notebook's estimate from the committed run (genesel.leaderboard.cost):")
+    print("
+measured against the notebook's estimate from the committed run (genesel.leaderboard.cost):")
     print(t[["cpu_per_fold", "notebook's estimate", "measured / estimate"]].sort_values(
         "cpu_per_fold", ascending=False).round(3).to_string())
-    return 0
+    table = [{"method": m, "CPU s per outer fold": round(float(r["cpu_per_fold"]), 3),
+              "notebook's estimate": round(float(r["notebook's estimate"]), 3), "signature size": r["size"],
+              "errors": r["errors"]} for m, r in t.sort_values("cpu_per_fold", ascending=False).iterrows()]
+    return {"tables": {f"CPU seconds per outer fold on {args.dataset} (full grids)": table}}
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

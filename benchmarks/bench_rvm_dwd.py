@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import add_data_arguments, best_of, load_split, use_mirror
+from _common import add_data_arguments, best_of, load_split, record, recorded, use_mirror
 
 
 def best_time(fn, repeats):
@@ -45,9 +45,12 @@ def load(name, seed=0):
     return load_split(name, split="predefined", preprocess="recommended", seed=seed)
 
 
-def row(name, secs, ref, extra=""):
+def row(name, secs, ref, extra="", case=None):
     ratio = f"{secs / ref:8.2f}x" if ref else "        "
     print(f"  {name:34s} {secs:9.3f} s  {ratio}  {extra}")
+    if case and secs is not ref:  # kept for the result file: genesel (ref) against this row
+        record(case, genesel=f"{ref:.3g} s wall", alternative=f"{name}: {secs:.3g} s wall", ratio=f"{secs / ref:.1f}× wall",
+               target="≥ 1×", met=secs >= ref, note=extra, genesel_wall_s=ref, other_wall_s=secs, ratio_wall=secs / ref)
 
 
 def _naive_rvm():
@@ -103,10 +106,17 @@ def _sparsebayes_same_basis():
     return fit
 
 
-def _line(name, wc, ref, extra=""):
+def _line(name, wc, ref, extra="", case=None, target=None):
     wall, cpu = wc
     ratio = f"{wall / ref[0]:7.2f}x {cpu / ref[1]:7.2f}x" if ref else " " * 17
     print(f"  {name:44s} {1e3 * wall:8.2f} ms {1e3 * cpu:8.2f} ms  {ratio}  {extra}")
+    if case and wc is not ref:  # kept for the result file: genesel (ref) against this row
+        record(case, genesel=f"{1e3 * ref[1]:.3g} ms CPU ({1e3 * ref[0]:.3g} ms wall)",
+               alternative=f"{name}: {1e3 * cpu:.3g} ms CPU ({1e3 * wall:.3g} ms wall)",
+               ratio=f"{cpu / ref[1]:.2f}× CPU ({wall / ref[0]:.2f}× wall)", target=f"≥ {target:g}× CPU" if target else "",
+               met=(cpu / ref[1] >= target) if target else None, note=extra, genesel_cpu_s=ref[1],
+               genesel_wall_s=ref[0], other_cpu_s=cpu, other_wall_s=wall, ratio_cpu=cpu / ref[1],
+               ratio_wall=wall / ref[0])
 
 
 def bench_rvm(name, Xtr, ytr, Xte, yte, repeats):
@@ -125,20 +135,22 @@ def bench_rvm(name, Xtr, ytr, Xte, yte, repeats):
           f"basis kept {res[0].tolist()}: the work of the fastrvm core row below, no input checks")
     res, wall, cpu = best_of(lambda: _previous_fit("linear")(Xtr, ytr), max(3, repeats // 4))
     _line("previous genesel loop (numpy/scipy)", (wall, cpu), ref,
-          f"basis kept {res[0].tolist()}, log evidence {res[5]:.4f}, {res[6]} steps")
+          f"basis kept {res[0].tolist()}, log evidence {res[5]:.4f}, {res[6]} steps",
+          case=f"RVM (linear kernel + bias), {name}")
     try:
         import fastrvm
 
         r, wall, cpu = best_of(lambda: _sparsebayes_same_basis()(Xtr, ytr), repeats)
         idx = sorted(np.ravel(r["relevant_idx"]).tolist())
         _line("fastrvm C++ core, genesel's basis", (wall, cpu), ref,
-              f"basis kept {idx} ({'same' if idx == rv else 'DIFFERENT'}), {r['n_iter']} steps, status {r['status']}")
+              f"basis kept {idx} ({'same' if idx == rv else 'DIFFERENT'}), {r['n_iter']} steps, status {r['status']}",
+              case=f"RVM (linear kernel + bias), {name}")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             f, wall, cpu = best_of(lambda: fastrvm.RVC(kernel="linear", fit_intercept=True).fit(Xtr, ytr), repeats)
         _line('fastrvm.RVC("linear", fit_intercept=True)', (wall, cpu), ref,
               f"relevance vectors {sorted(f.relevance_.tolist())} (+ bias), {int(f.n_iter_[0])} steps, "
-              f"test acc {np.mean(f.predict(Xte) == yte):.3f}")
+              f"test acc {np.mean(f.predict(Xte) == yte):.3f}", case=f"RVM (linear kernel + bias), {name}", target=1)
     except ImportError as exc:
         print(f"  fastrvm: skipped ({exc}; pip install fastrvm)")
     try:
@@ -149,7 +161,7 @@ def bench_rvm(name, Xtr, ytr, Xte, yte, repeats):
             s, wall, cpu = best_of(lambda: sklearn_rvm.EMRVC(kernel="linear").fit(Xtr, ytr), max(3, repeats // 4))
         nrv = len(getattr(s, "relevance_", getattr(s, "relevance_vectors_", [])))
         _line("sklearn_rvm.EMRVC (EM, Tipping 2001)", (wall, cpu), ref,
-              f"{nrv} RVs, test acc {np.mean(s.predict(Xte) == yte):.3f}")
+              f"{nrv} RVs, test acc {np.mean(s.predict(Xte) == yte):.3f}", case=f"RVM (linear kernel + bias), {name}")
     except Exception as exc:  # noqa: BLE001 - a benchmark reports and goes on
         print(f"  sklearn-rvm: skipped ({type(exc).__name__}: {str(exc)[:90]})")
 
@@ -161,7 +173,8 @@ def bench_rvm(name, Xtr, ytr, Xte, yte, repeats):
           f"test acc {np.mean(g.predict(Xte) == yte):.3f}")
     res, wall, cpu = best_of(lambda: _previous_fit(None)(Xtr, ytr), 1)
     _line("previous genesel loop (numpy/scipy)", (wall, cpu), ref,
-          f"{int((res[0] < Xtr.shape[1]).sum())} genes kept, log evidence {res[5]:.4f}, {res[6]} steps")
+          f"{int((res[0] < Xtr.shape[1]).sum())} genes kept, log evidence {res[5]:.4f}, {res[6]} steps",
+          case=f"RVM on the genes (kernel=None), {name}")
 
 
 def rvm_agreement(name, folds):
@@ -198,7 +211,7 @@ def rvm_agreement(name, folds):
     print("\n".join(lines) if lines else "    none")
 
 
-def bench_dwd(Xtr, ytr, Xte, yte, repeats):
+def bench_dwd(Xtr, ytr, Xte, yte, repeats, name=""):
     from genesel.dwd import DWD, dwd_loss
 
     print("\nDWD, linear, C = 100 / median between-class distance² (Marron & Todd)")
@@ -218,11 +231,13 @@ def bench_dwd(Xtr, ytr, Xte, yte, repeats):
         obj = dwd_loss(ypm * (Xtr @ w + b), m.C_).sum()
         acc = np.mean(d.predict(Xte) == yte)
         row("dwd.DWD (SOCP via cvxpy)", t, t_g, f"objective {obj:.6f}, ‖w‖ {np.linalg.norm(w):.6f}, test acc "
-            f"{acc:.3f}; cos(w_genesel, w_dwd) {w @ m.coef_ / np.linalg.norm(w) / np.linalg.norm(m.coef_):.6f}")
+            f"{acc:.3f}; cos(w_genesel, w_dwd) {w @ m.coef_ / np.linalg.norm(w) / np.linalg.norm(m.coef_):.6f}; "
+            f"genesel's objective {obj_g:.6f}", case=f"DWD (linear, Marron & Todd's C), {name}")
     except Exception as exc:  # noqa: BLE001
         print(f"  dwd: skipped ({type(exc).__name__}: {exc})")
 
 
+@recorded
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="golub,alon", help="comma-separated data sets (default: golub,alon)")
@@ -242,7 +257,7 @@ def main(argv=None):
         DWD().fit(Xtr[:, :50], ytr)
         with single_blas_thread():  # every method on one BLAS thread: fits of a few dozen samples
             bench_rvm(name, Xtr, ytr, Xte, yte, args.repeats)
-        bench_dwd(Xtr, ytr, Xte, yte, max(3, args.repeats // 4))
+        bench_dwd(Xtr, ytr, Xte, yte, max(3, args.repeats // 4), name)
         if args.folds:
             rvm_agreement(name, args.folds)
 

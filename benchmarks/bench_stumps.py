@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import add_data_arguments, best_of, report_ratio, use_mirror
+from _common import add_data_arguments, best_of, recorded, report_ratio, use_mirror
 
 HERE = Path(__file__).resolve().parent
 SIDE = HERE / ".pyscm-venv"
@@ -283,7 +283,8 @@ def compare_pyscm(name, p, S, repeats):
     p_c = sum(f["cpu"] for f in theirs)
     print(f"  identical steps: {same_steps}/{steps}; test predictions differing: {test_diff}/{n_test} "
           f"({test_in_gap} of them inside a gap where the two threshold conventions differ)")
-    line = report_ratio(f"  SCM {name} (5 folds, p={p}, {S} stumps)", (t_w, t_c), (p_w, p_c), name="genesel")
+    line = report_ratio(f"  SCM {name} (5 folds, p={p}, {S} stumps)", (t_w, t_c), (p_w, p_c), name="genesel",
+                        other="pyscm-ml", target=1)
     return dict(dataset=name, identical=same_steps == steps, ratio_wall=p_w / t_w, ratio_cpu=p_c / max(t_c, 1e-12),
                 line=line)
 
@@ -301,11 +302,12 @@ def compare_numpy(name, p, S, repeats, eta=0.01):
     ref, w2, c2 = best_of(lambda: numpy_scm(Xtr, pos, p, S), 1)
     same = [(g, d) for g, d in zip(ours["gene"], ours["direction"])] == [(g, d) for g, d, _, _ in ref]
     print(f"  SCM: same stumps as vectorised numpy: {same} ({len(ref)} stumps)")
-    r1 = report_ratio(f"  SCM {name} vs vectorised numpy (one fold)", (w1, c1), (w2, c2))
+    r1 = report_ratio(f"  SCM {name} vs vectorised numpy (one fold)", (w1, c1), (w2, c2), other="vectorised numpy")
     ref2, w5, c5 = best_of(lambda: loop_scm(Xtr, pos, p, S), 1)
     same2 = [(g, d) for g, d in zip(ours["gene"], ours["direction"])] == [(g, d) for g, d, _, _ in ref2]
     print(f"  SCM: same stumps as the loop over genes: {same2}")
-    r0 = report_ratio(f"  SCM {name} vs numpy looping over genes (one fold)", (w1, c1), (w5, c5))
+    r0 = report_ratio(f"  SCM {name} vs numpy looping over genes (one fold)", (w1, c1), (w5, c5),
+                      other="numpy looping over genes", target=10)
     A, Bv = Xtr.min(0), Xtr.max(0)
     ours_pb, w3, c3 = best_of(lambda: ST.pac_bayes_paths(Xtr, pos, p, eta, S, A, Bv)[0], repeats)
     ref_pb, w4, c4 = best_of(lambda: numpy_pac_bayes(Xtr, pos, p, eta, S), 1)
@@ -313,11 +315,13 @@ def compare_numpy(name, p, S, repeats, eta=0.01):
     same_pb = same_pb == [tuple(r) for r in ref_pb]
     print(f"  PAC-Bayes: same stumps and intervals as numpy: {same_pb} ({len(ref_pb)} stumps; genes scored "
           f"exactly per step: {ours_pb['searched']} of {X.shape[1]})")
-    r2 = report_ratio(f"  PAC-Bayes {name} vs numpy (one fold, eta={eta})", (w3, c3), (w4, c4))
+    r2 = report_ratio(f"  PAC-Bayes {name} vs numpy (one fold, eta={eta})", (w3, c3), (w4, c4), other="numpy",
+                      target=10)
     return dict(dataset=name, scm_same=same and same2, pb_same=same_pb, scm_ratio_cpu=c2 / max(c1, 1e-12),
                 scm_loop_ratio_cpu=c5 / max(c1, 1e-12), pb_ratio_cpu=c4 / max(c3, 1e-12), lines=[r0, r1, r2])
 
 
+@recorded
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_data_arguments(ap)

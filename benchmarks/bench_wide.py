@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import add_data_arguments, use_mirror
+from _common import add_data_arguments, recorded, use_mirror
 
 HERE = Path(__file__).resolve().parent
 N_TRAIN, N_TEST, N_GENES, N_INFORMATIVE, SHIFT, SEED = 100, 100, 55_000, 10, 1.0, 0
@@ -190,6 +190,13 @@ def _warn_summary(ws):
     return ", ".join(f"{cat} ×{k}" if k > 1 else cat for cat, k in sorted(c.items()))
 
 
+def table_rows(rows, with_truth) -> list[dict]:
+    """The rows of :func:`table` as dicts (the result file's tables)."""
+    lines = table(rows, with_truth).splitlines()
+    head = [h.strip() for h in lines[0].strip("|").split(" | ")]
+    return [dict(zip(head, (c.strip() for c in line.strip().strip("|").split(" | ")))) for line in lines[2:]]
+
+
 def table(rows, with_truth):
     head = ["estimator", "kind", "CPU s", "wall s", "peak MB", "+MB", "genes", "informative (of 10)" if with_truth
             else None, "train acc", "test acc", "warnings"]
@@ -234,6 +241,7 @@ def machine_note(t_start, load_start):
             "CPU seconds are the steadier measure on a shared machine; wall seconds grow with the load.")
 
 
+@recorded
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", default=None, help="estimator names (default: all)")
@@ -253,7 +261,7 @@ def main(argv=None):
     datasets = ([] if args.no_synthetic else ["synthetic"]) + ([] if args.real == "none" else [args.real])
     if not datasets:
         ap.error("--no-synthetic with --real none leaves nothing to measure")
-    env = {**os.environ, **_ONE_THREAD}
+    env = {**os.environ, **_ONE_THREAD, "GENESEL_BENCH_RECORD": "0"}  # a fit's subprocess records nothing
     t_start, load_start = time.time(), os.getloadavg()
     results = {}
     for data in datasets:
@@ -291,6 +299,12 @@ def main(argv=None):
         for r in rows:
             for cat, msg in {(c, m) for c, m in r.get("warnings", [])}:
                 print(f"- [{data}] {r['estimator']}: {cat}: {msg}")
+    tables = {}
+    if "synthetic" in results:
+        tables[f"synthetic, {N_TRAIN} x {args.genes:,}"] = table_rows(results["synthetic"], with_truth=True)
+    if args.real != "none":
+        tables[f"{args.real} (real, half/half split)"] = table_rows(results[args.real], with_truth=False)
+    return {"tables": tables}
 
 
 if __name__ == "__main__":

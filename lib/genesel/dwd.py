@@ -11,8 +11,10 @@ Problem (thesis §3.2; Marron et al. Sec. 2.2):
 The thesis writes wᵀw = 1; Marron & Todd's SOCP uses the convex relaxation ‖w‖ ≤ 1, which is tight whenever the
 classes are not hopelessly overlapping, and is what we solve.
 
-Solver (ours, exact): eliminating ξ gives, for a margin m_i = y_i(x_iᵀw + b), the per-sample loss
+Solver (ours, exact): eliminating ξ gives, for a margin m_i = y_i(x_iᵀw + b), the per-sample loss::
+
     V(m) = 1/m  if m ≥ 1/√C,   2√C − C·m  otherwise
+
 (minimising 1/(m + ξ) + Cξ over ξ ≥ 0; this is the generalised-DWD loss of Wang & Zou 2018 with q = 1), a convex,
 continuously differentiable, decreasing function. Only inner products enter, and projecting w on the span of the
 samples keeps every margin while not increasing ‖w‖, so w = Σ_i β_i φ(x_i). With the Gram matrix K = VΛVᵀ and

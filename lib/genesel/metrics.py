@@ -21,6 +21,7 @@ classifier with real-valued output f(x) whose sign is the decision:
 - extremal margin (ext): (min of f over class +1) - (max of f over class -1); positive iff the outputs separate
   the classes;
 - median margin (med): median of f over class +1 - median of f over class -1.
+
 Both margins are divided by the spread of the outputs, max f - min f, so classifiers whose outputs live on
 different scales (SVM, weighted voting) can be compared.
 

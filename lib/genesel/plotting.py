@@ -11,8 +11,9 @@ and a legend. :func:`savefig` writes atomically and returns the path. Where figu
 Alt text. Every figure a notebook shows carries its title (:func:`title_of`) as alt text in the image output's
 metadata, under the key ``"alt"`` of the MIME type: ``output.metadata["image/png"]["alt"]`` (:data:`ALT_KEY`).
 :func:`show` and :func:`save_and_show` write it; after :func:`setup`, figures shown by ``plt.show()``, by the inline
-backend at the end of a cell or by ``display(fig)`` get it too (:func:`alt_text_for_figures`). The course site
-(:mod:`genesel.experiments.report`) reads that key; keep it when changing either side.
+backend at the end of a cell or by ``display(fig)`` get it too (:func:`alt_text_for_figures`). The documentation
+site's course chapters (``docs/``, ``make docs``: its ``genesel_docs`` extension puts it on every ``<img>``) read
+that key; keep it when changing either side.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ def setup(quick: bool = True, context: str = "talk") -> None:
 
 #: The key of an image output's metadata that holds its alt text: ``output.metadata["image/png"]["alt"]`` (nbformat
 #: keeps per-MIME-type metadata under the MIME type). Written by :func:`show` and by the hook of
-#: :func:`alt_text_for_figures`; read by the course site (:mod:`genesel.experiments.report`, nbconvert's
-#: ``get_metadata(output, "alt", "image/png")``), by JupyterLab and by screen readers.
+#: :func:`alt_text_for_figures`; read by the documentation site's course chapters (``docs/``), nbconvert
+#: (``get_metadata(output, "alt", "image/png")``), JupyterLab and screen readers.
 ALT_KEY = "alt"
 
 
@@ -87,7 +88,7 @@ def alt_text_for_figures() -> None:
     """In an IPython kernel, give every matplotlib figure displayed as a PNG (by ``plt.show()``, the inline
     backend's display at the end of a cell, ``display(fig)`` or a cell's last value) its title (:func:`title_of`)
     as alt text in the output's metadata (``metadata["image/png"]["alt"]``, :data:`ALT_KEY`), where screen readers,
-    JupyterLab and the course site (:mod:`genesel.experiments.report`) read it. Does nothing outside IPython.
+    JupyterLab and the documentation site's course chapters (``docs/``) read it. Does nothing outside IPython.
 
     How: IPython renders a figure with the PNG printer that the inline backend registers for
     :class:`matplotlib.figure.Figure`; this wraps that printer. The backend registers it when its module is first
@@ -169,8 +170,8 @@ def title_of(fig) -> str:
 
 
 def show(fig, alt: str | None = None):
-    """Show ``fig`` in a notebook as a PNG whose alt text is its title (screen readers, the static report of
-    :mod:`genesel.experiments.report`), then close it so it is not drawn twice."""
+    """Show ``fig`` in a notebook as a PNG whose alt text is its title (screen readers, the course chapters of
+    the documentation site), then close it so it is not drawn twice."""
     import io
 
     import matplotlib.pyplot as plt

@@ -5,7 +5,7 @@ The full protocols and the leaderboard are grids of thousands of small cells. On
 ``GENESEL_SCHEDULER``). The recipe, on the cluster's login node (after ``pip install "genesel[distributed]"`` into an
 environment the compute nodes see, and with the raw data mirrored to a shared folder)::
 
-    python -m genesel.experiments.cluster slurm --max-jobs 25 --cores 4 --memory 16GB --walltime 02:00:00 \\
+    genesel cluster slurm --max-jobs 25 --cores 4 --memory 16GB --walltime 02:00:00 \\
         --mirror /shared/genesel-data &
     make full SCHEDULER=$HOME/.config/genesel/cluster/scheduler.json
 
@@ -238,7 +238,7 @@ def _pem(value: str) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m genesel.experiments.cluster", description=__doc__,
+    ap = argparse.ArgumentParser(prog="genesel cluster", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="kind", required=True)
     s = sub.add_parser("slurm", help="start a scheduler that submits SLURM jobs of dask workers as needed")

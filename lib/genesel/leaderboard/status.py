@@ -3,7 +3,7 @@
 The full run of notebook 06 (every binary data set x every method x 10 x 5 outer folds, and 201 .632+ cells per
 method and data set of Díaz-Uriarte & Alvarez de Andrés 2006) takes longer than a working day on 2 cores and is
 usually run in pieces: interrupted, resumed from its cache (:func:`genesel.experiments.run_grid`), perhaps on a
-cluster. ``python -m genesel.leaderboard.status [--cache DIR] [--cores N]`` answers, at any moment and from another
+cluster. ``genesel status [--cache DIR] [--cores N]`` answers, at any moment and from another
 shell, what a pipeline needs to know: which cells are done, what they cost (CPU seconds measured by the cells
 themselves, one BLAS thread each) and an estimate of the CPU time and wall time still needed, on idle cores and at
 the rate the cells of the last hour actually finished (the run's workers and whatever else the machine runs).
@@ -193,7 +193,7 @@ def summary_text(t: pd.DataFrame, cores: int = 2, now: float | None = None) -> s
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m genesel.leaderboard.status", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="genesel status", description=__doc__.splitlines()[0])
     ap.add_argument("--cache", default=None, help="the run's cache folder (default: $GENESEL_CACHE_DIR or runs/cache)")
     ap.add_argument("--mode", choices=("full", "quick"), default="full")
     ap.add_argument("--datasets", nargs="*", default=None, help="the run's data sets (default: the notebook's)")

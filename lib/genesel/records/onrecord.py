@@ -1,18 +1,28 @@
-"""The README's numbers, generated from the tables the full runs committed (issue 27).
+"""The numbers quoted from the committed full runs, generated from their tables (issue 27): for the documentation
+site's results pages and for the README's one sentence.
 
 Every notebook's full run keeps its tables on record beside its figures (:func:`genesel.papers.presentation.record`:
 ``figures/<paper>_<table>.csv``) with a run record (``figures/<notebook>_run.json``: commit, machine, date,
-parameters). The README quotes those numbers only through blocks this module writes between markers::
+parameters). Text quotes those numbers only through what this module writes, so a number on the site or in the
+README is a number of a committed table, never one typed by hand: change the CSV and the text changes.
 
-    <!-- on-record:05c_tan2006_stability -->
-    ... generated: the paper-vs-genesel table of the committed full run, and where the run came from ...
-    <!-- /on-record:05c_tan2006_stability -->
+- The **documentation site** (``docs/results/``, ``make docs``) calls :func:`block` (a notebook's run and its
+  paper-vs-genesel table), :func:`table_block` (a committed table quoted whole, e.g. ``guyon2002_claims``) and
+  :func:`agreement_block` (how many cells of each paper's reference tables agree, differ for a cause a test shows,
+  or stay unexplained: :mod:`genesel.records.agreement`) while it builds, through the directives of its
+  ``genesel_docs`` extension (``{genesel-onrecord}``, ``{genesel-onrecord-table}``, ``{genesel-agreement}``), in
+  MyST (``fmt="myst"``): those pages cannot go stale.
+- A **Markdown file** (the README) holds generated blocks between markers that ``genesel onrecord`` rewrites and
+  ``genesel onrecord --check`` (and ``tests/test_onrecord.py``) finds stale::
 
-and, for a table quoted whole, ``<!-- on-record-table:guyon2002_claims -->`` (the CSV ``figures/guyon2002_claims.csv``
-as a Markdown table), and ``<!-- agreement -->`` (how many cells of each paper's reference tables agree, differ
-for a cause a test shows, or stay unexplained: :mod:`genesel.records.agreement`), so a number in the README is
-a number of a committed table, never one typed by hand: change the CSV and the text changes (``genesel onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
-``tests/test_onrecord.py`` does). A notebook whose full run is not on record yet gets a block that says so.
+      <!-- agreement-headline -->
+      ... one sentence: the share of the papers' cells that agree (:func:`genesel.records.agreement.headline`) ...
+      <!-- /agreement-headline -->
+
+  and, as the README used to hold them, ``<!-- on-record:<notebook> -->``, ``<!-- on-record-table:<name> -->`` and
+  ``<!-- agreement -->`` blocks (GitHub Markdown).
+
+A notebook whose full run is not on record yet gets a block that says so.
 """
 
 from __future__ import annotations
@@ -25,9 +35,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from genesel.records.agreement import notebook_tables, readme_block
+from genesel.records.agreement import headline, notebook_tables, readme_block
 
-__all__ = ["NOTEBOOK_TABLES", "block", "render_readme", "main"]
+__all__ = ["NOTEBOOK_TABLES", "block", "table_block", "agreement_block", "render_readme", "main"]
 
 #: notebook -> (the stem of its paper-vs-genesel table in figures/, the patterns of its other tables there), as the
 #: claims modules registered in :data:`genesel.papers.CLAIMS` declare them (``NOTEBOOKS``)
@@ -35,6 +45,8 @@ NOTEBOOK_TABLES = notebook_tables()
 _MARK = re.compile(r"<!-- on-record:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record:(?P=name) -->", re.S)
 _TABLE = re.compile(r"<!-- on-record-table:(?P<name>[\w.-]+) -->\n.*?<!-- /on-record-table:(?P=name) -->", re.S)
 _AGREE = re.compile(r"<!-- agreement -->\n.*?<!-- /agreement -->", re.S)
+_HEADLINE = re.compile(r"<!-- agreement-headline -->\n.*?<!-- /agreement-headline -->", re.S)
+_FORMATS = ("github", "myst")
 
 
 def _cell(v) -> str:
@@ -65,9 +77,24 @@ def _run_line(run: dict) -> str:
             f"{m.get('cpu', 'an unknown CPU')} ({m.get('cores', '?')} cores, {m.get('system', '?')}){took}.{note}")
 
 
-def block(notebook: str, figures: Path) -> str:
-    """The generated README text of one notebook: where its committed full run came from and its paper-vs-genesel
-    table (in a folded section), or a sentence saying it is not on record yet."""
+def _check_format(fmt: str) -> None:
+    if fmt not in _FORMATS:
+        raise ValueError(f"fmt must be one of {_FORMATS}, got {fmt!r}")
+
+
+def _folded(summary: str, body: str, fmt: str) -> list[str]:
+    """``body`` folded under ``summary``: an HTML ``<details>`` (GitHub, closed) or a sphinx-design dropdown (MyST,
+    open)."""
+    if fmt == "myst":  # open: on a results page the table is the content; it folds away with a click
+        return [f":::{{dropdown}} {summary}", ":open:", "", body, ":::"]
+    return [f"<details><summary>{summary}</summary>", "", body, "", "</details>"]
+
+
+def block(notebook: str, figures: Path, fmt: str = "github") -> str:
+    """The generated text of one notebook: where its committed full run came from and its paper-vs-genesel table
+    (folded: an HTML ``<details>`` for ``fmt="github"``, a sphinx-design dropdown for ``fmt="myst"``), or a sentence
+    saying it is not on record yet."""
+    _check_format(fmt)
     figures = Path(figures)
     stem, patterns = NOTEBOOK_TABLES[notebook]
     run_path, table_path = figures / f"{notebook}_run.json", figures / f"{stem}_paper_vs_genesel.csv"
@@ -76,9 +103,9 @@ def block(notebook: str, figures: Path) -> str:
     run = json.loads(run_path.read_text())
     table = pd.read_csv(table_path, dtype=str, keep_default_na=False)
     others = sorted({p.name for pat in patterns for p in figures.glob(pat) if p != table_path})
-    text = [_run_line(run), "",
-            f"<details><summary>{notebook}: paper vs genesel ({len(table)} rows, "
-            f"<code>figures/{table_path.name}</code>)</summary>", "", _markdown(table), "", "</details>"]
+    code = f"`figures/{table_path.name}`" if fmt == "myst" else f"<code>figures/{table_path.name}</code>"
+    text = [_run_line(run), ""] + _folded(f"{notebook}: paper vs genesel ({len(table)} rows, {code})",
+                                          _markdown(table), fmt)
     if others:
         text += ["", "Its other tables on record: " + ", ".join(f"`figures/{o}`" for o in others) + "."]
     return "\n".join(text)
@@ -99,7 +126,9 @@ def agreement_block(figures: Path) -> str:
 
 
 def render_readme(text: str, figures: Path) -> str:
-    """``text`` with every on-record block regenerated from ``figures``."""
+    """``text`` (a Markdown file such as the README) with every generated block regenerated from ``figures``."""
+    text = _HEADLINE.sub(lambda m: f"<!-- agreement-headline -->\n{headline(figures)}\n<!-- /agreement-headline -->",
+                         text)
     text = _TABLE.sub(lambda m: (f"<!-- on-record-table:{m.group('name')} -->\n{table_block(m.group('name'), figures)}"
                                  f"\n<!-- /on-record-table:{m.group('name')} -->"), text)
     text = _AGREE.sub(lambda m: f"<!-- agreement -->\n{agreement_block(figures)}\n<!-- /agreement -->", text)
@@ -124,12 +153,12 @@ def main(argv=None) -> int:
     new = render_readme(old, figures)
     if args.check:
         if new != old:
-            print(f"{args.readme}: on-record blocks are stale; run genesel onrecord")
+            print(f"{args.readme}: generated blocks are stale; run genesel onrecord")
             return 1
         return 0
     if new != old:
         args.readme.write_text(new)
-    n = len(_MARK.findall(new)) + len(_TABLE.findall(new)) + len(_AGREE.findall(new))
+    n = sum(len(r.findall(new)) for r in (_MARK, _TABLE, _AGREE, _HEADLINE))
     print(f"{args.readme}: {n} on-record block(s) {'rewritten' if new != old else 'up to date'}")
     return 0
 

@@ -11,7 +11,8 @@ first 8 hex digits of the sha256 of the non-default parameters), with its figure
 the default run or another run, and rerunning the same parameters replaces only that run. Parameters that change how
 a run is computed but nothing it shows (``n_jobs``, :data:`EXECUTION_ONLY`) do not make a run non-default. Every
 executed notebook records its mode and parameters in its metadata (``metadata.genesel``: every parameter's value,
-the defaults, the ones that differ), which the course site (:mod:`genesel.experiments.report`) shows on each page.
+the defaults, the ones that differ), which the documentation site's course chapters show
+(:mod:`genesel.records.runs` reads them back).
 
 Parameters are passed on as papermill's own command line would: ``-p NAME VALUE`` (``True``/``False``/``None``
 and numbers are converted, anything else stays a string, e.g. ``-p datasets '["singh"]'``) and ``-y YAML``

@@ -2,20 +2,22 @@
 
 A mode folder ``runs/<mode>/`` (:mod:`genesel.records.runner`) holds the default run of each notebook,
 ``<name>.ipynb``, and every run with other parameters in a folder of its own, ``<name>-<digest>/<name>.ipynb``.
-:func:`find_runs` returns both kinds as :class:`Run` records, read from the metadata the runner writes into each
-executed notebook (``metadata.genesel``: ``mode``, ``parameters``, ``defaults``, ``overrides``, ``help``). A notebook
-executed before the runner recorded its parameters still appears, its mode read from papermill's injected
-parameters and its parameters marked as not recorded.
+:func:`find_runs` returns both kinds, in course order; :func:`read_run` reads one as a :class:`Run`, from the
+metadata the runner writes into each executed notebook (``metadata.genesel``: ``mode``, ``parameters``,
+``defaults``, ``overrides``, ``help``, ``provenance``). A notebook executed before the runner recorded its
+parameters still appears, its mode read from papermill's injected parameters and its parameters marked as not
+recorded. The documentation site (``docs/``, ``make docs``) turns these runs into its course chapters.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Run", "find_runs", "course_key", "format_value"]
+__all__ = ["Run", "find_runs", "read_run", "course_key", "format_value", "rerun_command"]
 
 _NOTEBOOK = re.compile(r"(\d+)([a-z]*)_")
 _RUN_FOLDER = re.compile(r"(?P<stem>\d+[a-z]*_[A-Za-z0-9_]+)-(?P<digest>[0-9a-f]{8})")
@@ -50,11 +52,13 @@ class Run:
     overrides: dict = field(default_factory=dict)    # the values that differ from the defaults
     help: dict = field(default_factory=dict)
     recorded: bool = True           # False: executed before the runner recorded parameters
+    provenance: dict = field(default_factory=dict)   # commit, date, machine, versions (genesel.records.provenance)
+    wall_seconds: float | None = None
 
     @property
-    def page(self) -> str:
-        """The run's page in the site: ``<name>.html``, or ``<name>-<digest>.html`` for a parameterised run."""
-        return f"{self.stem}-{self.digest}.html" if self.digest else f"{self.stem}.html"
+    def name(self) -> str:
+        """The run's name in the site: ``<notebook>``, or ``<notebook>-<digest>`` for a parameterised run."""
+        return f"{self.stem}-{self.digest}" if self.digest else self.stem
 
     @property
     def is_default(self) -> bool:
@@ -84,7 +88,8 @@ def read_run(path: Path, nb, digest: str | None) -> Run:
         return Run(Path(path), stem, digest, _injected_mode(nb), recorded=False)
     return Run(Path(path), stem, digest, str(meta.get("mode") or _injected_mode(nb)),
                dict(meta.get("parameters") or {}), dict(meta.get("defaults") or {}),
-               dict(meta.get("overrides") or {}), dict(meta.get("help") or {}))
+               dict(meta.get("overrides") or {}), dict(meta.get("help") or {}),
+               provenance=dict(meta.get("provenance") or {}), wall_seconds=meta.get("wall_seconds"))
 
 
 def find_runs(runs_dir: Path) -> list[tuple[Path, str | None]]:
@@ -98,3 +103,13 @@ def find_runs(runs_dir: Path) -> list[tuple[Path, str | None]]:
         if m and folder.is_dir() and (folder / f"{m['stem']}.ipynb").is_file():
             found.append((folder / f"{m['stem']}.ipynb", m["digest"]))
     return sorted(found, key=lambda pd: (course_key(pd[0].stem), pd[1] is not None, pd[1] or ""))
+
+
+def rerun_command(run: Run) -> str:
+    """The command that repeats ``run`` (its notebook, mode and changed parameters)."""
+    prefix = re.match(r"\d+[a-z]*", run.stem)
+    cmd = ["genesel", "run", "--mode", run.mode or "quick"]
+    if run.overrides:
+        cmd += ["-y", json.dumps(run.overrides, ensure_ascii=False)]
+    cmd.append(prefix.group(0) if prefix else run.stem)
+    return " ".join(shlex.quote(c) for c in cmd)
