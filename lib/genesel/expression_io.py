@@ -291,7 +291,7 @@ def _table_options(opts: dict) -> dict:
                 missing=DEFAULT_MISSING if missing is None else tuple(missing))
 
 
-def _read_table(path: Path, opts: dict, limits: Limits, sheet):
+def _read_table(path: Path, opts: dict, limits: Limits, sheet, also: str = ""):
     where = str(path)
     label, groups, rows = opts.get("label"), opts.get("groups"), opts.get("rows", "auto")
     names = {v for v in (label, groups) if isinstance(v, str) and not is_file_reference(v)}
@@ -319,7 +319,8 @@ def _read_table(path: Path, opts: dict, limits: Limits, sheet):
         if at is not None and at != want:
             raise ValueError(f"{where}: no {want} named {key!r} to read the {what} from (samples are the "
                              f"{'rows' if rows_are == 'samples' else 'columns'}"
-                             + (f"; {key!r} is a {at}" if at != "absent" else "") + ")")
+                             + (f"; {key!r} is a {at}" if at != "absent" else "") + ")"
+                             + (also if key == groups and at == "absent" else ""))
 
     def values_of(key, at):
         if at is None:
@@ -678,8 +679,11 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
                 same = [s for s in sheets.values() if str(s["path"]) == v]
                 sheets[key] = same[0] if same else _read_sheet(Path(v), opts.get("encoding"), limits)
         kind = _kind(path, opts.get("encoding"), limits)
+        group_col = None  # groups named as a column of the label's sample sheet
+        if "label" in sheets and "groups" not in sheets and opts.get("groups") in sheets["label"]["columns"]:
+            group_col = opts["groups"]
         read_opts = {**opts, "label": None if "label" in sheets else opts.get("label"),
-                     "groups": None if "groups" in sheets else opts.get("groups")}
+                     "groups": None if "groups" in sheets or group_col else opts.get("groups")}
         if kind == "h5ad":
             got = _read_h5ad(path, read_opts)
         elif kind == "gds":
@@ -688,13 +692,18 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
             got = _read_series_matrix(path, read_opts, limits)
         else:
             sheet = sheets.get("label") or sheets.get("groups")
-            got = _read_table(path, read_opts, limits, sheet)
+            also = ""
+            if "label" in sheets and read_opts.get("groups") is not None:
+                cols = sheets["label"]["columns"]
+                also = (f", nor a column of the sample sheet {sheets['label']['path']} ("
+                        + (f"its columns are {list(cols)})" if cols else "it has no header row)"))
+            got = _read_table(path, read_opts, limits, sheet, also)
         for key, what in (("label", "labels"), ("groups", "groups")):
             if key in sheets:
                 got[what] = _sheet_values(sheets[key], None, got["sample_ids"], where, what[:-1])
                 extra[f"{key}_sheet" if key == "groups" else "sample_sheet"] = opts[key]
-        if "label" in sheets and opts.get("groups") is not None and "groups" not in sheets and got["groups"] is None:
-            got["groups"] = _sheet_values(sheets["label"], opts["groups"], got["sample_ids"], where, "group")
+        if group_col is not None:
+            got["groups"] = _sheet_values(sheets["label"], group_col, got["sample_ids"], where, "group")
         extra.update(source=str(path), sha256=ref.digest, format=kind)
         default_name = file_name = path.name
     else:
