@@ -738,7 +738,7 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
     if got.get("groups") is not None:
         grp = _finish(got["groups"], sample_ids, where, "group", "give every sample a group (a sample on its own "
                       "can be a group of one: give it its own name)")
-    X = got["X"]
+    X = got.pop("X")  # one reference only: the parsed buffer is freed once X is copied (bounded memory)
     gene_ids = got["gene_ids"]
     impute = opts.get("impute")
     if impute not in (None, "knn"):

@@ -501,7 +501,7 @@ class CountNormalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             _refuse_missing(X, "CountNormalizer")
         if (X < 0).any():
             r, c = np.argwhere(X < 0)[0]
-            raise ValueError(f"CountNormalizer: a negative value {X[r, c]} (sample {r}, gene {c}): counts are "
+            raise ValueError(f"CountNormalizer: Negative values in data (the first {X[r, c]}, sample {r}, gene {c}): counts are "
                              "non-negative")
         empty = np.flatnonzero(X.sum(axis=1) <= 0)
         if empty.size:
