@@ -69,6 +69,20 @@ def test_every_string_a_message_recommends_loads(tmp_path, name, monkeypatch):
     assert as_list(value, "classes") == py, value
 
 
+def test_the_recommended_reference_keeps_the_sample_sheet(tmp_path, monkeypatch):
+    data = tmp_path / "d.csv"
+    data.write_text("id,g1,g2\n" + "".join(f"s{i},{i},{i + 1}\n" for i in range(7)))
+    sheet = tmp_path / "my sheet.csv"
+    pd.DataFrame({"sample": [f"s{i}" for i in range(7)],
+                  "cell type": [["ER+", "a,b", "x&y"][i % 3] for i in range(7)]}).to_csv(sheet, index=False)
+    with pytest.raises(ValueError) as err:
+        load_dataset(data, label=str(sheet))
+    ref = re.search(r"the reference '(.*?)' \(load_dataset", str(err.value)).group(1)
+    assert ref.startswith("d.csv?label=") and "my sheet.csv" in ref
+    monkeypatch.chdir(tmp_path)
+    assert len(load_dataset("./" + ref).classes) == 2
+
+
 def test_the_issue_strings_read_as_written(tmp_path):
     """'classes=ER+,ER-' read 'ER' and 'CD14+ Monocyte' read 'CD14  Monocyte' on c9e0065 (form decoding)."""
     p = _study(tmp_path, "ER+", "ER-", "unknown")

@@ -145,18 +145,19 @@ def count_lines(path: Path, limits: Limits) -> int:
     return n + (last != b"\n")
 
 
-def iter_lines(path: Path, *, encoding=None, limits: Limits = Limits(), max_lines=None, prefix=None):
+def iter_lines(path: Path, *, encoding=None, limits: Limits = Limits(), max_lines=None, prefix=None, budget=None):
     """(line number from 1, text without its line end) of each line, decoded strictly.
 
     ``encoding`` None: UTF-8, a leading UTF-8 byte-order mark skipped. A byte that does not decode raises a
     ValueError naming the file, line and byte offset and suggesting ``encoding='latin-1'``. ``prefix``: yield only
-    the first ``prefix`` characters of each line (a look at the start of a file, cheap on wide lines)."""
+    the first ``prefix`` characters of each line (a look at the start of a file, cheap on wide lines); ``budget``:
+    stop after about that many bytes."""
     enc = check_encoding(encoding) or "utf-8"
     cap = limits.max_line_bytes
     path = Path(path)
     with open_bytes(path, limits) as fh:
         offset, lineno = 0, 0
-        while max_lines is None or lineno < max_lines:
+        while (max_lines is None or lineno < max_lines) and (budget is None or offset < budget):
             raw = fh.readline(cap + 1)
             if not raw:
                 return

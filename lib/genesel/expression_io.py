@@ -144,7 +144,8 @@ def _kind(path: Path, encoding, limits: Limits) -> str:
             why = "it is gzip-compressed: decompress it first (gunzip)"
         raise ValueError(f"{path}: not an HDF5 file, which an .h5ad file is ({why}): a truncated download, or a file "
                          "of another format renamed?")
-    head = [t for _, t in iter_lines(path, encoding=encoding, limits=limits, max_lines=400, prefix=64)]
+    head = [t for _, t in iter_lines(path, encoding=encoding, limits=limits, max_lines=400, prefix=64,
+                                     budget=8 * 2**20)]
     if not head:
         raise ValueError(f"{path}: the file is empty")
     if any(ln.startswith(("^DATASET", "!dataset_table_begin")) for ln in head):
@@ -586,21 +587,23 @@ def _from_frame(frame: pd.DataFrame, opts, where):
                 orientation="samples as rows (a DataFrame)", orientation_reason="a DataFrame's rows are samples")
 
 
-def _multiclass_message(where, labels, names, label, file_name=None) -> str:
+def _multiclass_message(where, labels, names, label, ref=None) -> str:
     """The error for a file with more than two classes: which, how to choose two (in Python, in a reference string
     by its quoting rule, as a notebook parameter), which methods take them all."""
     counts = {c: int(np.sum(labels == c)) for c in names}
     listed = ", ".join(f"{c!r} ({n})" for c, n in counts.items())
     a, b = sorted(counts, key=lambda c: -counts[c])[:2]
-    named = isinstance(label, str) and not is_file_reference(label)
-    lab = f"label={label!r}, " if named else ""
-    ref_lab = f"label={quote_value(label)}&" if named else ""
+    lab = f"label={label!r}, " if isinstance(label, str) else ""
     pair = shlex.quote(json.dumps([a, b], ensure_ascii=False))
+    text = None
+    if ref is not None:  # the file's own reference with the two classes: its name, then its options
+        full = ref.with_options(classes=[a, b]).to_string()
+        text = ref.path.name + full[len(ref.source):]
     return (f"{where}: the labels name {len(names)} classes: {listed}. genesel's classifiers and selectors (those of "
             f"the five papers) separate two classes and refuse more, so choose two: read_expression(..., {lab}"
             f"classes=[{a!r}, {b!r}])"
-            + (f", the reference '{file_name}?{ref_lab}classes={quote_value(a)},{quote_value(b)}' (load_dataset, grid "
-               f"cells) or a notebook's -p classes {pair}" if file_name else "")
+            + (f", the reference '{text}' (load_dataset, grid cells; with the file's folder) or a notebook's "
+               f"-p classes {pair}" if text else "")
             + f"; the samples of the other classes are left out. To keep "
             f"all {len(names)} classes, pass classes='all': {', '.join(MULTICLASS_METHODS)} (genesel) and "
             f"scikit-learn's multi-class estimators ({', '.join(SKLEARN_MULTICLASS)}) accept them")
@@ -662,7 +665,7 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
                  encoding=encoding, decimal=decimal, thousands=thousands, missing=missing, layer=layer, scale=scale,
                  max_bytes=max_bytes, max_line_bytes=max_line_bytes, max_ratio=max_ratio)
     extra: dict = {}
-    ref = file_name = None
+    ref = None
     if isinstance(source, (str, os.PathLike, DataRef)):
         defaults = dict(rows="auto", decimal=".", scale="auto")
         ref = DataRef.of(source, **{k: v for k, v in given.items() if v is not None and defaults.get(k) != v})
@@ -705,7 +708,7 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
         if group_col is not None:
             got["groups"] = _sheet_values(sheets["label"], group_col, got["sample_ids"], where, "group")
         extra.update(source=str(path), sha256=ref.digest, format=kind)
-        default_name = file_name = path.name
+        default_name = path.name
     else:
         opts = {k: v for k, v in given.items() if v is not None}
         opts.setdefault("scale", "auto")
@@ -768,7 +771,7 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
         raise ValueError(f"{where}: every sample has the label {names[0]!r}: one class cannot be classified; check "
                          "the label column (or give a sample sheet)")
     if len(names) > 2 and not keep_all and classes is None:
-        raise ValueError(_multiclass_message(where, labels, names, opts.get("label"), file_name))
+        raise ValueError(_multiclass_message(where, labels, names, opts.get("label"), ref))
     all_missing = np.isnan(X).all(axis=0)
     if all_missing.any():
         j = int(np.flatnonzero(all_missing)[0])
