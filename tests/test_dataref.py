@@ -183,3 +183,13 @@ def test_one_parser_of_reference_strings_and_no_import_circle():
     assert "genesel.datasets" not in imports("expression_io")
     for mod in ("dataset", "dataref", "imputation", "delimited"):
         assert not {"genesel.datasets", "genesel.expression_io"} & imports(mod), mod
+
+
+def test_a_label_column_whose_name_holds_a_slash_is_a_column_not_a_sheet(tmp_path):
+    p = _study(tmp_path, "pos", "neg", "unknown")
+    text = p.read_text().replace("cell type", "ER/PR status", 1)
+    p.write_text(text)
+    ref = DataRef.of(p, label="ER/PR status", classes=["neg", "pos"])
+    assert ref.sheet_digests == () and load_dataset(str(ref)).classes == ("neg", "pos")
+    with pytest.raises(FileNotFoundError, match="no such sample sheet"):
+        DataRef.of(p, label="sheets/missing.csv")

@@ -34,7 +34,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 __all__ = ["DataRef", "is_file_reference", "file_sha256", "READ_OPTIONS", "LIMIT_OPTIONS", "SCALES",
-           "quote_value", "parse_string", "display_name_of"]
+           "quote_value", "parse_string", "display_name_of", "is_sheet"]
 
 #: Reading options a reference can hold (they change what is read, so they are part of its identity).
 READ_OPTIONS = ("label", "classes", "groups", "rows", "name", "impute", "sep", "encoding", "decimal", "thousands",
@@ -87,8 +87,18 @@ def quote_value(text: str) -> str:
     return str(text).replace("%", "%25").replace("&", "%26").replace(",", "%2C")
 
 
-def _is_sheet(value) -> bool:
-    return isinstance(value, (str, os.PathLike)) and is_file_reference(os.fspath(value))
+_SHEET_SUFFIXES = (".csv", ".tsv", ".txt", ".tab", ".gz")
+
+
+def is_sheet(value) -> bool:
+    """True when a ``label`` or ``groups`` value names a sample sheet rather than a column, row, subset or
+    characteristic: an ``os.PathLike``, or a string that names an existing file or ends in a table suffix (``.csv``,
+    ``.tsv``, ``.txt``, ``.tab``, ``.gz``). A column named ``"ER/PR status"`` stays a column."""
+    if isinstance(value, os.PathLike):
+        return True
+    if not isinstance(value, str) or not value:
+        return False
+    return os.path.isfile(os.path.expanduser(value)) or value.lower().endswith(_SHEET_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -187,7 +197,7 @@ class DataRef:
         sheets = []
         for k in ("label", "groups"):
             v = opts.get(k)
-            if v is not None and _is_sheet(v):
+            if v is not None and is_sheet(v):
                 sp = Path(v).expanduser()
                 if not sp.is_file():
                     raise FileNotFoundError(f"no such sample sheet: {sp} (given as {k}=)")

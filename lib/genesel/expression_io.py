@@ -74,7 +74,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from genesel.dataref import DataRef, file_sha256, is_file_reference, quote_value
+from genesel.dataref import DataRef, file_sha256, is_file_reference, is_sheet
 from genesel.dataset import Dataset
 from genesel.delimited import DEFAULT_MISSING, Limits, count_lines, iter_lines, parse_table, sniff_separator, \
     split_fields
@@ -295,7 +295,7 @@ def _table_options(opts: dict) -> dict:
 def _read_table(path: Path, opts: dict, limits: Limits, sheet, also: str = ""):
     where = str(path)
     label, groups, rows = opts.get("label"), opts.get("groups"), opts.get("rows", "auto")
-    names = {v for v in (label, groups) if isinstance(v, str) and not is_file_reference(v)}
+    names = {v for v in (label, groups) if isinstance(v, str) and not is_sheet(v)}
     n = count_lines(path, limits)
     lines = iter_lines(path, encoding=opts.get("encoding"), limits=limits)
     table = parse_table(lines, where, sep=opts.get("sep"), n_rows=n, text_columns=names, text_rows=names,
@@ -405,7 +405,7 @@ def _read_gds(path: Path, opts, limits):
                label_choices=types)
     if opts.get("label") is not None:
         out["labels"] = _subset_values(subsets, opts["label"], samples, where, "labels")
-    if opts.get("groups") is not None and not is_file_reference(opts["groups"]):
+    if opts.get("groups") is not None and not is_sheet(opts["groups"]):
         out["groups"] = _subset_values(subsets, opts["groups"], samples, where, "groups")
     return out
 
@@ -476,7 +476,7 @@ def _read_series_matrix(path: Path, opts, limits):
                label_choices=sorted(characteristics) + sorted(fields))
     if opts.get("label") is not None:
         out["labels"] = values(opts["label"], "labels")
-    if opts.get("groups") is not None and not is_file_reference(opts["groups"]):
+    if opts.get("groups") is not None and not is_sheet(opts["groups"]):
         out["groups"] = values(opts["groups"], "groups")
     return out
 
@@ -522,9 +522,9 @@ def _from_anndata(adata, opts, where):
     _check_unique(adata.var_names, "gene", where)
     return dict(X=np.asarray(X, dtype=np.float64), gene_ids=np.asarray(adata.var_names, dtype=str),
                 sample_ids=np.asarray(adata.obs_names, dtype=str),
-                labels=None if label is None or is_file_reference(label) else _obs_column(adata, label, where,
+                labels=None if label is None or is_sheet(label) else _obs_column(adata, label, where,
                                                                                               "labels"),
-                groups=None if groups is None or (isinstance(groups, str) and is_file_reference(groups)) else
+                groups=None if groups is None or is_sheet(groups) else
                 _obs_column(adata, groups, where, "groups"),
                 symbols=symbols, orientation="AnnData (observations are samples)",
                 orientation_reason="the AnnData layout", label_choices=list(adata.obs.columns))
@@ -678,7 +678,7 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
         sheets = {}
         for key in ("label", "groups"):
             v = opts.get(key)
-            if v is not None and is_file_reference(v):
+            if v is not None and is_sheet(v):
                 same = [s for s in sheets.values() if str(s["path"]) == v]
                 sheets[key] = same[0] if same else _read_sheet(Path(v), opts.get("encoding"), limits)
         kind = _kind(path, opts.get("encoding"), limits)
