@@ -94,7 +94,8 @@ def main(argv=None):
         folder.mkdir(parents=True, exist_ok=True)
     csv, tsv, sheet = _write(folder, args.samples, args.genes)
     matrix = args.samples * args.genes * 8
-    print(f"matrix: {args.samples} x {args.genes} = {matrix / 2**20:.0f} MiB; CSV {csv.stat().st_size / 2**20:.0f} MiB, "
+    print(f"matrix: {args.samples} x {args.genes} = {matrix / 2**20:.0f} MiB; "
+          f"CSV {csv.stat().st_size / 2**20:.0f} MiB, "
           f"gzipped TSV {tsv.stat().st_size / 2**20:.0f} MiB\n")
     print("| file | code | wall s | CPU s | peak memory growth | x matrix |\n|---|---|---|---|---|---|")
     for path, label, what in ((csv, "class", "CSV, samples as rows"), (tsv, sheet, "TSV.gz, genes as rows")):

@@ -27,7 +27,8 @@ def _check(ds, order=SAMPLES):
 
 
 def test_groups_from_a_sample_sheet_column(tmp_path):
-    pd.DataFrame(X.T, index=pd.Index(["p_a", "p_b"], name="probe"), columns=SAMPLES).to_csv(tmp_path / "d.tsv", sep="\t")
+    frame = pd.DataFrame(X.T, index=pd.Index(["p_a", "p_b"], name="probe"), columns=SAMPLES)
+    frame.to_csv(tmp_path / "d.tsv", sep="\t")
     sheet = tmp_path / "sheet.csv"
     pd.DataFrame({"sample": SAMPLES[::-1], "tissue": TISSUE[::-1], "patient": PATIENT[::-1]}).to_csv(sheet, index=False)
     ds = read_expression(tmp_path / "d.tsv", label=str(sheet), groups="patient")

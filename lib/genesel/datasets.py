@@ -22,6 +22,7 @@ import os
 import re
 import warnings
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -37,7 +38,8 @@ from genesel.expression_io import read_expression
 from genesel.imputation import knn_impute_genes
 
 __all__ = ["Dataset", "DataRef", "load_dataset", "read_expression", "list_datasets", "display_name",
-           "recommended_preprocessing", "preprocessing_note", "gene_symbols", "gene_labels", "annotation_note", "CacheWriteWarning"]
+           "recommended_preprocessing", "preprocessing_note", "gene_symbols", "gene_labels", "annotation_note",
+           "CacheWriteWarning"]
 
 
 class CacheWriteWarning(UserWarning):

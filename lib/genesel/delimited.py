@@ -113,7 +113,7 @@ class _Capped(io.RawIOBase):
         if self.total > lim.max_bytes:
             raise ValueError(f"{self.path}: more than {_mib(lim.max_bytes)} of text"
                              + (" after decompression" if self.gz else "")
-                             + f"; pass max_bytes= a larger number of bytes to read it")
+                             + "; pass max_bytes= a larger number of bytes to read it")
         if self.gz and self.total > _RATIO_FLOOR and self.total > lim.max_ratio * max(self.size, 1):
             raise ValueError(f"{self.path}: {_mib(self.size)} of gzip expand to more than {_mib(self.total)} "
                              f"(over {lim.max_ratio:g} times the file; expression tables compress 3 to 20 times): a "

@@ -775,7 +775,8 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
     all_missing = np.isnan(X).all(axis=0)
     if all_missing.any():
         j = int(np.flatnonzero(all_missing)[0])
-        raise ValueError(f"{where}: gene {str(gene_ids[j])!r} has no value in any sample ({int(all_missing.sum())} such "
+        raise ValueError(f"{where}: gene {str(gene_ids[j])!r} has no value in any sample ({int(all_missing.sum())} "
+                         "such "
                          "gene(s)); remove it")
     if np.isnan(X).any():
         extra["missing_values"] = int(np.isnan(X).sum())

@@ -479,8 +479,13 @@ class CountNormalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     >>> import numpy as np
     >>> from genesel.preprocessing import CountNormalizer
     >>> counts = np.array([[10, 20, 30, 40], [20, 40, 60, 80], [5, 10, 15, 70]])
-    >>> CountNormalizer(method="cpm", log=False).fit_transform(counts).round(0).tolist()
-    [[100000.0, 200000.0, 300000.0, 400000.0], [100000.0, 200000.0, 300000.0, 400000.0], [50000.0, 100000.0, 150000.0, 700000.0]]
+    >>> CountNormalizer(method="cpm", log=False).fit_transform(counts)[[0, 2]].round(0).tolist()  # per million
+    [[100000.0, 200000.0, 300000.0, 400000.0], [50000.0, 100000.0, 150000.0, 700000.0]]
+    >>> tmm = CountNormalizer(log=False).fit(counts)   # TMM: sample 2's library is mostly its last gene
+    >>> tmm.factors_.round(2).tolist()
+    [1.26, 1.26, 0.63]
+    >>> tmm.transform(counts)[[0, 2]].round(0).tolist()   # its first three genes now match sample 0's
+    [[79370.0, 158740.0, 238110.0, 317480.0], [79370.0, 158740.0, 238110.0, 1111181.0]]
     """
 
     _parameter_constraints = {"method": [StrOptions({"tmm", "upper_quartile", "cpm"})], "log": ["boolean"],
@@ -501,8 +506,8 @@ class CountNormalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             _refuse_missing(X, "CountNormalizer")
         if (X < 0).any():
             r, c = np.argwhere(X < 0)[0]
-            raise ValueError(f"CountNormalizer: Negative values in data (the first {X[r, c]}, sample {r}, gene {c}): counts are "
-                             "non-negative")
+            raise ValueError(f"CountNormalizer: Negative values in data (the first {X[r, c]}, sample {r}, gene {c}): "
+                             "counts are non-negative")
         empty = np.flatnonzero(X.sum(axis=1) <= 0)
         if empty.size:
             raise ValueError(f"CountNormalizer: sample(s) {empty[:5].tolist()} have no counts at all (library size "
