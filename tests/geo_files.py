@@ -35,7 +35,8 @@ def _rows(M, missing):
 
 
 def write_gds_soft(path, X, gene_ids, sample_ids, labels, symbols=None, *, subset_type="disease state",
-                   accession="GDS9999"):
+                   accession="GDS9999", extra_subsets=None):
+    """``extra_subsets``: {subset type: one value per sample ('' for none)}, e.g. ``{"individual": [...]}``."""
     path = Path(path)
     n, d = X.shape
     symbols = gene_ids if symbols is None else symbols
@@ -50,6 +51,11 @@ def write_gds_soft(path, X, gene_ids, sample_ids, labels, symbols=None, *, subse
             members = ",".join(str(s) for s, lab in zip(sample_ids, labels) if lab == value)
             fh.write(f"^SUBSET = {accession}_{k + 1}\n!subset_dataset_id = {accession}\n!subset_description = "
                      f"{value}\n!subset_sample_id = {members}\n!subset_type = {subset_type}\n")
+        for t, (kind, values) in enumerate((extra_subsets or {}).items()):
+            for k, value in enumerate(v for v in dict.fromkeys(values) if v != ""):
+                members = ",".join(str(s) for s, lab in zip(sample_ids, values) if lab == value)
+                fh.write(f"^SUBSET = {accession}_{100 * (t + 1) + k}\n!subset_dataset_id = {accession}\n"
+                         f"!subset_description = {value}\n!subset_sample_id = {members}\n!subset_type = {kind}\n")
         fh.write(f"^SUBSET = {accession}_99\n!subset_dataset_id = {accession}\n!subset_description = batch A\n"
                  f"!subset_sample_id = {','.join(map(str, sample_ids))}\n!subset_type = other\n")
         fh.write(f"^DATASET = {accession}\n#ID_REF = Platform reference identifier\n#IDENTIFIER = identifier\n")
@@ -62,9 +68,13 @@ def write_gds_soft(path, X, gene_ids, sample_ids, labels, symbols=None, *, subse
         fh.write("!dataset_table_end\n")
 
 
-def write_series_matrix(path, X, gene_ids, sample_ids, labels, *, key="class", accession="GSE9999"):
+def write_series_matrix(path, X, gene_ids, sample_ids, labels, *, key="class", accession="GSE9999",
+                        table_order=None, characteristics=None):
+    """``table_order``: the samples' order in the value table (a permutation; default: the header's order), as
+    GEO files may list them; ``characteristics``: more {key: one value per sample} lines."""
     path = Path(path)
     n, d = X.shape
+    order = np.arange(n) if table_order is None else np.asarray(table_order)
 
     def row(name, values):
         return name + "\t" + "\t".join(f'"{v}"' for v in values) + "\n"
@@ -78,9 +88,11 @@ def write_series_matrix(path, X, gene_ids, sample_ids, labels, *, key="class", a
         fh.write(row("!Sample_organism_ch1", ["Homo sapiens"] * n))
         fh.write(row("!Sample_characteristics_ch1", [f"{key}: {lab}" for lab in labels]))
         fh.write(row("!Sample_characteristics_ch1", [f"batch: {i % 3}" for i in range(n)]))
+        for k, values in (characteristics or {}).items():
+            fh.write(row("!Sample_characteristics_ch1", [f"{k}: {v}" for v in values]))
         fh.write(row("!Sample_platform_id", ["GPL0"] * n))
         fh.write("!series_matrix_table_begin\n")
-        fh.write('"ID_REF"\t' + "\t".join(f'"{s}"' for s in sample_ids) + "\n")
-        for j, line in enumerate(_rows(np.asarray(X, dtype=float).T, "")):
+        fh.write('"ID_REF"\t' + "\t".join(f'"{sample_ids[i]}"' for i in order) + "\n")
+        for j, line in enumerate(_rows(np.asarray(X, dtype=float)[order].T, "")):
             fh.write(f'"{gene_ids[j]}"\t{line}\n')
         fh.write("!series_matrix_table_end\n")

@@ -32,7 +32,8 @@ FAST = {
 }
 ESTIMATORS = sorted(n for n in genesel.__all__ if isinstance(getattr(genesel, n), type)
                     and hasattr(getattr(genesel, n), "fit") and n != "ForwardPath")
-STATELESS = {"LogTransform", "SampleStandardizer", "MissingValueImputer"}  # they do not look at genes one by one
+STATELESS = {"LogTransform", "SampleStandardizer", "MissingValueImputer",  # they do not look at genes one by one
+             "CountNormalizer"}
 
 
 def _problem(seed=0):

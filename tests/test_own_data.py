@@ -257,7 +257,7 @@ from genesel.datasets import load_dataset, recommended_preprocessing
 
 study = "my_study.csv?label=class"  # the file, and the column that holds the classes
 ds = load_dataset(study)
-model = make_pipeline(recommended_preprocessing(study), SVMRFE(n_features_to_select=16, step=0.1), LinearSVM())
+model = make_pipeline(recommended_preprocessing(ds), SVMRFE(n_features_to_select=16, step=0.1), LinearSVM())
 print(cross_val_score(model, ds.X, ds.y, cv=StratifiedKFold(5, shuffle=True, random_state=0)).mean())
 print(ds.gene_ids[model.fit(ds.X, ds.y)[1].get_support()])  # the 16-gene signature, fit on all samples
 """

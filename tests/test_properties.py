@@ -39,7 +39,8 @@ from sklearn.neighbors import NearestCentroid
 from sklearn.pipeline import Pipeline, make_pipeline
 
 import genesel
-from genesel import (ALMA, ALMAFS, ALMARFE, DWD, RVM, SMLR, SVMRFE, FisherSelector, GaussianProcessClassifier,
+from genesel import (ALMA, ALMAFS, ALMARFE, DWD, RVM, SMLR, SVMRFE, CountNormalizer, FisherSelector,
+                     GaussianProcessClassifier,
                      GeneStandardizer, GolubVoting, KernelSVM, L2AROM, LinearSVM, LogTransform, MissingValueImputer,
                      RFBackwardSelector, SampleStandardizer, SignalToNoiseSelector, make_corr_pipeline)
 from genesel import OneVsRestSelector
@@ -485,6 +486,35 @@ def test_standardisers_do_not_depend_on_the_units(spec):
             assert np.all(np.isfinite(filled)) and filled.shape == X.shape, f"{strategy} on {desc}"
 
 
+@SETTINGS
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(4, 14), d=st.integers(6, 60), depth=st.integers(2, 50),
+       mean=st.floats(0.5, 2000))
+def test_count_normalisation_does_not_depend_on_a_samples_depth(seed, n, d, depth, mean):
+    """CountNormalizer on any count matrix: finite log2 CPM of the right shape; a test sample sequenced ``depth``
+    times deeper keeps its profile (the library size and upper quartile exactly, TMM up to one factor for the whole
+    sample); the other test samples are untouched."""
+    rng = np.random.default_rng(seed)
+    X = rng.poisson(rng.lognormal(np.log(mean), 1.0, (n, d)) * rng.uniform(0.3, 3, (n, 1))).astype(float)
+    X[:, 0] += 1  # every sample has a count
+    tr, te = np.arange(n // 2 + 1), np.arange(n // 2 + 1, n)
+    deep = X.copy()
+    deep[te[0]] *= depth
+    for method in ("cpm", "upper_quartile", "tmm"):
+        try:
+            norm = CountNormalizer(method=method, log=False).fit(X[tr])
+            a, b = norm.transform(X[te]), norm.transform(deep[te])
+        except ValueError as exc:  # a sample sharing too few genes with the reference (sparse counts): named
+            assert method != "cpm" and "use method='cpm'" in str(exc), exc
+            continue
+        assert a.shape == (len(te), d) and np.all(np.isfinite(a))
+        np.testing.assert_array_equal(a[1:], b[1:])
+        counted = a[0] > 0
+        ratio = b[0, counted] / a[0, counted]
+        np.testing.assert_allclose(ratio, 1.0 if method != "tmm" else ratio[0], rtol=1e-10, err_msg=method)
+        out = CountNormalizer(method=method).fit(X[tr]).transform(X[te])
+        assert np.all(np.isfinite(out)) and np.all(out >= 0)
+
+
 # ------------------------------------------------------------------------------------------------- the contract
 
 
@@ -496,7 +526,7 @@ def _public_estimators():
 def test_every_public_estimator_is_covered():
     """Every estimator re-exported by genesel is in the property tests above, none exempt."""
     covered = {type(e) for _, e, _, _ in CLASSIFIERS + SELECTORS}
-    covered |= {GeneStandardizer, SampleStandardizer, LogTransform, MissingValueImputer}
+    covered |= {GeneStandardizer, SampleStandardizer, LogTransform, MissingValueImputer, CountNormalizer}
     public = {obj for obj in _public_estimators() if isinstance(obj, type) and not issubclass(obj, Warning)}
     assert public <= covered, f"not covered: {sorted(c.__name__ for c in public - covered)}"
     assert make_corr_pipeline in _public_estimators()

@@ -33,7 +33,8 @@ Díaz-Uriarte & Alvarez de Andrés 2006      ``forest`` (RFBackwardSelector,    
 leaderboard's .632+ comparison)            forest, genesel's own numba trees)          protocol)
 the data sets of all five                  ``datasets``, ``preprocessing``             ``datasets_overview``
                                            (LogTransform, GeneStandardizer,
-                                           SampleStandardizer, MissingValueImputer)
+                                           SampleStandardizer, MissingValueImputer,
+                                           CountNormalizer)
 =========================================  ==========================================  ==============================
 
 K >= 3 classes: the methods that are binary by construction fit K classes one class against the rest (ALMA and
@@ -69,7 +70,8 @@ from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
 from genesel.msvm_rfe import MSVMRFE
 from genesel.multiclass import OneVsRestSelector
-from genesel.preprocessing import GeneStandardizer, LogTransform, MissingValueImputer, SampleStandardizer
+from genesel.preprocessing import CountNormalizer, GeneStandardizer, LogTransform, MissingValueImputer, \
+    SampleStandardizer
 from genesel.rfe import SVMRFE
 from genesel.rvm import RVM
 from genesel.smlr import SMLR
@@ -80,7 +82,7 @@ from genesel.voting import GolubVoting
 
 __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DWD", "FisherSelector",
            "SignalToNoiseSelector", "GaussianProcessClassifier", "GeneStandardizer", "LogTransform",
-           "MissingValueImputer", "SampleStandardizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
+           "MissingValueImputer", "SampleStandardizer", "CountNormalizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
            "GolubVoting", "L2AROM", "DegenerateModelWarning", "forward_path", "ForwardPath", "MSVMRFE",
            "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps", "SampleCompressionStumps",
            "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector", "SmallForestClassifier", "OneVsRestSelector"]

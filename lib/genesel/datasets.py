@@ -21,7 +21,6 @@ import hashlib
 import os
 import re
 import warnings
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,10 +32,14 @@ from data_fetch.fetch import cache_write_remedy
 from data_fetch.parsers import Raw
 from genesel._core.io import CacheIntegrityWarning, drop_legacy_files
 from genesel._core.store import RecordError, read_record, write_record
+from genesel.dataref import DataRef
+from genesel.dataset import Dataset
 from genesel.expression_io import read_expression
+from genesel.imputation import knn_impute_genes
 
-__all__ = ["Dataset", "load_dataset", "read_expression", "list_datasets", "display_name", "recommended_preprocessing",
-           "gene_symbols", "gene_labels", "annotation_note", "CacheWriteWarning"]
+__all__ = ["Dataset", "DataRef", "load_dataset", "read_expression", "list_datasets", "display_name",
+           "recommended_preprocessing", "preprocessing_note", "gene_symbols", "gene_labels", "annotation_note",
+           "CacheWriteWarning"]
 
 
 class CacheWriteWarning(UserWarning):
@@ -44,69 +47,6 @@ class CacheWriteWarning(UserWarning):
     from the checked raw files and used, but will be parsed again on the next load. The message names the path."""
 
 _PARSE_VERSION = "1"  # bump when a parser changes what it returns
-
-
-@dataclass(frozen=True, eq=False)
-class Dataset:
-    """A labelled expression matrix: ``X`` is samples x genes (float64), ``y`` the class codes.
-
-    ``classes[k]`` is the name of code -1 (k=0) and +1 (k=1) for binary tasks; for multi-class sets
-    ``y`` is 0..K-1 and ``classes`` has K names. ``train_idx`` / ``test_idx`` hold the paper's predefined
-    split where one exists (Golub's 38/34), else None.
-    """
-
-    name: str
-    X: np.ndarray
-    y: np.ndarray
-    classes: tuple
-    gene_ids: np.ndarray
-    sample_ids: np.ndarray
-    description: str
-    citation: str
-    train_idx: np.ndarray | None = None
-    test_idx: np.ndarray | None = None
-    labels: np.ndarray | None = None  # the raw per-sample labels before any grouping
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def n_samples(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def n_genes(self) -> int:
-        return self.X.shape[1]
-
-    @property
-    def class_counts(self) -> dict:
-        if len(self.classes) == 2 and set(np.unique(self.y)) <= {-1, 1}:
-            return {self.classes[0]: int(np.sum(self.y == -1)), self.classes[1]: int(np.sum(self.y == 1))}
-        return {c: int(np.sum(self.y == k)) for k, c in enumerate(self.classes)}
-
-    def subset(self, genes=None, samples=None) -> "Dataset":
-        """A copy restricted to some gene columns and/or sample rows (indices or boolean masks).
-
-        A predefined split is kept only when no samples are dropped.
-        """
-        gi = np.arange(self.n_genes) if genes is None else np.arange(self.n_genes)[genes]
-        si = np.arange(self.n_samples) if samples is None else np.arange(self.n_samples)[samples]
-        keep_split = samples is None
-        return Dataset(self.name, self.X[np.ix_(si, gi)], self.y[si], self.classes, self.gene_ids[gi],
-                       self.sample_ids[si], self.description, self.citation,
-                       self.train_idx if keep_split else None, self.test_idx if keep_split else None,
-                       None if self.labels is None else self.labels[si], dict(self.extra))
-
-    def __repr__(self) -> str:
-        split = f", split {len(self.train_idx)}/{len(self.test_idx)}" if self.train_idx is not None else ""
-        return f"Dataset({self.name!r}, {self.n_samples} x {self.n_genes}, {self.class_counts}{split})"
-
-
-def _knn_impute_genes(X: np.ndarray, k: int = 10) -> np.ndarray:
-    """Troyanskaya et al. 2001 KNNimpute: a missing entry of gene g is the mean, in that sample, of the k genes
-    closest to g (Euclidean over the samples both observe). Label-free; uses scikit-learn's KNNImputer on the
-    transposed matrix (genes as rows)."""
-    from sklearn.impute import KNNImputer
-
-    return KNNImputer(n_neighbors=k).fit_transform(X.T).T
 
 
 def _source_digest(spec) -> str:
@@ -192,7 +132,7 @@ def _load(name: str, mirror, cache, impute) -> Dataset:
     X = raw.X.copy()
     if np.isnan(X).any():
         if impute == "knn":
-            X = _knn_impute_genes(X)
+            X = knn_impute_genes(X)
         elif impute is not None:
             raise ValueError(f"impute must be 'knn' or None, got {impute!r}")
     labels = raw.labels
@@ -214,11 +154,15 @@ def _load(name: str, mirror, cache, impute) -> Dataset:
         classes = tuple(str(c) for c in names)
     for arr in (X, y):
         arr.setflags(write=False)
+    from genesel.preprocessing import decide_scale
+
+    scale, reason = decide_scale(X)
     return Dataset(spec.name, X, y, classes, raw.gene_ids, raw.sample_ids, spec.description, spec.citation,
-                   raw.train_idx, raw.test_idx, labels)
+                   raw.train_idx, raw.test_idx, labels, {"scale_reason": reason}, None, scale,
+                   DataRef(spec.name, False, impute=impute))
 
 
-def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLike | None = None,
+def load_dataset(name, *, label=None, mirror: str | os.PathLike | None = None,
                  cache: str | os.PathLike | None = None, impute: str | None = "auto", **read_options) -> Dataset:
     """Load a registered data set by name or alias (see :func:`list_datasets`), or a user's file.
 
@@ -227,12 +171,14 @@ def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLi
     name : a registered name, e.g. ``"golub"`` (alias ``"leukemia"``), ``"alon"`` (``"colon"``), ``"singh"``
         (``"prostate"``), ``"west"`` (``"breast_er"``), ``"pomeroy"`` (``"cmd"``), ``"alizadeh"`` (``"lymphoma"``),
         ``"mnist_0v8"``; or the path of a file of one's own (CSV/TSV, GEO SOFT or Series Matrix, ``.h5ad``), read by
-        :func:`read_expression`, optionally with its reading options in one string,
-        ``"study.csv?label=class&rows=genes"`` (:func:`genesel.expression_io.make_reference`): the form notebook
-        parameters and grid cells pass around.
-    label : for a file: where its class labels are (see :func:`read_expression`); ``read_options`` (``rows``,
-        ``classes``, ``name``, ``sep``) go there too. A file with more than two classes is refused unless
-        ``classes`` chooses two (or ``"all"``).
+        :func:`read_expression`; or a :class:`genesel.dataref.DataRef`, or its string form with the reading options
+        after a ``?`` (``"study.csv?label=class&classes=ER+,ER-"``, the quoting rule of :mod:`genesel.dataref`):
+        the form notebook parameters and grid cells pass around.
+    label : for a file: where its class labels are (see :func:`read_expression`); ``read_options`` (``classes`` as a
+        list, ``groups``, ``rows``, ``name``, ``sep``, ``encoding``, ``decimal``, ``thousands``, ``missing``,
+        ``layer``, ``scale`` and the limits ``max_bytes``, ``max_line_bytes``, ``max_ratio``) go there too, on top of
+        those a reference string holds. A file with more than two classes is refused unless ``classes`` chooses
+        (or is ``"all"``).
     mirror : a local folder holding the raw files (default ``$GENESEL_DATA_MIRROR``); used before downloading.
     cache : download cache (default ``$GENESEL_DATA_DIR`` or the repository's ``data/``).
     impute : ``"auto"`` (default): a registered set with missing values (Alizadeh's lymphoma, 5 % missing) is
@@ -242,7 +188,8 @@ def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLi
         file). ``"knn"`` or ``None`` choose one of the two for either kind (a file's reference may say
         ``?impute=knn``).
 
-    The arrays of the returned Dataset are read-only; copy them before changing them in place.
+    The arrays of the returned Dataset are read-only; copy them before changing them in place. A file is read once
+    per process for each content (sha256) and reading options.
 
     Examples
     --------
@@ -265,48 +212,21 @@ def load_dataset(name: str | os.PathLike, *, label=None, mirror: str | os.PathLi
     >>> mine, np.array_equal(mine.X, ds.X[:, :50])
     (Dataset('my_study.csv', 72 x 50, {'ALL': 47, 'AML': 25}), True)
     """
-    from genesel.expression_io import looks_like_path
-
     if impute not in ("auto", "knn", None):
         raise ValueError(f"impute must be 'auto', 'knn' or None, got {impute!r}")
-    if looks_like_path(name):
-        return _load_file(os.fspath(name), label, impute, tuple(sorted(read_options.items())))
-    if label is not None or read_options:
-        raise ValueError(f"{name!r} is a registered data set: label= and reading options apply to files only")
-    impute = "knn" if impute == "auto" else impute
+    explicit = {} if impute == "auto" else {"impute": "none" if impute is None else impute}
+    ref = DataRef.of(name, label=label, **read_options, **explicit)  # an explicit argument beats the string's
+    if ref.is_file:
+        return _read_file(ref, ref.digest, ref.sheet_digests, ref.limits)
     mirror = str(mirror) if mirror is not None else os.environ.get("GENESEL_DATA_MIRROR") or None
     cache = str(cache) if cache is not None else None
-    return _load(resolve(name).name, mirror, cache, impute)
-
-
-def _load_file(ref: str, label, impute, options: tuple) -> Dataset:
-    from genesel.expression_io import file_sha256, parse_reference
-
-    path, opts = parse_reference(ref)
-    opts.update(dict(options))
-    if label is not None:
-        opts["label"] = label
-    if impute != "auto":  # an explicit argument beats the reference's option
-        opts["impute"] = impute
-    impute = opts.pop("impute", None)
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"no such expression file: {path} (nor a registered data set: "
-                                f"{', '.join(sorted(DATASETS))})")
-    lab = opts.get("label")
-    sheet = file_sha256(lab) if isinstance(lab, str) and os.path.isfile(lab) else None
-    key = (os.path.abspath(path), file_sha256(path), sheet, impute,
-           tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in opts.items())))
-    return _read_file(key)
+    return _load(ref.source, mirror, cache, ref.impute)
 
 
 @lru_cache(maxsize=8)
-def _read_file(key) -> Dataset:
+def _read_file(ref: DataRef, digest, sheets, limits) -> Dataset:
     """The file's Dataset, read once per process for each content (sha256) and reading options."""
-    path, _, _, impute, items = key
-    items = dict(items)
-    if isinstance(items.get("classes"), list):
-        items["classes"] = tuple(items["classes"])
-    return read_expression(path, impute=impute, **items)
+    return read_expression(ref)
 
 
 def list_datasets() -> pd.DataFrame:
@@ -345,11 +265,11 @@ def display_name(name: str, spelling=None, *, fallback: str = "title") -> str:
     called by the name given."""
     if fallback not in ("title", "name"):
         raise ValueError(f"fallback must be 'title' or 'name', got {fallback!r}")
-    from genesel.expression_io import looks_like_path, parse_reference
+    from genesel.dataref import display_name_of, is_file_reference
 
-    if looks_like_path(name):  # a user's file: its reading name, else its file name
-        path, opts = parse_reference(name)
-        return (spelling or {}).get(name) or opts.get("name") or Path(path).name
+    if is_file_reference(name):  # a user's file: its reading name, else its file name
+        return (spelling or {}).get(str(name)) or display_name_of(name)
+    name = name.source if isinstance(name, DataRef) else name
     try:
         spec = resolve(name)
     except ValueError:
@@ -377,33 +297,80 @@ _LOG = {
 }
 
 
-def _file_log(name: str) -> dict | None:
-    """A user file's log transform, decided from its values by GEO2R's rule (:func:`genesel.preprocessing.needs_log`,
-    the rule GEO applies before its differential analysis: a 99th percentile above 100, or a range above 50 with a
-    positive lower quartile, or unlogged ratios). Unlogged intensities are floored at the larger of 1 and the 5th
-    percentile of the training values (as Tan's quick filter, :mod:`genesel.papers.common`) and logged; values
-    already on a log or standardised scale get no log step. Label-free: it looks at the values only. Whether the
-    pipeline has a log step is decided on the whole file; the step itself learns its floor and decides again in
-    ``fit`` on each training part (``floor_quantile=0.05``, ``already_log="auto"``), so no test sample's value
-    enters what a fit computes."""
-    from genesel.preprocessing import needs_log
-
-    if needs_log(load_dataset(name).X)[0]:
-        return {"floor": 1.0, "floor_quantile": 0.05, "already_log": "auto"}
-    return None
+def _as_dataset_or_name(data):
+    """(Dataset or None, registry name or None) of what recommended_preprocessing is given."""
+    if isinstance(data, Dataset):
+        ref = data.ref
+        registered = isinstance(ref, DataRef) and not ref.is_file
+        return data, (ref.source if registered else None)
+    ref = DataRef.of(data)
+    if not ref.is_file:
+        return None, ref.source
+    return load_dataset(ref), None
 
 
-def _file_has_missing(name: str) -> bool:
-    return bool(np.isnan(load_dataset(name).X).any())
+def _file_steps(ds: Dataset) -> tuple[list, str]:
+    """The steps for a file's Dataset and the sentence that states the decision."""
+    from genesel.preprocessing import CountNormalizer, LogTransform, MissingValueImputer
+
+    forced = ds.extra.get("scale_reason", "").startswith("scale=")
+    scale = ds.scale or "log"
+    missing = bool(np.isnan(ds.X).any())
+    steps, words = [], []
+    if scale == "counts":
+        if missing:
+            steps.append(("impute", MissingValueImputer(strategy="knn")))
+            words.append("missing counts imputed from the k nearest training samples")
+        steps.append(("counts", CountNormalizer(method="tmm", log=True)))
+        words.append("counts normalised by library size (TMM factors against a training reference, Robinson & "
+                     "Oshlack 2010) and taken as log2(CPM + 1)")
+    else:
+        if scale == "raw-intensity":
+            steps.append(("log", LogTransform(floor=1.0, floor_quantile=0.05,
+                                              already_log=False if forced else "auto")))
+            words.append("raw intensities floored at the training part's 5th percentile (at least 1) and logged"
+                         + ("" if forced else ", the log decided again on each training part (LogTransform's rule)"))
+        else:
+            words.append("values already on a log scale, used as they are")
+        if missing:
+            steps.append(("impute", MissingValueImputer(strategy="knn")))
+            words.append("missing values imputed from the k nearest training samples")
+    return steps, "; ".join(words)
 
 
-def recommended_preprocessing(name: str, standardize: bool = True):
-    """The usual preprocessing of a data set as an (unfitted) ``Pipeline``: log transform where the values are raw
-    intensities, then per-gene standardisation fit on the training data (``standardize``). For a registered set the
-    transform is the customary one of its platform (below); for a user's file (a path or reference string) it is
-    decided from the file's values (GEO2R's rule, see ``_file_log``), and a file with missing values gets a
-    :class:`genesel.preprocessing.MissingValueImputer` (k nearest training samples) after the log, so that inside a
-    protocol its missing values are filled from the training part only.
+def preprocessing_note(data) -> str:
+    """One sentence: the preprocessing :func:`recommended_preprocessing` decides for ``data`` and why (the scale
+    the values were found on), for a notebook to state."""
+    ds, name = _as_dataset_or_name(data)
+    if name is not None:
+        log = _LOG.get(name)
+        how = (f"floored at {log['floor']:g}" + (f", capped at {log['ceiling']:g}" if log.get("ceiling") else "")
+               + " and logged (the customary treatment of its platform)") if log else "used as published"
+        return f"{display_name(name)}: values {how}, then each gene standardised on the training part."
+    steps, words = _file_steps(ds)
+    return (f"{ds.name}: {words}, then each gene standardised on the training part; all fitted inside each training "
+            f"part. Scale: {ds.extra.get('scale_reason', ds.scale)}.")
+
+
+def recommended_preprocessing(data, standardize: bool = True):
+    """The preprocessing of a data set as an (unfitted) ``Pipeline``, every step fitted inside each training part:
+    the one decision for that data set, the same in every route.
+
+    ``data``: a :class:`Dataset` (the way for a user's file: nothing is read or hashed again), or a registered
+    name, a path or a :class:`~genesel.dataref.DataRef` (a file is then loaded, once per process).
+
+    - A registered set: the customary transform of its platform (below: raw MAS intensities floored, capped and
+      logged; sets published on a log scale as they are), then per-gene standardisation (``standardize``).
+    - A file, by its ``Dataset.scale`` (decided when read, :func:`genesel.preprocessing.decide_scale`, or given as
+      ``scale=``): raw intensities are logged (:class:`~genesel.preprocessing.LogTransform`: floored at the training
+      part's 5th percentile, at least 1, and its rule decides again on each training part whether to log); counts
+      are normalised by library size and logged (:class:`~genesel.preprocessing.CountNormalizer`, TMM); values on a
+      log scale are used as they are. A file with missing values gets a
+      :class:`~genesel.preprocessing.MissingValueImputer` (k nearest training samples). Then per-gene
+      standardisation. A label-free gene filter (quick modes' most variable genes) ranks genes on this decided
+      scale: ``recommended_preprocessing(ds, standardize=False).fit_transform(ds.X)``.
+
+    :func:`preprocessing_note` states the decision in a sentence.
 
     Examples
     --------
@@ -416,16 +383,14 @@ def recommended_preprocessing(name: str, standardize: bool = True):
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import FunctionTransformer
 
-    from genesel.expression_io import looks_like_path
-    from genesel.preprocessing import GeneStandardizer, LogTransform, MissingValueImputer
+    from genesel.preprocessing import GeneStandardizer, LogTransform
 
-    is_file = looks_like_path(name)
-    log = _file_log(os.fspath(name)) if is_file else _LOG.get(resolve(name).name)
-    steps = []
-    if log is not None:
-        steps.append(("log", LogTransform(**log)))
-    if is_file and _file_has_missing(os.fspath(name)):
-        steps.append(("impute", MissingValueImputer(strategy="knn")))
+    ds, name = _as_dataset_or_name(data)
+    if name is not None:
+        log = _LOG.get(name)
+        steps = [("log", LogTransform(**log))] if log is not None else []
+    else:
+        steps = _file_steps(ds)[0]
     if standardize:
         steps.append(("standardize", GeneStandardizer(on_constant="zero")))
     if not steps:

@@ -10,6 +10,12 @@
 - :class:`SampleStandardizer`: each sample (row) to mean 0, sd 1 over its genes. Stateless.
 - :class:`MissingValueImputer`: NaNs replaced from training statistics (gene mean/median) or by k nearest
   training samples.
+- :class:`CountNormalizer`: sequencing counts to log2 counts per million of a normalised library size (TMM,
+  Robinson & Oshlack 2010; upper quartile, Bullard et al. 2010; or the plain library size), the factors' reference
+  learned on the training samples (``rnanorm``'s transformers, the edgeR computations in scikit-learn form).
+
+:func:`decide_scale` says what a matrix holds (counts, raw intensities, or values already on a log scale) by one
+documented rule; a file's :class:`~genesel.dataset.Dataset` records the answer in ``scale``.
 
 Which of them a registered data set needs (its values' scale) is data-set knowledge:
 :func:`genesel.datasets.recommended_preprocessing`.
@@ -36,7 +42,8 @@ from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, real
 from genesel._core.units import safe_pow2_exponent, scale_pow2
 from genesel._core.validation import ignore_constant_genes, mean_std
 
-__all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer", "needs_log"]
+__all__ = ["LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer", "CountNormalizer",
+           "needs_log", "looks_like_counts", "decide_scale", "SCALES"]
 
 LOG = logging.getLogger("genesel")
 _SAID: set = set()  # (n_genes, quantiles) of the pass-through decisions already logged in this process
@@ -67,12 +74,69 @@ def needs_log(X) -> tuple[bool, np.ndarray]:
     MAS intensities that hold negative values (Golub's) are recognised by their large upper percentiles. Values
     with no observed entry are taken as already transformed (nothing to decide on)."""
     X = np.asarray(X, dtype=np.float64)
-    finite = X[np.isfinite(X)]
+    finite = X[np.isfinite(X)]  # a copy, partitioned in place below (one copy of the matrix at most)
     if finite.size == 0:
         return False, np.full(len(GEO2R_QUANTILES), np.nan)
-    q = np.quantile(finite, GEO2R_QUANTILES)
+    q = np.quantile(finite, GEO2R_QUANTILES, overwrite_input=True)
     raw = bool(q[4] > 100 or (q[5] - q[0] > 50 and q[1] > 0) or (0 < q[1] < 1 and 1 < q[3] < 2))
     return raw, q
+
+
+#: What a matrix's values can be (:func:`decide_scale`).
+SCALES = ("log", "raw-intensity", "counts")
+#: Library sizes vary between the samples of a count matrix: the largest at least this factor above the smallest.
+COUNT_LIBRARY_SPREAD = 1.1
+
+
+def looks_like_counts(X) -> tuple[bool, str]:
+    """(whether ``X`` (samples x genes) looks like sequencing counts, why).
+
+    The rule: every observed value is a non-negative integer, some value exceeds 1 (not a 0/1 matrix), and the
+    library sizes (each sample's total) vary between samples, the largest at least :data:`COUNT_LIBRARY_SPREAD`
+    (10 %) above the smallest. Microarray intensities are not integers, or are scaled to a common total
+    (MAS5's target intensity), or hold negative values; a matrix of counts subsampled to one depth is not
+    recognised (pass ``scale="counts"``). None of the registered data sets passes it."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.size == 0 or np.isnan(X).all():
+        return False, "no observed value"
+    lo_, hi_ = float(np.nanmin(X)), float(np.nanmax(X))
+    if lo_ < 0:
+        return False, f"negative values (min {lo_:.4g})"
+    step = max(1, (1 << 20) // max(1, X.shape[1]))  # a block of rows at a time: no copy of the whole matrix
+    for r in range(0, X.shape[0], step):
+        b = X[r:r + step]
+        if not np.all((b == np.floor(b)) | np.isnan(b)):
+            return False, "values that are not whole numbers"
+    if hi_ <= 1:
+        return False, "only 0 and 1"
+    lib = np.nansum(X, axis=1)
+    lo, hi = float(lib.min()), float(lib.max())
+    if lo <= 0:
+        return False, "a sample whose values are all zero"
+    if hi < COUNT_LIBRARY_SPREAD * lo:
+        return False, (f"non-negative whole numbers, but library sizes (sample totals {lo:.4g} to {hi:.4g}) that do "
+                       "not vary between samples")
+    return True, (f"non-negative whole numbers with library sizes (sample totals) from {lo:.4g} to {hi:.4g} "
+                  f"({hi / lo:.2f}-fold)")
+
+
+def decide_scale(X, scale: str = "auto") -> tuple[str, str]:
+    """(the scale of ``X``'s values, the reason): ``"counts"`` by :func:`looks_like_counts`; otherwise
+    ``"raw-intensity"`` when GEO2R's rule (:func:`needs_log`) says the values need a log, else ``"log"`` (already
+    on a log or standardised scale). ``scale`` other than ``"auto"`` is taken as given."""
+    if scale != "auto":
+        if scale not in SCALES:
+            raise ValueError(f"scale must be 'auto' or one of {', '.join(SCALES)}, got {scale!r}")
+        return scale, f"scale={scale!r} given"
+    counts, why = looks_like_counts(X)
+    if counts:
+        return "counts", f"counts: {why}"
+    raw, q = needs_log(X)
+    qs = " / ".join(f"{v:.4g}" for v in q)
+    if raw:
+        return "raw-intensity", (f"unlogged intensities by GEO2R's rule (quantiles 0/25/50/75/99/100 %: {qs}); not "
+                                 f"counts: {why}")
+    return "log", f"already on a log or standardised scale by GEO2R's rule (quantiles {qs}); not counts: {why}"
 
 
 def _refuse_missing(X, who):
@@ -369,4 +433,128 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        return tags
+
+
+class CountNormalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Sequencing counts to log2 counts per million of a normalised library size, the normalisation learned on the
+    training samples only.
+
+    For sample j with counts x_j and library size N_j (its total), the output is
+    ``log2(x_j / (N_j f_j) * 1e6 + prior_count)`` (``log=False``: without the log and prior), where f_j is the
+    sample's normalisation factor:
+
+    - ``"tmm"`` (default): trimmed mean of M-values (Robinson & Oshlack 2010, Genome Biology 11:R25; edgeR's
+      default): the precision-weighted mean of the log-ratios of x_j to a reference sample over the genes left after
+      trimming 30 % of the log-ratios and 5 % of the mean log-expressions at each end. ``fit`` picks the reference
+      among the training samples (edgeR's rule: the sample whose upper-quartile factor is closest to their mean)
+      and the geometric mean of the training factors, to which every factor is scaled; ``transform`` computes each
+      sample's own factor against that reference, so a test sample's value depends on it and the training part
+      only. Deeper sequencing of one sample moves its TMM factor a little (the precision weights grow with depth);
+      the two other methods are exactly depth-invariant.
+    - ``"upper_quartile"``: the sample's 75th percentile of counts over its library size (Bullard et al. 2010, BMC
+      Bioinformatics 11:94), scaled by the training factors' geometric mean.
+    - ``"cpm"``: f_j = 1, the library size alone.
+
+    The factors are computed by ``rnanorm`` (Genialis' scikit-learn transformers, validated against edgeR), on the
+    genes counted in some training sample. rnanorm's own ``transform`` drops the genes that are zero in every
+    sample it is given, so a test part without counts in a gene the training part has fails on a shape mismatch;
+    here each batch is given to it together with the training totals, which keeps every training gene, and leaves
+    each sample's factor its own (a factor depends only on the sample, the reference and the training mean).
+
+    Parameters
+    ----------
+    method : ``"tmm"``, ``"upper_quartile"`` or ``"cpm"``.
+    log : bool, default True. Take ``log2(. + prior_count)`` of the normalised counts per million.
+    prior_count : positive float, default 1.
+    m_trim, a_trim : TMM's trimming fractions of the log-ratios and mean log-expressions (0.3, 0.05).
+
+    Attributes
+    ----------
+    genes_ : boolean mask of the genes counted in some training sample (those the factors use).
+    factors_ : the training samples' normalisation factors.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from genesel.preprocessing import CountNormalizer
+    >>> counts = np.array([[10, 20, 30, 40], [20, 40, 60, 80], [5, 10, 15, 70]])
+    >>> CountNormalizer(method="cpm", log=False).fit_transform(counts)[[0, 2]].round(0).tolist()  # per million
+    [[100000.0, 200000.0, 300000.0, 400000.0], [50000.0, 100000.0, 150000.0, 700000.0]]
+    >>> tmm = CountNormalizer(log=False).fit(counts)   # TMM: sample 2's library is mostly its last gene
+    >>> tmm.factors_.round(2).tolist()
+    [1.26, 1.26, 0.63]
+    >>> tmm.transform(counts)[[0, 2]].round(0).tolist()   # its first three genes now match sample 0's
+    [[79370.0, 158740.0, 238110.0, 317480.0], [79370.0, 158740.0, 238110.0, 1111181.0]]
+    """
+
+    _parameter_constraints = {"method": [StrOptions({"tmm", "upper_quartile", "cpm"})], "log": ["boolean"],
+                              "prior_count": [POSITIVE], "m_trim": [real(0, 0.5, "left")],
+                              "a_trim": [real(0, 0.5, "left")]}
+
+    def __init__(self, method: str = "tmm", log: bool = True, prior_count: float = 1.0, m_trim: float = 0.3,
+                 a_trim: float = 0.05):
+        self.method = method
+        self.log = log
+        self.prior_count = prior_count
+        self.m_trim = m_trim
+        self.a_trim = a_trim
+
+    def _counts(self, X, reset):
+        X = validate_data(self, X, reset=reset, dtype=np.float64, ensure_all_finite="allow-nan")
+        if np.isnan(X).any():
+            _refuse_missing(X, "CountNormalizer")
+        if (X < 0).any():
+            r, c = np.argwhere(X < 0)[0]
+            raise ValueError(f"CountNormalizer: Negative values in data (the first {X[r, c]}, sample {r}, gene {c}): "
+                             "counts are non-negative")
+        empty = np.flatnonzero(X.sum(axis=1) <= 0)
+        if empty.size:
+            raise ValueError(f"CountNormalizer: sample(s) {empty[:5].tolist()} have no counts at all (library size "
+                             "0); drop them")
+        return X
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        X = self._counts(X, reset=True)
+        self.genes_ = X.sum(axis=0) > 0
+        Xg = X[:, self.genes_]
+        self._totals = Xg.sum(axis=0)
+        if self.method == "cpm":
+            self.norm_ = None
+        else:
+            from rnanorm import TMM, UQ
+
+            self.norm_ = (TMM(m_trim=self.m_trim, a_trim=self.a_trim) if self.method == "tmm" else UQ()).fit(Xg)
+        self.factors_ = self._factors(X)
+        return self
+
+    def _factors(self, X):
+        if self.norm_ is None:
+            return np.ones(X.shape[0])
+        import warnings
+
+        from sklearn import config_context
+
+        batch = np.vstack([X[:, self.genes_], self._totals[None, :]])
+        with warnings.catch_warnings(), config_context(transform_output="default"):
+            warnings.simplefilter("ignore", RuntimeWarning)  # log2 of zero counts: NaN, dropped by rnanorm
+            f = np.asarray(self.norm_.get_norm_factors(batch), dtype=np.float64)[:-1]
+        bad = np.flatnonzero(~np.isfinite(f) | (f <= 0))
+        if bad.size:
+            raise ValueError(f"CountNormalizer: no {self.method} factor for sample(s) {bad[:5].tolist()} (too few "
+                             "genes counted in both it and the reference sample, e.g. sparse single-cell counts); "
+                             "use method='cpm'")
+        return f
+
+    def transform(self, X):
+        check_is_fitted(self, "genes_")
+        X = self._counts(X, reset=False)
+        eff = X.sum(axis=1) * self._factors(X)
+        out = X / eff[:, None] * 1e6
+        return np.log2(out + self.prior_count) if self.log else out
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
         return tags

@@ -20,7 +20,7 @@ from genesel.leaderboard import tables as T
 
 #: public estimators that are not methods: the preprocessing every pipeline of the protocol applies
 #: (:func:`genesel.leaderboard.protocol.preprocessing` over the data set's recommended preprocessing)
-NOT_METHODS = {"LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer"}
+NOT_METHODS = {"LogTransform", "GeneStandardizer", "SampleStandardizer", "MissingValueImputer", "CountNormalizer"}
 
 
 def _public_estimators():

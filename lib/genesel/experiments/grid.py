@@ -125,16 +125,19 @@ def cell_key(func, cell: dict, *, code: str | None = None) -> str:
 
 
 def _key_cell(cell: dict) -> dict:
-    """The cell as its cache key sees it: every parameter that names a user's file (a data set read from a path,
-    :func:`genesel.expression_io.looks_like_path`) is replaced by the file's content identity (its sha256, and its
-    sample sheet's), not its path: editing the file recomputes the cell, moving or renaming it does not
-    (:func:`genesel.expression_io.file_identity`)."""
-    from genesel.expression_io import file_identity, looks_like_path
+    """The cell as its cache key sees it: every parameter that names a user's file (a
+    :class:`genesel.dataref.DataRef`, or its string form) is replaced by the reference's identity
+    (:meth:`~genesel.dataref.DataRef.key`: the sha256 of the file and its sample sheets, with its reading options),
+    not its path: editing the file recomputes the cell, moving or renaming it does not. A string that names no
+    existing file is kept as it is."""
+    from genesel.dataref import DataRef, is_file_reference
 
     def sub(v):
-        if isinstance(v, str) and looks_like_path(v):
-            ident = file_identity(v)
-            return v if ident is None else {"file": ident}
+        if isinstance(v, DataRef) or (isinstance(v, str) and is_file_reference(v)):
+            try:
+                return DataRef.of(v).key()
+            except (FileNotFoundError, ValueError):
+                return str(v)
         if isinstance(v, (list, tuple)):
             return [sub(x) for x in v]
         if isinstance(v, dict):

@@ -31,7 +31,7 @@ import numpy as np
 
 from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import bootstrap_splits, grouped_inner_folds, nested_cv, single_thread
-from genesel.expression_io import looks_like_path
+from genesel.dataref import is_file_reference, quote_value
 from genesel.leaderboard.catalogue import method as _method
 from genesel.leaderboard.keys import cell_code
 from genesel.leaderboard.protocol import run_split
@@ -95,11 +95,13 @@ def load(dataset: str, view: str | None = None, max_genes: int | None = None) ->
             raise ValueError(f"the 'diaz2006' view exists for golub only, not {dataset!r}")
         X, y, ids = _dudoit_view(ds)
         return Task(dataset, X, y, ids, tuple(ds.classes), GeneStandardizer(on_constant="zero"))
-    if looks_like_path(dataset):
+    if is_file_reference(dataset):
         ds = load_dataset(dataset)
         if len(ds.classes) != 2:
+            pair = ",".join(quote_value(c) for c in ds.classes[:2])
             raise ValueError(f"{dataset}: the leaderboard's methods are binary; the file has {len(ds.classes)} classes "
-                             f"{list(ds.classes)} (choose two with '?classes=a,b' in the reference)")
+                             f"{list(ds.classes)} (choose two: classes={list(ds.classes[:2])!r} in Python, or "
+                             f"'&classes={pair}' in the reference string)")
         X, ids = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.gene_ids)
         if max_genes is not None and max_genes < X.shape[1]:
             keep = np.sort(np.argsort(-np.nanvar(X, axis=0), kind="stable")[:max_genes])

@@ -174,9 +174,9 @@ def dataset_code(name: str, roots=None) -> str:
     """The digest of what defines the registered data set ``name`` (:func:`dataset_fingerprints`; an alias is
     resolved first for the installed sources); "" for a user's file, whose content the cell key holds already
     (:func:`genesel.experiments.grid.cell_key`)."""
-    from genesel.expression_io import looks_like_path
+    from genesel.dataref import is_file_reference
 
-    if looks_like_path(name):
+    if is_file_reference(name):
         return ""
     if roots is not None:
         return content_digest(dataset_fingerprints(name, roots))

@@ -25,9 +25,9 @@ __all__ = ["VARIANCE_SCALES", "load_task", "one_class_fits"]
 VARIANCE_SCALES = ("recommended", "log_floor_p5")
 
 
-def _variance_view(dataset: str, X: np.ndarray, scale: str) -> np.ndarray:
-    if scale == "recommended":
-        return recommended_preprocessing(dataset, standardize=False).fit_transform(X)
+def _variance_view(ds: Dataset, X: np.ndarray, scale: str) -> np.ndarray:
+    if scale == "recommended":  # the data set's decided scale (log, or log2 CPM for counts)
+        return recommended_preprocessing(ds, standardize=False).fit_transform(X)
     if scale == "log_floor_p5":
         return LogTransform(floor=max(1.0, float(np.percentile(X, 5)))).fit_transform(X)
     raise ValueError(f"variance_scale must be one of {VARIANCE_SCALES}, got {scale!r}")
@@ -58,7 +58,7 @@ def load_task(dataset: str, max_genes: int | None = None, *, variance_scale: str
         return ds
     if int(max_genes) < 1:
         raise ValueError(f"max_genes must be a positive number of genes (or None for all), got {max_genes!r}")
-    keep = np.sort(np.argsort(-_variance_view(dataset, ds.X, variance_scale).var(axis=0), kind="stable")[:max_genes])
+    keep = np.sort(np.argsort(-_variance_view(ds, ds.X, variance_scale).var(axis=0), kind="stable")[:max_genes])
     # X[:, keep] is a Fortran-ordered copy (numpy's fancy indexing along axis 1); downstream BLAS products, and so
     # the last digits of capped optimisations (the GP-ARD fits of Tan ch. 4), depend on the memory order: keep it
     X, genes = ds.X[:, keep], np.asarray(ds.gene_ids)[keep]

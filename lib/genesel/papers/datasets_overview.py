@@ -40,9 +40,9 @@ def _shape(name) -> tuple[int, int]:
     """(samples, genes) of a data set: from the registry for a registered set, by reading a user's file."""
     from data_fetch import resolve
     from genesel.datasets import load_dataset
-    from genesel.expression_io import looks_like_path
+    from genesel.dataref import is_file_reference
 
-    return load_dataset(name).X.shape if looks_like_path(name) else resolve(name).shape
+    return load_dataset(name).X.shape if is_file_reference(name) else resolve(name).shape
 
 
 def estimated_seconds(datasets) -> float:

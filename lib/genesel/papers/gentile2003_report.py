@@ -160,12 +160,12 @@ def wilcoxon_readable(wil: pd.DataFrame, min_splits: int = 10, datasets=None) ->
 
 def protocol_table(protocol: pd.DataFrame) -> pd.DataFrame:
     """The protocol of the run (:func:`genesel.papers.gentile2003.notebook_protocol`) as a reader wants it."""
-    from genesel.expression_io import looks_like_path
+    from genesel.dataref import is_file_reference
     from genesel.papers.presentation import tidy
 
     training = protocol.n_train.map(lambda n: "38 (Golub's split), order permuted" if pd.isna(n)
                                     else f"{int(n)} random")
-    name = protocol.dataset.map(lambda d: "a file of your own" if looks_like_path(d) else d)
+    name = protocol.dataset.map(lambda d: "a file of your own" if is_file_reference(d) else d)
     return tidy(protocol.assign(training=training, dataset=name)
                 [["paper_name", "dataset", "training", "n_test", "n_splits", "test_predictions", "cycles"]]
                 .rename(columns={"paper_name": "data set", "dataset": "genesel name",

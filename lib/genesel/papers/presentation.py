@@ -62,23 +62,28 @@ def as_list(value, name: str, *, example=("golub",), kind=str, allow_none: bool 
         raise ValueError(f"parameter {name!r}: {exc}; use {_syntax(name, example)}") from None
 
 
-def _file_reference(item: str, name: str, label, rows, classes) -> str:
-    """The reference string of a user's file (``make_reference``): its own reading options first, then the
-    notebook's ``label`` / ``rows`` / ``classes`` parameters for the options it does not set."""
-    from genesel.expression_io import make_reference, parse_reference
+def _file_reference(item, name: str, label, rows, classes, groups=None, scale=None) -> str:
+    """The reference string of a user's file (:meth:`genesel.dataref.DataRef.to_string`): its own reading options
+    first, then the notebook's ``label`` / ``rows`` / ``classes`` / ``groups`` / ``scale`` parameters for the
+    options it does not set."""
+    from genesel.dataref import DataRef, parse_string
 
-    path, opts = parse_reference(item)
-    if not Path(path).expanduser().is_file():
+    path, opts = parse_string(os.fspath(item)) if isinstance(item, (str, os.PathLike)) else (None, {})
+    if path is not None and not Path(path).expanduser().is_file():
         raise ValueError(f"parameter {name!r}: no such file {path!r} (nor a registered data set name); give the path "
                          "of an expression file (CSV/TSV, GEO SOFT or Series Matrix, .h5ad)")
-    given = {"label": label, "rows": rows if rows not in (None, "auto") else None,
+    given = {"label": label, "rows": rows if rows not in (None, "auto") else None, "groups": groups,
+             "scale": scale if scale not in (None, "auto") else None,
              "classes": as_list(classes, "classes", example=["normal", "tumour"])}
-    for k, v in given.items():
-        if v is not None and k not in opts:
-            opts[k] = v
-    if opts.get("classes") is not None and len(opts["classes"]) != 2:
-        raise ValueError(f"parameter 'classes' must name two classes (negative, positive), got {opts['classes']}")
-    return make_reference(path, **opts)
+    if given["classes"] is not None and len(given["classes"]) < 2:
+        raise ValueError(f"parameter 'classes' must name at least two classes, got {given['classes']}; "
+                         f"use {_syntax('classes', ['normal', 'tumour'])}")
+    try:
+        ref = DataRef.of(item)
+        return ref.with_options(**{k: v for k, v in given.items() if v is not None and k not in ref.options()}) \
+            .to_string()
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"parameter {name!r}: {exc}") from None
 
 
 def _check_file_task(ref: str, name: str, binary: bool) -> None:
@@ -88,11 +93,13 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
 
     ds = load_dataset(ref)
     if binary and len(ds.classes) != 2:
+        import shlex
+
         counts = ", ".join(f"{c} ({n})" for c, n in ds.class_counts.items())
-        pair = ",".join(str(c) for c in ds.classes[:2])
+        pair = shlex.quote(json.dumps(list(ds.classes[:2]), ensure_ascii=False))
         raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(ds.classes)} classes: {counts}. This "
                          f"notebook's methods are binary: choose two with the classes parameter, e.g. "
-                         f"-p classes '{pair}' (the other samples are left out)")
+                         f"-p classes {pair} (the other samples are left out)")
     n_missing = int(np.isnan(ds.X).sum())
     if n_missing:  # a file's missing values are kept (issue 22); the papers' protocols impute nothing in their folds
         raise ValueError(f"parameter {name!r}: {display_name(ref)} has {n_missing} missing value(s). The papers' "
@@ -103,33 +110,35 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
 
 
 def dataset_list(value, default, name: str = "datasets", *, binary: bool = True, label=None, rows=None,
-                 classes=None):
+                 classes=None, groups=None, scale=None):
     """Data sets for a notebook: registered names (aliases resolved to the registry's names) or files of one's own,
     duplicates dropped, order kept.
 
-    A file is given by its path, or by a reference string naming its reading options
-    (``"study.csv?label=class&classes=normal,tumour"``, :func:`genesel.expression_io.make_reference`); the
-    notebook's ``label``, ``rows`` and ``classes`` parameters fill in the options a reference does not set. A file
-    comes back as its reference string, which every paper module, grid cell and
-    :func:`genesel.datasets.load_dataset` accepts wherever a registered name is accepted.
+    A file is given by its path, a :class:`genesel.dataref.DataRef`, or a reference string naming its reading
+    options (``"study.csv?label=class&classes=ER+,ER-"``, the quoting rule of :mod:`genesel.dataref`); the
+    notebook's ``label``, ``rows``, ``classes`` (a list), ``groups`` and ``scale`` parameters fill in the options a
+    reference does not set. A file comes back as its reference string (:meth:`~genesel.dataref.DataRef.to_string`),
+    which every paper module, grid cell and :func:`genesel.datasets.load_dataset` accepts wherever a registered name
+    is accepted.
 
     Refuses unknown names (listing the registered ones), missing files, unreadable files (the reader's message names
     the line or sample at fault) and, when ``binary``, multi-class sets and files, which the paper methods cannot
     use (for a file: naming its classes and how to choose two)."""
     from data_fetch import resolve
-    from genesel.expression_io import looks_like_path
+    from genesel.dataref import DataRef, is_file_reference
 
     example = list(default)[:1] or ["golub"]
-    if isinstance(value, (str, os.PathLike)) and not str(value).strip().startswith("[") and looks_like_path(value):
-        names = [os.fspath(value)]  # one file: its reference may hold commas (classes=a,b)
+    if isinstance(value, DataRef) or (isinstance(value, (str, os.PathLike)) and not str(value).strip().startswith("[")
+                                      and is_file_reference(value)):
+        names = [value]  # one file: its reference may hold commas (classes=a,b)
     else:
-        names = as_list(value, name, example=example)
+        names = as_list(value, name, example=example, kind=lambda v: v if isinstance(v, DataRef) else str(v))
     if names is None:
         names = list(default)
     out = []
     for n in names:
-        if looks_like_path(n):
-            key = _file_reference(str(n), name, label, rows, classes)
+        if is_file_reference(n):
+            key = _file_reference(n, name, label, rows, classes, groups, scale)
             _check_file_task(key, name, binary)
         else:
             try:

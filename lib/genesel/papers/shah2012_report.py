@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from genesel.datasets import display_name
-from genesel.expression_io import looks_like_path
+from genesel.dataref import is_file_reference
 from genesel.papers.common import load_task
 from genesel.papers.shah2012 import (METHODS, MISSING_DATASETS, MNIST_PAIRS, PAPER_DATASETS, STUMP_METHODS,
                                      dataset_note, paper_table1, paper_table2, paper_table3, paper_table4,
@@ -435,7 +435,7 @@ def datasets_table(datasets) -> pd.DataFrame:
         ds = load_task(d)
         X, y, classes = ds.X, ds.y, ds.classes
         rows.append({"paper name": paper_name(d), "samples": int(X.shape[0]),
-                     "genesel data set": "a file of your own" if looks_like_path(d) else d,
+                     "genesel data set": "a file of your own" if is_file_reference(d) else d,
                      "genes": int(X.shape[1]), "classes (-1 / +1)": f"{classes[0]} ({int(np.sum(y < 0))}) / "
                      f"{classes[1]} ({int(np.sum(y > 0))})", "difference from the paper": dataset_note(d)})
     return pd.DataFrame(rows).set_index("paper name")

@@ -400,10 +400,10 @@ def ard_bullet(spread: pd.DataFrame, tops: dict, names: dict) -> str:
 def file_tag(dataset: str) -> str:
     """The data set's part of a figure's file name: the first word of its thesis name ("leukemia"); for a user's
     file, its file name without folders or suffixes."""
-    from genesel.expression_io import looks_like_path
+    from genesel.dataref import is_file_reference
     from genesel.plotting import figure_name
 
-    return figure_name("x", dataset)[2:] if looks_like_path(dataset) else thesis_name(dataset).split()[0].lower()
+    return figure_name("x", dataset)[2:] if is_file_reference(dataset) else thesis_name(dataset).split()[0].lower()
 
 
 def _fold_accuracy(res):
