@@ -19,6 +19,20 @@ RBF SVM with ``gamma="scale"`` are scale-free. Degenerate fits are not silent: a
 X that the decision values drown in rounding raises ``ValueError`` (naming C and the remedy); a model that predicts
 one class for every training sample warns (``DegenerateModelWarning``, naming C or gamma).
 
+More than two classes: one against the rest. With K > 2 classes both SVMs train K binary machines, machine k
+separating ``classes_[k]`` (+1) from all other samples (-1), on the same C and kernel; ``decision_function`` is
+(n, K) (column k: machine k's decision value) and ``predict`` its arg max, the one-vs-rest rule (Vapnik 1998,
+*Statistical Learning Theory*, §10.10; Rifkin & Klautau 2004, *In defense of one-vs-all classification*, JMLR 5:101,
+who show it as accurate as the other reductions and the joint multi-class SVMs when the binary machines are
+regularised SVMs; Ramaswamy et al. 2001, PNAS 98:15149, used it on 14 tumour types). Why one-vs-rest rather than
+LIBSVM's one-vs-one: (i) the K machines share the samples, so one n x n Gram matrix serves all of them (with d >> n
+its computation, O(n^2 d), is most of the cost; the K solves are on n x n) where one-vs-one trains K(K - 1)/2
+machines on pairs of classes; (ii) the gene rankings built on these SVMs (SVM-RFE, MSVM-RFE, l2-AROM) need one
+weight vector per class over all samples, which one-vs-rest gives (``coef_`` is (K, d), as scikit-learn's
+``LinearSVC``); (iii) its decision values are the machines' own, with no vote to break ties. Two classes are the
+binary SVM exactly as before (one machine, bit for bit). The binary SVMs have no ``predict_proba``, nor do their
+multi-class forms.
+
 ``C=np.inf`` gives the hard-margin SVM (only meaningful on separable data, which n << d microarray data nearly
 always are; on non-separable data the dual is unbounded and SMO stops at ``max_iter`` with a warning). The Gram
 products are computed by a small numba kernel rather than BLAS: on these tiny matrices OpenBLAS threads only
@@ -38,7 +52,8 @@ from genesel._core.smo import dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
 from genesel._core.units import (OFFSET_RATIO, far_offset_centre, in_x_units, log10_scale, log_scale_str,
                                  negligible_C_message, offset_message, offset_ratio, scale_pow2, unit_row_exponent)
-from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class, zero_ignored_genes
+from genesel._core.validation import (check_classification_fit, one_vs_rest_labels, warn_degenerate, warn_if_one_class,
+                                      zero_ignored_genes)
 
 __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_violation"]
 
@@ -48,7 +63,8 @@ __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_vi
 
 
 class _DualSVMBase(BinaryClassifier):
-    """Shared fit/predict for the dual SVMs (binary; classes_[1] is the positive class, as in sklearn).
+    """Shared fit/predict for the dual SVMs (binary: classes_[1] is the positive class, as in sklearn; K > 2
+    classes: K one-vs-rest machines on one Gram matrix, every fitted array with one row per class).
 
     Units: the solver runs on X' = 2^k X (exact; k puts the longest sample at norm in [0.5, 1)), where the
     linear kernel's box is C' = C / 4^k (the same problem: scaling x by a and C by 1/a^2 leaves the decision
@@ -63,6 +79,8 @@ class _DualSVMBase(BinaryClassifier):
     is still that of ``X @ coef_``; predictions are computed on centred data. Data of ordinary offset are not
     touched (bit for bit the computation without it).
     """
+
+    _multi_class = True  # K > 2 classes: one machine per class against the rest (module docstring)
 
     def _relative_units(self, X, centre):
         """X in data-relative units (see the class docstring): returns (X', k) with X' = 2^k X, or 2^k2 (2^k1 X -
@@ -87,25 +105,26 @@ class _DualSVMBase(BinaryClassifier):
         return Xs
 
     def _validate_fit_data(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(
+        """X and the labels of the dual: {-1., +1.} (n,) for two classes (``classes_[1]`` is +1), or the K
+        one-vs-rest label rows (K, n) for K > 2 classes."""
+        X, y_index, self.classes_ = check_classification_fit(
             self, X, y, constant=None if getattr(self, "kernel", None) == "precomputed" else "zero")
-        return X, y_pm1.astype(np.float64)
+        if self.classes_.size == 2:
+            return X, np.where(y_index == 1, 1.0, -1.0)
+        return X, one_vs_rest_labels(y_index, self.classes_.size)
 
-    def _solve(self, K, y_pm1, alpha0, C_scaled, exp2, alpha0_exp2=0, who=None):
-        """Solve on the scaled Gram matrix K (C_scaled = C / 2^exp2); ``alpha0`` is in units of 2^alpha0_exp2
-        times the units of X; ``who`` names the estimator in messages."""
-        who = who or type(self).__name__
-        if not C_scaled > 0:
-            raise ValueError(negligible_C_message(who, self.C, K, exp2))
+    def _dual(self, K, y_pm1, alpha0, C_scaled, exp2, alpha0_exp2, who, what=""):
+        """One C-SVM dual on the scaled Gram matrix (see :meth:`_solve`): the solution, refused when it overflows,
+        with a ``ConvergenceWarning`` when SMO stopped at ``max_iter``; ``what`` names the machine in messages."""
         if alpha0 is not None:
             alpha0 = in_x_units(np.asarray(alpha0, dtype=float), alpha0_exp2 - exp2)
         with np.errstate(over="ignore", invalid="ignore"):
             res = solve_svm_dual(K, y_pm1, C_scaled, tol=self.tol, max_iter=self.max_iter, alpha0=alpha0)
         if not (np.all(np.isfinite(res["alpha"])) and np.isfinite(res["rho"]) and np.isfinite(res["objective"])):
             raise ValueError(
-                f"{who}: the SVM's dual solution overflows: the kernel matrix is numerically singular at the scale "
-                f"of X (its entries reach {float(np.max(np.abs(K))) if K.size else 0.0:.3g}, and with C={self.C:g} "
-                "the dual variables grow without bound); use a finite C, standardise the genes "
+                f"{who}: the SVM's dual solution{what} overflows: the kernel matrix is numerically singular at the "
+                f"scale of X (its entries reach {float(np.max(np.abs(K))) if K.size else 0.0:.3g}, and with "
+                f"C={self.C:g} the dual variables grow without bound); use a finite C, standardise the genes "
                 "(genesel.preprocessing.GeneStandardizer), or for the polynomial kernel a smaller degree or gamma")
         if not res["converged"]:
             import warnings
@@ -113,11 +132,22 @@ class _DualSVMBase(BinaryClassifier):
             from sklearn.exceptions import ConvergenceWarning
 
             warnings.warn(
-                f"SMO stopped after {res['n_iter']} iterations with KKT gap {res['gap']:.3g} > tol={self.tol}; "
+                f"SMO{what} stopped after {res['n_iter']} iterations with KKT gap {res['gap']:.3g} > tol={self.tol}; "
                 "increase max_iter (or use a finite C on non-separable data)",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
+        return res
+
+    def _solve(self, K, y_pm1, alpha0, C_scaled, exp2, alpha0_exp2=0, who=None):
+        """Solve on the scaled Gram matrix K (C_scaled = C / 2^exp2); ``alpha0`` is in units of 2^alpha0_exp2
+        times the units of X; ``who`` names the estimator in messages."""
+        who = who or type(self).__name__
+        if not C_scaled > 0:
+            raise ValueError(negligible_C_message(who, self.C, K, exp2))
+        if y_pm1.ndim == 2:
+            return self._solve_ovr(K, y_pm1, alpha0, C_scaled, exp2, alpha0_exp2, who)
+        res = self._dual(K, y_pm1, alpha0, C_scaled, exp2, alpha0_exp2, who)
         alpha = res["alpha"]
         # decision values on the training samples: sum_j a_j y_j K_ij - rho = y_i (G_i + 1) - rho
         f_train = y_pm1 * (res["gradient"] + 1.0) - res["rho"]
@@ -138,6 +168,43 @@ class _DualSVMBase(BinaryClassifier):
             [np.sum(y_pm1[self.support_] < 0), np.sum(y_pm1[self.support_] > 0)], dtype=np.int32
         )
         return res
+
+    def _solve_ovr(self, K, Y, alpha0, C_scaled, exp2, alpha0_exp2, who):
+        """The K one-vs-rest duals on one scaled Gram matrix (``Y``: their {-1, +1} label rows, (K, n); ``alpha0``:
+        a warm start per machine, (K, n), or None). Row k of every fitted array is the machine of ``classes_[k]``
+        against the rest; ``support_`` is the union of their support vectors."""
+        nc, n = Y.shape
+        if alpha0 is not None:
+            alpha0 = np.asarray(alpha0, dtype=float)
+            if alpha0.shape != (nc, n):
+                raise ValueError(f"{who}: alpha0 of a {nc}-class fit is one warm start per class, shape ({nc}, {n}); "
+                                 f"got {alpha0.shape}")
+        alpha = np.zeros((nc, n))
+        rhos = np.zeros(nc)
+        n_iter = np.zeros(nc, dtype=np.int64)
+        objective = np.zeros(nc)
+        F = np.zeros((nc, n))  # decision values on the training samples
+        for k in range(nc):
+            what = f" (class {self.classes_[k]!r} against the rest)"
+            res = self._dual(K, Y[k], None if alpha0 is None else alpha0[k], C_scaled, exp2, alpha0_exp2, who, what)
+            F[k] = Y[k] * (res["gradient"] + 1.0) - res["rho"]
+            _check_decision_spread(who + what, self.C, K, exp2, F[k], res["rho"])
+            alpha[k], rhos[k], n_iter[k], objective[k] = res["alpha"], res["rho"], res["n_iter"], res["objective"]
+        y_index = np.argmax(Y, axis=0)
+        cause, remedy = self._one_class_cause(K, exp2)
+        warn_if_one_class(who, self.classes_[np.argmax(F, axis=0)], self.classes_[y_index], cause, remedy,
+                          stacklevel=4)
+        self._alpha_scaled = alpha
+        self._exp2 = int(exp2)
+        self.alpha_ = in_x_units(alpha, exp2)
+        self.support_ = np.flatnonzero(np.any(alpha > 0, axis=0))
+        self._dual_coef_scaled = (alpha * Y)[:, self.support_]
+        self.dual_coef_ = in_x_units(self._dual_coef_scaled, exp2)
+        self.intercept_ = -rhos
+        self.n_iter_ = n_iter
+        self.objective_ = in_x_units(objective, exp2)
+        self.n_support_ = np.bincount(y_index[self.support_], minlength=nc).astype(np.int32)
+        return None
 
     def _one_class_cause(self, K, exp2):
         t = log_scale_str(self.C, K, exp2)
@@ -187,9 +254,13 @@ class LinearSVM(_DualSVMBase):
     max_iter : int or None
         SMO iteration cap (None: 10 million).
 
-    ``fit(X, y, alpha0=None)`` accepts a warm start (a feasible dual vector for the same samples).
+    ``fit(X, y, alpha0=None)`` accepts a warm start (a feasible dual vector for the same samples; (K, n_samples),
+    one per machine, with K > 2 classes).
     Attributes: ``classes_``, ``coef_`` (1, n_features), ``intercept_`` (1,), ``dual_coef_`` (1, n_SV) = a_i y_i,
-    ``support_``, ``support_vectors_``, ``alpha_`` (n_samples,), ``n_iter_``, ``objective_``. The model is
+    ``support_``, ``support_vectors_``, ``alpha_`` (n_samples,), ``n_iter_``, ``objective_``. With K > 2 classes
+    (one-vs-rest, module docstring) ``coef_`` is (K, n_features), ``intercept_`` (K,), ``alpha_`` (K, n_samples),
+    ``dual_coef_`` (K, n_SV) over the union of the machines' support vectors (``support_``), ``n_iter_`` and
+    ``objective_`` (K,), ``n_support_`` the support vectors of each class, and ``decision_function`` (n, K). The model is
     computed in data-relative units (see ``_DualSVMBase``); ``alpha_``, ``dual_coef_`` and ``objective_`` are
     reported in the units of X and can under- or overflow for data near 1e-300 or 1e200, ``coef_`` and the
     predictions do not.
@@ -230,19 +301,30 @@ class LinearSVM(_DualSVMBase):
         # (1, n_SV) @ (n_SV, d), BLAS-free; in scaled units w' = w / 2^k
         self._coef_scaled = linear_gram(self._dual_coef_scaled, Xs[self.support_].T)
         self.coef_ = in_x_units(self._coef_scaled, k)
+        if self.classes_.size > 2:  # one row per class (one-vs-rest)
+            self._b_units = self.intercept_.copy()
+            if self._x_centre is not None:
+                self.intercept_ = self.intercept_ - self._coef_scaled @ scale_pow2(self._x_centre, self._x_exp2)
+            return self
         self._b_units = float(self.intercept_[0])
         if self._x_centre is not None:  # the bias of x . coef_ in the units of X: b' - w' . (2^k2 mean)
             self.intercept_ = self.intercept_ - float(self._coef_scaled[0] @ scale_pow2(self._x_centre, self._x_exp2))
         return self
 
     def decision_function(self, X):
+        """Decision values: (n,) for two classes (positive for ``classes_[1]``), (n, K) for K > 2 classes (column k:
+        the machine of ``classes_[k]`` against the rest; ``predict`` takes the arg max)."""
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if self.classes_.size > 2:
+            return linear_gram(self._to_units(X), self._coef_scaled) + self._b_units
         return linear_gram(self._to_units(X), self._coef_scaled)[:, 0] + self._b_units
 
 
 class KernelSVM(_DualSVMBase):
-    """Binary C-SVM with a linear, polynomial or RBF kernel (same numba SMO solver as ``LinearSVM``).
+    """C-SVM with a linear, polynomial or RBF kernel (same numba SMO solver as ``LinearSVM``): binary, or one
+    against the rest for K > 2 classes (module docstring; fitted arrays then have one row per class, and
+    ``decision_function`` is (n, K); with ``kernel="precomputed"`` ``dual_coef_full_`` is (K, n_train)).
 
     Kernels follow scikit-learn's ``SVC``: ``linear`` x.x', ``poly`` (gamma x.x' + coef0)^degree,
     ``rbf`` exp(-gamma |x - x'|^2); ``"auto"`` is 1 / n_features. ``kernel="precomputed"`` takes Gram matrices
@@ -337,11 +419,14 @@ class KernelSVM(_DualSVMBase):
         self._solve(K, y_pm1, alpha0, in_x_units(float(self.C), -exp2), exp2)
         self.support_vectors_ = X[self.support_]
         self._sv_scaled = Xs[self.support_]
-        self._b_units = float(self.intercept_[0])
+        multi = self.classes_.size > 2
+        self._b_units = self.intercept_.copy() if multi else float(self.intercept_[0])
         if self.kernel == "linear":
             w = self._dual_coef_scaled @ self._sv_scaled
             self.coef_ = in_x_units(w, k)
-            if self._x_centre is not None:  # the bias of x . coef_ in the units of X
+            if self._x_centre is not None and multi:  # one bias per class (one-vs-rest)
+                self.intercept_ = self.intercept_ - w @ scale_pow2(self._x_centre, self._x_exp2)
+            elif self._x_centre is not None:  # the bias of x . coef_ in the units of X
                 self.intercept_ = self.intercept_ - float(w[0] @ scale_pow2(self._x_centre, self._x_exp2))
         return self
 
@@ -367,14 +452,20 @@ class KernelSVM(_DualSVMBase):
         self._x_centre = None
         self._gamma_scaled = self._gamma_ = None
         self._solve(K, y_pm1, alpha0, float(self.C), 0)  # the matrix as given: no rescaling, C as given
-        self.dual_coef_full_ = self._alpha_scaled * y_pm1  # alpha_i y_i over every training sample
+        self.dual_coef_full_ = self._alpha_scaled * y_pm1  # alpha_i y_i over every training sample (K rows: K > 2)
         self.support_vectors_ = np.empty((0, 0))
         return self
 
     def decision_function(self, X):
+        """Decision values: (n,) for two classes (positive for ``classes_[1]``), (n, K) for K > 2 classes (column k:
+        the machine of ``classes_[k]`` against the rest; ``predict`` takes the arg max)."""
         check_is_fitted(self, "dual_coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.kernel == "precomputed":
+            if self.classes_.size > 2:
+                return X @ self.dual_coef_full_.T + self.intercept_
             return X @ self.dual_coef_full_ + self.intercept_[0]
         Kx = self._kernel(self._to_units(zero_ignored_genes(self, X)), self._sv_scaled)
+        if self.classes_.size > 2:
+            return Kx @ self._dual_coef_scaled.T + self._b_units
         return Kx @ self._dual_coef_scaled[0] + self._b_units
