@@ -23,8 +23,25 @@ To keep rounding error from accumulating over thousands of downdates, K is recom
 number of survivors halves (total extra cost below one Gram computation).
 Units: the elimination runs on X times a power of two with C converted (exact; see :mod:`genesel.svm`), so data
 near 1e200 or 1e-300 give the ranking of data near 1 for the hard margin; a C negligible at the scale of X raises.
-The whole elimination loop is one numba function (``_rfe_path``); its plain-Python twin is in
-``tests/naive/svm.py``.
+The whole elimination loop is one numba function (``_rfe_kernel``, called by ``_rfe_path``); its plain-Python twin
+is in ``tests/naive/svm.py``.
+
+More than two classes (K > 2). The SVM of every stage is the one-vs-rest linear SVM of :mod:`genesel.svm` (K
+machines, machine k separating class k from the others, on the same Gram matrix) and the ranking criterion is the
+summed squared weight  c_i = sum_k w_ki^2. This is Guyon's own argument carried over: the criterion of §3.3 is the
+change DJ(i) = w_i^2 / 2 of the cost J = ||w||^2 / 2 when gene i is removed (optimal brain damage, LeCun et al.
+1990), and for the K independent machines the cost is J = sum_k ||w_k||^2 / 2, whose change is sum_k w_ki^2 / 2. It
+is the one-versus-all form of multi-class SVM-RFE (Zhou & Tuck 2007, *MSVM-RFE: extensions of SVM-RFE for
+multiclass gene selection on DNA microarray data*, Bioinformatics 23:1106, compare it with rankings from the joint
+multi-class SVMs of Weston & Watkins 1999 and Crammer & Singer 2001). Why one-vs-rest rather than a joint
+multi-class SVM: the K machines are binary SVMs, so the elimination keeps its downdated Gram matrix (one for all K
+machines) and its warm-started SMO solves (K per stage), where a joint SVM's dual couples K n variables and would
+need a solver of its own; the final model is then :class:`genesel.svm.LinearSVM`'s multi-class form; and by Rifkin
+& Klautau (2004, JMLR 5:101) one-vs-rest regularised machines classify as well as the joint ones. The lazy argmin
+carries over with the Euclidean norm of a gene's K weights (see :func:`_rfe_kernel`). Two classes: Guyon's single
+SVM, bit for bit as before (the two one-vs-rest machines of two classes are one machine up to sign, so the
+criterion would only double). Cost: one Gram matrix and its downdates as in the binary case, K SMO solves and K
+products x_g . c_k per gene evaluated, so roughly K times the binary solve-and-weight work.
 """
 
 from __future__ import annotations
@@ -43,7 +60,7 @@ from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR
 from genesel._core.selector import SelectorBase
 from genesel._core.smo import restore_equality, rho, warm_solve
 from genesel._core.units import far_offset_centre, in_x_units, negligible_C_message, scale_pow2, unit_row_exponent
-from genesel._core.validation import check_binary_fit
+from genesel._core.validation import check_classification_fit, one_vs_rest_labels
 from genesel.svm import LinearSVM
 
 __all__ = ["SVMRFE", "elimination_schedule"]
@@ -109,21 +126,37 @@ def _dot_row(Xt, g, c):
 
 
 @njit(cache=True)
-def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
-    """Run SVM-RFE. Xt is genes x samples (C order), y in {-1., +1.}, n_remove the schedule.
+def _eval_gene(Xt, g, c, wst, cst):
+    """Gene g's weights in every machine, ``wst[g, k] = x_g . c[k]``, and its criterion ``cst[g] = sum_k wst[g, k]^2``
+    (one machine: w_g^2, Guyon's c_i)."""
+    acc = 0.0
+    for k in range(c.shape[0]):
+        w = _dot_row(Xt, g, c[k])
+        wst[g, k] = w
+        acc += w * w
+    cst[g] = acc
 
-    Returns (eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots):
-    ``eliminated`` lists genes in elimination order (within a stage by increasing w^2, ties by lower index),
-    ``final_rows`` the survivors (ascending index), ``final_w`` their weights in the last SVM,
-    ``alphas[s]``/``rhos[s]`` the SVM trained at stage s (s = n_stages is the final one on the survivors),
-    ``n_dots`` the number of weights w_g = x_g . c actually computed.
 
-    One-gene stages find the exact argmin of w_g^2 lazily: each gene keeps the weight ``wst`` computed at the
-    dual point of its last evaluation, and by Cauchy-Schwarz |w_g(now) - wst_g| <= |x_g| * sum |c_t - c_{t-1}|
-    over the stages since then. Only genes whose lower bound does not exceed the best exact value are recomputed
-    (from scratch, so every compared value is an exact x_g . c). Chunk stages compute every weight.
+@njit(cache=True)
+def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish):
+    """Run SVM-RFE with M machines on one Gram matrix. Xt is genes x samples (C order), Y (M, n) their labels in
+    {-1., +1.} (M = 1: the binary SVM; M = K: the K one-vs-rest machines), n_remove the schedule.
+
+    The criterion of gene g is c_g = sum_k w_kg^2 over the machines (Guyon's w_g^2 for one machine; see
+    :class:`SVMRFE` for K classes). Returns (eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots):
+    ``eliminated`` lists genes in elimination order (within a stage by increasing criterion, ties by lower index),
+    ``final_rows`` the survivors (ascending index), ``final_w`` (n_final, M) their weights in the last machines,
+    ``alphas[s, k]``/``rhos[s, k]`` machine k trained at stage s (s = n_stages is the final one on the survivors),
+    ``n_dots`` the number of gene evaluations (each M products x_g . c_k).
+
+    One-gene stages find the exact argmin of c_g lazily: each gene keeps the weights ``wst`` computed at the dual
+    point of its last evaluation, and by Cauchy-Schwarz its weight vector (w_1g, ..., w_Mg) = x_g^T [c_1 ... c_M]
+    has moved by at most |x_g| times the summed Frobenius norm of the changes of [c_1 ... c_M] (c_k = a_k * y_k)
+    since then, and so has sqrt(c_g). Only genes whose lower bound does not exceed the best exact value are
+    recomputed (from scratch, so every compared value is an exact x_g . c_k). Chunk stages compute every weight.
     """
     d, n = Xt.shape
+    M = Y.shape[0]
     n_stages = n_remove.shape[0]
     n_elim = 0
     for s in range(n_stages):
@@ -137,43 +170,46 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
         for i in range(n):
             acc += Xt[g, i] * Xt[g, i]
         xnorm[g] = np.sqrt(acc)
-    wst = np.zeros(d)
+    wst = np.zeros((d, M))
+    cst = np.zeros(d)
     dst = np.zeros(d)
     drift = 0.0
-    alpha = np.zeros(n)
-    c = np.zeros(n)
-    c_old = np.zeros(n)
+    alpha = np.zeros((M, n))
+    c = np.zeros((M, n))
+    c_old = np.zeros((M, n))
     last_refresh = d
     eliminated = np.empty(n_elim, dtype=np.int64)
-    alphas = np.zeros((n_stages + 1, n))
-    rhos = np.zeros(n_stages + 1)
-    n_iters = np.zeros(n_stages + 1, dtype=np.int64)
-    gaps = np.zeros(n_stages + 1)
+    alphas = np.zeros((n_stages + 1, M, n))
+    rhos = np.zeros((n_stages + 1, M))
+    n_iters = np.zeros((n_stages + 1, M), dtype=np.int64)
+    gaps = np.zeros((n_stages + 1, M))
     n_dots = 0
     pos = 0
     alive = np.ones(d, dtype=np.bool_)
     hint = -1
     for s in range(n_stages + 1):
         cur = rows[:n_rem]
-        G, it, gap = warm_solve(K, y, C, alpha, s > 0 and polish, tol, max_iter)
-        alphas[s, :] = alpha
-        rhos[s] = rho(y, C, alpha, G)
-        n_iters[s] = it
-        gaps[s] = gap
+        for m in range(M):
+            G, it, gap = warm_solve(K, Y[m], C, alpha[m], s > 0 and polish, tol, max_iter)
+            alphas[s, m, :] = alpha[m]
+            rhos[s, m] = rho(Y[m], C, alpha[m], G)
+            n_iters[s, m] = it
+            gaps[s, m] = gap
         step2 = 0.0
         cn2 = 0.0
-        for i in range(n):
-            c[i] = alpha[i] * y[i]
-            step2 += (c[i] - c_old[i]) ** 2
-            cn2 += c[i] * c[i]
-            c_old[i] = c[i]
+        for m in range(M):
+            for i in range(n):
+                c[m, i] = alpha[m, i] * Y[m, i]
+                step2 += (c[m, i] - c_old[m, i]) ** 2
+                cn2 += c[m, i] * c[m, i]
+                c_old[m, i] = c[m, i]
         drift += np.sqrt(step2)
         k = n_remove[s] if s < n_stages else 0
         if s == n_stages or k > 1 or s == 0:
             # exact weights for every survivor
             for t in range(n_rem):
                 g = cur[t]
-                wst[g] = _dot_row(Xt, g, c)
+                _eval_gene(Xt, g, c, wst, cst)
                 dst[g] = drift
             n_dots += n_rem
         if s == n_stages:
@@ -182,16 +218,16 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
         removed = np.empty(k, dtype=np.int64)
         if k == 1:
             slack = 1e-12 * np.sqrt(cn2)
-            # one pass; start from the runner-up of the previous stage (evaluated exactly), whose weight is
+            # one pass; start from the runner-up of the previous stage (evaluated exactly), whose criterion is
             # usually still among the smallest, so that most genes are skipped by their bound
             best = np.inf
             best_g = -1
             if hint >= 0 and alive[hint]:
                 if dst[hint] != drift:
-                    wst[hint] = _dot_row(Xt, hint, c)
+                    _eval_gene(Xt, hint, c, wst, cst)
                     dst[hint] = drift
                     n_dots += 1
-                best = wst[hint] * wst[hint]
+                best = cst[hint]
                 best_g = hint
             second = np.inf
             second_g = -1
@@ -199,13 +235,13 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
             for t in range(n_rem):
                 g = cur[t]
                 if dst[g] != drift:
-                    lb = abs(wst[g]) - xnorm[g] * ((drift - dst[g]) * (1.0 + 1e-9) + slack)
+                    lb = np.sqrt(cst[g]) - xnorm[g] * ((drift - dst[g]) * (1.0 + 1e-9) + slack)
                     if lb > 0.0 and lb * lb > best:
                         continue
-                    wst[g] = _dot_row(Xt, g, c)
+                    _eval_gene(Xt, g, c, wst, cst)
                     dst[g] = drift
                     n_dots += 1
-                v = wst[g] * wst[g]
+                v = cst[g]
                 if v < best or (v == best and g <= best_g):
                     if g != best_g:
                         second = best
@@ -223,7 +259,7 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
         else:
             crit = np.empty(n_rem)
             for t in range(n_rem):
-                crit[t] = wst[cur[t]] * wst[cur[t]]
+                crit[t] = cst[cur[t]]
             order = np.argsort(crit, kind="mergesort")
             for q in range(k):
                 keep[order[q]] = False
@@ -234,22 +270,41 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
             eliminated[pos] = removed[q]
             pos += 1
         # compact the survivors (keeps ascending index order)
-        m = 0
+        m2 = 0
         for t in range(n_rem):
             if keep[t]:
-                rows[m] = cur[t]
-                m += 1
-        n_rem = m
+                rows[m2] = cur[t]
+                m2 += 1
+        n_rem = m2
         if 2 * n_rem <= last_refresh:
             last_refresh = n_rem
             K = gram_rows(Xt, rows[:n_rem])
         else:
             add_gram_rows(K, Xt, removed, -1.0)
     final_rows = rows[:n_rem].copy()
-    final_w = np.empty(n_rem)
+    final_w = np.empty((n_rem, M))
     for t in range(n_rem):
-        final_w[t] = wst[final_rows[t]]
+        for m in range(M):
+            final_w[t, m] = wst[final_rows[t], m]
     return eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots
+
+
+def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
+    """Run SVM-RFE (:func:`_rfe_kernel`, the numba loop). ``y``: the binary labels (n,) in {-1., +1.}, or (M, n)
+    label rows of M machines (the one-vs-rest problems of K classes).
+
+    Returns (eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots) as the kernel; for binary ``y``
+    with the machine axis dropped (``final_w`` (n_final,), ``alphas`` (n_stages + 1, n), ``rhos``, ``n_iters``,
+    ``gaps`` (n_stages + 1,)): the signed weights and the single SVM of Guyon et al.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    Y = np.ascontiguousarray(y[None, :] if y.ndim == 1 else y)
+    out = _rfe_kernel(Xt, Y, C, tol, max_iter, np.asarray(n_remove, dtype=np.int64), polish)
+    if y.ndim == 2:
+        return out
+    eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots = out
+    return (eliminated, final_rows, final_w[:, 0].copy(), np.ascontiguousarray(alphas[:, 0]), rhos[:, 0].copy(),
+            n_iters[:, 0].copy(), gaps[:, 0].copy(), n_dots)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -258,7 +313,8 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True):
 
 
 class SVMRFE(SelectorBase):
-    """SVM-RFE gene selection (Guyon et al. 2002) with a linear SVM with bias, trained in the dual.
+    """SVM-RFE gene selection (Guyon et al. 2002) with a linear SVM with bias, trained in the dual; with K > 2
+    classes the K one-vs-rest SVMs and the criterion sum_k w_ki^2 (module docstring).
 
     Parameters
     ----------
@@ -290,6 +346,9 @@ class SVMRFE(SelectorBase):
     estimator_ : LinearSVM fitted on the selected genes (warm-started from the last stage, so no extra work).
     coef_ : (1, n_features_) weights of ``estimator_``.
     n_iter_ : total SMO iterations;  stage_n_iter_ : per stage.
+    classes_ : the labels. With K > 2 classes every per-machine array gains a class axis: ``stage_alpha_`` (n_stages
+        + 1, K, n_samples), ``stage_intercept_`` and ``stage_n_iter_`` (n_stages + 1, K), ``coef_`` (K, n_features_),
+        ``intercept_`` (K,), and :meth:`decision_function_path` gives (n_stages + 1, n_samples, K).
 
     Examples
     --------
@@ -317,6 +376,7 @@ class SVMRFE(SelectorBase):
 
     _parameter_constraints = {"n_features_to_select": N_FEATURES, "step": STEP, "C": [POSITIVE_OR_INF],
                               "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None]}
+    _multi_class = True  # K > 2 classes: one-vs-rest machines, criterion sum_k w_ki^2 (module docstring)
 
     def __init__(self, n_features_to_select=None, step=1, C=1.0, tol=1e-8, max_iter=None):
         self.n_features_to_select = n_features_to_select
@@ -327,7 +387,8 @@ class SVMRFE(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X, y_index, self.classes_ = check_classification_fit(self, X, y, min_samples=2)
+        multi = self.classes_.size > 2
         n, d = X.shape
         k = self._n_select(d, max(1, d // 2))  # None: half the genes, as scikit-learn's RFE
         schedule = elimination_schedule(d, k, self.step)
@@ -344,7 +405,8 @@ class SVMRFE(SelectorBase):
         if not C_scaled > 0:
             raise ValueError(negligible_C_message(type(self).__name__, self.C, linear_gram(Xs), 2 * e))
         Xt = np.ascontiguousarray(Xs.T)
-        yf = y_pm1.astype(np.float64)
+        # binary: Guyon's single SVM; K > 2 classes: the K one-vs-rest machines, criterion sum_k w_k^2
+        yf = one_vs_rest_labels(y_index, self.classes_.size) if multi else np.where(y_index == 1, 1.0, -1.0)
         eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots = _rfe_path(
             Xt, yf, C_scaled, float(self.tol), int(max_iter), schedule
         )
@@ -367,8 +429,10 @@ class SVMRFE(SelectorBase):
             stage_of[eliminated[pos : pos + r]] = s
             pos += r
         ranking = 1 + (n_stages - stage_of)
-        # feature order: survivors by decreasing w^2, then eliminated genes last-eliminated first
-        surv = final_rows[np.argsort(-(final_w**2), kind="stable")]
+        # feature order: survivors by decreasing w^2 (K classes: sum_k w_k^2), then eliminated genes last-eliminated
+        # first
+        final_crit = np.sum(final_w**2, axis=1) if multi else final_w**2
+        surv = final_rows[np.argsort(-final_crit, kind="stable")]
         self.feature_order_ = np.concatenate([surv, eliminated[::-1]]).astype(np.int64)
         self.subset_sizes_ = np.concatenate([[d], d - np.cumsum(schedule)]).astype(np.int64)
         self.support_ = support
@@ -382,6 +446,9 @@ class SVMRFE(SelectorBase):
             self.stage_intercept_, shift = -rhos.copy(), scale_pow2(x_mean, e2)
             for s, size in enumerate(self.subset_sizes_):
                 g = self.subset(int(size))
+                if multi:  # one bias per machine
+                    self.stage_intercept_[s] -= linear_gram(alphas[s] * yf, Xs[:, g].T) @ shift[g]
+                    continue
                 self.stage_intercept_[s] -= float(linear_gram((alphas[s] * yf)[None, :], Xs[:, g].T)[0] @ shift[g])
         self.stage_n_iter_ = n_iters
         self.n_weight_evaluations_ = int(n_dots)
@@ -393,7 +460,10 @@ class SVMRFE(SelectorBase):
         # warm start from the last stage's solution; after millions of hard-margin SMO steps on a non-separable
         # stage its y^T a can have drifted by rounding beyond solve_dual's tolerance for user input (seen: 1e-5 of
         # sum(a) on a Colon leave-one-out fold), so the start is repaired, whatever the drift
-        start = restore_equality(alphas[-1].copy(), yf, max_drift=None)
+        if multi:
+            start = np.array([restore_equality(alphas[-1, m].copy(), yf[m], max_drift=None) for m in range(yf.shape[0])])
+        else:
+            start = restore_equality(alphas[-1].copy(), yf, max_drift=None)
         est._fit(X[:, support], y, alpha0=start, alpha0_exp2=2 * e, who="SVMRFE (its final LinearSVM)")
         self.estimator_ = est
         self.coef_ = est.coef_
@@ -409,7 +479,8 @@ class SVMRFE(SelectorBase):
             yield int(size), self.subset(int(size))
 
     def decision_function_path(self, X):
-        """Decision values on ``X`` of the SVM trained on each visited subset: array (n_stages + 1, n_samples).
+        """Decision values on ``X`` of the SVM trained on each visited subset: array (n_stages + 1, n_samples), or
+        (n_stages + 1, n_samples, K) with K > 2 classes (the K one-vs-rest machines, ``LinearSVM``'s columns).
 
         Row s is the SVM that RFE trained on the ``subset_sizes_[s]`` genes ``subset(subset_sizes_[s])``
         (the same model a refit on those genes gives, up to the SMO tolerance).
@@ -419,6 +490,13 @@ class SVMRFE(SelectorBase):
         X = scale_pow2(validate_data(self, X, dtype=np.float64, reset=False), e1)  # data-relative units
         if x_mean is not None:
             X = scale_pow2(X - x_mean, e2)
+        if self._y_fit.ndim == 2:
+            out = np.empty((self.subset_sizes_.size, X.shape[0], self._y_fit.shape[0]))
+            for s, size in enumerate(self.subset_sizes_):
+                g = self.subset(int(size))
+                w = linear_gram(self._stage_alpha_scaled[s] * self._y_fit, self._X_fit_scaled[:, g].T)  # (K, |g|)
+                out[s] = linear_gram(X[:, g], w) + self._stage_b[s]
+            return out
         out = np.empty((self.subset_sizes_.size, X.shape[0]))
         for s, size in enumerate(self.subset_sizes_):
             g = self.subset(int(size))

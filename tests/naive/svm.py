@@ -82,18 +82,24 @@ def weights(Xt, c, rows):
 def rfe_path(Xt, y, C, tol, max_iter, n_remove):
     """Textbook SVM-RFE: at every stage recompute K from the survivors and solve the dual from scratch.
 
-    Returns (eliminated, final_rows, final_w) as the numba ``_rfe_path`` does.
+    ``y``: binary labels (n,), or (M, n) label rows of M machines (one-vs-rest: the criterion is sum_k w_k^2).
+    Returns (eliminated, final_rows, final_w) as the numba ``_rfe_path`` does (final_w (n_final, M) for 2-d y).
     """
+    y = np.asarray(y, dtype=float)
+    Y = y[None, :] if y.ndim == 1 else y
     d, n = Xt.shape
     rows = np.arange(d)
     eliminated = []
     for k in list(n_remove) + [None]:
         K = gram_rows(Xt, rows)
-        alpha, G, _, _ = smo(K, y, C, np.zeros(n), tol, max_iter)
-        w = weights(Xt, alpha * y, rows)
+        W = []
+        for yk in Y:
+            alpha, G, _, _ = smo(K, yk, C, np.zeros(n), tol, max_iter)
+            W.append(weights(Xt, alpha * yk, rows))
+        W = np.array(W).T  # survivors x machines
         if k is None:
-            return np.array(eliminated, dtype=np.int64), rows.copy(), w
-        order = np.argsort(w**2, kind="stable")[:k]
+            return np.array(eliminated, dtype=np.int64), rows.copy(), (W[:, 0] if y.ndim == 1 else W)
+        order = np.argsort((W**2).sum(axis=1), kind="stable")[:k]
         eliminated.extend(rows[order].tolist())
         keep = np.ones(rows.size, bool)
         keep[order] = False
