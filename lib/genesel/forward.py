@@ -23,6 +23,14 @@ model's; (ii) otherwise the fit without i is warm-started from its own solution 
 path is one numba function (:func:`_svm_forward`, plain-Python twin in ``tests/naive/forward.py``). Any other
 scikit-learn classifier (e.g. the GP-Laplace without ARD of Figure 5.3) is refitted from scratch for every prefix
 and every left-out sample (``estimator=<classifier>``), which is exact but costs K·(n + 1) fits.
+
+More than two classes. The linear SVM becomes the one-vs-rest SVM of :mod:`genesel.svm`: machine c separates class c
+from the rest, a sample goes to the class whose machine gives the largest decision value. The machines are
+independent binary SVMs, so every prefix's test and leave-one-out decisions are those of :func:`_svm_forward` run
+once per class on the one-vs-rest labels (the LOO decision of machine c for sample i is machine c trained without
+i: exactly the one-vs-rest classifier without i), and the prediction is their arg max: C times the binary cost, and
+no new kernel. Decision values are then kept with a class axis (prefixes x samples x classes). A user's
+``estimator`` is refitted on the original labels (it must take all the classes).
 """
 
 from __future__ import annotations
@@ -146,7 +154,8 @@ class ForwardPath:
 
     ``sizes[j]`` genes (``order[:sizes[j]]``) give ``test_errors[j]`` errors on ``n_test`` test samples and
     ``loo_errors[j]`` LOO errors on ``n_train`` training samples (``None`` when not computed). Decision values are
-    kept (``test_decision``, ``loo_decision``; > 0 predicts ``classes[1]``) for ROC-style analyses.
+    kept (``test_decision``, ``loo_decision``; > 0 predicts ``classes[1]``) for ROC-style analyses; with more than two
+    classes they have a class axis (prefixes x samples x classes) and their arg max is the prediction.
     """
 
     order: np.ndarray
@@ -221,13 +230,14 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
 
     Parameters
     ----------
-    X, y : training samples (n x d) and their binary labels.
+    X, y : training samples (n x d) and their labels (two classes, or more: see the module docstring).
     order : gene indices, best first (a full ranking or its top part).
     X_test, y_test : optional held-out samples for the test accuracy.
     max_genes : longest prefix scored (default: the whole ``order``).
     loo : compute the LOO accuracy on the training samples.
-    estimator : ``"svm"`` (linear C-SVM with bias, incremental and exact, see the module docstring) or any
-        scikit-learn binary classifier, refitted for every prefix and left-out sample.
+    estimator : ``"svm"`` (linear C-SVM with bias, incremental and exact, see the module docstring; one against the
+        rest for more than two classes) or any scikit-learn classifier, refitted for every prefix and left-out
+        sample.
     C, tol, max_iter : the linear SVM's box constraint, SMO tolerance and iteration cap (``estimator="svm"``).
 
     Returns
@@ -249,6 +259,10 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
     ([0, 2, 1], 90.0)
     """
     X = check_expression_data(X, name="X", allow_constant=True)
+    y_arr = np.asarray(y)
+    if y_arr.ndim == 1 and y_arr.size and y_arr.dtype.kind in "biufUSO" and np.unique(y_arr).size > 2:
+        return _forward_path_multiclass(X, y_arr, order, X_test=X_test, y_test=y_test, max_genes=max_genes, loo=loo,
+                                        estimator=estimator, C=C, tol=tol, max_iter=max_iter)
     y_pm1, classes = to_pm1(y)
     n, d = X.shape
     if y_pm1.size != n:
@@ -312,6 +326,94 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
         path.loo_decision = loo_dec
         path.loo_errors = np.sum(np.where(loo_dec > 0, 1, -1) != y_pm1[None, :], axis=1)
     return path
+
+
+def _forward_path_multiclass(X, y, order, *, X_test, y_test, max_genes, loo, estimator, C, tol, max_iter):
+    """:func:`forward_path` for more than two classes (module docstring): one-vs-rest SVMs, or a user's classifier
+    refitted on the original labels."""
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise ValueError("y contains NaN or infinite labels; remove those samples first")
+    classes, y_idx = np.unique(y, return_inverse=True)
+    y_idx = y_idx.ravel()
+    nc = classes.size
+    n, d = X.shape
+    if y_idx.size != n:
+        raise ValueError(f"shape mismatch: X has {n} samples but y has {y_idx.size} labels")
+    order = _check_order(order, d)
+    K = order.size if max_genes is None else int(max_genes)
+    if not 1 <= K <= order.size:
+        raise ValueError(f"max_genes must be in 1..{order.size} (the length of order), got {max_genes!r}")
+    order = order[:K]
+    counts = np.bincount(y_idx, minlength=nc)
+    if loo and counts.min() < 2:
+        small = [classes[c].item() if hasattr(classes[c], "item") else classes[c] for c in np.flatnonzero(counts < 2)]
+        raise ValueError(f"leave-one-out needs at least 2 training samples of each class (otherwise a fold lacks a "
+                         f"class); classes {small} have fewer")
+    if (X_test is None) != (y_test is None):
+        raise ValueError("give both X_test and y_test, or neither")
+    m = 0
+    if X_test is not None:
+        X_test = check_expression_data(X_test, name="X_test", allow_constant=True, min_samples=1)
+        if X_test.shape[1] != d:
+            raise ValueError(f"X_test has {X_test.shape[1]} genes, X has {d}")
+        y_test = np.asarray(y_test)
+        if y_test.shape != (X_test.shape[0],):
+            raise ValueError(f"y_test must hold one label per row of X_test ({X_test.shape[0]})")
+        unknown = set(np.unique(y_test).tolist()) - set(classes.tolist())
+        if unknown:
+            raise ValueError(f"y_test holds labels {sorted(unknown)} not seen in y ({classes.tolist()})")
+        yt_idx = np.searchsorted(classes, y_test)
+        m = X_test.shape[0]
+    test_dec = np.zeros((K, m, nc))
+    loo_dec = np.zeros((K, n, nc))
+    if isinstance(estimator, str):
+        if estimator != "svm":
+            raise ValueError(f"estimator must be 'svm' or a scikit-learn classifier, got {estimator!r}")
+        if not isinstance(C, numbers.Real) or not C > 0:
+            raise ValueError(f"C must be a positive number, got {C!r}")
+        Xt = np.ascontiguousarray(X[:, order].T)
+        Tt = np.ascontiguousarray(X_test[:, order].T) if m else np.zeros((K, 0))
+        mi = int(max_iter) if max_iter is not None else max(10_000_000, 100 * n)
+        worst = 0.0
+        for c in range(nc):  # the one-vs-rest machines, each an exact incremental binary path
+            yc = np.where(y_idx == c, 1.0, -1.0)
+            td, ld, w = _svm_forward(Xt, yc, Tt, float(C), float(tol), mi, bool(loo))
+            test_dec[:, :, c], loo_dec[:, :, c], worst = td, ld, max(worst, w)
+        if worst >= tol:
+            warnings.warn(f"forward_path: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={tol}); "
+                          "raise max_iter or lower C", ConvergenceWarning, stacklevel=3)
+    else:
+        for k in range(K):
+            g = order[: k + 1]
+            est = clone(estimator).fit(X[:, g], y)
+            if m:
+                test_dec[k] = _class_scores(est, X_test[:, g], classes)
+            if loo:
+                for i in range(n):
+                    keep = np.arange(n) != i
+                    e_i = clone(estimator).fit(X[np.ix_(keep, g)], y[keep])
+                    loo_dec[k, i] = _class_scores(e_i, X[i : i + 1, g], classes)[0]
+    path = ForwardPath(order=order, sizes=np.arange(1, K + 1), n_train=n, n_test=m, classes=classes)
+    if m:
+        path.test_decision = test_dec
+        path.test_errors = np.sum(np.argmax(test_dec, axis=2) != yt_idx[None, :], axis=1)
+    if loo:
+        path.loo_decision = loo_dec
+        path.loo_errors = np.sum(np.argmax(loo_dec, axis=2) != y_idx[None, :], axis=1)
+    return path
+
+
+def _class_scores(est, X, classes):
+    """Scores (samples x classes) whose arg max is ``est.predict`` for a classifier fitted on all ``classes``: its
+    ``decision_function`` where that agrees with ``predict``, the predicted class's indicator elsewhere."""
+    pred = np.searchsorted(classes, est.predict(X))
+    onehot = np.eye(classes.size)[pred]
+    if hasattr(est, "decision_function"):
+        dv = np.asarray(est.decision_function(X), dtype=float)
+        if dv.shape == onehot.shape:
+            agree = np.argmax(dv, axis=1) == pred
+            return np.where(agree[:, None], dv, onehot)
+    return onehot
 
 
 def _signed(est, X):

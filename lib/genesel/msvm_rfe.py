@@ -67,7 +67,7 @@ from genesel._core.resampling import resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
 from genesel._core.threads import blas_threads_for
 from genesel._core.units import in_x_units, log_scale_str, negligible_C_message, scale_pow2, unit_row_exponent
-from genesel._core.validation import check_binary_fit
+from genesel._core.validation import check_classification_fit, one_vs_rest_labels
 from genesel.forward import forward_path
 from genesel.rfe import elimination_schedule
 
@@ -76,17 +76,25 @@ __all__ = ["MSVMRFE", "msvm_criterion", "auto_schedule", "linear_svm_units", "sv
 
 
 def msvm_criterion(W):
-    """Ranking score of MSVM-RFE (thesis Eqs. 5.2-5.3) for weight vectors ``W`` (t SVMs x genes).
+    """Ranking score of MSVM-RFE (thesis Eqs. 5.2-5.3) for weight vectors ``W`` (t SVMs x genes), or (t, K, genes):
+    the K one-vs-rest machines of each of t resamplings (K > 2 classes).
 
     Each row is normalised to unit length, squared, and c_i = mean / sd over the t rows (sd with ddof = 1). A gene
-    whose squared weights do not vary gets +inf when its mean is positive and 0 when it is zero everywhere.
+    whose squared weights do not vary gets +inf when its mean is positive and 0 when it is zero everywhere. With K
+    machines per resampling, v_ri = sum_k w_rki^2 / sum_k ||w_rk||^2 (the multi-class SVM-RFE criterion of resampling
+    r, normalised to sum 1 over the genes as Eq. 5.2 normalises w_r^2) takes the place of (w_ri / ||w_r||)^2.
     """
     W = np.asarray(W, dtype=float)
-    if W.ndim != 2 or W.shape[0] < 2:
-        raise ValueError(f"W must be (t, n_genes) with t >= 2 SVMs (the criterion needs a standard deviation), got "
-                         f"shape {W.shape}")
-    norms = np.sqrt(np.sum(W * W, axis=1, keepdims=True))
-    V = (W / np.where(norms > 0, norms, 1.0)) ** 2
+    if W.ndim not in (2, 3) or W.shape[0] < 2:
+        raise ValueError(f"W must be (t, n_genes) or (t, K, n_genes) with t >= 2 resamplings (the criterion needs a "
+                         f"standard deviation), got shape {W.shape}")
+    if W.ndim == 3:
+        S = np.sum(W * W, axis=1)
+        tot = np.sum(S, axis=1, keepdims=True)
+        V = S / np.where(tot > 0, tot, 1.0)
+    else:
+        norms = np.sqrt(np.sum(W * W, axis=1, keepdims=True))
+        V = (W / np.where(norms > 0, norms, 1.0)) ** 2
     mean = V.mean(axis=0)
     sd = V.std(axis=0, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -178,8 +186,13 @@ def _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac):
 
 
 @njit(cache=True)
-def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
-    """Run MSVM-RFE. Xt: genes x samples (C order); y in {-1, +1}; masks: t x n training masks; n_remove: schedule.
+def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove):
+    """Run MSVM-RFE. Xt: genes x samples (C order); Y (M, n): the labels in {-1, +1} of the M machines trained on
+    every resampling (M = 1: the binary SVM; M = K: the one-vs-rest machines of K classes); masks: t x n training
+    masks; n_remove: schedule. SVM j = r M + m is machine m on resampling r.
+
+    The criterion (Eqs. 5.2-5.3) is computed over the t resamplings from v_ri = sum_m w_rmi^2 / sum_m ||w_rm||^2, the
+    squared weights of resampling r normalised to sum 1 over the genes (M = 1: Eq. 5.2's (w_ri / ||w_r||)^2).
 
     Returns (eliminated, final_rows, final_crit, worst_gap): genes in elimination order (within a stage by increasing
     criterion, ties by lower index), the survivors (ascending) with their last criterion, and the largest SMO gap.
@@ -190,7 +203,9 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
     genes and recomputed exactly whenever the survivors halve, so rounding does not accumulate.
     """
     d, n = Xt.shape
-    t = masks.shape[0]
+    M = Y.shape[0]
+    t_res = masks.shape[0]
+    t = t_res * M  # SVMs
     n_stages = n_remove.shape[0]
     n_elim = 0
     for s in range(n_stages):
@@ -203,11 +218,13 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
     idx = np.zeros((t, n), dtype=np.int64)
     ys_all = np.zeros((t, n))
     for j in range(t):
+        r = j // M
+        mm = j - r * M
         u = 0
         for i in range(n):
-            if masks[j, i]:
+            if masks[r, i]:
                 idx[j, u] = i
-                ys_all[j, u] = y[i]
+                ys_all[j, u] = Y[mm, i]
                 u += 1
         sizes[j] = u
     alphas = np.zeros((t, n))
@@ -223,6 +240,7 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
     worst = 0.0
     final_crit = np.zeros(0)
     crit = np.empty(d)
+    V = np.empty((d, t_res))
     _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
     for s in range(n_stages + 1):
         for j in range(t):
@@ -238,21 +256,27 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
             for p in range(m):
                 coefT[idx[j, p], j] = a[p] * ys_all[j, p]
         W = np.dot(Xc[:n_rem], coefT)  # n_rem x t weights
-        for j in range(t):
+        for r in range(t_res):  # Eq. 5.2 per resampling, over its M machines
             nrm = 0.0
+            for mm in range(M):
+                j = r * M + mm
+                for u in range(n_rem):
+                    nrm += W[u, j] * W[u, j]
             for u in range(n_rem):
-                nrm += W[u, j] * W[u, j]
-            for u in range(n_rem):
-                W[u, j] = W[u, j] * W[u, j] / nrm if nrm > 0.0 else 0.0
+                acc = 0.0
+                for mm in range(M):
+                    j = r * M + mm
+                    acc += W[u, j] * W[u, j]
+                V[u, r] = acc / nrm if nrm > 0.0 else 0.0
         for u in range(n_rem):
             mean = 0.0
-            for j in range(t):
-                mean += W[u, j]
-            mean /= t
+            for r in range(t_res):
+                mean += V[u, r]
+            mean /= t_res
             var = 0.0
-            for j in range(t):
-                var += (W[u, j] - mean) ** 2
-            sd = np.sqrt(var / (t - 1))
+            for r in range(t_res):
+                var += (V[u, r] - mean) ** 2
+            sd = np.sqrt(var / (t_res - 1))
             if sd > 0.0:
                 crit[u] = mean / sd
             elif mean > 0.0:
@@ -294,6 +318,15 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
             last_refresh = n_rem
             _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
     return eliminated, rows[:n_rem].copy(), final_crit, worst
+
+
+def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
+    """Run MSVM-RFE (:func:`_msvm_kernel`, the numba loop): ``y`` the binary labels (n,) in {-1, +1}, or (M, n) label
+    rows of M machines per resampling (the one-vs-rest problems of K classes). Returns the kernel's
+    (eliminated, final_rows, final_crit, worst_gap)."""
+    y = np.asarray(y, dtype=np.float64)
+    Y = np.ascontiguousarray(y[None, :] if y.ndim == 1 else y)
+    return _msvm_kernel(Xt, Y, masks, C, tol, max_iter, np.asarray(n_remove, dtype=np.int64))
 
 
 #: Where ``step="auto"`` stops removing chunks and ``max_forward_genes="auto"`` stops scoring prefixes: 2^8 genes, the
@@ -397,7 +430,20 @@ def svm_forward_path(who, C, units, y, order, *, max_genes=None, tol=1e-6):
 
 
 class MSVMRFE(SelectorBase):
-    """MSVM-RFE gene ranking (Duan et al. 2005; Tan 2006 Figure 5.1) with a forward-selected biomarker set.
+    """MSVM-RFE gene ranking (Duan et al. 2005; Tan 2006 Figure 5.1) with a forward-selected biomarker set; any number
+    of classes.
+
+    More than two classes (K > 2). Figure 5.1 stays as it is over the resamplings, and each resampling's linear SVM
+    becomes the one-vs-rest SVM of :mod:`genesel.svm` (K machines on the same training part, machine k separating
+    class k from the rest): step (b)-(c) take v_ri = sum_k w_rki^2 / sum_k ||w_rk||^2, the multi-class SVM-RFE
+    criterion of resampling r (:class:`genesel.rfe.SVMRFE`: the change of the summed cost sum_k ||w_k||^2 / 2 when
+    gene i goes) normalised to sum 1 over the genes, as Eq. 5.2 normalises the binary w_r^2; and c_i = mean_r / sd_r
+    of v_ri as in Eq. 5.3. So the ranking still rewards genes whose weight is large *and stable* over the
+    resamplings (Duan et al.'s point), now summed over the classes. The folds are stratified by class (every class in
+    every training part; ``n_folds="auto"`` is bounded by the smallest class), and the biomarker set is chosen by the
+    leave-one-out accuracy of the one-vs-rest linear SVM (:func:`genesel.forward.forward_path`). Why one-vs-rest
+    rather than a joint multi-class SVM: see :mod:`genesel.rfe` (the same reasons). Cost: K times the SVMs of the binary procedure (t K per step),
+    and K forward paths. Two classes: the binary procedure, bit for bit as before.
 
     Parameters
     ----------
@@ -460,6 +506,7 @@ class MSVMRFE(SelectorBase):
         "n_features_to_select": N_FEATURES, "max_forward_genes": [StrOptions({"auto"}), POSITIVE_INT, None],
         "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None], "random_state": ["random_state"],
     }
+    _multi_class = True  # K > 2 classes: one-vs-rest machines per resampling (class docstring)
 
     def __init__(self, n_folds="auto", n_repeats=1, step="auto", C=1.0, n_features_to_select=None,
                  max_forward_genes="auto", tol=1e-6, max_iter=None, random_state=None):
@@ -475,17 +522,20 @@ class MSVMRFE(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=4)
+        X, y_index, self.classes_ = check_classification_fit(self, X, y, min_samples=4)
+        multi = self.classes_.size > 2
+        y_pm1 = np.where(y_index == 1, 1, -1)  # the binary labels (two classes)
         n, d = X.shape
-        self.n_folds_ = resolve_folds("MSVMRFE", self.n_folds, y_pm1, extra="; some SVMs would see all of it")
+        self.n_folds_ = resolve_folds("MSVMRFE", self.n_folds, y_index, extra="; some SVMs would see all of it")
         # data-relative units (exact): X' = 2^e X, C' = C / 4^e, the same SVMs (see genesel.svm)
         Xs, C_s, e, kmax = linear_svm_units("MSVMRFE", self.C, X)
         rng = check_random_state(self.random_state)
-        masks = resampling_masks(y_pm1, self.n_folds_, self.n_repeats, rng)
+        masks = resampling_masks(y_index, self.n_folds_, self.n_repeats, rng)  # stratified by class
         schedule = auto_schedule(d) if self.step == "auto" else elimination_schedule(d, 1, self.step)
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
         Xt = np.ascontiguousarray(Xs.T)
-        yf = y_pm1.astype(np.float64)
+        # binary: one SVM per resampling; K > 2 classes: the K one-vs-rest machines per resampling (class docstring)
+        yf = one_vs_rest_labels(y_index, self.classes_.size) if multi else y_pm1.astype(np.float64)
         with blas_threads_for(n):  # one small product per step: OpenBLAS threads only add overhead (see Threads)
             eliminated, final_rows, final_crit, worst = _msvm_path(Xt, yf, masks, C_s, float(self.tol),
                                                                    int(max_iter), schedule)
@@ -508,8 +558,8 @@ class MSVMRFE(SelectorBase):
                 kmax_fwd = min(AUTO_GENES, d)
             else:
                 kmax_fwd = self.max_forward_genes and min(self.max_forward_genes, d)
-            self.forward_path_ = svm_forward_path("MSVMRFE", self.C, (Xs, C_s, e, kmax), y_pm1, self.feature_order_,
-                                                  max_genes=kmax_fwd, tol=self.tol)
+            self.forward_path_ = svm_forward_path("MSVMRFE", self.C, (Xs, C_s, e, kmax), y_index if multi else y_pm1,
+                                                  self.feature_order_, max_genes=kmax_fwd, tol=self.tol)
             k = self.forward_path_.biomarker_size("loo")
         else:
             self.forward_path_ = None
