@@ -13,6 +13,12 @@ Guyon, Weston, Barnhill & Vapnik 2002      ``svm`` (LinearSVM, KernelSVM), ``rfe
 (SVM-RFE)                                  (SVMRFE), ``voting`` (GolubVoting),         ``guyon2002_report``
                                            ``filters`` (SignalToNoiseSelector,
                                            FisherSelector), ``metrics`` (quality)
+K > 2 classes: one-vs-rest SVMs (Rifkin    ``filters`` (ANOVASelector,                 ``leaderboard``
+& Klautau 2004), ANOVA F, Kruskal &        KruskalWallisSelector); the K-class
+Wallis 1952, BSS/WSS (Dudoit et al.        forms in ``svm``, ``rfe``, ``msvm_rfe``,
+2002)                                      ``arom``, ``voting``, ``filters``,
+                                           ``forward``, ``forest``; ``metrics``
+                                           (balanced error, macro AUC, confusion)
 Gentile 2003 (ALMA)                        ``alma`` (ALMA, ALMAFS, ALMARFE,            ``gentile2003``,
                                            make_corr_pipeline)                         ``gentile2003_report``
 Helleputte & Dupont 2009 (transfer)        ``arom`` (L2AROM; PS-l2-AROM via            ``helleputte2009``,
@@ -63,7 +69,7 @@ from genesel._core.validation import DegenerateModelWarning
 from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline
 from genesel.arom import L2AROM
 from genesel.dwd import DWD
-from genesel.filters import FisherSelector, SignalToNoiseSelector
+from genesel.filters import ANOVASelector, FisherSelector, KruskalWallisSelector, SignalToNoiseSelector
 from genesel.forest import RFBackwardSelector, SmallForestClassifier
 from genesel.forward import ForwardPath, forward_path
 from genesel.gp import GaussianProcessClassifier
@@ -85,4 +91,5 @@ __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DW
            "MissingValueImputer", "SampleStandardizer", "CountNormalizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
            "GolubVoting", "L2AROM", "DegenerateModelWarning", "forward_path", "ForwardPath", "MSVMRFE",
            "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps", "SampleCompressionStumps",
-           "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector", "SmallForestClassifier", "OneVsRestSelector"]
+           "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector", "SmallForestClassifier", "OneVsRestSelector",
+           "ANOVASelector", "KruskalWallisSelector"]
