@@ -45,6 +45,27 @@ division keeps the genes competing instead. The iteration stops when no gene lef
 survivor's relative change |w_bar_j beta_j / min(1, m_k) - 1| is below ``tol``; at that point the SVM on the
 rescaled data gives every active gene the same w_bar_j beta_j (1 in the literal iteration).
 
+More than two classes (K > 2): one shared rescaling of K one-vs-rest SVMs. The multi-class zero-norm problem asks for
+the fewest genes used by *any* of the K machines, min ||(||W_j||)_j||_0 with W_j = (w_1j, ..., w_Kj) the weights of
+gene j in the K machines, subject to every machine's margin constraints y_ki (w_k . x_i + b_k) >= 1 (machine k:
+class k against the rest). Following the binary derivation step by step, its approximation is sum_j ln(eps + ||W_j||):
+a gene pays once however many machines use it. Rescaling every machine's data by the same z_k (x -> x * z_k) and
+training the K linear SVMs on it gives W = z_k * Wbar (Wbar_k the weights of machine k on the rescaled data), and the
+update that plays the role of w_{k+1} = w_k * w_bar is
+
+    z_{k+1} = z_k * rms_k(Wbar_k) * beta,   rms_k(Wbar_k)_j = sqrt((1/K) sum_k Wbar_kj^2),
+
+so a gene survives if it helps some machine, and the genes the margins of all K machines can do without shrink doubly
+exponentially, as in the binary iteration; at a fixed point every surviving gene has rms_k(Wbar_kj) beta_j = 1. The
+root mean square makes two classes the binary iteration exactly (their two one-vs-rest machines are one machine up to
+sign, so rms = |w_bar|); genesel still runs two classes as the binary algorithm, bit for bit as before. This form is
+genesel's: derived here by the same steps as the binary l2-AROM, not taken from a published multi-class variant
+(Weston et al. 2003 treat multi-class problems with the zero-norm, but their multi-class text was not available to
+check against). The division by min(1, m_k), the stopping rule, the underflow test and the order of the genes are
+those of the binary iteration applied to rms_k(Wbar_k) beta. The K machines share one rescaled Gram matrix per
+iteration (one product, K warm-started SMO solves), so an iteration costs about K times the binary solves and one
+Gram matrix; ``coef_`` is (K, n_features) and ``intercept_`` (K,).
+
 A signature of exactly s genes. l2-AROM converges to few genes (at most about the number of support vectors), often
 fewer than a requested signature size. Every gene therefore gets a place in one complete order, best first:
 
@@ -74,7 +95,7 @@ from genesel._core.smo import rho, warm_solve
 from genesel._core.threads import single_blas_thread
 from genesel._core.units import (far_offset_centre, in_x_units, negligible_C_message, pow2_exponent, scale_pow2,
                                  unit_row_exponent)
-from genesel._core.validation import check_binary_fit
+from genesel._core.validation import check_classification_fit, one_vs_rest_labels
 
 __all__ = ["L2AROM", "arom_path", "check_prior", "UNDERFLOW"]
 
@@ -169,7 +190,9 @@ def _rescale(wbar, z, beta, xnorm, alive, v, exit_weight, underflow, unit):
 
 
 def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_TOL, smo_max_iter=None):
-    """Run (PS-)l2-AROM on ``X`` (samples x genes, float64) and ``y`` in {-1, +1} until convergence or ``max_iter``.
+    """Run (PS-)l2-AROM on ``X`` (samples x genes, float64) and ``y`` in {-1, +1} until convergence or ``max_iter``;
+    ``y`` of shape (K, n) (the {-1, +1} labels of K one-vs-rest machines) runs the multi-class form of the module
+    docstring, and ``coef``, ``intercept`` and ``alpha`` then have a leading axis of K.
 
     Returns a dict: ``scaling`` (d,) the last iterate w_K (0 for genes that left), ``coef`` (d,) the weights of the
     last SVM in the original feature space (w_{K-1} * w_bar; decision x . coef + intercept), ``intercept``,
@@ -197,6 +220,7 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
     yf = np.ascontiguousarray(y, dtype=np.float64)
+    Y = yf if yf.ndim == 2 else None  # (M, n): the one-vs-rest machines of K classes (module docstring)
     n, d = X.shape
     beta = check_prior(prior, d)
     if smo_max_iter is None:
@@ -222,9 +246,10 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
     ewc = np.zeros(d)
     buf = np.empty_like(Xc)
     n_alive = d
-    alpha = np.zeros(n)
+    alpha = np.zeros(n) if Y is None else np.zeros((Y.shape[0], n))
+    Vc = None if Y is None else np.zeros((Y.shape[0], d))  # each machine's weights in the original space
     z = np.zeros(d)
-    coef = np.zeros(d)
+    coef = np.zeros(d) if Y is None else np.zeros((Y.shape[0], d))
     exit_it = np.full(d, -1, dtype=np.int64)
     exit_w = np.zeros(d)  # in the internal units of the iteration the gene left in (for the order)
     exit_e = np.zeros(d, dtype=np.int64)  # that iteration's e
@@ -244,11 +269,25 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
             Cj = float(in_x_units(C, -2 * j))
             if not Cj > 0:
                 raise ValueError(negligible_C_message("L2AROM", C, K, 2 * j))
-            G, _, gap = warm_solve(K, yf, Cj, alpha, k > 0 and not cold, smo_tol, smo_max_iter)
-            cold = False
-            gaps.append(float(gap))
-            b = -rho(yf, Cj, alpha, G)
-            wbar = Xs @ (alpha * yf)
+            if Y is None:
+                G, _, gap = warm_solve(K, yf, Cj, alpha, k > 0 and not cold, smo_tol, smo_max_iter)
+                cold = False
+                gaps.append(float(gap))
+                b = -rho(yf, Cj, alpha, G)
+                wbar = Xs @ (alpha * yf)
+            else:  # K machines on the one rescaled Gram matrix; the update takes the RMS of their weights
+                Wbar = np.empty((Y.shape[0], idx.size))
+                b = np.empty(Y.shape[0])
+                worst = 0.0
+                for c in range(Y.shape[0]):
+                    G, _, gap = warm_solve(K, Y[c], Cj, alpha[c], k > 0 and not cold, smo_tol, smo_max_iter)
+                    worst = max(worst, float(gap))
+                    b[c] = -rho(Y[c], Cj, alpha[c], G)
+                    Wbar[c] = Xs @ (alpha[c] * Y[c])
+                cold = False
+                gaps.append(worst)
+                np.multiply(Wbar, zc[None, :], out=Vc)
+                wbar = np.sqrt(np.mean(Wbar * Wbar, axis=0))
             was = alive.copy()
             m, change, n_left = _rescale(wbar, zc, bc, xc, alive, vc, ewc, UNDERFLOW, float(np.ldexp(1.0, -j)))
             k += 1
@@ -265,6 +304,8 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
                 n_alive -= n_left
                 if n_alive < 0.75 * idx.size:
                     Xc, idx, zc, bc, xc, vc, ewc = (a[alive] for a in (Xc, idx, zc, bc, xc, vc, ewc))
+                    if Vc is not None:
+                        Vc = np.ascontiguousarray(Vc[:, alive])
                     alive = np.ones(idx.size, dtype=np.bool_)
             elif change < tol:
                 converged = True
@@ -278,19 +319,29 @@ def arom_path(X, y, prior=None, *, C=1e3, tol=1e-6, max_iter=500, smo_tol=_SMO_T
                 alpha[:] = 0.0  # the data changed scale by 2^(j - old j) from the last SVM: start it afresh
                 cold = True
     z[idx] = in_x_units(zc, -e)
-    coef[idx] = in_x_units(vc, kx)  # v' = z' w_bar' = 2^(e - j) v = 2^-kx v
-    coef[exit_it >= 0] = 0.0
+    if Y is None:
+        coef[idx] = in_x_units(vc, kx)  # v' = z' w_bar' = 2^(e - j) v = 2^-kx v
+        coef[exit_it >= 0] = 0.0
+    else:
+        coef[:, idx] = in_x_units(Vc, kx)
+        coef[:, exit_it >= 0] = 0.0
     z[exit_it >= 0] = 0.0
     zi = np.zeros(d)
     zi[idx] = zc
     zi[exit_it >= 0] = 0.0
     order = _feature_order(zi, exit_it, exit_w)
-    if x_mean is not None:  # the bias of x . coef in the units of X: b - w' . (2^k2 mean)
+    if x_mean is not None and Y is not None:  # one bias per machine
+        vi = np.zeros((Y.shape[0], d))
+        vi[:, idx] = Vc
+        vi[:, exit_it >= 0] = 0.0
+        b = b - vi @ scale_pow2(x_mean, k2)
+    elif x_mean is not None:  # the bias of x . coef in the units of X: b - w' . (2^k2 mean)
         vi = np.zeros(d)
         vi[idx] = vc
         vi[exit_it >= 0] = 0.0
         b = b - float(vi @ scale_pow2(x_mean, k2))
-    return dict(scaling=z, coef=coef, intercept=float(b), alpha=in_x_units(alpha, 2 * j), exit_iteration=exit_it,
+    return dict(scaling=z, coef=coef, intercept=float(b) if Y is None else np.asarray(b, dtype=float),
+                alpha=in_x_units(alpha, 2 * j), exit_iteration=exit_it,
                 exit_weight=in_x_units(exit_w, -exit_e), order=order, n_active=n_active, n_iter=k,
                 converged=converged, change=change, smo_gaps=gaps)
 
@@ -318,7 +369,7 @@ def _feature_order(z, exit_it, exit_w):
 
 class L2AROM(SelectorBase):
     """l2-AROM gene selection (Weston et al. 2003), with an optional prior relevance vector (PS-l2-AROM, Helleputte
-    & Dupont 2009).
+    & Dupont 2009); with K > 2 classes one rescaling shared by K one-vs-rest SVMs (module docstring).
 
     Parameters
     ----------
@@ -344,8 +395,8 @@ class L2AROM(SelectorBase):
     Attributes
     ----------
     coef_ : (n_features,) weights of the last SVM in the original feature space (0 for genes that left); the linear
-        model is ``X @ coef_ + intercept_``.
-    intercept_ : float.
+        model is ``X @ coef_ + intercept_``. (K, n_features) with K > 2 classes: one row per one-vs-rest machine.
+    intercept_ : float; (K,) with K > 2 classes.
     scaling_ : (n_features,) the final iterate w_K (prior included; proportional to ``coef_ * prior`` on the
         active genes).
     feature_order_ : (n_features,) all genes, best first.
@@ -354,7 +405,8 @@ class L2AROM(SelectorBase):
     n_active_ : genes active at the end.   active_path_ : active genes before each iteration (non-increasing).
     exit_iteration_ : (n_features,) iteration at which each gene left the computation (-1: active at the end).
     n_iter_ : iterations run.   converged_ : whether the stopping rule was met within ``max_iter``.
-    classes_ : the two class labels (classes_[1] is the +1 class of the SVM).
+    classes_ : the class labels (two: classes_[1] is the +1 class of the SVM; K > 2: row k of ``coef_`` is the
+        machine of classes_[k] against the rest).
 
     Examples
     --------
@@ -378,6 +430,7 @@ class L2AROM(SelectorBase):
 
     _parameter_constraints = {"n_features_to_select": N_FEATURES, "prior": ["array-like", None],
                               "C": [POSITIVE_OR_INF], "max_iter": [POSITIVE_INT], "tol": [POSITIVE]}
+    _multi_class = True  # K > 2 classes: one rescaling of K one-vs-rest SVMs (module docstring)
 
     def __init__(self, n_features_to_select=None, prior=None, C=1e3, max_iter=500, tol=1e-6):
         self.n_features_to_select = n_features_to_select
@@ -388,10 +441,13 @@ class L2AROM(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X, y_index, self.classes_ = check_classification_fit(self, X, y, min_samples=2)
         n, d = X.shape
         beta = check_prior(self.prior, d)
-        res = arom_path(X, y_pm1, beta, C=float(self.C), tol=float(self.tol), max_iter=int(self.max_iter))
+        # binary: the SVM of the paper; K > 2 classes: the K one-vs-rest machines (module docstring)
+        y_fit = (one_vs_rest_labels(y_index, self.classes_.size) if self.classes_.size > 2
+                 else np.where(y_index == 1, 1, -1))
+        res = arom_path(X, y_fit, beta, C=float(self.C), tol=float(self.tol), max_iter=int(self.max_iter))
         if max(res["smo_gaps"]) >= _SMO_TOL:
             warnings.warn(
                 f"L2AROM: an SVM solve stopped before convergence (KKT gap {max(res['smo_gaps']):.3g}); with a hard "

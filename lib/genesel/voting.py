@@ -9,6 +9,16 @@
   discriminant D(x) = w.(x - mu) with w_i = P(i, c), mu = (mu_+ + mu_-)/2 - the paper's "baseline method";
   and the Fisher-like criterion (mu_+ - mu_-)^2/(sigma_+^2 + sigma_-^2) (Pavlidis 2001) as a second ranking.
 
+More than two classes: one against the rest. With K > 2 classes GolubVoting trains K voting machines, machine k
+the binary classifier above for class k (+) against all other samples (-), each on its own ``n_genes`` genes chosen
+by its own signal-to-noise ratios P(g, k) (Golub's markers of class k; one-vs-all weighted voting on many tumour
+classes: Yeang et al. 2001, *Molecular classification of multiple tumor types*, Bioinformatics 17 Suppl. 1:S316).
+``decision_function`` is (n, K), column k machine k's summed vote D_k(x) = sum_g P(g, k) (x_g - b_gk), and the
+prediction is the class whose machine votes most strongly for it, arg max_k D_k(x) (the one-vs-rest rule; Rifkin &
+Klautau 2004, JMLR 5:101); ``prediction_strength`` gives each machine's PS, (n, K). Each class needs two samples
+(a spread). Two classes: the binary classifier exactly as before (one machine). Cost: K machines, each as cheap as
+the binary one (class moments).
+
 Class +1 (``classes_[1]``, the larger label) is the positive class. The scores come from
 ``genesel.filters.signal_to_noise`` / ``fisher_ratio`` (sigma with ddof=0 as in Golub's formula), which work at any
 scale of X (see ``genesel.filters``): the votes (x_g - b_g) P(g, c) are in the units of X, their signs are not.
@@ -24,7 +34,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.base import BinaryClassifier
 from genesel._core.params import POSITIVE_INT
 from genesel._core.selector import n_select
-from genesel._core.validation import check_binary_fit, warn_if_one_class
+from genesel._core.validation import check_classification_fit, warn_if_one_class
 from genesel.filters import balanced_order, signal_to_noise
 
 __all__ = ["GolubVoting"]
@@ -39,6 +49,9 @@ class GolubVoting(BinaryClassifier):
     ``prediction_strength`` is Golub's PS in [-1, 1] (signed towards classes_[1]).
     Attributes: ``classes_``, ``genes_`` (selected indices, best first), ``scores_`` (P(g, c) of every gene),
     ``coef_`` (1, n_features: a_g on the selected genes, 0 elsewhere), ``intercept_``, ``midpoints_`` (b_g).
+    With K > 2 classes (one against the rest, module docstring) each has a class axis: ``genes_`` (K, n_genes),
+    ``scores_`` and ``midpoints_`` (K, n_features), ``coef_`` (K, n_features), ``intercept_`` (K,), and
+    ``decision_function`` / ``prediction_strength`` are (n, K).
 
     Examples
     --------
@@ -58,6 +71,7 @@ class GolubVoting(BinaryClassifier):
     """
 
     _parameter_constraints = {"n_genes": [POSITIVE_INT, None], "balanced": ["boolean"]}
+    _multi_class = True  # K > 2 classes: one voting machine per class against the rest (module docstring)
 
     def __init__(self, n_genes=50, balanced=True):
         self.n_genes = n_genes
@@ -65,9 +79,12 @@ class GolubVoting(BinaryClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=2)
+        X, y_index, self.classes_ = check_classification_fit(self, X, y, constant="keep", min_samples=2)
         d = X.shape[1]
         k = n_select(self.n_genes, d, d)  # more genes than there are, or None: all of them
+        if self.classes_.size > 2:
+            return self._fit_one_vs_rest(X, y_index, k)
+        y_pm1 = np.where(y_index == 1, 1, -1)
         # a gene constant within both classes would have sigma_+ + sigma_- = 0; P is then +-inf (filters doc);
         # refuse it here rather than vote with an infinite weight
         P = signal_to_noise(X, y_pm1)
@@ -97,22 +114,66 @@ class GolubVoting(BinaryClassifier):
                           "more genes (n_genes) or balanced=True")
         return self
 
+    def _fit_one_vs_rest(self, X, y_index, k):
+        """K machines, class k against the rest (module docstring)."""
+        K, d = self.classes_.size, X.shape[1]
+        counts = np.bincount(y_index, minlength=K)
+        if counts.min() < 2:
+            small = self.classes_[counts < 2].tolist()
+            raise ValueError(f"GolubVoting: every class needs two samples for its signal-to-noise ratios (a spread); "
+                             f"classes {small} have fewer: use more samples per class (e.g. fewer folds)")
+        P = np.empty((K, d))
+        B = np.empty((K, d))
+        genes = np.empty((K, k), dtype=np.int64)
+        for c in range(K):
+            y_c = np.where(y_index == c, 1, -1)
+            P[c] = signal_to_noise(X, y_c)
+            if not np.all(np.isfinite(P[c])):
+                bad = np.flatnonzero(~np.isfinite(P[c]))
+                raise ValueError(
+                    f"X has {bad.size} gene(s) constant within class {self.classes_[c]!r} and within the other "
+                    f"classes together (first columns {bad[:5].tolist()}), so their signal-to-noise ratio of that "
+                    "class against the rest is infinite; drop them first")
+            order = balanced_order(P[c]) if self.balanced else np.argsort(-np.abs(P[c]), kind="stable")
+            genes[c] = order[:k]
+            B[c] = 0.5 * (X[y_c > 0].mean(0) + X[y_c < 0].mean(0))
+        coef = np.zeros((K, d))
+        for c in range(K):
+            coef[c, genes[c]] = P[c, genes[c]]
+        self.scores_ = P
+        self.genes_ = genes
+        self.midpoints_ = B
+        self.coef_ = coef
+        self.intercept_ = np.array([-float(P[c, genes[c]] @ B[c, genes[c]]) for c in range(K)])
+        train_pred = self.classes_[np.argmax(self._votes_checked(X).sum(2), axis=1)]
+        warn_if_one_class(self, train_pred, self.classes_[y_index], f"the summed votes of the {K} one-vs-rest "
+                          "machines favour one class on every training sample", "check that the genes carry class "
+                          "information, or use more genes (n_genes)")
+        return self
+
     def _votes(self, X):
         check_is_fitted(self, "coef_")
         return self._votes_checked(validate_data(self, X, dtype=np.float64, reset=False))
 
     def _votes_checked(self, X):
+        """Every selected gene's vote: (n, n_genes), or (n, K, n_genes) with K > 2 classes (machine k's genes)."""
         g = self.genes_
+        if g.ndim == 2:
+            return np.stack([(X[:, g[c]] - self.midpoints_[c, g[c]]) * self.scores_[c, g[c]]
+                             for c in range(g.shape[0])], axis=1)
         return (X[:, g] - self.midpoints_[g]) * self.scores_[g]
 
     def decision_function(self, X):
-        return self._votes(X).sum(1)
+        """The summed vote sum_g a_g (x_g - b_g) (n,), positive for ``classes_[1]``; with K > 2 classes (n, K), each
+        one-vs-rest machine's summed vote for its class (``predict``: the arg max)."""
+        return self._votes(X).sum(-1)
 
     def prediction_strength(self, X):
-        """Golub's PS = (V_+ - V_-)/(V_+ + V_-): +1 all votes for classes_[1], -1 all for classes_[0]."""
+        """Golub's PS = (V_+ - V_-)/(V_+ + V_-): +1 all votes for classes_[1], -1 all for classes_[0]; with K > 2
+        classes (n, K), each machine's PS (+1: all its votes for its class)."""
         v = self._votes(X)
-        vp = np.where(v > 0, v, 0.0).sum(1)
-        vn = -np.where(v < 0, v, 0.0).sum(1)
+        vp = np.where(v > 0, v, 0.0).sum(-1)
+        vn = -np.where(v < 0, v, 0.0).sum(-1)
         tot = vp + vn
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(tot > 0, (vp - vn) / tot, 0.0)

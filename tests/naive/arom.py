@@ -6,6 +6,9 @@ a time for the update and the underflow test.
 
 ``arom_path_svc``: the implementation a user would write with scikit-learn, a loop of ``SVC(kernel="linear")`` fits
 on ``X * w_k`` (an independent solver, LIBSVM).
+
+Both take more than two classes as genesel.arom does: K one-vs-rest SVMs on the same rescaled data, and the update
+with the root mean square of their weights, rms_k(w_bar_k).
 """
 
 from __future__ import annotations
@@ -65,10 +68,16 @@ def arom_path(X, y, beta=None, C=1e3, tol=1e-6, max_iter=500, underflow=1e-8, sm
         n_active.append(int(alive.sum()))
         Xs = X[:, alive] * z[alive]
         K = Xs @ Xs.T
-        alpha, _, _, _ = naive_svm.smo(K, y, C, np.zeros(n), smo_tol, 10_000_000)
-        wbar = np.zeros(d)
-        wbar[alive] = Xs.T @ (alpha * y)
+        Y = y[None, :] if y.ndim == 1 else y
+        Wb, V = np.zeros((Y.shape[0], d)), np.zeros((Y.shape[0], d))
+        for c, yc in enumerate(Y):
+            alpha, _, _, _ = naive_svm.smo(K, yc, C, np.zeros(n), smo_tol, 10_000_000)
+            Wb[c, alive] = Xs.T @ (alpha * yc)
+            V[c] = z * Wb[c]
+        wbar = Wb[0] if y.ndim == 1 else np.sqrt(np.mean(Wb**2, axis=0))
         znew, v, gone, change = _update(z, wbar, beta, xnorm, alive, underflow, normalize)
+        if y.ndim == 2:
+            v = V
         k += 1
         coef = v.copy()
         for j in gone:
@@ -76,7 +85,7 @@ def arom_path(X, y, beta=None, C=1e3, tol=1e-6, max_iter=500, underflow=1e-8, sm
             exit_w[j] = abs(znew[j])
             alive[j] = False
             znew[j] = 0.0
-            coef[j] = 0.0
+            coef[..., j] = 0.0
         z = znew
         scalings.append(z.copy())
         if not gone and change < tol:
@@ -113,9 +122,15 @@ def arom_path_svc(X, y, beta=None, C=1e3, tol=1e-6, max_iter=500, underflow=1e-8
     exit_w = np.zeros(d)
     k = 0
     converged = False
+    labels = np.unique(y)
     while k < max_iter:
-        svc = SVC(kernel="linear", C=C, tol=svc_tol, max_iter=-1).fit(X * z, y)
-        wbar = svc.coef_[0]
+        if labels.size > 2:  # one-vs-rest machines, the root mean square of their weights
+            W = [SVC(kernel="linear", C=C, tol=svc_tol, max_iter=-1).fit(X * z, (y == c).astype(int)).coef_[0]
+                 for c in labels]
+            wbar = np.sqrt(np.mean(np.square(W), axis=0))
+        else:
+            svc = SVC(kernel="linear", C=C, tol=svc_tol, max_iter=-1).fit(X * z, y)
+            wbar = svc.coef_[0]
         alive = exit_it < 0
         ratio = wbar * beta
         ratio /= min(1.0, np.max(np.abs(ratio[alive])))
