@@ -12,11 +12,13 @@ The method, as grown here:
   so far is constant the drawing goes on until a non-constant gene is found or none is left;
 - for every drawn gene, every split between two consecutive distinct values of the node's samples (values that are
   equal in float32 are one value: the tolerance is float32's rounding, a relative 2^-24) is scored by the weighted
-  Gini decrease ``W G(node) - W_L G(L) - W_R G(R)`` with ``W G = W - (w_0^2 + w_1^2) / W`` (w_c: the weight of class
-  c, W = w_0 + w_1); the largest decrease wins, ties to the first in drawing order, then to the smaller threshold;
+  Gini decrease ``W G(node) - W_L G(L) - W_R G(R)`` with ``W G = W - (w_0^2 + ... + w_{K-1}^2) / W`` (w_c: the weight
+  of class c, W = w_0 + ... + w_{K-1}; Gini's impurity 1 - sum_c p_c^2 of K classes, Breiman et al. 1984 §4.3,
+  weighted by the node's weight); the largest decrease wins, ties to the first in drawing order, then to the smaller
+  threshold;
   the threshold is the midpoint of the two values (float64), samples with ``x <= threshold`` go left;
-- a node is a leaf when it is pure, has one distinct sample, or no drawn gene can split it (min leaf 1, no depth
-  limit); a leaf stores its class fractions;
+- a node is a leaf when it is pure (one class has all its weight), has one distinct sample, or no drawn gene can split
+  it (min leaf 1, no depth limit); a leaf stores its K class fractions;
 - the tree's Gini importance of a gene is the sum of the weighted decreases of its splits, normalised to sum 1 over
   the genes (plain sums in node order); the forest averages over the trees that split;
 - out-of-bag: every tree adds its leaf's class fractions to the samples it did not draw.
@@ -32,6 +34,9 @@ forest of the backward elimination, whose genes are subsets), stored in small in
 samples) with the dense rank of each sorted value, so "equal" is "same rank"; a node collects its samples in a
 gene's order by one branch-free pass over the gene's n presorted samples (O(n) per gene and node instead of a
 sort); node arrays grow as needed; the selector's forests keep no nodes, only importances and out-of-bag votes.
+
+Any number of classes K >= 2: the class sums are arrays of K (class index 0 .. K - 1 per sample); every sum is over
+the same values in the same order as the two-class kernels were, so two classes grow the same trees bit for bit.
 
 Every kernel works on arrays only; plain-Python twins in ``tests/naive/forest.py``. Not public API.
 """
@@ -80,25 +85,29 @@ def bootstrap_counts(rs, n, bootstrap, counts):
 
 @njit(cache=True)
 def grow_tree(vals, order, rank, Xg, y, w, mtry, rs, feature, threshold, left, right, value, decrease, samples,
-              genes, stamp, stamp0, fi, fs, w0, w1, stack):
+              genes, stamp, stamp0, fi, fs, sc, lc, wk, stack):
     """Grow one tree (module docstring) depth first, left child before right.
 
     vals, order, rank: the presort (genes x n: sorted float32 values, the sample at each sorted position, the dense
-    rank of its value); Xg: genes x n float32; y: class index (0/1) per sample; w: bootstrap multiplicity (0: not
-    drawn); mtry: genes drawn per node; rs: the SplitMix64 state (uint64[1]). Node arrays (capacity 2n - 1 at
-    least): feature (-1 at leaves), threshold, left / right child (-1 at leaves), value (class fractions, rows x 2),
+    rank of its value); Xg: genes x n float32; y: class index (0 .. K - 1) per sample; w: bootstrap multiplicity (0:
+    not drawn); mtry: genes drawn per node; rs: the SplitMix64 state (uint64[1]). Node arrays (capacity 2n - 1 at
+    least): feature (-1 at leaves), threshold, left / right child (-1 at leaves), value (class fractions, rows x K),
     decrease (weighted Gini decrease of the split; 0 at leaves). Work arrays: samples (n), genes (d: the gene
     permutation, any order on entry), stamp (n: node mark per sample; marks start above ``stamp0``), fi, fs (n),
-    w0, w1 (n), stack (n + 1, 4). Returns (number of nodes, the last stamp used)."""
+    sc, lc (K: the node's and the left part's class weights), wk (K x n: each sample's weight in its class's row, 0 in
+    the others), stack (n + 1, 4). Returns (number of nodes, the last stamp used)."""
     d = vals.shape[0]
     n = vals.shape[1]
+    nk = value.shape[1]
     ns = 0
     for i in range(n):
         if w[i] != 0.0:
             samples[ns] = i
             ns += 1
-        w0[i] = w[i] if y[i] == 0 else 0.0
-        w1[i] = w[i] if y[i] != 0 else 0.0
+        for c in range(nk):
+            wk[c, i] = w[i] if y[i] == c else 0.0
+    w0 = wk[0]
+    w1 = wk[1]
     # stack rows: start, end (in samples), parent node, 1 for a left child
     stack[0, 0] = 0
     stack[0, 1] = ns
@@ -113,13 +122,19 @@ def grow_tree(vals, order, rank, Xg, y, w, mtry, rs, feature, threshold, left, r
         end = stack[top, 1]
         parent = stack[top, 2]
         is_left = stack[top, 3]
-        s0 = 0.0
-        s1 = 0.0
+        for c in range(nk):
+            sc[c] = 0.0
         for j in range(start, end):
             i = samples[j]
-            s0 += w0[i]
-            s1 += w1[i]
-        wn = s0 + s1
+            sc[y[i]] += w[i]
+        wn = 0.0
+        ss = 0.0
+        n_present = 0
+        for c in range(nk):
+            wn += sc[c]
+            ss += sc[c] * sc[c]
+            if sc[c] != 0.0:
+                n_present += 1
         node = node_count
         node_count += 1
         if parent >= 0:
@@ -127,19 +142,19 @@ def grow_tree(vals, order, rank, Xg, y, w, mtry, rs, feature, threshold, left, r
                 left[parent] = node
             else:
                 right[parent] = node
-        value[node, 0] = s0 / wn
-        value[node, 1] = s1 / wn
+        for c in range(nk):
+            value[node, c] = sc[c] / wn
         left[node] = -1
         right[node] = -1
         feature[node] = -1
         threshold[node] = 0.0
         decrease[node] = 0.0
-        if s0 == 0.0 or s1 == 0.0 or end - start < 2:
+        if n_present < 2 or end - start < 2:
             continue
         cur += 1
         for j in range(start, end):
             stamp[samples[j]] = cur
-        # maximise (l0^2 + l1^2) / W_L + (r0^2 + r1^2) / W_R: the decrease plus the node's constant (s0^2 + s1^2)/W
+        # maximise sum_c l_c^2 / W_L + sum_c r_c^2 / W_R: the decrease plus the node's constant sum_c s_c^2 / W
         best = -1.0
         best_g = -1
         best_thr = 0.0
@@ -161,19 +176,48 @@ def grow_tree(vals, order, rank, Xg, y, w, mtry, rs, feature, threshold, left, r
             if rank[g, fs[m - 1]] == rank[g, fs[0]]:
                 continue  # constant on the node
             n_split += 1
-            l0 = 0.0
-            l1 = 0.0
+            if nk == 2:
+                # two classes: the class sums as two scalars (the K-class loop below gives the same numbers, slower)
+                l0 = 0.0
+                l1 = 0.0
+                s0 = sc[0]
+                s1 = sc[1]
+                for q in range(m - 1):
+                    i = fi[q]
+                    l0 += w0[i]
+                    l1 += w1[i]
+                    a = fs[q]
+                    b = fs[q + 1]
+                    if rank[g, b] == rank[g, a]:
+                        continue
+                    r0 = s0 - l0
+                    r1 = s1 - l1
+                    score = (l0 * l0 + l1 * l1) / (l0 + l1) + (r0 * r0 + r1 * r1) / (r0 + r1)
+                    if score > best:
+                        best = score
+                        best_g = g
+                        best_thr = (np.float64(vals[g, a]) + np.float64(vals[g, b])) / 2.0
+                continue
+            for c in range(nk):
+                lc[c] = 0.0
             for q in range(m - 1):
                 i = fi[q]
-                l0 += w0[i]
-                l1 += w1[i]
+                lc[y[i]] += w[i]
                 a = fs[q]
                 b = fs[q + 1]
                 if rank[g, b] == rank[g, a]:
                     continue
-                r0 = s0 - l0
-                r1 = s1 - l1
-                score = (l0 * l0 + l1 * l1) / (l0 + l1) + (r0 * r0 + r1 * r1) / (r0 + r1)
+                sl = 0.0
+                wl = 0.0
+                sr = 0.0
+                wr = 0.0
+                for c in range(nk):
+                    rc = sc[c] - lc[c]
+                    sl += lc[c] * lc[c]
+                    wl += lc[c]
+                    sr += rc * rc
+                    wr += rc
+                score = sl / wl + sr / wr
                 if score > best:
                     best = score
                     best_g = g
@@ -182,7 +226,7 @@ def grow_tree(vals, order, rank, Xg, y, w, mtry, rs, feature, threshold, left, r
             continue  # every gene constant on the node
         feature[node] = best_g
         threshold[node] = best_thr
-        decrease[node] = best - (s0 * s0 + s1 * s1) / wn
+        decrease[node] = best - ss / wn
         # partition samples[start:end]: x <= threshold to the left (order inside a child never matters)
         a = start
         b = end
@@ -230,14 +274,15 @@ def _grown(a, m, cap):
 
 
 @njit(cache=True)
-def grow_forest(vals, order, rank, Xg, y, seeds, mtry, bootstrap, keep_trees):
-    """Grow one tree per seed (module docstring). Returns the forest's nodes stacked tree after tree
-    (``offsets[t]``: first node of tree t; children indices relative to it; empty arrays without ``keep_trees``,
-    where each tree's nodes are dropped once its importances and out-of-bag votes are counted), the sum over the
-    trees that split of their normalised Gini importances and the number of such trees, and the out-of-bag sums of
-    class fractions (n x 2) with their counts."""
+def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, keep_trees):
+    """Grow one tree per seed (module docstring) on class indices ``y`` (0 .. n_classes - 1). Returns the forest's
+    nodes stacked tree after tree (``offsets[t]``: first node of tree t; children indices relative to it; empty arrays
+    without ``keep_trees``, where each tree's nodes are dropped once its importances and out-of-bag votes are
+    counted), the sum over the trees that split of their normalised Gini importances and the number of such trees,
+    and the out-of-bag sums of class fractions (n x n_classes) with their counts."""
     d = vals.shape[0]
     n = vals.shape[1]
+    nk = n_classes
     T = seeds.shape[0]
     per_tree = 2 * n  # at most 2 m - 1 nodes on m distinct samples
     cap = per_tree * min(T, 16) if keep_trees else per_tree
@@ -245,7 +290,7 @@ def grow_forest(vals, order, rank, Xg, y, seeds, mtry, bootstrap, keep_trees):
     threshold = np.empty(cap)
     left = np.empty(cap, dtype=np.int64)
     right = np.empty(cap, dtype=np.int64)
-    value = np.empty((cap, 2))
+    value = np.empty((cap, nk))
     decrease = np.empty(per_tree)
     offsets = np.zeros(T + 1, dtype=np.int64)
     samples = np.empty(n, dtype=np.int64)
@@ -253,8 +298,9 @@ def grow_forest(vals, order, rank, Xg, y, seeds, mtry, bootstrap, keep_trees):
     stamp = np.zeros(n, dtype=np.int64)
     fi = np.empty(n, dtype=np.int64)
     fs = np.empty(n, dtype=np.int64)
-    w0 = np.empty(n)
-    w1 = np.empty(n)
+    sc = np.empty(nk)
+    lc = np.empty(nk)
+    wk = np.empty((nk, n))
     stack = np.empty((n + 1, 4), dtype=np.int64)
     rs = np.empty(1, dtype=np.uint64)
     w = np.empty(n)
@@ -262,7 +308,7 @@ def grow_forest(vals, order, rank, Xg, y, seeds, mtry, bootstrap, keep_trees):
     timp = np.zeros(d)
     touched = np.empty(n, dtype=np.int64)  # genes split in the tree (at most n - 1)
     marked = np.zeros(d, dtype=np.bool_)
-    oob_sum = np.zeros((n, 2))
+    oob_sum = np.zeros((n, nk))
     oob_count = np.zeros(n)
     n_imp_trees = 0
     cur = 0
@@ -280,8 +326,8 @@ def grow_forest(vals, order, rank, Xg, y, seeds, mtry, bootstrap, keep_trees):
             right = _grown(right, base, cap)
             value = _grown(value, base, cap)
         nc, cur = grow_tree(vals, order, rank, Xg, y, w, mtry, rs, feature[base:], threshold[base:], left[base:],
-                            right[base:], value[base:], decrease, samples, genes, stamp, cur, fi, fs, w0, w1,
-                            stack)
+                            right[base:], value[base:], decrease, samples, genes, stamp, cur, fi, fs, sc, lc,
+                            wk, stack)
         offsets[t + 1] = offsets[t] + nc
         # the tree's importances: decreases summed per gene in node order, normalised by their total
         total = 0.0
@@ -306,8 +352,8 @@ def grow_forest(vals, order, rank, Xg, y, seeds, mtry, bootstrap, keep_trees):
             for i in range(n):
                 if w[i] == 0.0:
                     leaf = _leaf(feature, threshold, left, right, base, Xg, i)
-                    oob_sum[i, 0] += value[leaf, 0]
-                    oob_sum[i, 1] += value[leaf, 1]
+                    for c in range(nk):
+                        oob_sum[i, c] += value[leaf, c]
                     oob_count[i] += 1.0
     m = offsets[T] if keep_trees else 0
     return (feature[:m].copy(), threshold[:m].copy(), left[:m].copy(), right[:m].copy(), value[:m].copy(), offsets,
@@ -320,10 +366,11 @@ def predict_forest(feature, threshold, left, right, value, offsets, Xg):
     float32); divide by the number of trees for the forest's class probabilities."""
     m = Xg.shape[1]
     T = offsets.shape[0] - 1
-    out = np.zeros((m, 2))
+    nk = value.shape[1]
+    out = np.zeros((m, nk))
     for t in range(T):
         for i in range(m):
             leaf = _leaf(feature, threshold, left, right, offsets[t], Xg, i)
-            out[i, 0] += value[leaf, 0]
-            out[i, 1] += value[leaf, 1]
+            for c in range(nk):
+                out[i, c] += value[leaf, c]
     return out

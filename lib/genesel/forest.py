@@ -41,7 +41,7 @@ from genesel._core.base import BinaryClassifier
 from genesel._core.params import POSITIVE_INT, Interval, RealNotInt, StrOptions, real
 from genesel._core.selector import SelectorBase
 from genesel._core.units import apply_tree_units, tree_units, tree_units_params
-from genesel._core.validation import check_binary_fit
+from genesel._core.validation import check_classification_fit
 
 __all__ = ["SmallForestClassifier", "RFBackwardSelector", "backward_sizes", "presort", "grow_forest"]
 
@@ -65,13 +65,17 @@ def presort(X):
     return vals, np.ascontiguousarray(order, dtype=itype), rank, Xg
 
 
-def grow_forest(pre, y01, n_trees, mtry, random_state, bootstrap=True, keep_trees=True):
-    """Grow ``n_trees`` trees on the presorted genes ``pre`` (:func:`presort`) with class indices ``y01`` (0/1),
-    ``mtry`` genes drawn per node and one SplitMix64 seed per tree drawn from ``random_state`` (numpy). Returns the
-    kernel's tuple (nodes, offsets, importance sum, trees with a split, out-of-bag sums and counts); without
+def grow_forest(pre, y01, n_trees, mtry, random_state, bootstrap=True, keep_trees=True, n_classes=None):
+    """Grow ``n_trees`` trees on the presorted genes ``pre`` (:func:`presort`) with class indices ``y01`` (0/1, or
+    0 .. K - 1 for K classes; ``n_classes`` default: the largest index + 1, at least 2), ``mtry`` genes drawn per node
+    and one SplitMix64 seed per tree drawn from ``random_state`` (numpy). Returns the kernel's tuple (nodes, offsets,
+    importance sum, trees with a split, out-of-bag sums and counts, with one column per class); without
     ``keep_trees`` the nodes are not kept (importances and out-of-bag votes only)."""
+    y01 = np.asarray(y01, dtype=np.int64)
+    if n_classes is None:
+        n_classes = max(2, int(y01.max()) + 1) if y01.size else 2
     seeds = check_random_state(random_state).randint(_SEED_HIGH, size=int(n_trees), dtype=np.int64)
-    return FK.grow_forest(*pre, np.asarray(y01, dtype=np.int64), seeds, int(mtry), bool(bootstrap), bool(keep_trees))
+    return FK.grow_forest(*pre, y01, int(n_classes), seeds, int(mtry), bool(bootstrap), bool(keep_trees))
 
 
 def _importances(imp_sum, n_imp_trees):
@@ -100,7 +104,8 @@ def _oob_error(frac, y01, accuracy=False):
 
 
 class SmallForestClassifier(BinaryClassifier):
-    """Breiman's random forest (Machine Learning 45:5-32, 2001) of Gini CART trees, for few samples and many genes.
+    """Breiman's random forest (Machine Learning 45:5-32, 2001) of Gini CART trees, for few samples and many genes; any
+    number of classes.
 
     Each tree is grown on a bootstrap sample of the training samples (multiplicities as weights) to purity (no
     depth limit, one sample per leaf at least), trying ``max_features`` genes drawn without replacement at each
@@ -112,6 +117,14 @@ class SmallForestClassifier(BinaryClassifier):
     float32 would lose the data). For the same parameters it is statistically scikit-learn's
     ``RandomForestClassifier`` (not tree for tree: other random numbers) at a fraction of its CPU on few samples
     and many genes (``benchmarks/bench_forest.py``).
+
+    Any number of classes: a forest is multi-class by nature (Breiman 2001): every split maximises the decrease of
+    Gini's impurity 1 - sum_c p_c^2 over all K classes, leaves hold K class fractions, ``predict_proba`` is (n, K)
+    and the prediction its arg max (ties to the first class), as scikit-learn's forests. ``decision_function`` is
+    P(classes_[1]) - P(classes_[0]) for two classes, as before, and for K > 2 the (n, K) margins p_k - max_{j != k}
+    p_j of every class over the strongest other one (positive only for the predicted class; for two classes its
+    second column is the binary value). The cost per split grows with K (K class sums per candidate threshold);
+    the trees are grown on the same samples, so a K-class forest costs little more than a binary one.
 
     Parameters
     ----------
@@ -126,9 +139,9 @@ class SmallForestClassifier(BinaryClassifier):
 
     Attributes
     ----------
-    classes_ : the two labels (classes_[1] is the +1 class).  n_features_in_ : genes.
+    classes_ : the labels (two: classes_[1] is the +1 class).  n_features_in_ : genes.
     feature_importances_ : (n_features,) mean decrease in Gini impurity (each tree's normalised to sum 1).
-    oob_decision_function_ : (n_samples, 2) out-of-bag class fractions (NaN for a sample every tree drew; only
+    oob_decision_function_ : (n_samples, K) out-of-bag class fractions (NaN for a sample every tree drew; only
         with ``bootstrap``).  oob_score_ : accuracy of the out-of-bag majority over the samples that have one.
     n_trees_with_split_ : trees that split at least once.  max_features_ : genes tried per split.
 
@@ -150,6 +163,7 @@ class SmallForestClassifier(BinaryClassifier):
                               "max_features": [StrOptions({"sqrt", "log2"}), POSITIVE_INT,
                                                Interval(RealNotInt, 0, 1, closed="right"), None],
                               "bootstrap": ["boolean"], "random_state": ["random_state"]}
+    _multi_class = True  # Gini over K classes (class docstring)
 
     def __init__(self, n_estimators=500, max_features="sqrt", bootstrap=True, random_state=None):
         self.n_estimators = n_estimators
@@ -171,14 +185,13 @@ class SmallForestClassifier(BinaryClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Grow the forest on X (samples x genes) and binary labels y."""
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep")
+        """Grow the forest on X (samples x genes) and labels y (two or more classes)."""
+        X, y01, self.classes_ = check_classification_fit(self, X, y, constant="keep")
         self._units = tree_units_params(X)
-        y01 = (y_pm1 == 1).astype(np.int64)
         d = X.shape[1]
         self.max_features_ = self._mtry(d)
         out = grow_forest(presort(apply_tree_units(X, self._units)), y01, self.n_estimators, self.max_features_,
-                          self.random_state, self.bootstrap)
+                          self.random_state, self.bootstrap, n_classes=self.classes_.size)
         feature, threshold, left, right, value, offsets, imp_sum, n_imp, oob_sum, oob_count = out
         self.trees_ = (feature, threshold, left, right, value, offsets)
         self.feature_importances_ = _importances(imp_sum, n_imp)
@@ -196,9 +209,15 @@ class SmallForestClassifier(BinaryClassifier):
         return FK.predict_forest(*self.trees_, Xg) / float(self.trees_[5].size - 1)
 
     def decision_function(self, X):
-        """P(classes_[1]) - P(classes_[0]): positive where the forest votes for ``classes_[1]``."""
+        """P(classes_[1]) - P(classes_[0]): positive where the forest votes for ``classes_[1]``; with K > 2 classes
+        (n, K), p_k - max_{j != k} p_j (class docstring), whose arg max is ``predict``."""
         p = self.predict_proba(X)
-        return p[:, 1] - p[:, 0]
+        if p.shape[1] == 2:
+            return p[:, 1] - p[:, 0]
+        out = np.empty_like(p)
+        for k in range(p.shape[1]):
+            out[:, k] = p[:, k] - np.max(np.delete(p, k, axis=1), axis=1)
+        return out
 
 
 def backward_sizes(n_features: int, fraction_dropped: float, min_features: int = 2) -> np.ndarray:
@@ -219,7 +238,9 @@ class RFBackwardSelector(SelectorBase):
     Every forest is grown as :class:`SmallForestClassifier` grows it (genesel's numba forest; the genes sorted once
     per fit and reused by every step, no trees kept), with Gini importances; the path sizes are those of the same
     loop over scikit-learn's ``RandomForestClassifier`` and the OOB errors and chosen genes agree with it
-    statistically (``tests/test_forest.py``), at a small fraction of its CPU.
+    statistically (``tests/test_forest.py``), at a small fraction of its CPU. Any number of classes, as the paper's
+    (its SRBCT, Brain, NCI60, Lymphoma and Breast sets have 3 to 8): the forests are K-class forests (Gini over all
+    classes) and the out-of-bag error is that of the K-class majority vote.
 
     Parameters
     ----------
@@ -262,6 +283,7 @@ class RFBackwardSelector(SelectorBase):
     _parameter_constraints = {"n_estimators": [POSITIVE_INT], "n_estimators_iter": [POSITIVE_INT],
                               "fraction_dropped": [real(0, 1, "neither")], "mtry_factor": [real(0, None, "neither")],
                               "se_rule": [real(0, None, "left")], "random_state": ["random_state"]}
+    _multi_class = True  # K-class forests (class docstring)
 
     def __init__(self, n_estimators=2000, n_estimators_iter=1000, fraction_dropped=0.2, mtry_factor=1.0,
                  se_rule=1.0, random_state=None):
@@ -276,17 +298,16 @@ class RFBackwardSelector(SelectorBase):
         """One forest on the presorted genes ``pre``: (importances, OOB error); samples that were in every tree's
         bootstrap have no OOB vote and are left out of the error."""
         mtry = min(max(1, int(round(self.mtry_factor * np.sqrt(n_genes)))), n_genes)
-        out = grow_forest(pre, y01, n_trees, mtry, seed, keep_trees=False)
+        out = grow_forest(pre, y01, n_trees, mtry, seed, keep_trees=False, n_classes=self.classes_.size)
         return _importances(out[6], out[7]), _oob_error(_oob_fractions(out[8], out[9]), y01)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X, y01, self.classes_ = check_classification_fit(self, X, y, min_samples=2)
         X = tree_units(X)  # float32-safe where needed (data near 1e-300, 1e300 or far from 0), else X itself
         n, d = X.shape
         rng = check_random_state(self.random_state)
         seeds = rng.randint(0, 2**31 - 1, size=len(backward_sizes(d, self.fraction_dropped)) + 1)
-        y01 = (y_pm1 == 1).astype(np.int64)
         pre = presort(X)  # once: every later forest grows on rows of it
         imp, err0 = self._forest(pre, y01, self.n_estimators, d, seeds[0])
         order = np.lexsort((np.arange(d), -imp)).astype(np.int64)

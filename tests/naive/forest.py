@@ -3,7 +3,8 @@
 Written from the definitions in the kernels' module docstring rather than from their shortcuts: SplitMix64 on
 Python integers, each node's samples sorted by value with ``sorted`` (no presort, no ranks, no linear scan, no
 sample marks), every left-hand class weight summed afresh, trees as lists of dicts. The split score is the kernels'
-(l0^2 + l1^2) / W_L + (r0^2 + r1^2) / W_R, so that floating-point ties resolve alike. Comparisons of a float32 value
+sum_c l_c^2 / W_L + sum_c r_c^2 / W_R over the K classes (summed in class order), so that floating-point ties
+resolve alike. Comparisons of a float32 value
 with a threshold are made in float64, as in the kernels. Agreement bit for bit checks the kernels' rewriting.
 """
 
@@ -41,24 +42,36 @@ def bootstrap_counts(rng, n, bootstrap):
     return counts
 
 
-def grow_tree(X32, y, w, mtry, rng):
-    """One tree (list of node dicts, depth first, left child first) on X32 (samples x genes, float32)."""
+def _sums(parts):
+    """(sum of squares, sum) of class weights, summed in class order from 0.0 as the kernels do."""
+    sq, tot = 0.0, 0.0
+    for v in parts:
+        sq += v * v
+        tot += v
+    return sq, tot
+
+
+def grow_tree(X32, y, w, mtry, rng, n_classes=2):
+    """One tree (list of node dicts, depth first, left child first) on X32 (samples x genes, float32); y: class
+    indices 0 .. n_classes - 1."""
     n, d = X32.shape
+    K = n_classes
     genes = list(range(d))
     nodes = []
     stack = [dict(samples=[i for i in range(n) if w[i] != 0], parent=-1, is_left=False)]
     while stack:
         rec = stack.pop()
         samp = rec["samples"]
-        s0 = sum(w[i] for i in samp if y[i] == 0)
-        s1 = sum(w[i] for i in samp if y[i] != 0)
-        wn = s0 + s1
-        node = dict(feature=-1, threshold=0.0, left=-1, right=-1, decrease=0.0, value=(s0 / wn, s1 / wn))
+        s = [0.0] * K
+        for i in samp:
+            s[y[i]] += w[i]
+        ss, wn = _sums(s)
+        node = dict(feature=-1, threshold=0.0, left=-1, right=-1, decrease=0.0, value=tuple(v / wn for v in s))
         nid = len(nodes)
         nodes.append(node)
         if rec["parent"] >= 0:
             nodes[rec["parent"]]["left" if rec["is_left"] else "right"] = nid
-        if s0 == 0 or s1 == 0 or len(samp) < 2:
+        if sum(v != 0 for v in s) < 2 or len(samp) < 2:
             continue
         best, best_score = None, -1.0
         k, n_split = 0, 0
@@ -75,10 +88,12 @@ def grow_tree(X32, y, w, mtry, rng):
             for p in range(1, len(srt)):
                 if v[p] == v[p - 1]:
                     continue
-                l0 = sum(w[i] for i in srt[:p] if y[i] == 0)
-                l1 = sum(w[i] for i in srt[:p] if y[i] != 0)
-                r0, r1 = s0 - l0, s1 - l1
-                score = (l0 * l0 + l1 * l1) / (l0 + l1) + (r0 * r0 + r1 * r1) / (r0 + r1)
+                lft = [0.0] * K
+                for i in srt[:p]:
+                    lft[y[i]] += w[i]
+                sl, wl = _sums(lft)
+                sr, wr = _sums([s[c] - lft[c] for c in range(K)])
+                score = sl / wl + sr / wr
                 if score > best_score:
                     best_score = score
                     best = (g, (float(v[p - 1]) + float(v[p])) / 2.0)
@@ -86,7 +101,7 @@ def grow_tree(X32, y, w, mtry, rng):
             continue
         g, thr = best
         node["feature"], node["threshold"] = g, thr
-        node["decrease"] = best_score - (s0 * s0 + s1 * s1) / wn
+        node["decrease"] = best_score - ss / wn
         stack.append(dict(samples=[i for i in samp if not float(X32[i, g]) <= thr], parent=nid, is_left=False))
         stack.append(dict(samples=[i for i in samp if float(X32[i, g]) <= thr], parent=nid, is_left=True))
     return nodes
@@ -112,15 +127,15 @@ def tree_importances(nodes, d):
     return np.array([v / total for v in imp])
 
 
-def grow_forest(X32, y, seeds, mtry, bootstrap):
+def grow_forest(X32, y, seeds, mtry, bootstrap, n_classes=2):
     """(trees, importance sum over trees with a split, their number, OOB sums, OOB counts)."""
     n, d = X32.shape
     trees, imp_sum, n_imp = [], np.zeros(d), 0
-    oob_sum, oob_count = np.zeros((n, 2)), np.zeros(n)
+    oob_sum, oob_count = np.zeros((n, n_classes)), np.zeros(n)
     for seed in seeds:
         rng = SplitMix64(seed)
         w = bootstrap_counts(rng, n, bootstrap)
-        nodes = grow_tree(X32, y, w, mtry, rng)
+        nodes = grow_tree(X32, y, w, mtry, rng, n_classes)
         trees.append(nodes)
         imp = tree_importances(nodes, d)
         if imp is not None:
@@ -130,7 +145,7 @@ def grow_forest(X32, y, seeds, mtry, bootstrap):
             for i in range(n):
                 if w[i] == 0:
                     v = nodes[leaf(nodes, X32[i])]["value"]
-                    oob_sum[i, 0] += v[0]
-                    oob_sum[i, 1] += v[1]
+                    for c in range(n_classes):
+                        oob_sum[i, c] += v[c]
                     oob_count[i] += 1
     return trees, imp_sum, n_imp, oob_sum, oob_count
