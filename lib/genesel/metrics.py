@@ -1,7 +1,12 @@
 """Classification measures shared by the notebooks.
 
 - :func:`error_rate`, :func:`balanced_classification_rate` (BCR = mean of the per-class recalls, as used by
-  Helleputte & Dupont 2009).
+  Helleputte & Dupont 2009) and :func:`balanced_error_rate` (1 - BCR), for any number of classes.
+- Any number of classes: :func:`per_class_recall`, :func:`confusion_matrix` (rows: true class, columns: predicted
+  class, scikit-learn's layout) and :func:`macro_ovr_auc`, the macro-averaged one-vs-rest AUC (each class's scores
+  against all other samples, the unweighted mean over the classes: Provost & Domingos 2000's class-reference AUC
+  without their prevalence weights, Fawcett 2006 §9; scikit-learn's ``roc_auc_score(multi_class="ovr",
+  average="macro")``, which takes probabilities only, while any scores whose column k ranks class k do here).
 - :func:`pooled_roc`: the ROC curve of scores pooled over cross-validation folds (Tan 2006 §3.4.2), built as in
   Fawcett 2006 ("An introduction to ROC analysis", Pattern Recognit. Lett. 27:861), Algorithm 2: sort by decreasing
   score and emit a point only when the score changes, so tied scores give one diagonal step. :func:`auc` is the
@@ -37,7 +42,8 @@ from sklearn.base import clone
 
 from genesel._core.validation import to_pm1
 
-__all__ = ["error_rate", "accuracy", "balanced_classification_rate", "pooled_roc", "auc", "roc_auc",
+__all__ = ["error_rate", "accuracy", "balanced_classification_rate", "balanced_error_rate", "per_class_recall",
+           "confusion_matrix", "macro_ovr_auc", "pooled_roc", "auc", "roc_auc",
            "rejection_threshold", "quality_metrics", "loo_decision_values", "guyon_quality", "METRIC_NAMES"]
 
 
@@ -51,7 +57,7 @@ def _pair(y_true, y_pred):
 
 
 def error_rate(y_true, y_pred) -> float:
-    """Fraction of misclassified samples."""
+    """Fraction of misclassified samples (any number of classes)."""
     y_true, y_pred = _pair(y_true, y_pred)
     return float(np.mean(y_true != y_pred))
 
@@ -61,9 +67,77 @@ def accuracy(y_true, y_pred) -> float:
 
 
 def balanced_classification_rate(y_true, y_pred) -> float:
-    """Mean over the classes present in ``y_true`` of the fraction of that class predicted correctly."""
+    """Mean over the classes present in ``y_true`` of the fraction of that class predicted correctly (any number of
+    classes; scikit-learn's ``balanced_accuracy_score``)."""
     y_true, y_pred = _pair(y_true, y_pred)
     return float(np.mean([np.mean(y_pred[y_true == c] == c) for c in np.unique(y_true)]))
+
+
+def balanced_error_rate(y_true, y_pred) -> float:
+    """1 - :func:`balanced_classification_rate`: the mean over the classes present in ``y_true`` of the fraction of
+    that class misclassified. With K classes of very different sizes it is what a classifier that ignores the small
+    classes cannot hide (predicting the largest class everywhere has balanced error 1 - 1/K)."""
+    return 1.0 - balanced_classification_rate(y_true, y_pred)
+
+
+def per_class_recall(y_true, y_pred, labels=None) -> np.ndarray:
+    """The fraction of each class's samples predicted as that class, in the order of ``labels`` (default: the sorted
+    classes of ``y_true``); scikit-learn's ``recall_score(average=None)``. A label absent from ``y_true`` has no
+    recall and is refused."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    labels = np.unique(y_true) if labels is None else np.asarray(labels)
+    absent = [c for c in labels.tolist() if not np.any(y_true == c)]
+    if absent:
+        raise ValueError(f"per_class_recall: labels {absent} do not occur in y_true, so their recall is undefined; "
+                         "leave them out of labels")
+    return np.array([np.mean(y_pred[y_true == c] == c) for c in labels])
+
+
+def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
+    """Counts C[i, j] of samples of class ``labels[i]`` predicted as ``labels[j]`` (default labels: the sorted union of
+    both vectors); scikit-learn's ``confusion_matrix``. Predictions outside ``labels`` are refused (they would vanish
+    from the table silently)."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    labels = np.unique(np.concatenate([y_true, y_pred])) if labels is None else np.asarray(labels)
+    if np.unique(labels).size != labels.size:
+        raise ValueError("confusion_matrix: labels hold a label twice")
+    pos = {c: i for i, c in enumerate(labels.tolist())}
+    missing = sorted({c for c in np.concatenate([y_true, y_pred]).tolist() if c not in pos}, key=str)
+    if missing:
+        raise ValueError(f"confusion_matrix: y_true or y_pred hold labels {missing[:10]} that are not in labels")
+    C = np.zeros((labels.size, labels.size), dtype=np.int64)
+    np.add.at(C, ([pos[c] for c in y_true.tolist()], [pos[c] for c in y_pred.tolist()]), 1)
+    return C
+
+
+def macro_ovr_auc(y_true, scores, classes=None) -> float:
+    """Macro-averaged one-vs-rest AUC (module docstring): for every class k present in ``y_true`` the AUC of the pooled
+    ROC curve (:func:`pooled_roc`) of ``scores[:, k]`` with class k as the positive class and all other samples as the
+    negative one, averaged over those classes with equal weight.
+
+    ``scores``: (n, K), column k the score of ``classes[k]`` (a classifier's ``decision_function`` or
+    ``predict_proba``, with ``classes`` its ``classes_``; default: the sorted classes of ``y_true``). Classes absent
+    from ``y_true`` (e.g. in a small test fold) have no AUC and are left out of the mean. Two classes with 1-d scores
+    (positive for the larger label) give :func:`roc_auc`.
+    """
+    y_true = np.asarray(y_true)
+    S = np.asarray(scores, dtype=float)
+    if S.ndim == 1:
+        return roc_auc(y_true, S) if classes is None else roc_auc(y_true, S, pos_label=np.asarray(classes)[-1])
+    present = np.unique(y_true)
+    classes = present if classes is None else np.asarray(classes)
+    if S.ndim != 2 or S.shape != (y_true.shape[0], classes.size):
+        raise ValueError(f"scores must be (n_samples, n_classes) = ({y_true.shape[0]}, {classes.size}), one column per "
+                         f"class of {classes.tolist()[:10]}; got shape {S.shape}")
+    unknown = sorted(set(present.tolist()) - set(classes.tolist()), key=str)
+    if unknown:
+        raise ValueError(f"y_true holds labels {unknown[:10]} that have no score column (classes: "
+                         f"{classes.tolist()[:10]})")
+    if present.size < 2:
+        raise ValueError("macro_ovr_auc needs at least two classes in y_true (an AUC is undefined otherwise)")
+    aucs = [roc_auc(np.where(y_true == c, 1, 0), S[:, k]) for k, c in enumerate(classes.tolist()) if c in set(
+        present.tolist())]
+    return float(np.mean(aucs))
 
 
 def pooled_roc(y_true, scores, pos_label=None):
