@@ -240,8 +240,8 @@ def test_bad_input_is_refused_with_clear_errors():
         SmallForestClassifier(n_estimators=5).fit(np.where(np.eye(*X.shape) > 0, np.nan, X), y)
     with pytest.raises(ValueError, match="single class"):
         SmallForestClassifier(n_estimators=5).fit(X, np.zeros(len(y)))
-    with pytest.raises(ValueError, match="Only binary classification"):
-        SmallForestClassifier(n_estimators=5).fit(X, np.arange(len(y)) % 3)
+    # three classes are no error since issue 38 (tests/test_multiclass_forest.py)
+    assert SmallForestClassifier(n_estimators=5).fit(X, np.arange(len(y)) % 3).predict_proba(X).shape == (len(y), 3)
     with pytest.raises(ValueError, match="n_estimators"):
         SmallForestClassifier(n_estimators=0).fit(X, y)
     with pytest.raises(ValueError, match="max_features"):

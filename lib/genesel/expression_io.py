@@ -86,10 +86,14 @@ __all__ = ["read_expression", "looks_like_path", "MULTICLASS_METHODS", "file_sha
 #: The public genesel estimators that accept more than two classes (``tests/test_expression_io.py`` fits every
 #: public estimator on three classes and checks this list, in ``genesel.__all__`` order): SMLR's multinomial model
 #: (Krishnapuram et al. 2005); ALMA and its selectors and the stump conjunctions one class against the rest,
-#: AdaBoost one-vs-rest or as SAMME, and OneVsRestSelector around any binary selector (genesel._core.multiclass).
+#: AdaBoost one-vs-rest or as SAMME, and OneVsRestSelector around any binary selector (genesel._core.multiclass); the
+#: one-vs-rest SVMs and the rankings built on them (SVM-RFE, MSVM-RFE, l2-AROM), the filters (Fisher's BSS/WSS,
+#: one-vs-rest signal-to-noise, ANOVA F, Kruskal-Wallis), Golub's voting one against the rest and the random forests.
 #: Every other classifier and selector separates two classes and refuses more; the transformers take any labels.
-MULTICLASS_METHODS = ("ALMA", "ALMAFS", "ALMARFE", "SMLR", "OccamStumps", "SampleCompressionStumps", "PACBayesStumps",
-                      "AdaBoostStumps", "OneVsRestSelector")
+MULTICLASS_METHODS = ("ALMA", "ALMAFS", "ALMARFE", "FisherSelector", "SignalToNoiseSelector", "SVMRFE", "SMLR",
+                      "KernelSVM", "LinearSVM", "GolubVoting", "L2AROM", "MSVMRFE", "OccamStumps",
+                      "SampleCompressionStumps", "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector",
+                      "SmallForestClassifier", "OneVsRestSelector", "ANOVASelector", "KruskalWallisSelector")
 #: Multi-class tools of scikit-learn a user would otherwise pick (named in the message for a multi-class file).
 SKLEARN_MULTICLASS = ("LogisticRegression", "LinearSVC (one-vs-rest)", "RandomForestClassifier",
                       "KNeighborsClassifier", "SelectKBest(f_classif)")
@@ -602,9 +606,9 @@ def _multiclass_message(where, labels, names, label, ref=None) -> str:
     if ref is not None:  # the file's own reference with the two classes: its name, then its options
         full = ref.with_options(classes=[a, b]).to_string()
         text = ref.path.name + full[len(ref.source):]
-    return (f"{where}: the labels name {len(names)} classes: {listed}. genesel's classifiers and selectors (those of "
-            f"the five papers) separate two classes and refuse more, so choose two: read_expression(..., {lab}"
-            f"classes=[{a!r}, {b!r}])"
+    return (f"{where}: the labels name {len(names)} classes: {listed}. Several of genesel's classifiers and "
+            f"selectors (those of the five papers) separate two classes and refuse more; to choose two: "
+            f"read_expression(..., {lab}classes=[{a!r}, {b!r}])"
             + (f", the reference '{text}' (load_dataset, grid cells; with the file's folder) or a notebook's "
                f"-p classes {pair}" if text else "")
             + f"; the samples of the other classes are left out. To keep "
@@ -789,9 +793,9 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
     if len(names) == 2:
         y = np.where(labels == names[1], 1, -1).astype(np.int64)
     else:
-        extra["multiclass_note"] = (f"{len(names)} classes ({', '.join(names)}): the methods of the five papers are "
-                                    f"binary; {' and '.join(MULTICLASS_METHODS)} accepts more (or pass classes=[a, "
-                                    "b] for a two-class task)")
+        extra["multiclass_note"] = (f"{len(names)} classes ({', '.join(names)}): {', '.join(MULTICLASS_METHODS)} "
+                                    "accept more than two (the other methods of the five papers are binary; pass "
+                                    "classes=[a, b] for a two-class task)")
         y = np.asarray([names.index(v) for v in labels], dtype=np.int64)
     X = np.ascontiguousarray(X, dtype=np.float64)
     for arr in (X, y):
