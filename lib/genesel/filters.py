@@ -552,7 +552,9 @@ class KruskalWallisSelector(_ScoreSelector):
     test of K >= 2 classes (for two, the Wilcoxon rank-sum test's z squared, without continuity correction).
     ``scores_`` H, ``pvalues_`` its chi-square(K - 1) p-values; ``ranking_`` 1 = best; ``support_`` the top
     ``n_features_to_select``. Unlike F it depends on the expression values only through their order within each
-    gene (robust to outlying arrays and to any monotone transformation, e.g. the log).
+    gene (robust to outlying arrays and to any monotone transformation, e.g. the log). Ties in H are frequent (every
+    gene that separates the classes perfectly, in the same class order, has the same, largest H); they are broken by
+    the ANOVA F of :func:`anova_f` (then by column), so the order is not the column order in disguise.
 
     Examples
     --------
@@ -576,6 +578,8 @@ class KruskalWallisSelector(_ScoreSelector):
 
     def _multiclass(self, X, y_index):
         s = kruskal_wallis(X, y_index)
-        _refuse_tied_scores(type(self).__name__, s, self._k)
+        f = anova_f(X, y_index) if X.shape[0] > self.classes_.size else np.zeros_like(s)
+        if np.all(f == f[0]):  # ties in H broken by F: refused only when F cannot break them either
+            _refuse_tied_scores(type(self).__name__, s, self._k)
         self.pvalues_ = stats.chi2.sf(s, self.classes_.size - 1)
-        return s, np.argsort(-s, kind="stable")
+        return s, np.lexsort((np.arange(s.size), -f, -s)).astype(np.int64)
