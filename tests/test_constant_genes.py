@@ -29,6 +29,7 @@ FAST = {
     "SVMRFE": dict(n_features_to_select=3), "SignalToNoiseSelector": dict(n_features_to_select=3),
     "FisherSelector": dict(n_features_to_select=3), "AdaBoostStumps": dict(n_estimators=10),
     "OneVsRestSelector": dict(n_features_to_select=3),
+    "ANOVASelector": dict(n_features_to_select=3), "KruskalWallisSelector": dict(n_features_to_select=3),
 }
 ESTIMATORS = sorted(n for n in genesel.__all__ if isinstance(getattr(genesel, n), type)
                     and hasattr(getattr(genesel, n), "fit") and n != "ForwardPath")

@@ -23,7 +23,7 @@ from genesel import (ANOVASelector, FisherSelector, GolubVoting, KernelSVM, Krus
 from genesel import filters as F
 from genesel import metrics as M
 from genesel._core.resampling import resampling_masks, resolve_folds
-from genesel._core.validation import one_vs_rest_labels
+from genesel._core.multiclass import ovr_signs as one_vs_rest_labels
 from genesel.arom import arom_path
 from genesel.msvm_rfe import _msvm_path, msvm_criterion
 from genesel.rfe import _rfe_path, elimination_schedule

@@ -43,7 +43,7 @@ from genesel import (ALMA, ALMAFS, ALMARFE, DWD, RVM, SMLR, SVMRFE, CountNormali
                      GaussianProcessClassifier,
                      GeneStandardizer, GolubVoting, KernelSVM, L2AROM, LinearSVM, LogTransform, MissingValueImputer,
                      RFBackwardSelector, SampleStandardizer, SignalToNoiseSelector, make_corr_pipeline)
-from genesel import OneVsRestSelector
+from genesel import ANOVASelector, KruskalWallisSelector, OneVsRestSelector
 from genesel import GPARDFS, GPARDRFE, MSVMRFE, RVMSelector, SMLRSelector
 from genesel import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCompressionStumps, SmallForestClassifier
 from genesel._core.validation import DegenerateModelWarning
@@ -114,6 +114,8 @@ SELECTORS = [
     ("SMLRSelector", SMLRSelector(), "free", None),
     ("RFBackwardSelector", RFBackwardSelector(n_estimators=60, n_estimators_iter=60, random_state=0), "free", None),
     ("OneVsRestSelector", OneVsRestSelector(SignalToNoiseSelector(n_features_to_select=3)), "free", None),
+    ("ANOVASelector", ANOVASelector(n_features_to_select=3), "free", None),
+    ("KruskalWallisSelector", KruskalWallisSelector(n_features_to_select=3), "free", None),
 ]
 #: the estimators another developer (branch robust-b) is making reliable at extreme scales
 _ON_ROBUST_B = ()

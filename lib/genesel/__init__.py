@@ -13,12 +13,6 @@ Guyon, Weston, Barnhill & Vapnik 2002      ``svm`` (LinearSVM, KernelSVM), ``rfe
 (SVM-RFE)                                  (SVMRFE), ``voting`` (GolubVoting),         ``guyon2002_report``
                                            ``filters`` (SignalToNoiseSelector,
                                            FisherSelector), ``metrics`` (quality)
-K > 2 classes: one-vs-rest SVMs (Rifkin    ``filters`` (ANOVASelector,                 ``leaderboard``
-& Klautau 2004), ANOVA F, Kruskal &        KruskalWallisSelector); the K-class
-Wallis 1952, BSS/WSS (Dudoit et al.        forms in ``svm``, ``rfe``, ``msvm_rfe``,
-2002)                                      ``arom``, ``voting``, ``filters``,
-                                           ``forward``, ``forest``; ``metrics``
-                                           (balanced error, macro AUC, confusion)
 Gentile 2003 (ALMA)                        ``alma`` (ALMA, ALMAFS, ALMARFE,            ``gentile2003``,
                                            make_corr_pipeline)                         ``gentile2003_report``
 Helleputte & Dupont 2009 (transfer)        ``arom`` (L2AROM; PS-l2-AROM via            ``helleputte2009``,
@@ -46,7 +40,13 @@ the data sets of all five                  ``datasets``, ``preprocessing``      
 K >= 3 classes: the methods that are binary by construction fit K classes one class against the rest (ALMA and
 its selectors, the stump conjunctions with a union risk bound; :mod:`genesel._core.multiclass` holds the
 decomposition and the bound) or jointly (AdaBoost as SAMME); ``multiclass`` (OneVsRestSelector) turns any binary
-selector into a K-class one, combining the K rankings.
+selector into a K-class one, combining the K rankings. The SVMs (``svm``: K machines on one Gram matrix, Rifkin &
+Klautau 2004) and the rankings built on them (``rfe``, ``msvm_rfe``: summed squared weights; ``arom``: one rescaling
+of the K machines), Golub's voting and signal-to-noise ranking (``voting``, ``filters``) are one-vs-rest with one
+weight vector per class; ``filters`` adds the K-class statistics (ANOVASelector: the F test; KruskalWallisSelector:
+Kruskal & Wallis 1952; FisherSelector: BSS/WSS, Dudoit et al. 2002); ``forward`` scores prefixes with the
+one-vs-rest SVM; the forests (``forest``) are K-class by nature; ``metrics`` has the balanced error, per-class
+recall, the macro one-vs-rest AUC and the confusion matrix.
 
 Layers (a test enforces them): algorithm modules and ``_core`` (private, paper-agnostic: the SVM dual solvers, the
 one small linear-algebra module, the Gram function, data-relative units, input checks, the estimator and selector

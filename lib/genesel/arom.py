@@ -95,7 +95,7 @@ from genesel._core.smo import rho, warm_solve
 from genesel._core.threads import single_blas_thread
 from genesel._core.units import (far_offset_centre, in_x_units, negligible_C_message, pow2_exponent, scale_pow2,
                                  unit_row_exponent)
-from genesel._core.validation import check_classification_fit, one_vs_rest_labels
+from genesel._core.multiclass import check_classifier_fit, ovr_signs
 
 __all__ = ["L2AROM", "arom_path", "check_prior", "UNDERFLOW"]
 
@@ -441,12 +441,11 @@ class L2AROM(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_index, self.classes_ = check_classification_fit(self, X, y, min_samples=2)
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, min_samples=2)
         n, d = X.shape
         beta = check_prior(self.prior, d)
         # binary: the SVM of the paper; K > 2 classes: the K one-vs-rest machines (module docstring)
-        y_fit = (one_vs_rest_labels(y_index, self.classes_.size) if self.classes_.size > 2
-                 else np.where(y_index == 1, 1, -1))
+        y_fit = ovr_signs(y_enc, self.classes_.size) if self.classes_.size > 2 else y_enc
         res = arom_path(X, y_fit, beta, C=float(self.C), tol=float(self.tol), max_iter=int(self.max_iter))
         if max(res["smo_gaps"]) >= _SMO_TOL:
             warnings.warn(

@@ -66,7 +66,8 @@ from sklearn.base import _fit_context
 from genesel._core.params import N_FEATURES
 from genesel._core.selector import SelectorBase
 from genesel._core.units import safe_pow2_exponent, scale_pow2
-from genesel._core.validation import check_classification_fit, check_expression_data, mean_std
+from genesel._core.multiclass import check_classifier_fit
+from genesel._core.validation import check_expression_data, mean_std
 
 __all__ = ["signal_to_noise", "fisher_ratio", "t_statistic", "wilcoxon_pvalues", "abs_score", "class_moments",
            "balanced_order", "SignalToNoiseSelector", "FisherSelector", "anova_f", "anova_pvalues",
@@ -393,13 +394,14 @@ class _ScoreSelector(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_index, self.classes_ = check_classification_fit(self, X, y, constant="keep", min_samples=2)
+        # y_enc: {-1, +1} for two classes, the class index 0..K-1 for K > 2
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, constant="keep", min_samples=2)
         d = X.shape[1]
         k = self._k = self._n_select(d, d)  # None: every gene
         if self.classes_.size > 2 or type(self)._score is None:
-            s, order = self._multiclass(X, y_index)
+            s, order = self._multiclass(X, y_enc)
             return self._set(s, order, d, k)
-        s = type(self)._score(X, np.where(y_index == 1, 1, -1))
+        s = type(self)._score(X, y_enc)
         _refuse_tied_scores(type(self).__name__, np.where(np.isnan(s), 0.0, s), k)
         s = np.nan_to_num(s, nan=0.0)
         order = self._order(s)

@@ -41,7 +41,7 @@ from genesel._core.base import BinaryClassifier
 from genesel._core.params import POSITIVE_INT, Interval, RealNotInt, StrOptions, real
 from genesel._core.selector import SelectorBase
 from genesel._core.units import apply_tree_units, tree_units, tree_units_params
-from genesel._core.validation import check_classification_fit
+from genesel._core.multiclass import check_classifier_fit
 
 __all__ = ["SmallForestClassifier", "RFBackwardSelector", "backward_sizes", "presort", "grow_forest"]
 
@@ -186,7 +186,8 @@ class SmallForestClassifier(BinaryClassifier):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Grow the forest on X (samples x genes) and labels y (two or more classes)."""
-        X, y01, self.classes_ = check_classification_fit(self, X, y, constant="keep")
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, constant="keep")
+        y01 = (y_enc == 1).astype(np.int64) if self.classes_.size == 2 else y_enc  # class index 0..K-1
         self._units = tree_units_params(X)
         d = X.shape[1]
         self.max_features_ = self._mtry(d)
@@ -303,7 +304,8 @@ class RFBackwardSelector(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y01, self.classes_ = check_classification_fit(self, X, y, min_samples=2)
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, min_samples=2)
+        y01 = (y_enc == 1).astype(np.int64) if self.classes_.size == 2 else y_enc  # class index 0..K-1
         X = tree_units(X)  # float32-safe where needed (data near 1e-300, 1e300 or far from 0), else X itself
         n, d = X.shape
         rng = check_random_state(self.random_state)

@@ -67,7 +67,7 @@ from genesel._core.resampling import resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
 from genesel._core.threads import blas_threads_for
 from genesel._core.units import in_x_units, log_scale_str, negligible_C_message, scale_pow2, unit_row_exponent
-from genesel._core.validation import check_classification_fit, one_vs_rest_labels
+from genesel._core.multiclass import check_classifier_fit, ovr_signs
 from genesel.forward import forward_path
 from genesel.rfe import elimination_schedule
 
@@ -522,20 +522,20 @@ class MSVMRFE(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_index, self.classes_ = check_classification_fit(self, X, y, min_samples=4)
+        # y_enc: {-1, +1} for two classes, the class index 0..K-1 for K > 2
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, min_samples=4)
         multi = self.classes_.size > 2
-        y_pm1 = np.where(y_index == 1, 1, -1)  # the binary labels (two classes)
         n, d = X.shape
-        self.n_folds_ = resolve_folds("MSVMRFE", self.n_folds, y_index, extra="; some SVMs would see all of it")
+        self.n_folds_ = resolve_folds("MSVMRFE", self.n_folds, y_enc, extra="; some SVMs would see all of it")
         # data-relative units (exact): X' = 2^e X, C' = C / 4^e, the same SVMs (see genesel.svm)
         Xs, C_s, e, kmax = linear_svm_units("MSVMRFE", self.C, X)
         rng = check_random_state(self.random_state)
-        masks = resampling_masks(y_index, self.n_folds_, self.n_repeats, rng)  # stratified by class
+        masks = resampling_masks(y_enc, self.n_folds_, self.n_repeats, rng)  # stratified by class
         schedule = auto_schedule(d) if self.step == "auto" else elimination_schedule(d, 1, self.step)
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
         Xt = np.ascontiguousarray(Xs.T)
         # binary: one SVM per resampling; K > 2 classes: the K one-vs-rest machines per resampling (class docstring)
-        yf = one_vs_rest_labels(y_index, self.classes_.size) if multi else y_pm1.astype(np.float64)
+        yf = ovr_signs(y_enc, self.classes_.size) if multi else y_enc.astype(np.float64)
         with blas_threads_for(n):  # one small product per step: OpenBLAS threads only add overhead (see Threads)
             eliminated, final_rows, final_crit, worst = _msvm_path(Xt, yf, masks, C_s, float(self.tol),
                                                                    int(max_iter), schedule)
@@ -558,8 +558,8 @@ class MSVMRFE(SelectorBase):
                 kmax_fwd = min(AUTO_GENES, d)
             else:
                 kmax_fwd = self.max_forward_genes and min(self.max_forward_genes, d)
-            self.forward_path_ = svm_forward_path("MSVMRFE", self.C, (Xs, C_s, e, kmax), y_index if multi else y_pm1,
-                                                  self.feature_order_, max_genes=kmax_fwd, tol=self.tol)
+            self.forward_path_ = svm_forward_path("MSVMRFE", self.C, (Xs, C_s, e, kmax), y_enc, self.feature_order_,
+                                                  max_genes=kmax_fwd, tol=self.tol)
             k = self.forward_path_.biomarker_size("loo")
         else:
             self.forward_path_ = None

@@ -60,7 +60,7 @@ from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR
 from genesel._core.selector import SelectorBase
 from genesel._core.smo import restore_equality, rho, warm_solve
 from genesel._core.units import far_offset_centre, in_x_units, negligible_C_message, scale_pow2, unit_row_exponent
-from genesel._core.validation import check_classification_fit, one_vs_rest_labels
+from genesel._core.multiclass import check_classifier_fit, ovr_signs
 from genesel.svm import LinearSVM
 
 __all__ = ["SVMRFE", "elimination_schedule"]
@@ -387,7 +387,7 @@ class SVMRFE(SelectorBase):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_index, self.classes_ = check_classification_fit(self, X, y, min_samples=2)
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, min_samples=2)
         multi = self.classes_.size > 2
         n, d = X.shape
         k = self._n_select(d, max(1, d // 2))  # None: half the genes, as scikit-learn's RFE
@@ -406,7 +406,7 @@ class SVMRFE(SelectorBase):
             raise ValueError(negligible_C_message(type(self).__name__, self.C, linear_gram(Xs), 2 * e))
         Xt = np.ascontiguousarray(Xs.T)
         # binary: Guyon's single SVM; K > 2 classes: the K one-vs-rest machines, criterion sum_k w_k^2
-        yf = one_vs_rest_labels(y_index, self.classes_.size) if multi else np.where(y_index == 1, 1.0, -1.0)
+        yf = ovr_signs(y_enc, self.classes_.size) if multi else y_enc.astype(np.float64)
         eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots = _rfe_path(
             Xt, yf, C_scaled, float(self.tol), int(max_iter), schedule
         )

@@ -52,8 +52,8 @@ from genesel._core.smo import dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
 from genesel._core.units import (OFFSET_RATIO, far_offset_centre, in_x_units, log10_scale, log_scale_str,
                                  negligible_C_message, offset_message, offset_ratio, scale_pow2, unit_row_exponent)
-from genesel._core.validation import (check_classification_fit, one_vs_rest_labels, warn_degenerate, warn_if_one_class,
-                                      zero_ignored_genes)
+from genesel._core.multiclass import check_classifier_fit, ovr_signs
+from genesel._core.validation import warn_degenerate, warn_if_one_class, zero_ignored_genes
 
 __all__ = ["LinearSVM", "KernelSVM", "solve_svm_dual", "dual_objective", "kkt_violation"]
 
@@ -107,11 +107,11 @@ class _DualSVMBase(BinaryClassifier):
     def _validate_fit_data(self, X, y):
         """X and the labels of the dual: {-1., +1.} (n,) for two classes (``classes_[1]`` is +1), or the K
         one-vs-rest label rows (K, n) for K > 2 classes."""
-        X, y_index, self.classes_ = check_classification_fit(
+        X, y_enc, self.classes_ = check_classifier_fit(
             self, X, y, constant=None if getattr(self, "kernel", None) == "precomputed" else "zero")
         if self.classes_.size == 2:
-            return X, np.where(y_index == 1, 1.0, -1.0)
-        return X, one_vs_rest_labels(y_index, self.classes_.size)
+            return X, y_enc.astype(np.float64)
+        return X, ovr_signs(y_enc, self.classes_.size)
 
     def _dual(self, K, y_pm1, alpha0, C_scaled, exp2, alpha0_exp2, who, what=""):
         """One C-SVM dual on the scaled Gram matrix (see :meth:`_solve`): the solution, refused when it overflows,

@@ -34,7 +34,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.base import BinaryClassifier
 from genesel._core.params import POSITIVE_INT
 from genesel._core.selector import n_select
-from genesel._core.validation import check_classification_fit, warn_if_one_class
+from genesel._core.multiclass import check_classifier_fit
+from genesel._core.validation import warn_if_one_class
 from genesel.filters import balanced_order, signal_to_noise
 
 __all__ = ["GolubVoting"]
@@ -79,12 +80,13 @@ class GolubVoting(BinaryClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_index, self.classes_ = check_classification_fit(self, X, y, constant="keep", min_samples=2)
+        # y_enc: {-1, +1} for two classes, the class index 0..K-1 for K > 2
+        X, y_enc, self.classes_ = check_classifier_fit(self, X, y, constant="keep", min_samples=2)
         d = X.shape[1]
         k = n_select(self.n_genes, d, d)  # more genes than there are, or None: all of them
         if self.classes_.size > 2:
-            return self._fit_one_vs_rest(X, y_index, k)
-        y_pm1 = np.where(y_index == 1, 1, -1)
+            return self._fit_one_vs_rest(X, y_enc, k)
+        y_pm1 = y_enc
         # a gene constant within both classes would have sigma_+ + sigma_- = 0; P is then +-inf (filters doc);
         # refuse it here rather than vote with an infinite weight
         P = signal_to_noise(X, y_pm1)

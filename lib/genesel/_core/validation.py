@@ -37,8 +37,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "check_classification_fit", "one_vs_rest_labels",
-           "constant_genes", "ignore_constant_genes",
+__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "ignore_constant_genes",
            "zero_ignored_genes", "mean_std", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
 
 LOG = logging.getLogger("genesel")
@@ -235,43 +234,6 @@ def check_expression_data(X, y=None, *, name: str = "X", allow_constant: bool = 
         raise ValueError(f"shape mismatch: {name} has {X.shape[0]} samples but y has {y.shape[0]} labels")
     y_pm1, _ = to_pm1(y)
     return X, y_pm1
-
-
-def check_classification_fit(est, X, y, *, constant: str | None = "zero", min_samples: int = 1):
-    """The input check of ``fit`` for an estimator that takes any number of classes (two or more).
-
-    The same checks as :func:`check_binary_fit` (``validate_data``, :func:`check_expression_data`, a
-    classification target, constant genes ignored by ``constant``), without the limit of two classes. Returns
-    ``(X, y_index, classes)``: ``classes`` the sorted labels (scikit-learn's ``classes_``) and ``y_index`` the
-    int64 position of each label in ``classes`` (0 .. K - 1). For two classes ``2 * y_index - 1`` is the
-    {-1, +1} coding of :func:`check_binary_fit`.
-    """
-    from sklearn.utils.multiclass import check_classification_targets
-    from sklearn.utils.validation import validate_data
-
-    who = type(est).__name__
-    X, y = validate_data(est, X, y, dtype=np.float64, ensure_all_finite=False,
-                         ensure_min_samples=max(1, int(min_samples)))
-    X = check_expression_data(X, name="X", allow_constant=True, min_samples=min_samples)
-    check_classification_targets(y)
-    classes, y_index = np.unique(y, return_inverse=True)
-    if classes.size < 2:
-        raise ValueError(
-            f"{who}: y holds a single class ({classes.tolist()}); one class is not enough, a classifier needs at "
-            "least two classes in its training data (with very small folds use stratified splits)"
-        )
-    if constant is None:
-        est.constant_genes_ = np.zeros(0, dtype=np.int64)
-        est.n_constant_genes_ = 0
-    else:
-        X = ignore_constant_genes(est, X, zero=constant == "zero")
-    return X, y_index.astype(np.int64).ravel(), classes
-
-
-def one_vs_rest_labels(y_index, n_classes):
-    """The {-1., +1.} labels of the K one-vs-rest problems, (K, n): row k is +1 for class k, -1 for the rest."""
-    y_index = np.asarray(y_index)
-    return np.where(y_index[None, :] == np.arange(int(n_classes))[:, None], 1.0, -1.0)
 
 
 def check_binary_fit(est, X, y, *, constant: str | None = "zero", min_samples: int = 1):
