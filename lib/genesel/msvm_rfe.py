@@ -442,8 +442,8 @@ class MSVMRFE(SelectorBase):
     resamplings (Duan et al.'s point), now summed over the classes. The folds are stratified by class (every class in
     every training part; ``n_folds="auto"`` is bounded by the smallest class), and the biomarker set is chosen by the
     leave-one-out accuracy of the one-vs-rest linear SVM (:func:`genesel.forward.forward_path`). Why one-vs-rest
-    rather than a joint multi-class SVM: see :mod:`genesel.rfe` (the same reasons). Cost: K times the SVMs of the binary procedure (t K per step),
-    and K forward paths. Two classes: the binary procedure, bit for bit as before.
+    rather than a joint multi-class SVM: see :mod:`genesel.rfe` (the same reasons). Cost: K times the SVMs of the
+    binary procedure (t K per step), and K forward paths. Two classes: the binary procedure, bit for bit as before.
 
     Parameters
     ----------

@@ -28,12 +28,14 @@ is in ``tests/naive/svm.py``.
 
 More than two classes (K > 2). The SVM of every stage is the one-vs-rest linear SVM of :mod:`genesel.svm` (K
 machines, machine k separating class k from the others, on the same Gram matrix) and the ranking criterion is the
-summed squared weight  c_i = sum_k w_ki^2. This is Guyon's own argument carried over: the criterion of §3.3 is the
-change DJ(i) = w_i^2 / 2 of the cost J = ||w||^2 / 2 when gene i is removed (optimal brain damage, LeCun et al.
-1990), and for the K independent machines the cost is J = sum_k ||w_k||^2 / 2, whose change is sum_k w_ki^2 / 2. It
-is the one-versus-all form of multi-class SVM-RFE (Zhou & Tuck 2007, *MSVM-RFE: extensions of SVM-RFE for
-multiclass gene selection on DNA microarray data*, Bioinformatics 23:1106, compare it with rankings from the joint
-multi-class SVMs of Weston & Watkins 1999 and Crammer & Singer 2001). Why one-vs-rest rather than a joint
+summed squared weight  c_i = sum_k w_ki^2. This is Guyon's own argument carried over: their criterion ("feature
+ranking by sensitivity analysis") is the change DJ(i) = w_i^2 / 2 of the cost J = ||w||^2 / 2 when gene i is removed
+(optimal brain damage, LeCun et al. 1990), and for the K independent machines the cost is J = sum_k ||w_k||^2 / 2,
+whose change is sum_k w_ki^2 / 2. It
+ranks every gene on all classes at once, as Zhou & Tuck (2007, *MSVM-RFE: extensions of SVM-RFE for multiclass gene
+selection on DNA microarray data*, Bioinformatics 23:1106) argue a multi-class ranking must (genes chosen one binary
+problem at a time can hurt the others), but from the K binary machines where their extensions build on joint
+multi-class SVMs (Weston & Watkins 1999; Crammer & Singer 2001). Why one-vs-rest rather than a joint
 multi-class SVM: the K machines are binary SVMs, so the elimination keeps its downdated Gram matrix (one for all K
 machines) and its warm-started SMO solves (K per stage), where a joint SVM's dual couples K n variables and would
 need a solver of its own; the final model is then :class:`genesel.svm.LinearSVM`'s multi-class form; and by Rifkin
@@ -461,7 +463,8 @@ class SVMRFE(SelectorBase):
         # stage its y^T a can have drifted by rounding beyond solve_dual's tolerance for user input (seen: 1e-5 of
         # sum(a) on a Colon leave-one-out fold), so the start is repaired, whatever the drift
         if multi:
-            start = np.array([restore_equality(alphas[-1, m].copy(), yf[m], max_drift=None) for m in range(yf.shape[0])])
+            start = np.array([restore_equality(alphas[-1, m].copy(), yf[m], max_drift=None)
+                              for m in range(yf.shape[0])])
         else:
             start = restore_equality(alphas[-1].copy(), yf, max_drift=None)
         est._fit(X[:, support], y, alpha0=start, alpha0_exp2=2 * e, who="SVMRFE (its final LinearSVM)")

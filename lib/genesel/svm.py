@@ -260,9 +260,9 @@ class LinearSVM(_DualSVMBase):
     ``support_``, ``support_vectors_``, ``alpha_`` (n_samples,), ``n_iter_``, ``objective_``. With K > 2 classes
     (one-vs-rest, module docstring) ``coef_`` is (K, n_features), ``intercept_`` (K,), ``alpha_`` (K, n_samples),
     ``dual_coef_`` (K, n_SV) over the union of the machines' support vectors (``support_``), ``n_iter_`` and
-    ``objective_`` (K,), ``n_support_`` the support vectors of each class, and ``decision_function`` (n, K). The model is
-    computed in data-relative units (see ``_DualSVMBase``); ``alpha_``, ``dual_coef_`` and ``objective_`` are
-    reported in the units of X and can under- or overflow for data near 1e-300 or 1e200, ``coef_`` and the
+    ``objective_`` (K,), ``n_support_`` the support vectors of each class, and ``decision_function`` (n, K). The
+    model is computed in data-relative units (see ``_DualSVMBase``); ``alpha_``, ``dual_coef_`` and ``objective_``
+    are reported in the units of X and can under- or overflow for data near 1e-300 or 1e200, ``coef_`` and the
     predictions do not.
 
     Examples
