@@ -22,7 +22,7 @@ one class for every training sample warns (``DegenerateModelWarning``, naming C 
 More than two classes: one against the rest. With K > 2 classes both SVMs train K binary machines, machine k
 separating ``classes_[k]`` (+1) from all other samples (-1), on the same C and kernel; ``decision_function`` is
 (n, K) (column k: machine k's decision value) and ``predict`` its arg max, the one-vs-rest rule (Vapnik 1998,
-*Statistical Learning Theory*, §10.10; Rifkin & Klautau 2004, *In defense of one-vs-all classification*, JMLR 5:101,
+*Statistical Learning Theory*; Rifkin & Klautau 2004, *In defense of one-vs-all classification*, JMLR 5:101,
 who show it as accurate as the other reductions and the joint multi-class SVMs when the binary machines are
 regularised SVMs; Ramaswamy et al. 2001, PNAS 98:15149, used it on 14 tumour types). Why one-vs-rest rather than
 LIBSVM's one-vs-one: (i) the K machines share the samples, so one n x n Gram matrix serves all of them (with d >> n
@@ -185,7 +185,8 @@ class _DualSVMBase(BinaryClassifier):
         objective = np.zeros(nc)
         F = np.zeros((nc, n))  # decision values on the training samples
         for k in range(nc):
-            what = f" (class {self.classes_[k]!r} against the rest)"
+            lab = self.classes_[k].item() if isinstance(self.classes_[k], np.generic) else self.classes_[k]
+            what = f" (class {lab!r} against the rest)"
             res = self._dual(K, Y[k], None if alpha0 is None else alpha0[k], C_scaled, exp2, alpha0_exp2, who, what)
             F[k] = Y[k] * (res["gradient"] + 1.0) - res["rho"]
             _check_decision_spread(who + what, self.C, K, exp2, F[k], res["rho"])

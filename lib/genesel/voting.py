@@ -132,8 +132,9 @@ class GolubVoting(BinaryClassifier):
             P[c] = signal_to_noise(X, y_c)
             if not np.all(np.isfinite(P[c])):
                 bad = np.flatnonzero(~np.isfinite(P[c]))
+                lab = self.classes_[c].item() if isinstance(self.classes_[c], np.generic) else self.classes_[c]
                 raise ValueError(
-                    f"X has {bad.size} gene(s) constant within class {self.classes_[c]!r} and within the other "
+                    f"X has {bad.size} gene(s) constant within class {lab!r} and within the other "
                     f"classes together (first columns {bad[:5].tolist()}), so their signal-to-noise ratio of that "
                     "class against the rest is infinite; drop them first")
             order = balanced_order(P[c]) if self.balanced else np.argsort(-np.abs(P[c]), kind="stable")
