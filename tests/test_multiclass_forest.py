@@ -106,4 +106,5 @@ def test_backward_elimination_on_three_classes_keeps_the_markers():
 def test_sklearn_checks_with_three_classes(estimator, check):
     """multi_class=True: scikit-learn's checks train both on three classes (predict_proba (n, 3), decision_function
     (n, 3) whose arg max is predict)."""
+    assert estimator.__sklearn_tags__().classifier_tags.multi_class
     check(estimator)

@@ -459,4 +459,5 @@ def test_sklearn_checks_with_three_classes(estimator, check):
     """These estimators declare multi_class=True, so scikit-learn's checks train the classifiers on three classes
     (check_classifiers_train: decision_function (n, 3) whose arg max is predict) and every selector on
     multi-class targets."""
+    assert estimator.__sklearn_tags__().classifier_tags.multi_class
     check(estimator)
