@@ -135,12 +135,12 @@ def cell_cpu_seconds(method: str, n_samples: int, n_genes: int, inner_k: int, qu
 
 
 def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds: int, inner_k: int, max_genes,
-                      n_boot: int, boot_datasets, n_jobs: int = 2) -> tuple[float, str]:
+                      n_boot: int, boot_datasets, n_jobs: int = 2, boot_methods=None) -> tuple[float, str]:
     """(seconds on 2 cores, what dominates) of notebook 06 with these parameters, before anything runs: every
     cross-validation cell and every .632+ cell the notebook will run (:func:`cell_cpu_seconds` each), over the
     workers (at most the machine's 2 cores), plus fixed costs. Without the committed results (an installed package
     outside the repository) there is nothing to estimate from: NaN and a sentence saying so."""
-    from genesel.leaderboard.cells import DU2006_METHODS, DU2006_VIEWS, load
+    from genesel.leaderboard.cells import DU2006_METHODS, DU2006_VIEWS, load, outer_folds
     from genesel.papers.presentation import format_seconds
 
     try:
@@ -155,11 +155,14 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
             shapes[(d, view, mg)] = load(d, view, mg).X.shape
         return shapes[(d, view, mg)]
 
+    n_outer = 0
     for d in datasets:
         n, g = shape(d, None, max_genes)
+        k = outer_folds(d, n_folds, max_genes)  # fewer for a small class
+        n_outer += int(n_repeats) * k
         for m in methods:
             c, how = cell_cpu_seconds(m, n, g, inner_k, quick, costs)
-            s = c * int(n_repeats) * int(n_folds)
+            s = c * int(n_repeats) * k
             guessed |= {m} if how == "no committed cost" else set()
             per_method[m] = per_method.get(m, 0.0) + s
             cv += s
@@ -167,7 +170,7 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
     for d in boot_datasets:
         view = DU2006_VIEWS.get(d)
         n, g = shape(d, view, None if view else max_genes)
-        for m in DU2006_METHODS:
+        for m in (DU2006_METHODS if boot_methods is None else boot_methods):
             c, how = cell_cpu_seconds(m, n, g, inner_k, quick, costs)
             s = c * (int(n_boot) + 1)
             per_method[m] = per_method.get(m, 0.0) + s
@@ -175,8 +178,9 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
     total = cv + boot
     parallel = max(1, min(int(n_jobs), 2))
     top = sorted(per_method.items(), key=lambda kv: -kv[1])[:2]
-    what = (f"{len(datasets)} data set(s) x {len(methods)} method(s) x {int(n_repeats) * int(n_folds)} outer folds: "
-            f"{format_seconds(cv)} CPU; .632+: {format_seconds(boot)} CPU; most of it "
+    what = (f"{len(datasets)} data set(s) x {len(methods)} method(s), {n_outer} outer folds in all: "
+            f"{format_seconds(cv)} CPU; .632+: " + (f"{format_seconds(boot)} CPU" if boot_datasets else "not run")
+            + "; most of it "
             + " and ".join(f"{m} ({100 * s / total:.0f} %)" for m, s in top if total > 0)
             + "; scaled from the committed full run's CPU per fold")
     if guessed:

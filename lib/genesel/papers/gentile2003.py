@@ -139,7 +139,7 @@ def table1_cell(dataset, split, alpha, n_cycles, seed=0, n_train=None, gene_coun
     if n_train is None:
         tr, te = permuted_training_orders(ds.train_idx, ds.test_idx, split + 1, seed)[split]
     else:
-        tr, te = random_splits(ds.y, n_train, split + 1, seed)[split]
+        tr, te = random_splits(ds.y, n_train, split + 1, seed, groups=ds.groups)[split]
     return table1_split(ds.X[tr], ds.y[tr], ds.X[te], ds.y[te], alpha=alpha, n_cycles=n_cycles,
                         gene_counts=tuple(gene_counts))
 

@@ -168,7 +168,7 @@ def guyon_data(dataset, split, seed):
     elif split == "all":
         tr, te = np.arange(ds.y.size), None
     elif split == "half":
-        tr, te = random_splits(ds.y, ds.y.size // 2, 1, seed, stratified=True)[0]
+        tr, te = random_splits(ds.y, ds.y.size // 2, 1, seed, stratified=True, groups=ds.groups)[0]
     else:
         raise ValueError(f"split must be 'predefined', 'all' or 'half', got {split!r}")
     return ds, np.sort(tr), (None if te is None else np.sort(te))
@@ -362,10 +362,11 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
     ds, tr, _ = guyon_data(dataset, split, seed)
     prep = dict(thresholds=thresholds, gene_filter=gene_filter, standardize=standardize, squash=squash)
     rows = []
-    for fold, (inner_tr, inner_te) in enumerate(leave_one_out(tr.size)):
+    groups = None if ds.groups is None else ds.groups[tr]  # grouped samples: leave one group out
+    for fold, (inner_tr, inner_te) in enumerate(leave_one_out(tr.size, groups=groups)):
         a, b = tr[inner_tr], tr[inner_te]
         Xa, Xb, _ = guyon_preprocess(ds.X[a], ds.X[b], dataset, **prep)
-        ya, yb = ds.y[a], int(ds.y[b][0])
+        ya, yb = ds.y[a], ds.y[b].astype(int)
         sizes = _sizes(Xa.shape[1], max_size)
         sel, make_clf = _rank_genes(method, Xa, ya, C, step)
         conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
@@ -380,9 +381,10 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
                     outs[size] = make_clf().fit(Xa[:, g], ya).decision_function(Xb[:, g])
         for size in sizes:
             sep, conv = _hard_margin_status(C, Xa[:, sel.subset(size)], ya, size, conv_from)
-            rows.append({"fold": fold, "n_genes": int(size), "all_genes": bool(size == Xa.shape[1]), "y": yb,
-                         "output": float(outs[size][0]) if sep and conv else np.nan, "separable": bool(sep),
-                         "converged": bool(conv)})
+            for j, yj in enumerate(yb):  # one row per held-out sample (a group holds several)
+                rows.append({"fold": fold, "n_genes": int(size), "all_genes": bool(size == Xa.shape[1]),
+                             "y": int(yj), "output": float(outs[size][j]) if sep and conv else np.nan,
+                             "separable": bool(sep), "converged": bool(conv)})
     return rows
 
 

@@ -237,10 +237,10 @@ def protocol_cells(directions, targets, studies, *, n_splits, B=B_DEFAULT, stren
     return cells
 
 
-def _split(y, split, test_fraction, seed):
+def _split(y, split, test_fraction, seed, groups=None):
     n = y.size
     n_test = max(2, int(round(test_fraction * n)))
-    return random_splits(y, n - n_test, split + 1, seed, stratified=True)[split]
+    return random_splits(y, n - n_test, split + 1, seed, stratified=True, groups=groups)[split]
 
 
 def _rfe_order(X, y):
@@ -260,7 +260,7 @@ def transfer_cell(target, split, method, sources, B, strength, studies, sizes, t
     """
     st = aligned_studies(studies)
     ds = st[target]
-    tr, te = _split(ds.y, split, test_fraction, seed)
+    tr, te = _split(ds.y, split, test_fraction, seed, ds.groups)
     L = _logged(target, tuple(studies))
     Xtr, Xte = _standardise(L[tr], L[te])
     ytr, yte = ds.y[tr], ds.y[te]

@@ -524,7 +524,9 @@ def _fold(dataset, perm, fold, seed, inner_k, max_samples=None):
     base = _subsample(dataset, max_samples, seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        tr, te, inner = nested_cv(y[base], 5, inner_k, seed, repeat=perm)[fold]
+        groups = load_task(dataset).groups
+        tr, te, inner = nested_cv(y[base], 5, inner_k, seed, repeat=perm,
+                                  groups=None if groups is None else groups[base])[fold]
     return base[tr], base[te], [(base[a], base[b]) for a, b in inner]
 
 
@@ -570,7 +572,8 @@ def final_cell(dataset: str, seed: int = 0, quick: bool = False) -> dict:
     X, y, full, classes, ids = _task(dataset)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        inner = [(a, b) for a, b in stratified_kfold(y, g["inner_k"], seed, repeat=999)]
+        inner = [(a, b) for a, b in stratified_kfold(y, g["inner_k"], seed, repeat=999,
+                                                       groups=load_task(dataset).groups)]
     model, p, e, s, _ = _select_stumps("PAC-Bayes", dataset, inner, g)
     row = dict(model=model, p=p, param2=e, max_stumps=s)
     est = _estimator("PAC-Bayes", model, p, e, s, _feature_range(dataset))

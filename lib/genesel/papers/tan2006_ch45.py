@@ -157,7 +157,7 @@ def thesis_split(dataset: str, seed: int, max_genes: int | None = None):
     if tr is not None:
         return np.sort(tr), np.setdiff1d(np.arange(y.size), tr)
     n_train = 32 if dataset == "alon" else y.size // 2
-    (tr, te), = random_splits(y, n_train, 1, seed, stratified=True)
+    (tr, te), = random_splits(y, n_train, 1, seed, stratified=True, groups=ds.groups)
     return np.sort(tr), np.sort(te)
 
 
@@ -287,7 +287,7 @@ def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, 
     the selected genes first), for stability indices on sets of equal size."""
     ds = thesis_data(dataset, max_genes)
     X, y = ds.X, ds.y
-    tr, te = stratified_kfold(y, n_folds, seed)[fold]
+    tr, te = stratified_kfold(y, n_folds, seed, groups=ds.groups)[fold]
     tr = np.sort(tr)
     A = _matrix(dataset, variant, tr, max_genes)
     t0 = time.process_time()
