@@ -38,7 +38,7 @@ from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
 from genesel.msvm_rfe import MSVMRFE
-from genesel.papers.common import load_task
+from genesel.papers.common import is_user_file, load_task
 from genesel.papers.tan2006 import GP_MAX_ITER
 from genesel.preprocessing import LogTransform
 from genesel.rfe import SVMRFE
@@ -171,6 +171,11 @@ def standardise(X, fit_idx=None):
 
 def _matrix(dataset, variant, train_idx, max_genes):
     X = thesis_data(dataset, max_genes).X
+    if is_user_file(dataset):  # a researcher's file: its one decision (log, counts) before the thesis' z-scores,
+        from genesel.datasets import recommended_preprocessing  # fitted where they are (merged: on all samples)
+
+        fit = X if variant == "merged" else X[train_idx]
+        X = recommended_preprocessing(thesis_data(dataset, max_genes), standardize=False).fit(fit).transform(X)
     if variant == "merged":
         return standardise(X)
     if variant == "train-only":
