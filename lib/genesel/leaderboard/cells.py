@@ -40,6 +40,7 @@ import numpy as np
 
 from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import NotApplicable, bootstrap_splits, grouped_inner_folds, nested_cv, single_thread
+from genesel._core.resampling import adapted_count
 from genesel.experiments.protocols import adapted_folds, class_sizes, smallest_class
 from genesel.dataref import is_file_reference, quote_value
 from genesel.leaderboard.catalogue import method as _method
@@ -176,7 +177,15 @@ def _timed(func):
 def outer_folds(dataset: str, n_folds: int, max_genes: int | None = None) -> int:
     """The outer folds of ``dataset``: ``min(n_folds, its smallest class)`` (in groups when its samples are grouped),
     the adaptation rule of :func:`genesel.experiments.adapted_folds`; a class smaller than :data:`MIN_CLASS` is
-    refused, naming it."""
+    refused, naming it. A registered set's class sizes are read from the registry (nothing is loaded)."""
+    if not is_file_reference(dataset):
+        from data_fetch import resolve
+
+        counts = resolve(dataset).counts  # {class: samples}: registered sets are not grouped
+        name = min(counts, key=counts.get)
+        if counts[name] < MIN_CLASS:  # pragma: no cover - no registered binary set is that small
+            raise ValueError(f"{dataset}: class {name!r} has {counts[name]} samples; the leaderboard needs {MIN_CLASS}")
+        return adapted_count(n_folds, counts[name])
     task = load(dataset, None, max_genes)
     sizes = class_sizes(task.y, task.groups)
     small = min(sizes, key=sizes.get)
