@@ -226,3 +226,28 @@ def test_changing_the_test_part_changes_nothing_fitted_on_the_training_part(tmp_
     np.testing.assert_array_equal(p[0].named_steps["standardize"].mean_, q[0].named_steps["standardize"].mean_)
     np.testing.assert_array_equal(p[-1].coef_, q[-1].coef_)
     assert not np.array_equal(sets[0].X[te], sets[1].X[te])  # the test parts differ
+
+
+def test_sparse_counts_get_edgers_reference_sample_without_a_warning():
+    """Single-cell-like counts where most samples' upper quartile is 0: rnanorm divided the upper-quartile factors by
+    their geometric mean (0), warned "divide by zero" and chose its reference from NaN. The reference is edgeR's
+    (calcNormFactors: the largest sum of square-root counts when the median upper-quartile factor is 0; otherwise
+    the factor closest to their mean, which is rnanorm's choice, checked on dense counts)."""
+    import warnings
+
+    from rnanorm import TMM
+
+    rng = np.random.default_rng(4)
+    sparse = rng.negative_binomial(1, 0.8, (30, 200)).astype(float)
+    sparse[:, :5] += rng.poisson(20, (30, 5))  # a few expressed genes, so no library is empty
+    assert np.median(np.percentile(sparse, 75, axis=1)) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cn = CountNormalizer().fit(sparse)
+    keep = sparse.sum(axis=0) > 0
+    assert np.array_equal(cn.norm_.ref_, sparse[int(np.argmax(np.sqrt(sparse[:, keep]).sum(axis=1)))][keep])
+    assert np.isfinite(cn.factors_).all() and np.isclose(np.exp(np.mean(np.log(cn.factors_))), 1.0)
+    dense = rng.poisson(rng.gamma(2, 40, 300)[None, :] * rng.uniform(0.5, 2, (12, 1))).astype(float)
+    own, theirs = CountNormalizer(log=False).fit(dense), TMM().fit(dense[:, dense.sum(axis=0) > 0])
+    assert np.array_equal(own.norm_.ref_, theirs.ref_)
+    np.testing.assert_allclose(own.factors_, theirs.get_norm_factors(dense[:, dense.sum(axis=0) > 0]), rtol=1e-12)

@@ -53,7 +53,7 @@ def test_any_class_name_through_lists_the_value_and_its_string(tmp_path, name):
 @pytest.mark.parametrize("name", NAMES)
 def test_every_string_a_message_recommends_loads(tmp_path, name, monkeypatch):
     """The multi-class message recommends a reference string and a notebook parameter: both work as written."""
-    from genesel.papers.notebook import as_list
+    from genesel.papers.presentation import as_list
 
     p = _study(tmp_path, name)
     with pytest.raises(ValueError) as err:
@@ -142,7 +142,7 @@ def _cell(dataset, fold):
 
 
 def test_a_notebook_parameter_becomes_the_value_once(tmp_path):
-    from genesel.papers.notebook import dataset_list
+    from genesel.papers.presentation import dataset_list
 
     p = _study(tmp_path, "CD14+ Monocyte", "B cell", "x")
     refs = dataset_list([str(p)], ["alon"], label="cell type", classes='["CD14+ Monocyte", "B cell"]')

@@ -414,3 +414,38 @@ def test_every_figure_shown_in_a_notebook_carries_its_title_as_alt_text(tmp_path
     alts = [(o.get("metadata") or {}).get("image/png", {}).get(ALT_KEY) for c in out["cells"]
             for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
     assert alts == ["shown by plt.show", "the suptitle wins", "after %matplotlib inline", "left; right", "displayed"]
+
+
+@pytest.mark.notebook
+def test_the_leaderboard_on_a_grouped_count_study(tmp_path, monkeypatch, mirror):
+    """Issue 37: notebook 06 on a paired count study (Alon's colon as patients' tumour and normal pairs, Poisson
+    counts at library sizes varying four-fold; tests/study_files.py) with ``groups``: it runs, states its decisions
+    (counts normalised by library size, the folds and what adapted, the splits grouped), runs no .632+ bootstrap
+    (the file has no published reference), and the per-fold table's test_idx, in the file's sample order, never
+    separates a patient from their other sample."""
+    import numpy as np
+
+    from study_files import pairs
+
+    frame = pd.read_csv(pairs(tmp_path, strength=0.3), index_col=0)
+    X = frame.drop(columns=["tissue", "patient"]).to_numpy()[:, :200]
+    rng = np.random.default_rng(0)
+    counts = rng.poisson(X / X.sum(axis=1, keepdims=True) * rng.uniform(5e5, 2e6, (len(X), 1)))
+    study = pd.DataFrame(counts, index=frame.index, columns=frame.columns[2:202])
+    study.insert(0, "patient", frame["patient"].to_numpy())
+    study.insert(0, "tissue", frame["tissue"].to_numpy())
+    path = tmp_path / "paired_counts.csv"
+    study.to_csv(path)
+    monkeypatch.setenv("GENESEL_RUNS_DIR", str(tmp_path / "tables"))
+    params = {"datasets": str(path), "label": "tissue", "groups": "patient",
+              "methods": '["SVM (all genes)", "kNN (all genes)", "MSVM-RFE + SVM"]'}
+    nb = _run(ROOT / "notebooks" / "06_leaderboard.ipynb", tmp_path, monkeypatch, parameters=params)
+    text = "\n".join(_texts(nb))
+    assert "counts normalised by library size" in text and "Splits grouped by 'patient' (22 groups)" in text
+    assert "smallest class: outer / inner training part" in text and "no .632+ comparison" in text
+    folds = pd.read_csv(next((tmp_path / "tables").rglob("folds.csv")))
+    g = study["patient"].to_numpy()
+    for _, rep in folds[folds["method"] == "SVM (all genes)"].groupby("repeat"):
+        tests = [np.asarray(json.loads(t)) for t in rep["test_idx"]]
+        assert np.array_equal(np.sort(np.concatenate(tests)), np.arange(len(g)))
+        assert all(set(g[a]).isdisjoint(g[b]) for i, a in enumerate(tests) for b in tests[i + 1:])

@@ -250,32 +250,47 @@ def test_a_file_with_missing_values_in_cross_validation(mirror, tmp_path):
 #: The README's "Your own data" example (section "Your own data"); test_readme_example runs it on a file written
 #: from a registered set, and test_the_readme_holds_the_tested_example checks the README holds the same lines.
 README_EXAMPLE = """\
-from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.model_selection import StratifiedGroupKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from genesel import SVMRFE, LinearSVM
-from genesel.datasets import load_dataset, recommended_preprocessing
+from genesel.datasets import load_dataset, preprocessing_note, recommended_preprocessing
 
-study = "my_study.csv?label=class"  # the file, and the column that holds the classes
-ds = load_dataset(study)
+# the file, the column holding the classes, and the one naming each sample's patient (kept together in every split)
+ds = load_dataset("my_study.csv", label="class", groups="patient")
+print(preprocessing_note(ds))  # raw intensities are logged, counts normalised by library size: inside each fold
 model = make_pipeline(recommended_preprocessing(ds), SVMRFE(n_features_to_select=16, step=0.1), LinearSVM())
-print(cross_val_score(model, ds.X, ds.y, cv=StratifiedKFold(5, shuffle=True, random_state=0)).mean())
+cv = StratifiedGroupKFold(5, shuffle=True, random_state=0)  # no patient on both sides of a split
+print(cross_val_score(model, ds.X, ds.y, groups=ds.groups, cv=cv).mean())
 print(ds.gene_ids[model.fit(ds.X, ds.y)[1].get_support()])  # the 16-gene signature, fit on all samples
 """
 
 
 def test_readme_example(mirror, tmp_path, monkeypatch, capsys):
-    from genesel.datasets import load_dataset
+    """The example on a paired count study (tests/study_files.pairs: Alon's normal samples each with a tumour sample
+    of one patient, turned into Poisson counts at library sizes varying four-fold): it states the count decision,
+    its folds keep every patient together, and it beats the larger class."""
+    from study_files import pairs
 
-    assert len([ln for ln in README_EXAMPLE.splitlines() if ln.strip()]) < 10
-    alon = load_dataset("alon")
-    frame = pd.DataFrame(alon.X, index=pd.Index(alon.sample_ids, name="sample"), columns=alon.gene_ids)
-    frame.insert(0, "class", np.asarray(alon.classes)[(alon.y > 0).astype(int)])
-    frame.to_csv(tmp_path / "my_study.csv")
+    assert len([ln for ln in README_EXAMPLE.splitlines() if ln.strip()]) <= 12
+    frame = pd.read_csv(pairs(tmp_path, strength=0.3), index_col=0)
+    X = frame.drop(columns=["tissue", "patient"]).to_numpy()
+    rng = np.random.default_rng(0)
+    counts = rng.poisson(X / X.sum(axis=1, keepdims=True) * rng.uniform(5e5, 2e6, (len(X), 1)))
+    study = pd.DataFrame(counts, index=frame.index, columns=frame.columns[2:])
+    study.insert(0, "patient", frame["patient"])
+    study.insert(0, "class", frame["tissue"])
+    study.to_csv(tmp_path / "my_study.csv")
     monkeypatch.chdir(tmp_path)
     exec(compile(README_EXAMPLE, "README", "exec"), {})
-    acc, genes = capsys.readouterr().out.split("\n", 1)
-    assert float(acc) > _majority(alon.y)
+    note, acc, genes = capsys.readouterr().out.split("\n", 2)
+    assert "counts normalised by library size" in note
+    assert float(acc) > 0.6
     assert len(re.findall(r"'[^']+'", genes)) == 16
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    g = study["patient"].to_numpy()
+    for tr, te in StratifiedGroupKFold(5, shuffle=True, random_state=0).split(counts, study["class"], g):
+        assert not set(g[tr]) & set(g[te])
 
 
 def test_the_readme_holds_the_tested_example():

@@ -436,6 +436,30 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
         return tags
 
 
+def _edger_reference(tmm, X):
+    """``tmm`` (rnanorm's TMM) fitted on the training counts ``X`` with edgeR's choice of the reference sample
+    (``calcNormFactors``): the sample whose upper-quartile factor (75th percentile of its counts over its library
+    size) is closest to their mean, or, when the median of those factors is 0 (sparse counts, e.g. single cells),
+    the sample with the largest sum of square-root counts. rnanorm picks the same sample when no upper quartile is 0;
+    with one that is, it divides by their geometric mean, 0, and picks from NaN (a RuntimeWarning and an arbitrary
+    reference). The factors are then rnanorm's own, against that reference."""
+    import warnings
+
+    from scipy.stats import gmean
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # rnanorm's own reference choice, replaced below if it differs
+        tmm.fit(X)
+    f75 = np.percentile(X, 75, axis=1) / X.sum(axis=1)
+    ref = int(np.argmax(np.sqrt(X).sum(axis=1))) if np.median(f75) < 1e-20 else int(np.argmin(np.abs(f75 - f75.mean())))
+    if not np.array_equal(tmm.ref_, X[ref]):
+        tmm.ref_ = X[ref]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # log2 of zero counts: NaN, dropped by rnanorm
+            tmm.geometric_mean_ = gmean(tmm._get_norm_factors(X))
+    return tmm
+
+
 class CountNormalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Sequencing counts to log2 counts per million of a normalised library size, the normalisation learned on the
     training samples only.
@@ -447,7 +471,8 @@ class CountNormalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     - ``"tmm"`` (default): trimmed mean of M-values (Robinson & Oshlack 2010, Genome Biology 11:R25; edgeR's
       default): the precision-weighted mean of the log-ratios of x_j to a reference sample over the genes left after
       trimming 30 % of the log-ratios and 5 % of the mean log-expressions at each end. ``fit`` picks the reference
-      among the training samples (edgeR's rule: the sample whose upper-quartile factor is closest to their mean)
+      among the training samples (edgeR's rule: the sample whose upper-quartile factor is closest to their mean;
+      for sparse counts whose median upper quartile is 0, the largest sum of square-root counts)
       and the geometric mean of the training factors, to which every factor is scaled; ``transform`` computes each
       sample's own factor against that reference, so a test sample's value depends on it and the training part
       only. Deeper sequencing of one sample moves its TMM factor a little (the precision weights grow with depth);
@@ -525,7 +550,10 @@ class CountNormalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         else:
             from rnanorm import TMM, UQ
 
-            self.norm_ = (TMM(m_trim=self.m_trim, a_trim=self.a_trim) if self.method == "tmm" else UQ()).fit(Xg)
+            if self.method == "tmm":
+                self.norm_ = _edger_reference(TMM(m_trim=self.m_trim, a_trim=self.a_trim), Xg)
+            else:
+                self.norm_ = UQ().fit(Xg)
         self.factors_ = self._factors(X)
         return self
 

@@ -10,16 +10,30 @@ two classes, bit for bit).
 The number of folds (:func:`resolve_folds`): ``n_folds="auto"``, the selectors' default, is the ten folds of Tan 2006
 where every class has at least ten samples, and otherwise as many folds as the smallest class has samples (each
 fold then still holds one sample of every class); an explicit number larger than the smallest class is refused.
+
+:func:`adapted_count` is genesel's one rule for every count that a training part must fill per class (issue 37): the
+folds of a resampling inside it (a protocol's inner folds, a selector's internal folds, the inner folds of a
+bootstrap sample), the neighbours of k-NN: at most the size of its smallest class. The protocols
+(:mod:`genesel.experiments.protocols`) and the leaderboard apply it to the training part at hand; ``"auto"`` here is
+the same rule with 10 requested.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["resampling_masks", "resolve_folds", "AUTO_FOLDS"]
+__all__ = ["resampling_masks", "resolve_folds", "adapted_count", "AUTO_FOLDS"]
 
 #: the number of folds of ``n_folds="auto"`` where every class is large enough (Tan 2006 uses 10 throughout)
 AUTO_FOLDS = 10
+
+
+def adapted_count(requested: int, smallest: int) -> int:
+    """The adaptation rule (module docstring): ``min(requested, smallest)``, ``smallest`` the size of the smallest
+    class of the training part at hand (counted in groups where a split keeps groups together). A fold split then
+    leaves a member of every class in every training part and puts at most one in each fold per member; a k-NN
+    neighbourhood can be filled by the smallest class alone. The caller decides what is too few (folds: 2)."""
+    return max(0, min(int(requested), int(smallest)))
 
 
 def resolve_folds(who, n_folds, y_pm1, *, extra=""):
@@ -33,7 +47,7 @@ def resolve_folds(who, n_folds, y_pm1, *, extra=""):
         if n_min < 2:
             raise ValueError(f"{who}: the smallest class has {n_min} sample(s); a fold split that keeps every class "
                              "in every training part needs at least two samples of each class")
-        return min(AUTO_FOLDS, n_min)
+        return adapted_count(AUTO_FOLDS, n_min)
     if n_folds > n_min:
         raise ValueError(f"{who}: n_folds={n_folds} exceeds the size of the smallest class ({n_min}){extra}: lower "
                          "n_folds, or use n_folds='auto' (10, or the size of the smallest class when it is smaller)")

@@ -14,6 +14,9 @@ parallel grid computing many small Gram matrices), ``single_thread()`` every thr
 from .bootstrap import Estimate632, bootstrap_splits, error_632plus, grouped_inner_folds
 from .grid import CacheIntegrityWarning, cell_key, clear_cache, default_cache_dir, run_grid
 from .protocols import (
+    NotApplicable,
+    adapted_folds,
+    class_sizes,
     leave_one_out,
     make_splits,
     nested_cv,
@@ -22,6 +25,7 @@ from .protocols import (
     random_splits,
     repeated_nested_cv,
     repeated_stratified_kfold,
+    smallest_class,
     stratified_kfold,
 )
 from .tables import format_mean_sd, format_range, paper_vs_genesel, summarise
@@ -32,4 +36,4 @@ __all__ = ["predefined_split", "random_splits", "permuted_training_orders", "lea
            "repeated_stratified_kfold", "nested_cv", "repeated_nested_cv", "make_splits", "run_grid", "cell_key",
            "clear_cache", "default_cache_dir", "CacheIntegrityWarning", "summarise", "format_mean_sd", "format_range",
            "paper_vs_genesel", "single_blas_thread", "single_thread", "bootstrap_splits", "grouped_inner_folds", "error_632plus",
-           "Estimate632", "atomic_write"]
+           "Estimate632", "atomic_write", "NotApplicable", "adapted_folds", "class_sizes", "smallest_class"]

@@ -18,13 +18,19 @@ redone inside every bootstrap sample. :func:`bootstrap_splits` draws the samples
 ``(seed, b)``), with the out-of-bag samples as the test part and inner folds that keep the copies of a sample
 together (a sample drawn twice must not sit on both sides of an inner split); :func:`error_632plus` combines the
 predictions.
+
+Grouped samples (a patient's two tissues, an individual's repeats): with ``groups`` the bootstrap resamples whole
+groups (the cluster bootstrap: n_groups draws with replacement, every member of a drawn group in the sample as many
+times as the group was drawn; the out-of-bag samples are those of the groups never drawn), and the inner folds keep
+every group together, so no group is on both sides of any split. The inner folds follow the adaptation rule of
+:func:`genesel.experiments.protocols.adapted_folds` on the distinct samples of the bootstrap sample.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from genesel.experiments.protocols import stratified_kfold
+from genesel.experiments.protocols import _groups, adapted_folds, class_sizes, stratified_kfold
 
 __all__ = ["bootstrap_splits", "grouped_inner_folds", "error_632plus", "Estimate632"]
 
@@ -35,27 +41,39 @@ def _rng(seed, *more):
     return np.random.default_rng([int(seed), *[int(m) for m in more]])
 
 
-def bootstrap_splits(y, n_boot: int, seed: int, *, min_distinct: int = 2, start: int = 0):
+def bootstrap_splits(y, n_boot: int, seed: int, *, min_distinct: int = 2, start: int = 0, groups=None):
     """``n_boot`` bootstrap samples as ``(train, oob)`` pairs: ``train`` the n indices drawn with replacement (in
     draw order), ``oob`` the sorted indices never drawn. A sample whose distinct members hold fewer than
     ``min_distinct`` samples of some class, or that leaves no sample out, is redrawn from the same stream (so the
     rule can be fitted and tested; with n >= 20 this almost never happens). ``start`` numbers the first sample
-    (sample b is the same whatever else is drawn)."""
+    (sample b is the same whatever else is drawn).
+
+    With ``groups``: whole groups are drawn (module docstring); ``train`` lists the members of each drawn group in
+    draw order, and ``min_distinct`` counts the distinct groups holding each class."""
     y = np.asarray(y)
     n = y.size
+    g = _groups(groups, n)
     classes = np.unique(y)
     if classes.size < 2:
         raise ValueError("the bootstrap needs labels of at least two classes")
-    if min(int(np.sum(y == c)) for c in classes) < min_distinct:
-        raise ValueError(f"every class needs at least {min_distinct} samples for a bootstrap sample to hold "
+    unit = "groups" if g is not None else "samples"
+    if min(class_sizes(y, g).values()) < min_distinct:
+        raise ValueError(f"every class needs at least {min_distinct} {unit} for a bootstrap sample to hold "
                          f"{min_distinct} of each")
+    if g is not None:
+        units, inverse = np.unique(g, return_inverse=True)
+        members = [np.flatnonzero(inverse == u) for u in range(units.size)]
     out = []
     for b in range(int(start), int(start) + int(n_boot)):
         rng = _rng(seed, b)
         for _ in range(1000):
-            tr = rng.integers(0, n, size=n)
+            if g is None:
+                tr = rng.integers(0, n, size=n)
+            else:
+                tr = np.concatenate([members[u] for u in rng.integers(0, units.size, size=units.size)])
             distinct = np.unique(tr)
-            if distinct.size < n and all(np.sum(y[distinct] == c) >= min_distinct for c in classes):
+            if distinct.size < n and min(class_sizes(y[distinct], None if g is None else g[distinct]).values()) \
+                    >= min_distinct and np.unique(y[distinct]).size == classes.size:
                 break
         else:  # pragma: no cover - needs an absurdly unbalanced or tiny data set
             raise ValueError("could not draw a bootstrap sample holding both classes and leaving a sample out")
@@ -63,15 +81,20 @@ def bootstrap_splits(y, n_boot: int, seed: int, *, min_distinct: int = 2, start:
     return out
 
 
-def grouped_inner_folds(y, train, k: int, seed: int, repeat: int = 0):
+def grouped_inner_folds(y, train, k: int, seed: int, repeat: int = 0, groups=None):
     """Stratified k-fold splits of a training part that may hold a sample several times (a bootstrap sample): the
     *distinct* samples are dealt into folds, every copy follows its sample, so no sample is on both sides of an
-    inner split. Returns ``(inner_train, inner_val)`` pairs of indices into the full data (with their copies)."""
+    inner split; with ``groups``, whole groups are dealt (no group on both sides either). ``k`` is adapted to the
+    distinct samples' smallest class (:func:`genesel.experiments.protocols.adapted_folds`). Returns
+    ``(inner_train, inner_val)`` pairs of indices into the full data (with their copies)."""
     train = np.asarray(train)
     distinct = np.unique(train)
     y = np.asarray(y)
+    g = _groups(groups, y.size)
+    gd = None if g is None else g[distinct]
+    k = adapted_folds(k, y[distinct], gd, who="the inner folds of the bootstrap sample")
     out = []
-    for a, b in stratified_kfold(y[distinct], k, seed, repeat=repeat):
+    for a, b in stratified_kfold(y[distinct], k, seed, repeat=repeat, groups=gd):
         A, B = set(distinct[a].tolist()), set(distinct[b].tolist())
         out.append((np.array([i for i in train if i in A], dtype=np.int64),
                     np.array([i for i in train if i in B], dtype=np.int64)))

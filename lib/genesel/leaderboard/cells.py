@@ -10,15 +10,24 @@ returned, cached on disk, resumable, distributable on dask):
   as Díaz-Uriarte & Alvarez de Andrés 2006), selection and tuning redone inside it, tested on its out-of-bag
   samples; ``boot=-1`` is the rule fitted on all samples, whose resubstitution error the estimate needs.
 
-Data. Every binary expression data set of the registry, or a user's file (a path or a reference string
-``"study.csv?label=class"``, :func:`genesel.expression_io.make_reference`). Preprocessing, fitted inside every
-training part: the data set's :func:`genesel.datasets.recommended_preprocessing` (log of raw intensities where the
-values are raw, then per-gene z-scores) for registered sets; per-gene z-scores of the values as given for a user's
-file (give log-scale values). The ``"diaz2006"`` view of Golub's leukemia is the data of Díaz-Uriarte & Alvarez de
-Andrés' Table 2: the 38 training samples, Dudoit et al.'s thresholds (floor 100, ceiling 16000) and filter (max/min
-> 5 and max - min > 500, label-free, on those 38 samples: 3051 genes), log10, each sample standardised.
-Quick mode keeps the most variable genes (label-free, over all samples; :func:`genesel.papers.common.load_task`).
-A file's missing values are imputed inside every training part (k nearest training samples).
+Data. Every binary expression data set of the registry, or a user's file (a path, a
+:class:`genesel.dataref.DataRef` or its string ``"study.csv?label=class"``). Preprocessing, fitted inside every
+training part: the data set's :func:`genesel.datasets.recommended_preprocessing` (registered sets: the log of raw
+intensities where the values are raw, then per-gene z-scores; a user's file: the decision taken when it was read,
+:func:`genesel.datasets.preprocessing_note` says which: raw intensities logged by LogTransform's rule, counts
+normalised by library size and logged (CountNormalizer, TMM), log-scale values as they are; missing values imputed
+from the k nearest training samples; then per-gene z-scores). The ``"diaz2006"`` view of Golub's leukemia is the data
+of Díaz-Uriarte & Alvarez de Andrés' Table 2: the 38 training samples, Dudoit et al.'s thresholds (floor 100, ceiling
+16000) and filter (max/min > 5 and max - min > 500, label-free, on those 38 samples: 3051 genes), log10, each sample
+standardised. Quick mode keeps the most variable genes (label-free, over all samples, on the decided scale:
+:func:`genesel.papers.common.load_task`; a file: ``recommended_preprocessing(ds, standardize=False)``).
+
+Small studies and grouped samples. The outer folds of a data set are ``min(n_folds, its smallest class)``
+(:func:`outer_folds`), the inner folds of each outer training part ``min(inner_k, its smallest class)``
+(:func:`genesel.experiments.nested_cv`), both counted in groups when the file's samples are grouped
+(``Dataset.groups``): then every outer and inner split, and every bootstrap sample, keeps a group together
+(:mod:`genesel.experiments.protocols`). :func:`genesel.leaderboard.tables.plan_table` states it before a run; a method that cannot run
+at a data set's size gives a row saying so (``not_applicable``) instead of an error.
 """
 
 from __future__ import annotations
@@ -30,7 +39,9 @@ from functools import lru_cache
 import numpy as np
 
 from genesel.datasets import load_dataset, recommended_preprocessing
-from genesel.experiments import bootstrap_splits, grouped_inner_folds, nested_cv, single_thread
+from genesel.experiments import NotApplicable, bootstrap_splits, grouped_inner_folds, nested_cv, single_thread
+from genesel._core.resampling import adapted_count
+from genesel.experiments.protocols import adapted_folds, class_sizes, smallest_class
 from genesel.dataref import is_file_reference, quote_value
 from genesel.leaderboard.catalogue import method as _method
 from genesel.leaderboard.keys import cell_code
@@ -39,7 +50,11 @@ from genesel.papers.common import load_task
 from genesel.preprocessing import GeneStandardizer, LogTransform
 
 __all__ = ["MODES", "DU2006_METHODS", "DU2006_VIEWS", "VIEWS", "Task", "load", "binary_expression_sets", "excluded_sets", "cv_cell",
-           "boot_cell", "cv_cells", "boot_cells", "fold_seed"]
+           "boot_cell", "cv_cells", "boot_cells", "fold_seed", "outer_folds", "MIN_CLASS"]
+
+#: The smallest class a data set may have for the leaderboard's protocol (samples, or groups when grouped): its
+#: outer training parts then keep 2 of it, enough for 2 inner folds that leave one in every inner training part.
+MIN_CLASS = 3
 
 #: The protocol of each mode. Quick: one repeat of 3-fold CV with 3 inner folds on the 300 most variable genes, 8
 #: bootstrap samples; full: 10 x 5-fold with 5 inner folds on all genes, 200 bootstrap samples.
@@ -71,6 +86,8 @@ class Task:
     gene_ids: np.ndarray
     classes: tuple
     prep: object
+    groups: np.ndarray | None = None
+    note: str = ""
 
 
 def _dudoit_view(ds):
@@ -102,18 +119,16 @@ def load(dataset: str, view: str | None = None, max_genes: int | None = None) ->
             raise ValueError(f"{dataset}: the leaderboard's methods are binary; the file has {len(ds.classes)} classes "
                              f"{list(ds.classes)} (choose two: classes={list(ds.classes[:2])!r} in Python, or "
                              f"'&classes={pair}' in the reference string)")
+        from genesel.datasets import preprocessing_note
+
         X, ids = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.gene_ids)
         if max_genes is not None and max_genes < X.shape[1]:
-            keep = np.sort(np.argsort(-np.nanvar(X, axis=0), kind="stable")[:max_genes])
+            # label-free, over all samples, on the scale the file's preprocessing decides (log, or log2 CPM of counts)
+            V = recommended_preprocessing(ds, standardize=False).fit_transform(X)
+            keep = np.sort(np.argsort(-np.nanvar(V, axis=0), kind="stable")[:max_genes])
             X, ids = X[:, keep], ids[keep]
-        prep = GeneStandardizer(on_constant="zero")
-        if np.isnan(X).any():  # a file's missing values are kept (issue 22): imputed inside every training part
-            from sklearn.pipeline import make_pipeline
-
-            from genesel.preprocessing import MissingValueImputer
-
-            prep = make_pipeline(MissingValueImputer(), prep)
-        return Task(dataset, X, np.asarray(ds.y), ids, tuple(ds.classes), prep)
+        return Task(dataset, X, np.asarray(ds.y), ids, tuple(ds.classes), recommended_preprocessing(ds),
+                    None if ds.groups is None else np.asarray(ds.groups), preprocessing_note(ds))
     ds = load_task(dataset, max_genes)
     if len(ds.classes) != 2:
         raise ValueError(f"{dataset!r} has {len(ds.classes)} classes; the leaderboard's methods are binary")
@@ -159,35 +174,72 @@ def _timed(func):
     return row
 
 
+def outer_folds(dataset: str, n_folds: int, max_genes: int | None = None) -> int:
+    """The outer folds of ``dataset``: ``min(n_folds, its smallest class)`` (in groups when its samples are grouped),
+    the adaptation rule of :func:`genesel.experiments.adapted_folds`; a class smaller than :data:`MIN_CLASS` is
+    refused, naming it. A registered set's class sizes are read from the registry (nothing is loaded)."""
+    if not is_file_reference(dataset):
+        from data_fetch import resolve
+
+        counts = resolve(dataset).counts  # {class: samples}: registered sets are not grouped
+        name = min(counts, key=counts.get)
+        if counts[name] < MIN_CLASS:  # pragma: no cover - no registered binary set is that small
+            raise ValueError(f"{dataset}: class {name!r} has {counts[name]} samples; the leaderboard needs {MIN_CLASS}")
+        return adapted_count(n_folds, counts[name])
+    task = load(dataset, None, max_genes)
+    sizes = class_sizes(task.y, task.groups)
+    small = min(sizes, key=sizes.get)
+    if sizes[small] < MIN_CLASS:
+        name = task.classes[0 if small == -1 else 1]
+        unit = "groups" if task.groups is not None else "samples"
+        raise ValueError(f"{dataset}: class {name!r} has {sizes[small]} {unit}; the leaderboard's nested protocol needs "
+                         f"at least {MIN_CLASS} in every class (each outer training part keeps 2, which 2 inner folds "
+                         "split so that every inner training part holds one)")
+    return adapted_folds(n_folds, task.y, task.groups, who=f"{dataset}: the outer folds")
+
+
+def _not_applicable(exc, test) -> dict:
+    return dict(not_applicable=str(exc), n_test=int(len(test)), test_idx=[int(i) for i in test], cpu_seconds=0.0,
+                wall_seconds=0.0)
+
+
 def cv_cell(dataset: str, method: str, repeat: int, fold: int, n_folds: int, inner_k: int, seed: int, quick: bool,
             max_genes: int | None = None, view: str | None = None) -> dict:
     """Outer fold ``fold`` of repeat ``repeat`` of stratified ``n_folds``-fold CV of ``method`` on ``dataset``,
-    with an inner stratified ``inner_k``-fold CV on the outer training part choosing everything."""
+    with an inner stratified ``inner_k``-fold CV (fewer where the outer training part's smallest class is smaller)
+    on the outer training part choosing everything; grouped when the data set's samples are. A method that cannot
+    run at this size gives a row with its reason (``not_applicable``)."""
     task = load(dataset, view, max_genes)
     m = _method(method)
-    import warnings
-
-    with warnings.catch_warnings():  # a class smaller than the number of folds: stratified_kfold warns
-        warnings.simplefilter("ignore", UserWarning)
-        tr, te, inner = nested_cv(task.y, n_folds, inner_k, seed, repeat=repeat)[fold]
-    return _timed(lambda: run_split(m, task.X, task.y, tr, te, inner, prep=task.prep, quick=quick,
-                                    seed=fold_seed(seed, repeat, fold)))
+    tr, te, inner = nested_cv(task.y, n_folds, inner_k, seed, repeat=repeat, groups=task.groups)[fold]
+    try:
+        return _timed(lambda: run_split(m, task.X, task.y, tr, te, inner, prep=task.prep, quick=quick,
+                                        seed=fold_seed(seed, repeat, fold)))
+    except NotApplicable as exc:
+        return _not_applicable(exc, te)
 
 
 def boot_cell(dataset: str, method: str, boot: int, inner_k: int, seed: int, quick: bool,
               max_genes: int | None = None, view: str | None = None) -> dict:
     """Bootstrap sample ``boot`` of the .632+ estimate of ``method`` on ``dataset`` (``boot=-1``: the rule fitted on
-    all samples and scored on them). Inner folds keep the copies of a sample together."""
+    all samples and scored on them). Inner folds keep the copies of a sample together (and groups: whole groups are
+    resampled when the samples are grouped)."""
     task = load(dataset, view, max_genes)
     m = _method(method)
     y = task.y
     if boot < 0:
         tr = te = np.arange(y.size)
     else:
-        (tr, te), = bootstrap_splits(y, 1, seed, min_distinct=inner_k, start=boot)
-    inner = grouped_inner_folds(y, tr, inner_k, seed, repeat=boot + 1)
-    return _timed(lambda: run_split(m, task.X, y, tr, te, inner, prep=task.prep, quick=quick,
-                                    seed=fold_seed(seed, 10_000 + boot), curve=False))
+        # every class keeps inner_k distinct members (fewer, at least 2, where the smallest class cannot spare them)
+        small = smallest_class(y, task.groups)
+        (tr, te), = bootstrap_splits(y, 1, seed, min_distinct=min(inner_k, max(2, small - 1)), start=boot,
+                                     groups=task.groups)
+    try:
+        inner = grouped_inner_folds(y, tr, inner_k, seed, repeat=boot + 1, groups=task.groups)
+        return _timed(lambda: run_split(m, task.X, y, tr, te, inner, prep=task.prep, quick=quick,
+                                        seed=fold_seed(seed, 10_000 + boot), curve=False))
+    except NotApplicable as exc:
+        return _not_applicable(exc, te)
 
 
 #: Per-method cache keys: :func:`genesel.experiments.run_grid` keys a cell of these functions by the code of its
@@ -197,10 +249,12 @@ cv_cell.cache_code = boot_cell.cache_code = cell_code
 
 def cv_cells(datasets, methods, *, n_repeats: int, n_folds: int, inner_k: int, seed: int, quick: bool,
              max_genes=None) -> list:
-    """Every (data set, method, repeat, outer fold) cell."""
-    return [dict(dataset=d, method=m, repeat=int(r), fold=int(f), n_folds=int(n_folds), inner_k=int(inner_k),
+    """Every (data set, method, repeat, outer fold) cell; the outer folds of each data set are
+    :func:`outer_folds` (``n_folds``, fewer for a small class)."""
+    folds = {d: outer_folds(d, n_folds, max_genes) for d in datasets}
+    return [dict(dataset=d, method=m, repeat=int(r), fold=int(f), n_folds=int(folds[d]), inner_k=int(inner_k),
                  seed=int(seed), quick=bool(quick), max_genes=max_genes)
-            for d in datasets for m in methods for r in range(int(n_repeats)) for f in range(int(n_folds))]
+            for d in datasets for m in methods for r in range(int(n_repeats)) for f in range(int(folds[d]))]
 
 
 def boot_cells(datasets, methods, *, n_boot: int, inner_k: int, seed: int, quick: bool, max_genes=None,

@@ -7,14 +7,19 @@ catalogue needs no hand-kept table of costs. The CPU seconds of one outer fold (
 m on an n x g data set (:func:`cell_cpu_seconds`), best available first:
 
 1. **committed, same data**: the committed cost of m on a data set of the same n x g;
-2. **committed, scaled**: m's committed costs over the data sets of the run follow c = a (n g)^β; a and β are
-   fitted by least squares on log c against log(n g) over m's committed data sets (β kept within [0, 2]; one
-   data set: β = 1) and the fit is read at this n g. Below the smallest committed n g (quick mode's 62 x 300)
-   the fit is read at the smallest: fixed costs per fit dominate there and a power law fitted on the large
-   sets would make them vanish. Leave-one-data-set-out on the committed run, the fit predicts a method's cost
-   within a factor of 1.35 on the median method (log-RMSE 0.30), against 1.5 for the nearest set scaled by n g;
+2. **committed, scaled**: m's committed costs over the data sets of the run follow c = a n^α g^β; a, α and β are
+   fitted by least squares on log c against log n and log g over m's committed data sets (α and β kept within
+   [0, 3]; fewer than three sets, or sizes that do not separate n from g: one exponent on n g, as c = a (n g)^β),
+   and the fit is read at this n x g, each no smaller than the smallest of m's committed sets (below them fixed
+   costs per fit dominate and a power law fitted on the large sets would make them vanish);
 3. **no committed row for m** (a method added since the run): the median over the committed methods of step 2's
    estimate at this n g, and the estimate names the methods it guessed for.
+
+Quick mode keeps 300 genes, fewer than any committed set: there a cell's cost is mostly the overhead of its many
+small fits, half of it (:data:`_FIXED_SHARE`) the same whatever the samples and the other half growing as n^α from
+its value at Colon's 62 samples (the size on which quick mode was checked): c = c(62) (1/2 + 1/2 (n / 62)^α).
+Measured under one load on quick runs: a 17-sample study cost 0.62 of Colon's (the rule: 0.62), a 109-sample one
+1.1 (the rule: 1.4).
 
 The committed run used the full grids and 5 inner folds; an outer fold makes (inner folds + 1) fits of each
 setting of the grid, so the estimate is scaled by (inner_k + 1) / 6 and, in quick mode, by the number of settings
@@ -24,6 +29,11 @@ it). Checked against the quick run's own cells (Colon's 300 most variable genes,
 table this replaced): 3.9 s per outer fold of the 35 methods estimated against 3.8 s measured; one method at a
 time the measured cost is 0.3 (AdaBoost) to 7 times (the all-genes RVM, 0.02 s) the estimate, most within a
 factor of 2.
+
+A user's file is preprocessed in every training part (inner and outer) with its own decision, which the committed
+registered sets do not pay for: counts, for one, are normalised by TMM in each (rnanorm's factors, a loop over the
+samples: a tenth of a second on 109 x 300, more than the cheap methods' fits). :func:`estimated_seconds` times one
+preprocessing of the file on a training part of its size and adds it (inner folds + 1) times per cell.
 """
 
 from __future__ import annotations
@@ -38,16 +48,19 @@ from genesel.leaderboard.catalogue import CATALOGUE
 from genesel.leaderboard.summary import dataset_title
 
 __all__ = ["QUICK_BUDGET", "FULL_BUDGET", "committed_costs", "cost_model", "cell_cpu_seconds", "estimated_seconds",
-           "cost_table", "cost_sentence"]
+           "preprocessing_seconds", "cost_table", "cost_sentence"]
 
 #: Time budgets of notebook 06 on 2 cores (seconds): quick mode, full mode. The committed full run: 19.5 CPU h,
 #: about 9.8 h on 2 idle cores (``figures/06_leaderboard_run.json``).
 QUICK_BUDGET, FULL_BUDGET = 180.0, 14 * 3600.0
 #: Fixed costs of a run (kernel, imports, loading the data sets, numba's cached kernels), seconds.
 _OVERHEAD = 25.0
-#: The exponent of the size scaling is kept within these bounds (a method measured on sets of similar size can
+#: The exponents of the size scaling are kept within these bounds (a method measured on sets of similar size can
 #: fit any exponent).
-_BETA_RANGE = (0.0, 2.0)
+_BETA_RANGE = (0.0, 3.0)
+#: Quick mode (fewer genes than any committed set): the share of a cell's cost that does not grow with the samples,
+#: and the samples at which it is anchored (Colon, on which quick mode's estimate was checked).
+_FIXED_SHARE, _N_REF = 0.5, 62
 
 
 @lru_cache(maxsize=4)
@@ -81,17 +94,23 @@ def committed_costs() -> tuple[pd.DataFrame, int]:
 
 
 def cost_model(costs: pd.DataFrame) -> pd.DataFrame:
-    """Per method of ``costs`` (rows: method, n_samples, n_genes, cpu_per_fold): the fit c = a (n g)^β of step 2
-    of the module docstring: ``log_a``, ``beta``, and the smallest n g it was fitted on (``min_size``)."""
+    """Per method of ``costs`` (rows: method, n_samples, n_genes, cpu_per_fold): the fit c = a n^α g^β of step 2
+    of the module docstring: ``log_a``, ``alpha``, ``beta``, and the smallest n and g it was fitted on
+    (``min_n``, ``min_g``)."""
     rows = {}
     for m, g in costs.groupby("method", sort=False):
-        x = np.log(g["n_samples"].to_numpy(float) * g["n_genes"].to_numpy(float))
+        ln, lg = np.log(g["n_samples"].to_numpy(float)), np.log(g["n_genes"].to_numpy(float))
         y = np.log(g["cpu_per_fold"].to_numpy(float))
-        if np.unique(x).size >= 2:
-            beta = float(np.clip(np.polyfit(x, y, 1)[0], *_BETA_RANGE))
+        A = np.c_[np.ones(y.size), ln, lg]
+        if y.size >= 3 and np.linalg.matrix_rank(A) == 3:
+            coef = np.linalg.lstsq(A, y, rcond=None)[0]
+            alpha, beta = (float(np.clip(c, *_BETA_RANGE)) for c in coef[1:])
+        elif np.unique(ln + lg).size >= 2:
+            alpha = beta = float(np.clip(np.polyfit(ln + lg, y, 1)[0], *_BETA_RANGE))
         else:
-            beta = 1.0
-        rows[m] = dict(log_a=float(np.mean(y - beta * x)), beta=beta, min_size=float(np.exp(x.min())))
+            alpha = beta = 1.0
+        rows[m] = dict(log_a=float(np.mean(y - alpha * ln - beta * lg)), alpha=alpha, beta=beta,
+                       min_n=float(np.exp(ln.min())), min_g=float(np.exp(lg.min())))
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
@@ -115,7 +134,6 @@ def cell_cpu_seconds(method: str, n_samples: int, n_genes: int, inner_k: int, qu
     ``n_genes`` data set with ``inner_k`` inner folds, how: "committed", "scaled" or "no committed cost"), from the
     committed run (``costs``: :func:`committed_costs` by default; module docstring for the model)."""
     table, k_ref = committed_costs() if costs is None else costs
-    size = float(n_samples) * float(n_genes)
     mine = table[table["method"] == method]
     same = mine[(mine["n_samples"] == n_samples) & (mine["n_genes"] == n_genes)]
     if len(same):
@@ -124,7 +142,12 @@ def cell_cpu_seconds(method: str, n_samples: int, n_genes: int, inner_k: int, qu
         model = cost_model(mine if len(mine) else table)
 
         def at(r):
-            return float(np.exp(r["log_a"] + r["beta"] * np.log(max(size, r["min_size"]))))
+            small = n_genes < r["min_g"]  # quick mode's few genes: mostly per-fit overhead (module docstring)
+            n = max(float(n_samples), r["min_n"]) if not small else max(float(_N_REF), r["min_n"])
+            c = float(np.exp(r["log_a"] + r["alpha"] * np.log(n) + r["beta"] * np.log(max(n_genes, r["min_g"]))))
+            if small:
+                c *= _FIXED_SHARE + (1 - _FIXED_SHARE) * (float(n_samples) / _N_REF) ** r["alpha"]
+            return c
 
         if len(mine):
             base, how = at(model.iloc[0]), "scaled"
@@ -134,13 +157,37 @@ def cell_cpu_seconds(method: str, n_samples: int, n_genes: int, inner_k: int, qu
     return base * factor, how
 
 
+def preprocessing_seconds(dataset, max_genes=None) -> float:
+    """CPU seconds of one preprocessing of a user's file on a training part of two thirds of its samples (fitted on
+    it, applied to it and to the rest: what :func:`genesel.leaderboard.protocol.prepare` does in every inner and
+    outer split), timed once on the file (the best of three); 0 for a registered set, whose committed costs include
+    its preprocessing."""
+    import time
+
+    from genesel.dataref import is_file_reference
+    from genesel.leaderboard.cells import load
+    from genesel.leaderboard.protocol import prepare
+
+    if not is_file_reference(dataset):
+        return 0.0
+    task = load(dataset, None, max_genes)
+    idx = np.random.default_rng(0).permutation(task.y.size)
+    tr, te = np.sort(idx[: max(2, 2 * task.y.size // 3)]), np.sort(idx[max(2, 2 * task.y.size // 3):])
+    best = np.inf
+    for _ in range(3):
+        t0 = time.process_time()
+        prepare(task.prep, task.X, tr, te)
+        best = min(best, time.process_time() - t0)
+    return float(best)
+
+
 def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds: int, inner_k: int, max_genes,
-                      n_boot: int, boot_datasets, n_jobs: int = 2) -> tuple[float, str]:
+                      n_boot: int, boot_datasets, n_jobs: int = 2, boot_methods=None) -> tuple[float, str]:
     """(seconds on 2 cores, what dominates) of notebook 06 with these parameters, before anything runs: every
     cross-validation cell and every .632+ cell the notebook will run (:func:`cell_cpu_seconds` each), over the
     workers (at most the machine's 2 cores), plus fixed costs. Without the committed results (an installed package
     outside the repository) there is nothing to estimate from: NaN and a sentence saying so."""
-    from genesel.leaderboard.cells import DU2006_METHODS, DU2006_VIEWS, load
+    from genesel.leaderboard.cells import DU2006_METHODS, DU2006_VIEWS, load, outer_folds
     from genesel.papers.presentation import format_seconds
 
     try:
@@ -155,11 +202,17 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
             shapes[(d, view, mg)] = load(d, view, mg).X.shape
         return shapes[(d, view, mg)]
 
+    n_outer, prep = 0, 0.0
     for d in datasets:
         n, g = shape(d, None, max_genes)
+        k = outer_folds(d, n_folds, max_genes)  # fewer for a small class
+        n_outer += int(n_repeats) * k
+        p = preprocessing_seconds(d, max_genes) * (int(inner_k) + 1)  # per cell: every inner and outer split
+        prep += p * int(n_repeats) * k * len(methods)
         for m in methods:
             c, how = cell_cpu_seconds(m, n, g, inner_k, quick, costs)
-            s = c * int(n_repeats) * int(n_folds)
+            c += p
+            s = c * int(n_repeats) * k
             guessed |= {m} if how == "no committed cost" else set()
             per_method[m] = per_method.get(m, 0.0) + s
             cv += s
@@ -167,18 +220,24 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
     for d in boot_datasets:
         view = DU2006_VIEWS.get(d)
         n, g = shape(d, view, None if view else max_genes)
-        for m in DU2006_METHODS:
+        p = preprocessing_seconds(d, None if view else max_genes) * (int(inner_k) + 1)
+        for m in (DU2006_METHODS if boot_methods is None else boot_methods):
             c, how = cell_cpu_seconds(m, n, g, inner_k, quick, costs)
+            c += p
+            prep += p * (int(n_boot) + 1)
             s = c * (int(n_boot) + 1)
             per_method[m] = per_method.get(m, 0.0) + s
             boot += s
     total = cv + boot
     parallel = max(1, min(int(n_jobs), 2))
     top = sorted(per_method.items(), key=lambda kv: -kv[1])[:2]
-    what = (f"{len(datasets)} data set(s) x {len(methods)} method(s) x {int(n_repeats) * int(n_folds)} outer folds: "
-            f"{format_seconds(cv)} CPU; .632+: {format_seconds(boot)} CPU; most of it "
+    what = (f"{len(datasets)} data set(s) x {len(methods)} method(s), {n_outer} outer folds in all: "
+            f"{format_seconds(cv)} CPU; .632+: " + (f"{format_seconds(boot)} CPU" if boot_datasets else "not run")
+            + "; most of it "
             + " and ".join(f"{m} ({100 * s / total:.0f} %)" for m, s in top if total > 0)
-            + "; scaled from the committed full run's CPU per fold")
+            + "; scaled from the committed full run's CPU per fold"
+            + (f", with {format_seconds(prep)} CPU of your file's preprocessing in every training part" if prep > 1
+               else ""))
     if guessed:
         what += (f"; {', '.join(sorted(guessed))}: no committed cost yet, counted as the median method")
     return _OVERHEAD + total / parallel, what

@@ -39,8 +39,14 @@ DU2006_DATA = {"alon": "Colon: the same 62 x 2000 (Alon 1999)",
                         "12600 probes of the registry's copy, log-transformed (floor 10) and standardised"}
 
 
-def estimates_632(boot: pd.DataFrame) -> pd.DataFrame:
-    """One row per (data set, method) of the bootstrap cells: the .632+ error and its parts."""
+def estimates_632(boot: pd.DataFrame | None) -> pd.DataFrame | None:
+    """One row per (data set, method) of the bootstrap cells: the .632+ error and its parts (None: no bootstrap in
+    this run). A method that could not run at a data set's size in some bootstrap sample is left out there."""
+    if boot is None:
+        return None
+    from genesel.leaderboard.summary import applicable
+
+    boot = applicable(boot)[0]
     rows = []
     for (d, m), g in boot.groupby(["dataset", "method"], sort=False):
         view = g["view"].iloc[0] if "view" in g else None
@@ -60,10 +66,15 @@ def estimates_632(boot: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def du2006_table(est: pd.DataFrame) -> pd.DataFrame:
+def du2006_table(est: pd.DataFrame | None) -> pd.DataFrame:
     """Díaz-Uriarte & Alvarez de Andrés 2006, Table 2 beside our .632+ estimates, one row per data set and
     column of theirs; a data set their table does not have (a user's file, another registered set) gets our
-    estimates with '–' as the paper's value."""
+    estimates with '–' as the paper's value. ``est`` None (no bootstrap in this run): one row saying so."""
+    if est is None:
+        return pd.DataFrame([{"data set": "–", "their column": "–", "genesel method": "–", "paper": "–",
+                              "genesel": "not run: no data set of their Table 2 in this run (name one, or your file, "
+                                         "with boot_datasets to run the .632+ bootstrap on it)"}]
+                            ).set_index(["data set", "their column"])
     rows = []
     for d in dict.fromkeys(est["dataset"]):
         e = est[est["dataset"] == d].set_index("method")
@@ -80,8 +91,12 @@ def du2006_table(est: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["data set", "their column"]) if rows else pd.DataFrame(rows)
 
 
-def views_note() -> str:
-    """The data views of the .632+ comparison and how each data set of their Table 2 differs from theirs."""
-    return "; ".join(f"{k}: {v}" for k, v in VIEWS.items()) + ". Data sets of their Table 2 here: " + "; ".join(
-        DU2006_DATA[d] for d in DU2006_VIEWS)
+def views_note(datasets=None) -> str:
+    """The data views of the .632+ comparison and how each data set of their Table 2 that ran (``datasets``; None:
+    all three) differs from theirs; empty when none of them ran."""
+    shown = [d for d in (DU2006_VIEWS if datasets is None else datasets) if d in DU2006_DATA]
+    if not shown:
+        return ""
+    views = [f"{k}: {v}" for k, v in VIEWS.items() if any(DU2006_VIEWS.get(d) == k for d in shown)]
+    return "; ".join(views + ["Data sets of their Table 2 here: " + "; ".join(DU2006_DATA[d] for d in shown)])
 

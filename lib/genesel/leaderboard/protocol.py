@@ -17,11 +17,24 @@ parameters). For ranked methods the same is repeated at every fixed size (only t
 giving the test error against signature size for the curves. A bootstrap sample is an outer split whose training
 part repeats samples; its inner folds keep the copies of a sample together
 (:func:`genesel.experiments.grouped_inner_folds`).
+
+**Small training parts** follow genesel's one adaptation rule (:func:`genesel._core.resampling.adapted_count`): no
+count a training part must fill per class exceeds its smallest class. Here that is (a) the internal folds of a
+selector (``n_folds`` of MSVM-RFE, GP-ARD-FS, GP-ARD-RFE): ``min(n_folds, smallest class of the part it is fitted
+on)``, set on every fit (:class:`Adaptation`); below 2 the method is not applicable at this size
+(:class:`genesel.experiments.NotApplicable`); (b) the neighbours of k-NN: a grid value of ``k`` above the smallest
+class of some inner training part is dropped from the grid of that outer split (the smaller values remain; the
+refit on the larger outer training part is within the rule too); (c) an estimator that refuses a training part whose
+smallest class is below :data:`SMALL_PART` (a filter's per-class spread, GP-ARD-FS's leave-one-out) is not applicable
+at this size, with its own message. The outer and inner folds themselves follow the
+same rule (:func:`genesel.experiments.nested_cv`, :func:`genesel.leaderboard.cells.outer_folds`). Each row says what
+adapted (``adapted``).
 """
 
 from __future__ import annotations
 
 import json
+import numbers
 import warnings
 
 import numpy as np
@@ -29,9 +42,12 @@ from sklearn.base import clone
 from sklearn.feature_selection import VarianceThreshold
 from sklearn.pipeline import Pipeline
 
+from genesel._core.resampling import adapted_count
+from genesel.experiments.protocols import NotApplicable, smallest_class
 from genesel.leaderboard.catalogue import SIZES, Method
 
-__all__ = ["preprocessing", "prepare", "candidate_sizes", "inner_table", "choose", "run_split", "ALL"]
+__all__ = ["preprocessing", "prepare", "candidate_sizes", "inner_table", "choose", "run_split", "ALL", "Adaptation",
+           "neighbours", "SMALL_PART"]
 
 #: the size key of "every gene"
 ALL = "all"
@@ -91,49 +107,117 @@ def _scores(est, X) -> np.ndarray:
     return np.asarray(est.predict(X), dtype=np.float64)
 
 
-def _settings(m: Method, quick: bool):
-    rs = m.settings("ranker", quick) if m.kind == "ranked" else [{}]
-    cs = m.settings("estimator", quick)
+#: A training part whose smallest class has fewer samples is small: an estimator that refuses it (a per-class spread
+#: needs 2 samples of each class, a leave-one-out 2 after one is left out) is not applicable at this size, with its
+#: own message, where it would otherwise stop the whole run.
+SMALL_PART = 3
+
+
+def neighbours(est) -> int:
+    """The largest neighbour count (``n_neighbors``) of an estimator and its nested steps; 0 for none."""
+    vals = [v for k, v in est.get_params(deep=True).items()
+            if k.rsplit("__", 1)[-1] == "n_neighbors" and isinstance(v, numbers.Integral)]
+    return int(max(vals)) if vals else 0
+
+
+class Adaptation:
+    """The adaptation rule (module docstring) for one outer split: ``smallest``, the smallest class over its inner
+    training parts (and its outer training part), limits the grid's neighbour counts (:meth:`settings`);
+    :meth:`fit` sets each selector's internal folds to the training part it is fitted on. ``changes`` records what
+    adapted: {"grid k": (values dropped)}, {"<Class>.n_folds": (requested, smallest used, largest used)}."""
+
+    def __init__(self, smallest: int | None = None, who: str = ""):
+        self.smallest = smallest
+        self.who = who
+        self.changes: dict = {}
+
+    def settings(self, m: Method, which: str, quick: bool) -> list:
+        grid = m.settings(which, quick) if (which == "estimator" or m.kind == "ranked") else []
+        if not grid or self.smallest is None:
+            return grid
+        factory = m.estimator if which == "estimator" else m.ranker
+        base = {} if which == "ranker" else {**((m.settings("ranker", quick) or [{}])[0] if m.kind == "ranked" else {}),
+                                              **({m.stage_param: m.stages[-1]} if m.stage_param else {})}
+        keep = [p for p in grid if neighbours(factory({**base, **p}, 2, 0)) <= self.smallest]
+        dropped = [p for p in grid if p not in keep]
+        if dropped:
+            self.changes[f"grid ({which})"] = [json.dumps(p, sort_keys=True, default=str) for p in dropped]
+        if not keep:
+            raise NotApplicable(f"{m.name}: every setting of its grid needs more neighbours than the smallest class of "
+                                f"an inner training part holds ({self.smallest})")
+        return keep
+
+    def fit(self, est, X, y):
+        """``est`` with its internal fold counts adapted to (X, y), fitted."""
+        small = smallest_class(y)
+        for name, value in est.get_params(deep=True).items():
+            leaf = name.rsplit("__", 1)[-1]
+            if leaf != "n_folds" or isinstance(value, (bool, str)) or not isinstance(value, numbers.Integral):
+                continue
+            k = adapted_count(value, small)
+            owner = est.get_params(deep=True).get(name.rsplit("__", 1)[0], est) if "__" in name else est
+            who = f"{type(owner).__name__}.n_folds"
+            if k < 2:
+                raise NotApplicable(f"{who}: its internal folds need 2 samples of each class in the training part it "
+                                    f"is fitted on; the smallest class there has {small}")
+            if k != value:
+                est.set_params(**{name: k})
+                req, lo, hi = self.changes.get(who, (int(value), k, k))
+                self.changes[who] = (req, min(lo, k), max(hi, k))
+        try:
+            return est.fit(X, y)
+        except ValueError as exc:
+            if small >= SMALL_PART:
+                raise
+            raise NotApplicable(f"{self.who or type(est).__name__} cannot fit a training part whose smallest class has "
+                                f"{small} sample(s): {exc}") from exc
+
+
+def _settings(m: Method, quick: bool, adapt: Adaptation | None = None):
+    adapt = adapt or Adaptation()
+    rs = adapt.settings(m, "ranker", quick) if m.kind == "ranked" else [{}]
+    cs = adapt.settings(m, "estimator", quick)
     return rs or [{}], cs or [{}]
 
 
-def _candidates_on(m: Method, Xa, ya, Xb, yb, quick: bool, seed: int) -> dict:
+def _candidates_on(m: Method, Xa, ya, Xb, yb, quick: bool, seed: int, adapt: Adaptation | None = None) -> dict:
     """Validation errors and signature sizes of every candidate of ``m`` trained on (Xa, ya): {key: (errors,
     size)}; keys are (ranker setting, estimator setting, size) for ranked methods, (setting, stages) for staged
     ones and (setting,) for the others."""
     out = {}
     d = Xa.shape[1]
-    rs, cs = _settings(m, quick)
+    adapt = adapt or Adaptation()
+    rs, cs = _settings(m, quick, adapt)
     if m.kind == "ranked":
         for ri, rp in enumerate(rs):
-            order = _order(m.ranker(rp, d, seed).fit(Xa, ya))
+            order = _order(adapt.fit(m.ranker(rp, d, seed), Xa, ya))
             for size in candidate_sizes(d):
                 g = np.sort(order[: _n(size, d)])
                 for ci, cp in enumerate(cs):
-                    est = m.estimator({**rp, **cp}, g.size, seed).fit(Xa[:, g], ya)
+                    est = adapt.fit(m.estimator({**rp, **cp}, g.size, seed), Xa[:, g], ya)
                     out[(ri, ci, size)] = (_errors(est, Xb[:, g], yb), g.size)
     elif m.kind == "staged":
         stages = m.stage_list(quick)
         for ci, cp in enumerate(cs):
-            est = m.estimator({**cp, m.stage_param: max(stages)}, d, seed).fit(Xa, ya)
+            est = adapt.fit(m.estimator({**cp, m.stage_param: max(stages)}, d, seed), Xa, ya)
             staged = list(est.staged_predict(Xb))
             for t in stages:
                 out[(ci, t)] = (int(np.sum(staged[min(t, len(staged)) - 1] != yb)), t)
     else:
         for ci, cp in enumerate(cs):
-            est = m.estimator(cp, d, seed).fit(Xa, ya)
+            est = adapt.fit(m.estimator(cp, d, seed), Xa, ya)
             size = len(m.signature(est)) if m.signature else d
             out[(ci,)] = (_errors(est, Xb, yb), size)
     return out
 
 
-def inner_table(m: Method, X, y, inner, prep, quick: bool, seed: int) -> dict:
+def inner_table(m: Method, X, y, inner, prep, quick: bool, seed: int, adapt: Adaptation | None = None) -> dict:
     """{candidate key: [total inner-validation errors, mean signature size]} over the inner folds ``inner`` (pairs
     of index arrays into X), each inner training part preprocessed on its own."""
     tot: dict = {}
     for a, b in inner:
         Xa, Xb, _ = prepare(prep, X, a, b)
-        for k, (e, s) in _candidates_on(m, Xa, y[a], Xb, y[b], quick, seed).items():
+        for k, (e, s) in _candidates_on(m, Xa, y[a], Xb, y[b], quick, seed, adapt).items():
             acc = tot.setdefault(k, [0, 0.0, 0])
             acc[0] += e
             acc[1] += s
@@ -153,8 +237,8 @@ def choose(m: Method, table: dict, keys=None):
     return min(keys, key=lambda k: (table[k][0], sign * table[k][1], keys.index(k)))
 
 
-def _describe(m: Method, key, quick: bool) -> dict:
-    rs, cs = _settings(m, quick)
+def _describe(m: Method, key, quick: bool, adapt: Adaptation | None = None) -> dict:
+    rs, cs = _settings(m, quick, adapt)
     if m.kind == "ranked":
         ri, ci, size = key
         return {**rs[ri], **cs[ci], "size": size}
@@ -164,23 +248,24 @@ def _describe(m: Method, key, quick: bool) -> dict:
     return dict(cs[key[0]])
 
 
-def _fit_candidate(m: Method, key, Xa, ya, quick: bool, seed: int, rankers: dict):
+def _fit_candidate(m: Method, key, Xa, ya, quick: bool, seed: int, rankers: dict, adapt: Adaptation | None = None):
     """(fitted estimator, local gene indices it uses in Xa's columns, best first)."""
     d = Xa.shape[1]
-    rs, cs = _settings(m, quick)
+    adapt = adapt or Adaptation()
+    rs, cs = _settings(m, quick, adapt)
     if m.kind == "ranked":
         ri, ci, size = key
         if ri not in rankers:
-            rankers[ri] = _order(m.ranker(rs[ri], d, seed).fit(Xa, ya))
+            rankers[ri] = _order(adapt.fit(m.ranker(rs[ri], d, seed), Xa, ya))
         best_first = rankers[ri][: _n(size, d)]
         g = np.sort(best_first)
-        est = m.estimator({**rs[ri], **cs[ci]}, g.size, seed).fit(Xa[:, g], ya)
+        est = adapt.fit(m.estimator({**rs[ri], **cs[ci]}, g.size, seed), Xa[:, g], ya)
         return est, g, best_first
     if m.kind == "staged":
         ci, t = key
-        est = m.estimator({**cs[ci], m.stage_param: t}, d, seed).fit(Xa, ya)
+        est = adapt.fit(m.estimator({**cs[ci], m.stage_param: t}, d, seed), Xa, ya)
     else:
-        est = m.estimator(cs[key[0]], d, seed).fit(Xa, ya)
+        est = adapt.fit(m.estimator(cs[key[0]], d, seed), Xa, ya)
     genes = np.asarray(m.signature(est) if m.signature else np.arange(d), dtype=np.int64)
     return est, None, genes
 
@@ -207,29 +292,34 @@ def run_split(m: Method, X, y, train, test, inner, *, prep, quick: bool, seed: i
     """One outer split of one method (module docstring): the inner-CV choice, the refit on ``train`` and the scores
     on ``test``. Returns plain data: the chosen parameters (JSON), the signature (original gene indices, best first),
     test predictions and scores, errors, the risk bound where the method has one, the inner-CV loss, the test
-    errors at every fixed signature size (ranked methods, ``curve``) and the warnings raised (counts)."""
+    errors at every fixed signature size (ranked methods, ``curve``), the warnings raised (counts) and what adapted
+    to the size of the training parts (``adapted``, :class:`Adaptation`; empty when nothing did). A method that
+    cannot run at this size raises :class:`genesel.experiments.NotApplicable`."""
     train, test = np.asarray(train), np.asarray(test)
+    parts = [train] + [a for a, _ in inner]
+    adapt = Adaptation(min(smallest_class(y[p]) for p in parts), m.name)
     with _Counter() as inner_w:
-        rs, cs = _settings(m, quick)
+        rs, cs = _settings(m, quick, adapt)
         single = m.kind == "model" and len(cs) == 1
-        table = {(0,): [0, 0.0]} if single else inner_table(m, X, y, inner, prep, quick, seed)
+        table = {(0,): [0, 0.0]} if single else inner_table(m, X, y, inner, prep, quick, seed, adapt)
         key = choose(m, table)
     Xa, Xb, kept = prepare(prep, X, train, test)
     ya, yb = y[train], y[test]
     rankers: dict = {}
     with _Counter() as final_w:
-        est, cols, genes = _fit_candidate(m, key, Xa, ya, quick, seed, rankers)
+        est, cols, genes = _fit_candidate(m, key, Xa, ya, quick, seed, rankers, adapt)
         XbF = Xb if cols is None else Xb[:, cols]
         pred = np.asarray(est.predict(XbF))
         scores = _scores(est, XbF)
         bound = float(m.bound(est)) if m.bound else None
-    params = _describe(m, key, quick)
+    params = _describe(m, key, quick, adapt)
     row = dict(errors=int(np.sum(pred != yb)), n_test=int(test.size), n_train=int(train.size),
                n_genes_kept=int(kept.size), size=int(len(genes)), genes=[int(kept[g]) for g in genes],
                test_idx=[int(i) for i in test], pred=[int(p) for p in pred], scores=[float(s) for s in scores],
                params=json.dumps(params, sort_keys=True, default=str), inner_errors=None if single else
                int(table[key][0]), bound=bound, inner_warnings=inner_w.counts(), final_warnings=final_w.counts(),
-               degenerate_final=bool(np.unique(est.predict(Xa if cols is None else Xa[:, cols])).size < 2))
+               degenerate_final=bool(np.unique(est.predict(Xa if cols is None else Xa[:, cols])).size < 2),
+               adapted={k: list(v) if isinstance(v, tuple) else v for k, v in adapt.changes.items()})
     if curve and m.kind == "ranked":
         sizes, errs = [], []
         with _Counter():
@@ -238,7 +328,7 @@ def run_split(m: Method, X, y, train, test, inner, *, prep, quick: bool, seed: i
                 if not keys:
                     continue
                 k = choose(m, table, keys)
-                e, c, _ = _fit_candidate(m, k, Xa, ya, quick, seed, rankers)
+                e, c, _ = _fit_candidate(m, k, Xa, ya, quick, seed, rankers, adapt)
                 sizes.append(_n(size, Xa.shape[1]))
                 errs.append(_errors(e, Xb[:, c], yb))
         row.update(curve_sizes=sizes, curve_errors=errs)

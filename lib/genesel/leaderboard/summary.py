@@ -24,7 +24,7 @@ from genesel.leaderboard.cells import load
 from genesel.metrics import roc_auc
 from genesel.stability import kuncheva_prefix_index, nogueira_stability
 
-__all__ = ["summarise", "selects_genes", "dataset_title", "pareto_front", "curve_table", "wilson_interval",
+__all__ = ["summarise", "applicable", "NOT_APPLICABLE", "selects_genes", "dataset_title", "pareto_front", "curve_table", "wilson_interval",
            "fmt_number", "fmt_error"]
 
 def _pooled(g: pd.DataFrame, y_of) -> tuple:
@@ -70,8 +70,32 @@ def _stability(signatures, d):
     return st.estimate, st.lower, st.upper, kuncheva_prefix_index(sets, d)
 
 
+#: What the league table says of a method that cannot run at a data set's size.
+NOT_APPLICABLE = "not applicable at this size"
+
+
+def applicable(res: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the cells of the methods that ran on each data set, one row per data set and method that could not run at
+    its size: ``dataset``, ``method``, ``reason``). A method that could not run in some outer fold is left out on
+    that data set altogether (its error over the other folds would not be comparable), the reason saying in how many
+    folds. Cells without a ``not_applicable`` column all ran."""
+    cols = ["dataset", "method", "reason"]
+    if "not_applicable" not in res or not res["not_applicable"].notna().any():
+        return res.drop(columns=["not_applicable"], errors="ignore"), pd.DataFrame(columns=cols)
+    na = res["not_applicable"].notna()
+    rows, drop = [], np.zeros(len(res), dtype=bool)
+    for (d, m), g in res[na].groupby(["dataset", "method"], sort=False):
+        every = (res["dataset"] == d) & (res["method"] == m)
+        rows.append(dict(dataset=d, method=m, reason=f"{NOT_APPLICABLE}: {g['not_applicable'].iloc[0]} (in {len(g)} "
+                                                       f"of {int(every.sum())} outer folds)"))
+        drop |= every.to_numpy()
+    return res[~drop].drop(columns=["not_applicable"]).reset_index(drop=True), pd.DataFrame(rows, columns=cols)
+
+
 def summarise(res: pd.DataFrame) -> pd.DataFrame:
-    """One row per (data set, method) of the cross-validation cells (module docstring for the columns)."""
+    """One row per (data set, method) of the cross-validation cells (module docstring for the columns); cells of a
+    method that could not run at a data set's size are left out (:func:`applicable`)."""
+    res = applicable(res)[0]
     rows = []
     for (d, m), g in res.groupby(["dataset", "method"], sort=False):
         mg = g["max_genes"].iloc[0] if "max_genes" in g else None

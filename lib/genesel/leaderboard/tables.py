@@ -20,21 +20,56 @@ import pandas as pd
 from genesel.datasets import display_name, gene_symbols, load_dataset
 from genesel.leaderboard.catalogue import CATALOGUE, SIZES
 from genesel.leaderboard.cells import load
-from genesel.leaderboard.summary import dataset_title, fmt_error, fmt_number, selects_genes
+from genesel.leaderboard.summary import NOT_APPLICABLE, dataset_title, fmt_error, fmt_number, selects_genes
 
-__all__ = ["dataset_parameter", "method_parameter", "dataset_table", "excluded_table", "catalogue_table",
-           "league_table", "WARNING_MEANING", "warning_table", "consensus_signature", "runs_dir", "save_results",
+__all__ = ["dataset_parameter", "boot_parameter", "mode_texts", "method_parameter", "dataset_table", "excluded_table", "catalogue_table",
+           "league_table", "plan_table", "splits_note", "WARNING_MEANING", "warning_table", "consensus_signature", "runs_dir", "save_results",
            "save_summary", "committed_table"]
 
 
-def dataset_parameter(value, default, name="datasets", *, label=None, rows=None, classes=None) -> list:
+def dataset_parameter(value, default, name="datasets", *, label=None, rows=None, classes=None, groups=None,
+                      scale=None) -> list:
     """The notebook's data sets: registered binary sets (names or aliases, as the other notebooks take them) and
     users' files (a path or a reference string such as ``"study.csv?label=class"``; the notebook's ``label``,
-    ``rows`` and ``classes`` parameters fill in the reading options a reference does not set), in the order given
-    (:func:`genesel.papers.presentation.dataset_list`)."""
+    ``rows``, ``classes``, ``groups`` and ``scale`` parameters fill in the reading options a reference does not
+    set), in the order given (:func:`genesel.papers.presentation.dataset_list`)."""
     from genesel.papers.presentation import dataset_list
 
-    return dataset_list(value, default, name, label=label, rows=rows, classes=classes)
+    return dataset_list(value, default, name, label=label, rows=rows, classes=classes, groups=groups, scale=scale)
+
+
+def boot_parameter(value, datasets, methods, **options) -> tuple[list, list]:
+    """(the data sets, the methods) of the .632+ bootstrap comparison with Díaz-Uriarte & Alvarez de Andrés 2006:
+    by default the data sets of this run that their Table 2 has (Colon, Leukemia, Prostate: a user's file has no
+    published reference), or those ``value`` names (a user's file included, when asked; ``[]``: none); the methods
+    are those of their table that this run keeps (none left: no comparison)."""
+    from genesel.leaderboard.cells import DU2006_METHODS, DU2006_VIEWS
+    from genesel.papers.presentation import as_list
+
+    boot_methods = [m for m in DU2006_METHODS if m in methods]
+    if value is None:
+        boot = [d for d in datasets if d in DU2006_VIEWS]
+    elif not (as_list(value, "boot_datasets", example=["alon"]) if isinstance(value, (list, tuple)) or
+              str(value).strip().startswith("[") else [value]):
+        boot = []
+    else:
+        boot = dataset_parameter(value, [], "boot_datasets", **options)
+    return (boot, boot_methods) if boot_methods else ([], [])
+
+
+def mode_texts(datasets, methods, boot_datasets, *, max_genes, n_repeats, n_folds, inner_k, n_boot) -> tuple:
+    """(what quick mode leaves out, what the full protocol runs) for the notebook's banner, naming only what this run
+    runs: its data sets and methods, the .632+ comparison only where it runs."""
+    from genesel.papers.presentation import dataset_names
+
+    boot = (f", {n_boot} bootstrap samples on {dataset_names(boot_datasets)}" if boot_datasets else
+            ", no .632+ comparison (no data set of Díaz-Uriarte 2006's Table 2 in this run)")
+    genes = f"the {max_genes} most variable genes" if max_genes else "all genes"
+    quick = (f"{dataset_names(datasets)} only, {genes}, {n_repeats} x {n_folds}-fold CV with {inner_k} inner folds, "
+             f"two values of most grids{boot}")
+    full = (f"{dataset_names(datasets)} x {len(methods)} method(s) x 10 x 5-fold CV with 5 inner folds, all genes"
+            + (f", 200 bootstrap samples on {dataset_names(boot_datasets)}" if boot_datasets else ""))
+    return quick, full
 
 
 def method_parameter(value) -> list:
@@ -46,9 +81,23 @@ def method_parameter(value) -> list:
     return [method(n).name for n in names]
 
 
-def league_table(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
+def league_table(summary: pd.DataFrame, dataset: str, not_applicable: pd.DataFrame | None = None) -> pd.DataFrame:
     """The league table of one data set: methods by increasing error (ties by size), with every column of the
-    summary in readable units (errors and balanced errors in %, sd over the outer folds)."""
+    summary in readable units (errors and balanced errors in %, sd over the outer folds); below them the methods
+    that could not run at the data set's size (``not_applicable``, :func:`genesel.leaderboard.summary.applicable`),
+    each with its reason."""
+    out = _league_rows(summary, dataset)
+    na = not_applicable[not_applicable["dataset"] == dataset] if not_applicable is not None and len(
+        not_applicable) else None
+    if na is None or not len(na):
+        return out
+    extra = pd.DataFrame({c: ["–"] * len(na) for c in out.columns}, index=pd.Index(na["method"], name="method"))
+    extra["rank"] = "–"
+    extra["error % (± sd over folds)"] = na["reason"].to_numpy()
+    return pd.concat([out.astype(object), extra])
+
+
+def _league_rows(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
     g = summary[summary["dataset"] == dataset].sort_values(["error", "size", "method"], kind="stable")
     out = pd.DataFrame({
         "rank": g["error"].rank(method="min").astype(int).to_numpy(),
@@ -159,13 +208,18 @@ def consensus_signature(res: pd.DataFrame, summary: pd.DataFrame, dataset: str, 
 
 
 def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
+    """The data as run: samples, genes used, classes, and the preprocessing fitted inside every training part (the
+    decision for the data set, :func:`genesel.datasets.preprocessing_note`)."""
+    from genesel.datasets import preprocessing_note
+
     rows = []
     for d in datasets:
         t = load(d, None, max_genes)
         counts = {c: int(np.sum(t.y == (1 if k else -1))) for k, c in enumerate(t.classes)}
         rows.append({"data set": dataset_title(d), "name": display_name(d, fallback="name"), "samples": int(t.y.size),
                      "genes used": int(t.X.shape[1]),
-                     "classes (-1 / +1)": " / ".join(f"{c} ({n})" for c, n in counts.items())})
+                     "classes (-1 / +1)": " / ".join(f"{c} ({n})" for c, n in counts.items()),
+                     "preprocessing (fitted inside each training part)": t.note or preprocessing_note(d)})
     return pd.DataFrame(rows).set_index("data set")
 
 
@@ -185,7 +239,8 @@ def runs_dir(mode: str, parameters: dict) -> Path:
     root = Path(env) if env else Path(__file__).resolve().parents[3] / "runs"
     if not env and not (root.parent / "pyproject.toml").exists():
         root = Path.cwd() / "runs"
-    given = {k: v for k, v in parameters.items() if v is not None and not (k == "rows" and v == "auto")}
+    given = {k: v for k, v in parameters.items()
+             if v is not None and not (k in ("rows", "scale") and v == "auto")}
     tag = "leaderboard" if not given else "leaderboard-" + hashlib.sha256(
         json.dumps(given, sort_keys=True, default=str).encode()).hexdigest()[:10]
     return root / mode / tag
@@ -228,3 +283,94 @@ def committed_table(name: str) -> Path:
             f"{path}: the committed table {name}.csv of notebook 06's full run is not there. Run from a clone of the "
             "genesel repository (its figures/ holds it), or set GENESEL_COMMITTED_DIR to a folder holding it.")
     return path
+
+
+def _groups_option(dataset) -> str | None:
+    from genesel.dataref import is_file_reference, parse_string
+
+    if not is_file_reference(dataset):
+        return None
+    return parse_string(str(dataset))[1].get("groups")
+
+
+def splits_note(dataset, max_genes=None) -> str:
+    """How the splits of ``dataset`` treat its samples (under its league table): grouped (by what, how many groups,
+    no group on both sides of any split) or sample by sample."""
+    t = load(dataset, None, max_genes)
+    if t.groups is None:
+        return "Splits sample by sample (stratified): the samples are not grouped."
+    by = _groups_option(dataset)
+    by = f"'{by}'" if by and not os.path.isfile(str(by)) else "the groups sheet"
+    return (f"Splits grouped by {by} ({len(set(t.groups.tolist()))} groups): every outer and inner split keeps a "
+            "group's samples on one side (stratified group K-fold); no group is on both sides of any split.")
+
+
+def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int, seed: int, max_genes=None,
+               quick: bool = True) -> pd.DataFrame:
+    """What the run will do on each data set, before it runs (the adaptation rule of
+    :mod:`genesel.leaderboard.protocol`): its class sizes (and groups), the outer folds (``n_folds``, or the smallest
+    class when that is smaller), the inner folds of the outer training parts, the smallest class of an inner training
+    part, and what adapts to it: neighbour counts dropped from k-NN grids, selectors' internal folds lowered, methods
+    whose internal folds cannot be made (not applicable at this size). Methods refused by an estimator on a training
+    part this small are only known when they run; the league table names them."""
+    from genesel.experiments import nested_cv
+    from genesel.experiments.protocols import class_sizes, smallest_class
+    from genesel.leaderboard.cells import outer_folds
+    from genesel.leaderboard.catalogue import method
+    from genesel.leaderboard.protocol import SMALL_PART, Adaptation
+
+    rows = []
+    for d in datasets:
+        t = load(d, None, max_genes)
+        k_out = outer_folds(d, n_folds, max_genes)
+        inner_counts, inner_small, outer_small = set(), [], []
+        for r in range(int(n_repeats)):
+            for tr, _, inner in nested_cv(t.y, k_out, inner_k, seed, repeat=r, groups=t.groups):
+                inner_counts.add(len(inner))
+                outer_small.append(smallest_class(t.y[tr]))
+                inner_small += [smallest_class(t.y[a]) for a, _ in inner]
+        m_in, m_out = min(inner_small), min(outer_small)
+        sizes = class_sizes(t.y)
+        cls = " / ".join(f"{t.classes[0 if c == -1 else 1]} {n}" for c, n in sizes.items())
+        if t.groups is not None:
+            gs = class_sizes(t.y, t.groups)
+            cls += f"; in groups: " + " / ".join(f"{t.classes[0 if c == -1 else 1]} {n}" for c, n in gs.items())
+        notes = []
+        for name in methods:
+            m = method(name)
+            a = Adaptation(m_in, name)
+            try:
+                rs = a.settings(m, "ranker", quick) if m.kind == "ranked" else [{}]
+                cs = a.settings(m, "estimator", quick)
+            except Exception as exc:  # noqa: BLE001 - the same refusal the cells will give
+                notes.append(f"{name}: {NOT_APPLICABLE} ({exc})")
+                continue
+            single = m.kind == "model" and len(cs) == 1
+            part = m_out if single else m_in
+            base = {**(rs[0] if rs else {}), **(cs[0] if cs else {})}
+            if m.stage_param:
+                base[m.stage_param] = m.stages[-1]
+            objs = [m.estimator(base, 2, 0)] + ([m.ranker(base, 2, 0)] if m.kind == "ranked" else [])
+            for o in objs:
+                for pname, v in o.get_params(deep=True).items():
+                    if pname.rsplit("__", 1)[-1] == "n_folds" and isinstance(v, (int, np.integer)) and v > part:
+                        notes.append(f"{name}: internal folds {v} → {part}" if part >= 2 else
+                                     f"{name}: {NOT_APPLICABLE} (internal folds need 2 samples of each class; the "
+                                     f"smallest class of a training part it is fitted on has {part})")
+            for k, dropped in a.changes.items():
+                vals = ", ".join(dropped)
+                notes.append(f"{name}: grid values dropped ({vals}: more neighbours than the smallest class, {m_in})")
+        if m_in < SMALL_PART:
+            notes.append(f"training parts with a class of {m_in} sample(s): methods that need more (a per-class spread,"
+                         " a leave-one-out) show 'not applicable at this size'")
+        requested_in = f" ({inner_k} requested)" if max(inner_counts) < inner_k else ""
+        rows.append({
+            "data set": dataset_title(d), "samples": int(t.y.size), "classes": cls,
+            "grouped": "no" if t.groups is None else f"yes, {len(set(t.groups.tolist()))} groups",
+            "outer folds": f"{k_out}" + (f" ({n_folds} requested; smallest class {min(class_sizes(t.y, t.groups).values())})"
+                                        if k_out < n_folds else "") + f" x {int(n_repeats)} repeat(s)",
+            "inner folds": ("–".join(str(v) for v in sorted({min(inner_counts), max(inner_counts)}))) + requested_in,
+            "smallest class: outer / inner training part": f"{m_out} / {m_in}",
+            "what adapted": "; ".join(dict.fromkeys(notes)) or "nothing",
+        })
+    return pd.DataFrame(rows).set_index("data set")

@@ -19,7 +19,7 @@ from genesel import DegenerateModelWarning
 from genesel.datasets import Dataset, load_dataset, recommended_preprocessing
 from genesel.preprocessing import LogTransform
 
-__all__ = ["VARIANCE_SCALES", "load_task", "one_class_fits"]
+__all__ = ["VARIANCE_SCALES", "load_task", "one_class_fits", "paper_preprocessing", "is_user_file"]
 
 #: The scales on which :func:`load_task` can rank genes by variance (quick mode's gene filter; see there).
 VARIANCE_SCALES = ("recommended", "log_floor_p5")
@@ -65,6 +65,28 @@ def load_task(dataset: str, max_genes: int | None = None, *, variance_scale: str
     for arr in (X, genes):
         arr.setflags(write=False)
     return replace(ds, X=X, gene_ids=genes)
+
+
+def is_user_file(dataset) -> bool:
+    """Whether ``dataset`` names a researcher's file (a path, a DataRef or its string), not a registered set."""
+    from genesel.dataref import is_file_reference
+
+    return is_file_reference(dataset)
+
+
+def paper_preprocessing(dataset, own):
+    """The preprocessing a paper's protocol fits inside each training part: the paper's own (``own``, an unfitted
+    transformer such as Tan 2006's per-gene z-scores) on a registered set; on a researcher's file, the file's one
+    decision first (:func:`genesel.datasets.recommended_preprocessing` without its standardisation: raw intensities
+    logged by LogTransform's rule, counts normalised by library size and logged, missing values imputed), then the
+    paper's own, so that a file is treated the same in every route (:func:`genesel.datasets.preprocessing_note`
+    says how)."""
+    if not is_user_file(dataset):
+        return own
+    from sklearn.pipeline import Pipeline
+
+    scale = recommended_preprocessing(load_dataset(dataset), standardize=False)
+    return Pipeline([("scale", scale), ("paper", own)])
 
 
 @contextmanager

@@ -23,7 +23,7 @@ from genesel import alma as A
 from genesel.datasets import display_name
 from genesel.experiments import permuted_training_orders, random_splits
 from genesel.filters import balanced_order, signal_to_noise
-from genesel.papers.common import load_task
+from genesel.papers.common import is_user_file, load_task
 
 __all__ = ["TABLE1_ALGORITHMS", "TABLE1_PROTOCOL", "table1_split", "table1_cell", "paper_table1", "paper_name",
            "notebook_protocol", "table1_cells"]
@@ -139,8 +139,14 @@ def table1_cell(dataset, split, alpha, n_cycles, seed=0, n_train=None, gene_coun
     if n_train is None:
         tr, te = permuted_training_orders(ds.train_idx, ds.test_idx, split + 1, seed)[split]
     else:
-        tr, te = random_splits(ds.y, n_train, split + 1, seed)[split]
-    return table1_split(ds.X[tr], ds.y[tr], ds.X[te], ds.y[te], alpha=alpha, n_cycles=n_cycles,
+        tr, te = random_splits(ds.y, n_train, split + 1, seed, groups=ds.groups)[split]
+    X_train, X_test = ds.X[tr], ds.X[te]
+    if is_user_file(dataset):  # a researcher's file: its one decision (log, count normalisation), on the training part
+        from genesel.datasets import recommended_preprocessing
+
+        scale = recommended_preprocessing(ds, standardize=False).fit(X_train)
+        X_train, X_test = scale.transform(X_train), scale.transform(X_test)
+    return table1_split(X_train, ds.y[tr], X_test, ds.y[te], alpha=alpha, n_cycles=n_cycles,
                         gene_counts=tuple(gene_counts))
 
 

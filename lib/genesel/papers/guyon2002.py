@@ -50,6 +50,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from sklearn.base import clone
 from sklearn.feature_selection import VarianceThreshold
 from sklearn.pipeline import make_pipeline
 
@@ -58,7 +59,7 @@ from genesel.datasets import recommended_preprocessing
 from genesel.experiments import leave_one_out, predefined_split, random_splits
 from genesel.filters import SignalToNoiseSelector
 from genesel.metrics import METRIC_NAMES, guyon_quality, quality_metrics
-from genesel.papers.common import load_task, one_class_fits
+from genesel.papers.common import is_user_file, load_task, one_class_fits
 from genesel.preprocessing import GeneStandardizer, LogTransform, SampleStandardizer
 from genesel.rfe import SVMRFE
 from genesel.svm import LinearSVM
@@ -89,8 +90,14 @@ def _check_option(name, value, allowed):
 
 
 def _log_step(dataset, thresholds):
-    """The floor/ceiling + log10 transform for ``dataset`` (None for sets already on a log or standardised scale)."""
+    """The floor/ceiling + log10 transform for ``dataset`` (None for sets already on a log or standardised scale).
+    A researcher's file with ``thresholds="genesel"``: its one decision (:func:`genesel.datasets.
+    recommended_preprocessing` without the standardisation: raw intensities logged, counts normalised by library
+    size), as in every route; None when its values are used as they are."""
     _check_option("thresholds", thresholds, THRESHOLDS)
+    if is_user_file(dataset) and thresholds == "genesel":
+        scale = recommended_preprocessing(dataset, standardize=False)
+        return None if [n for n, _ in scale.steps] == ["identity"] else scale
     log = dict(recommended_preprocessing(dataset, standardize=False).steps).get("log")
     if thresholds == "dudoit":
         if log is None:
@@ -118,7 +125,7 @@ def guyon_preprocess(X_train, X_test, dataset, *, thresholds="genesel", gene_fil
     log = _log_step(dataset, thresholds)
     kept = np.arange(X_train.shape[1])
     if gene_filter == "dudoit":
-        if log is None:
+        if not isinstance(log, LogTransform):
             raise ValueError(f"gene_filter='dudoit' (max/min > 5 and max - min > 500) applies to raw intensities; "
                              f"data set {dataset!r} is already on a log or standardised scale: use 'none'")
         T = np.clip(X_train, log.floor, np.inf if log.ceiling is None else log.ceiling)
@@ -127,9 +134,13 @@ def guyon_preprocess(X_train, X_test, dataset, *, thresholds="genesel", gene_fil
         if kept.size == 0:
             raise ValueError(f"gene_filter='dudoit' keeps no gene of {dataset!r}")
 
+    # fitted on the training part only, applied to both (a file's log decision and floor, or its count factors, are
+    # learned there; the registered sets' fixed floor and ceiling give the same numbers either way)
+    step = None if log is None else clone(log).fit(X_train[:, kept])
+
     def base(X):
         X = np.asarray(X, dtype=float)[:, kept]
-        return log.fit(X).transform(X) if log is not None else X
+        return step.transform(X) if step is not None else X
 
     A = base(X_train)
     B = None if X_test is None else base(X_test)
@@ -168,7 +179,7 @@ def guyon_data(dataset, split, seed):
     elif split == "all":
         tr, te = np.arange(ds.y.size), None
     elif split == "half":
-        tr, te = random_splits(ds.y, ds.y.size // 2, 1, seed, stratified=True)[0]
+        tr, te = random_splits(ds.y, ds.y.size // 2, 1, seed, stratified=True, groups=ds.groups)[0]
     else:
         raise ValueError(f"split must be 'predefined', 'all' or 'half', got {split!r}")
     return ds, np.sort(tr), (None if te is None else np.sort(te))
@@ -362,10 +373,11 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
     ds, tr, _ = guyon_data(dataset, split, seed)
     prep = dict(thresholds=thresholds, gene_filter=gene_filter, standardize=standardize, squash=squash)
     rows = []
-    for fold, (inner_tr, inner_te) in enumerate(leave_one_out(tr.size)):
+    groups = None if ds.groups is None else ds.groups[tr]  # grouped samples: leave one group out
+    for fold, (inner_tr, inner_te) in enumerate(leave_one_out(tr.size, groups=groups)):
         a, b = tr[inner_tr], tr[inner_te]
         Xa, Xb, _ = guyon_preprocess(ds.X[a], ds.X[b], dataset, **prep)
-        ya, yb = ds.y[a], int(ds.y[b][0])
+        ya, yb = ds.y[a], ds.y[b].astype(int)
         sizes = _sizes(Xa.shape[1], max_size)
         sel, make_clf = _rank_genes(method, Xa, ya, C, step)
         conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
@@ -380,9 +392,10 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
                     outs[size] = make_clf().fit(Xa[:, g], ya).decision_function(Xb[:, g])
         for size in sizes:
             sep, conv = _hard_margin_status(C, Xa[:, sel.subset(size)], ya, size, conv_from)
-            rows.append({"fold": fold, "n_genes": int(size), "all_genes": bool(size == Xa.shape[1]), "y": yb,
-                         "output": float(outs[size][0]) if sep and conv else np.nan, "separable": bool(sep),
-                         "converged": bool(conv)})
+            for j, yj in enumerate(yb):  # one row per held-out sample (a group holds several)
+                rows.append({"fold": fold, "n_genes": int(size), "all_genes": bool(size == Xa.shape[1]),
+                             "y": int(yj), "output": float(outs[size][j]) if sep and conv else np.nan,
+                             "separable": bool(sep), "converged": bool(conv)})
     return rows
 
 

@@ -41,7 +41,7 @@ from genesel.arom import L2AROM
 from genesel.datasets import align_studies, display_name, recommended_preprocessing
 from genesel.experiments import random_splits, single_blas_thread
 from genesel.metrics import balanced_classification_rate
-from genesel.papers.common import load_task
+from genesel.papers.common import is_user_file, load_task
 from genesel.preprocessing import GeneStandardizer
 from genesel.rfe import SVMRFE
 from genesel.svm import KernelSVM
@@ -237,10 +237,10 @@ def protocol_cells(directions, targets, studies, *, n_splits, B=B_DEFAULT, stren
     return cells
 
 
-def _split(y, split, test_fraction, seed):
+def _split(y, split, test_fraction, seed, groups=None):
     n = y.size
     n_test = max(2, int(round(test_fraction * n)))
-    return random_splits(y, n - n_test, split + 1, seed, stratified=True)[split]
+    return random_splits(y, n - n_test, split + 1, seed, stratified=True, groups=groups)[split]
 
 
 def _rfe_order(X, y):
@@ -260,9 +260,13 @@ def transfer_cell(target, split, method, sources, B, strength, studies, sizes, t
     """
     st = aligned_studies(studies)
     ds = st[target]
-    tr, te = _split(ds.y, split, test_fraction, seed)
-    L = _logged(target, tuple(studies))
-    Xtr, Xte = _standardise(L[tr], L[te])
+    tr, te = _split(ds.y, split, test_fraction, seed, ds.groups)
+    if is_user_file(target):  # a researcher's file: its decision (log, count normalisation) fitted on the training part
+        scale = recommended_preprocessing(ds, standardize=False).fit(ds.X[tr])
+        Xtr, Xte = _standardise(scale.transform(ds.X[tr]), scale.transform(ds.X[te]))
+    else:
+        L = _logged(target, tuple(studies))
+        Xtr, Xte = _standardise(L[tr], L[te])
     ytr, yte = ds.y[tr], ds.y[te]
     d = Xtr.shape[1]
     extra = {}

@@ -13,13 +13,15 @@ from __future__ import annotations
 import json
 import numbers
 import os
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 __all__ = ["as_list", "dataset_list", "dataset_names", "mode_banner", "time_budget", "format_seconds",
-           "setup_notebook", "tidy", "record", "SYNTAX", "LONG_RUN_FACTOR"]
+           "setup_notebook", "tidy", "record", "SYNTAX", "LONG_RUN_FACTOR", "parameter_spec", "check_value",
+           "check_values", "check_parameter_values", "file_notes"]
 
 SYNTAX = ("papermill -p {name} '{example}'  or  papermill -y '{name}: {yaml}'  (a list, e.g. {example})")
 
@@ -271,3 +273,166 @@ def tidy(df: pd.DataFrame, *, index: bool = False) -> pd.DataFrame:
         if pd.api.types.is_float_dtype(col) and col.notna().all() and np.all(np.mod(col.to_numpy(), 1) == 0):
             out[c] = col.astype(np.int64)
     return out
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# parameter values: types and ranges declared in each notebook's parameters cell, checked before anything runs
+# ------------------------------------------------------------------------------------------------------------------
+
+#: A range declared at the start of a parameter's help, in brackets: ``[≥ 2]``, ``[> 0, < 1]``, ``[> 0, ≤ 1]``,
+#: ``[one of: merged, train-only]``; a list parameter's range applies to each of its items. (No ``=`` sign: papermill
+#: skips a parameter line holding more than one; ``>=`` and ``<=`` are read too, for ranges written in Python.)
+_RANGE = re.compile(r"^\s*\[(?P<spec>[^\]]*)\]\s*")
+_TYPES = {"bool": (bool,), "int": (int, np.integer), "float": (float, int, np.floating, np.integer), "str": (str,),
+          "list": (list, tuple, str)}
+
+
+def parameter_spec(default, type_name: str, help_text: str = "") -> dict:
+    """What a notebook declares of one parameter (``name = default  # type: T [range] help``): its types (``T``,
+    alternatives joined by ``|``), whether None is allowed (a default of None: "the mode decides"), and the range
+    of its values (:data:`_RANGE`): bounds ``(op, number)`` or ``choices``."""
+    types = [t.strip().rstrip(",") for t in str(type_name or "").split("|") if t.strip()]
+    spec = {"types": types, "optional": default is None, "bounds": [], "choices": None, "range": ""}
+    m = _RANGE.match(help_text or "")
+    if m:
+        spec["range"] = m.group("spec").strip()
+        text = spec["range"]
+        if text.startswith("one of:"):
+            spec["choices"] = [c.strip() for c in text[len("one of:"):].split(",") if c.strip()]
+        else:
+            for part in text.split(","):
+                op, _, num = part.strip().partition(" ")
+                op = {"≥": ">=", "≤": "<="}.get(op, op)
+                if op not in (">", ">=", "<", "<=") or not num:
+                    raise ValueError(f"unreadable range [{text}] in a parameters cell: use e.g. [≥ 2], [> 0, < 1] or "
+                                     "[one of: a, b]")
+                spec["bounds"].append((op, float(num)))
+    return spec
+
+
+def _example_item(spec, default):
+    """A value the declaration allows, to show in a message: the default where it is allowed, else a choice or a
+    number within the bounds."""
+    if spec["choices"]:
+        return spec["choices"][0]
+    integer = "int" in spec["types"]
+    if default is not None and not isinstance(default, (list, tuple, str)) and (
+            not spec["bounds"] or _within(float(default), spec["bounds"])):
+        return default
+    lo = max([b for op, b in spec["bounds"] if op.startswith(">")], default=None)
+    hi = min([b for op, b in spec["bounds"] if op.startswith("<")], default=None)
+    if lo is not None and hi is not None:
+        v = (lo + hi) / 2
+    elif lo is not None:
+        v = lo + (1 if any(op == ">" for op, _ in spec["bounds"]) else 0)
+    elif hi is not None:
+        v = hi - (1 if any(op == "<" for op, _ in spec["bounds"]) else 0)
+    else:
+        return "VALUE"
+    if integer:
+        v = int(np.ceil(v)) if _within(float(np.ceil(v)), spec["bounds"]) else int(np.floor(v))
+    return int(v) if float(v).is_integer() else v
+
+
+def _syntax_for(name, spec, default) -> str:
+    item = _example_item(spec, None if "list" in spec["types"] else default)
+    if "list" in spec["types"]:
+        a = item if item != "VALUE" else "a"
+        return f"papermill -y '{name}: [{a}]' (or -p {name} '{json.dumps([a])}')"
+    return f"papermill -p {name} {item}"
+
+
+def _within(v, bounds) -> bool:
+    ops = {">": v.__gt__, ">=": v.__ge__, "<": v.__lt__, "<=": v.__le__}
+    return all(ops[op](b) for op, b in bounds)
+
+
+def check_value(name: str, value, spec: dict, default=None) -> None:
+    """Refuse a value of parameter ``name`` that its declaration (:func:`parameter_spec`) does not allow, with the
+    papermill syntax of a valid one (``ValueError``)."""
+    if value is None:
+        if spec["optional"]:
+            return
+        raise ValueError(f"parameter {name!r} cannot be None; {_syntax_for(name, spec, default)}")
+    kinds = tuple(k for t in spec["types"] for k in _TYPES.get(t, (object,)))
+    if not spec["types"] or not kinds:
+        return
+    ok = isinstance(value, kinds) and not (isinstance(value, (bool, np.bool_)) and "bool" not in spec["types"])
+    if not ok:
+        want = " or ".join(spec["types"]) + (" (or None: the mode decides)" if spec["optional"] else "")
+        raise ValueError(f"parameter {name!r} must be {want}, got {type(value).__name__} {value!r}; "
+                         f"{_syntax_for(name, spec, default)}")
+    items = [value]
+    if "list" in spec["types"] and isinstance(value, (str, list, tuple)):
+        if isinstance(value, str) and not value.strip().startswith("[") and spec["choices"] is None \
+                and not spec["bounds"]:
+            return
+        items = as_list(value, name, kind=lambda v: v)
+    for v in items:
+        if spec["choices"] is not None and str(v) not in spec["choices"]:
+            raise ValueError(f"parameter {name!r}: {v!r} is not one of {', '.join(spec['choices'])}; "
+                             f"{_syntax_for(name, spec, default)}")
+        if spec["bounds"]:
+            if isinstance(v, str):
+                try:
+                    v = float(v)
+                except ValueError:
+                    raise ValueError(f"parameter {name!r}: {v!r} is not a number in [{spec['range']}]; "
+                                     f"{_syntax_for(name, spec, default)}") from None
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                    or not _within(float(v), spec["bounds"]):
+                raise ValueError(f"parameter {name!r} = {v!r} is out of its range [{spec['range']}]; "
+                                 f"{_syntax_for(name, spec, default)}")
+
+
+def check_values(values: dict, declared: dict, notebook: str = "") -> None:
+    """Check every value of ``values`` ({name: value}) against ``declared`` ({name: {"default", "type", "help"}},
+    :func:`genesel.records.runner.notebook_parameters`); one ``ValueError`` naming every bad value (and the
+    notebook), each with the papermill syntax of a valid one."""
+    problems = []
+    for name, value in values.items():
+        if name not in declared:
+            continue
+        d = declared[name]
+        try:
+            check_value(name, value, parameter_spec(d["default"], d["type"], d["help"]), d["default"])
+        except ValueError as exc:
+            problems.append(str(exc))
+    if problems:
+        where = f"{notebook}: " if notebook else ""
+        raise ValueError(where + "; ".join(problems))
+
+
+def check_parameter_values(notebook: str, values: dict) -> None:
+    """The first check of a notebook's first cell (JupyterLab runs it too; ``genesel run`` checked before the kernel
+    started): the values of its parameters (``globals()``) against the types and ranges its parameters cell
+    declares. Nothing is checked when the notebook file is not found (an installed package without notebooks)."""
+    from genesel.records.runner import notebook_parameters, notebook_paths
+
+    try:
+        path, = notebook_paths([notebook])
+    except ValueError:
+        return
+    declared = notebook_parameters(path)
+    check_values({k: values[k] for k in declared if k in values}, declared, path.stem)
+
+
+def file_notes(datasets):
+    """Markdown stating, for each researcher's file among ``datasets``, the decisions taken for it: its
+    preprocessing (:func:`genesel.datasets.preprocessing_note`: raw intensities logged, counts normalised by library
+    size, log values as they are; all fitted inside each training part) and whether its samples are grouped (every
+    split then keeps a group together). Empty for registered sets only."""
+    from IPython.display import Markdown
+
+    from genesel.dataref import is_file_reference
+    from genesel.datasets import load_dataset, preprocessing_note
+
+    lines = []
+    for d in datasets:
+        if not is_file_reference(d):
+            continue
+        ds = load_dataset(d)
+        grouped = (f" Samples grouped ({len(set(ds.groups.tolist()))} groups): every split keeps a group together."
+                   if ds.groups is not None else "")
+        lines.append(f"- **{ds.name}** ({ds.n_samples} samples x {ds.n_genes} genes): {preprocessing_note(ds)}{grouped}")
+    return Markdown("**Your data, as read.**\n\n" + "\n".join(lines) if lines else "")

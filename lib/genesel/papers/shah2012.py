@@ -34,7 +34,7 @@ from genesel import stumps as ST
 from genesel.datasets import gene_labels, gene_symbols, recommended_preprocessing
 from genesel.experiments import nested_cv, single_blas_thread, stratified_kfold
 from genesel.filters import SignalToNoiseSelector
-from genesel.papers.common import load_task
+from genesel.papers.common import is_user_file, load_task
 from genesel.rfe import SVMRFE
 from genesel.svm import KernelSVM
 
@@ -232,9 +232,19 @@ GRIDS = {
 @lru_cache(maxsize=8)
 def _task(dataset: str):
     """(X, y in {-1,+1}, presort of X, classes, gene ids) of a data set (:func:`genesel.papers.common.load_task`),
-    with the stump learners' presort, cached per process."""
+    with the stump learners' presort, cached per process.
+
+    A researcher's file of counts is taken as counts per million of each sample's library (each sample on its own,
+    so nothing crosses a split): a stump's threshold reads one gene's order over the samples, which a per-gene log
+    does not change but a sample's sequencing depth does. TMM's factors need a training reference, which one
+    presort of all samples cannot refit per split; raw intensities and log values are used as they are (a log
+    leaves every stump the same)."""
     ds = load_task(dataset)
     X = np.ascontiguousarray(ds.X, dtype=np.float64)
+    if ds.scale == "counts" and is_user_file(dataset):
+        from genesel.preprocessing import CountNormalizer
+
+        X = np.ascontiguousarray(CountNormalizer(method="cpm", log=False).fit_transform(X))
     ST.warm_up()
     return X, np.asarray(ds.y), ST.presort(X), tuple(ds.classes), np.asarray(ds.gene_ids).astype(str)
 
@@ -524,7 +534,9 @@ def _fold(dataset, perm, fold, seed, inner_k, max_samples=None):
     base = _subsample(dataset, max_samples, seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        tr, te, inner = nested_cv(y[base], 5, inner_k, seed, repeat=perm)[fold]
+        groups = load_task(dataset).groups
+        tr, te, inner = nested_cv(y[base], 5, inner_k, seed, repeat=perm,
+                                  groups=None if groups is None else groups[base])[fold]
     return base[tr], base[te], [(base[a], base[b]) for a, b in inner]
 
 
@@ -570,7 +582,8 @@ def final_cell(dataset: str, seed: int = 0, quick: bool = False) -> dict:
     X, y, full, classes, ids = _task(dataset)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        inner = [(a, b) for a, b in stratified_kfold(y, g["inner_k"], seed, repeat=999)]
+        inner = [(a, b) for a, b in stratified_kfold(y, g["inner_k"], seed, repeat=999,
+                                                       groups=load_task(dataset).groups)]
     model, p, e, s, _ = _select_stumps("PAC-Bayes", dataset, inner, g)
     row = dict(model=model, p=p, param2=e, max_stumps=s)
     est = _estimator("PAC-Bayes", model, p, e, s, _feature_range(dataset))

@@ -15,9 +15,12 @@ data sets so that the mean is zero and the standard deviation is one"), i.e. per
 distributed, *without* a log transform: the thesis' checkable numbers (Leukemia 28/34 test accuracy with all genes,
 Colon LOO 50/62, the Leukemia RVM biomarker set, see :mod:`genesel.papers.tan2006_ch45`) are reproduced exactly on
 the raw values and not on logged ones. The standardisation is fitted on the training part of every split, inside
-the pipeline (the thesis standardised all samples at once; chapter 4-5 notebooks show both). Splits come from
-:mod:`genesel.experiments.protocols`; inner model selection is scikit-learn's ``GridSearchCV`` on inner stratified
-folds of the outer training part only.
+the pipeline (the thesis standardised all samples at once; chapter 4-5 notebooks show both). A researcher's file
+gets its one decision first (:func:`genesel.papers.common.paper_preprocessing`: raw intensities logged, counts
+normalised by library size). Splits come from :mod:`genesel.experiments.protocols`; inner model selection is
+scikit-learn's ``GridSearchCV`` on inner stratified folds of the outer training part only. Small studies: the outer
+folds are at most the smallest class (:func:`outer_folds`), the inner folds of each outer training part at most its
+smallest class; grouped samples (``Dataset.groups``) keep their groups together in every split.
 """
 
 from __future__ import annotations
@@ -31,8 +34,8 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 
 from genesel.dwd import DWD
-from genesel.experiments import random_splits, stratified_kfold
-from genesel.papers.common import load_task, one_class_fits
+from genesel.experiments import adapted_folds, random_splits, stratified_kfold
+from genesel.papers.common import load_task, one_class_fits, paper_preprocessing
 from genesel.papers.tan2006 import GP_MAX_ITER
 from genesel.gp import GaussianProcessClassifier
 from genesel.preprocessing import GeneStandardizer
@@ -73,7 +76,7 @@ def _kernel_params(kernel: dict, n_genes: int) -> dict:
 
 
 def _pipeline(dataset: str, clf):
-    return Pipeline([("prep", thesis_preprocessing()), ("clf", clf)])
+    return Pipeline([("prep", paper_preprocessing(dataset, thesis_preprocessing())), ("clf", clf)])
 
 
 def thesis_preprocessing():
@@ -104,22 +107,30 @@ def _estimator(method: str, kernel: dict, n_genes: int, seed: int, quick: bool):
     raise ValueError(f"unknown classifier {method!r}; choose from {CLASSIFIERS}")
 
 
-def _outer_split(y, n_folds: int, seed: int, fold: int):
-    return stratified_kfold(y, n_folds, seed)[fold]
+def _outer_split(y, n_folds: int, seed: int, fold: int, groups=None):
+    return stratified_kfold(y, n_folds, seed, groups=groups)[fold]
 
 
-def _inner_cv(y_train, inner_k: int, seed: int, fold: int):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return stratified_kfold(y_train, inner_k, seed + 7919 * (fold + 1))
+def _inner_cv(y_train, inner_k: int, seed: int, fold: int, groups=None):
+    """Inner stratified folds of an outer training part: ``inner_k``, or its smallest class where that is smaller
+    (:func:`genesel.experiments.adapted_folds`); grouped when the samples are."""
+    k = adapted_folds(inner_k, y_train, groups, who=f"the inner folds of outer fold {fold}")
+    return stratified_kfold(y_train, k, seed + 7919 * (fold + 1), groups=groups)
+
+
+def outer_folds(dataset: str, n_folds: int, max_genes: int | None = None) -> int:
+    """The outer folds of ``dataset``: ``n_folds``, or its smallest class where that is smaller (counted in groups
+    for grouped samples; :func:`genesel.experiments.adapted_folds`)."""
+    ds = load_task(dataset, max_genes)
+    return adapted_folds(n_folds, ds.y, ds.groups, who=f"{dataset}: the outer folds")
 
 
 def select_kernel_cell(dataset: str, fold: int, n_folds: int, seed: int, inner_k: int, quick: bool,
                        max_genes: int | None = None) -> dict:
     """Choose the kernel (and its parameters) on one outer training part by inner CV of the SVM (thesis §3.4)."""
     ds = load_task(dataset, max_genes)
-    X, y = ds.X, ds.y
-    tr, _ = _outer_split(y, n_folds, seed, fold)
+    X, y, g = ds.X, ds.y, ds.groups
+    tr, _ = _outer_split(y, n_folds, seed, fold, g)
     d = X.shape[1]
     Cs = GRIDS["quick" if quick else "full"]["kernel_C"]
     cands = [KERNEL_CANDIDATES[0], KERNEL_CANDIDATES[3]] if quick else list(KERNEL_CANDIDATES)
@@ -128,7 +139,8 @@ def select_kernel_cell(dataset: str, fold: int, n_folds: int, seed: int, inner_k
         kp = _kernel_params(k, d)
         kp.setdefault("gamma", 1.0 / d)
         grid.append({**{f"clf__{a}": [v] for a, v in kp.items()}, "clf__C": Cs})
-    gs = GridSearchCV(_pipeline(dataset, KernelSVM()), grid, cv=_inner_cv(y[tr], inner_k, seed, fold),
+    gs = GridSearchCV(_pipeline(dataset, KernelSVM()), grid,
+                      cv=_inner_cv(y[tr], inner_k, seed, fold, None if g is None else g[tr]),
                       scoring="accuracy", error_score="raise")
     t0 = time.process_time()
     # candidates of the inner grid that end as one-class models (small C with a very narrow or very wide kernel)
@@ -156,8 +168,8 @@ def cv_cell(dataset: str, fold: int, n_folds: int, seed: int, method: str, kerne
     in a table rather than on stderr.
     """
     ds = load_task(dataset, max_genes)
-    X, y = ds.X, ds.y
-    tr, te = _outer_split(y, n_folds, seed, fold)
+    X, y, g = ds.X, ds.y, ds.groups
+    tr, te = _outer_split(y, n_folds, seed, fold, g)
     est, grid = _estimator(method, json.loads(kernel), X.shape[1], seed, quick)
     pipe = _pipeline(dataset, est)
     t0 = time.process_time()
@@ -166,7 +178,8 @@ def cv_cell(dataset: str, fold: int, n_folds: int, seed: int, method: str, kerne
         warnings.simplefilter("always")
         if grid:
             model = GridSearchCV(pipe, {f"clf__{k}": v for k, v in grid.items()},
-                                 cv=_inner_cv(y[tr], inner_k, seed, fold), scoring="accuracy", error_score="raise")
+                                 cv=_inner_cv(y[tr], inner_k, seed, fold, None if g is None else g[tr]),
+                                 scoring="accuracy", error_score="raise")
             model.fit(X[tr], y[tr])
             best = {k.removeprefix("clf__"): v for k, v in model.best_params_.items()}
             final = model.best_estimator_
@@ -196,15 +209,17 @@ APPROXIMATIONS = ("laplace", "ep")
 
 
 def kernel_cells(datasets, *, n_folds, seed, inner_k, quick, max_genes=None) -> list:
-    """The kernel choice: one :func:`select_kernel_cell` per (data set, outer fold)."""
-    return [dict(dataset=d, fold=f, n_folds=n_folds, seed=seed, inner_k=inner_k, quick=quick, max_genes=max_genes)
-            for d in datasets for f in range(n_folds)]
+    """The kernel choice: one :func:`select_kernel_cell` per (data set, outer fold); a data set whose smallest class
+    is smaller than ``n_folds`` gets that many folds (:func:`outer_folds`)."""
+    folds = {d: outer_folds(d, n_folds, max_genes) for d in datasets}
+    return [dict(dataset=d, fold=f, n_folds=folds[d], seed=seed, inner_k=inner_k, quick=quick, max_genes=max_genes)
+            for d in datasets for f in range(folds[d])]
 
 
 def cv_cells(kernels, *, n_folds, seed, inner_k, quick, max_genes=None) -> list:
     """The outer CV: one :func:`cv_cell` per (data set, fold, classifier), with the kernel that fold chose
     (``kernels``: the rows of the kernel grid, with ``dataset``, ``fold`` and ``kernel``)."""
-    return [dict(dataset=r.dataset, fold=int(r.fold), n_folds=n_folds, seed=seed, method=m, kernel=r.kernel,
+    return [dict(dataset=r.dataset, fold=int(r.fold), n_folds=int(r.n_folds), seed=seed, method=m, kernel=r.kernel,
                  inner_k=inner_k, quick=quick, max_genes=max_genes)
             for r in kernels.itertuples() for m in CLASSIFIERS]
 
@@ -222,7 +237,7 @@ def ard_split(dataset: str, seed: int):
     if ds.train_idx is not None:
         return np.asarray(ds.train_idx)
     n_train = 32 if dataset in ("alon", "colon") else ds.y.size // 2
-    (tr, _), = random_splits(ds.y, n_train, 1, seed, stratified=True)
+    (tr, _), = random_splits(ds.y, n_train, 1, seed, stratified=True, groups=ds.groups)
     return np.asarray(tr)
 
 
@@ -238,7 +253,7 @@ def ard_cell(dataset: str, approximation: str, seed: int, quick: bool, max_genes
     ds = load_task(dataset, max_genes)
     X, y, genes = ds.X, ds.y, ds.gene_ids
     tr = ard_split(dataset, seed)
-    Xtr = thesis_preprocessing().fit_transform(X[tr])
+    Xtr = paper_preprocessing(dataset, thesis_preprocessing()).fit_transform(X[tr])
     gp = GaussianProcessClassifier(approximation=approximation, ard=True, n_restarts=0 if quick else 2,
                                    max_iter=GP_MAX_ITER, random_state=seed)
     t0 = time.process_time()

@@ -38,7 +38,7 @@ from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
 from genesel.msvm_rfe import MSVMRFE
-from genesel.papers.common import load_task
+from genesel.papers.common import is_user_file, load_task
 from genesel.papers.tan2006 import GP_MAX_ITER
 from genesel.preprocessing import LogTransform
 from genesel.rfe import SVMRFE
@@ -157,7 +157,7 @@ def thesis_split(dataset: str, seed: int, max_genes: int | None = None):
     if tr is not None:
         return np.sort(tr), np.setdiff1d(np.arange(y.size), tr)
     n_train = 32 if dataset == "alon" else y.size // 2
-    (tr, te), = random_splits(y, n_train, 1, seed, stratified=True)
+    (tr, te), = random_splits(y, n_train, 1, seed, stratified=True, groups=ds.groups)
     return np.sort(tr), np.sort(te)
 
 
@@ -171,6 +171,11 @@ def standardise(X, fit_idx=None):
 
 def _matrix(dataset, variant, train_idx, max_genes):
     X = thesis_data(dataset, max_genes).X
+    if is_user_file(dataset):  # a researcher's file: its one decision (log, counts) before the thesis' z-scores,
+        from genesel.datasets import recommended_preprocessing  # fitted where they are (merged: on all samples)
+
+        fit = X if variant == "merged" else X[train_idx]
+        X = recommended_preprocessing(thesis_data(dataset, max_genes), standardize=False).fit(fit).transform(X)
     if variant == "merged":
         return standardise(X)
     if variant == "train-only":
@@ -287,7 +292,7 @@ def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, 
     the selected genes first), for stability indices on sets of equal size."""
     ds = thesis_data(dataset, max_genes)
     X, y = ds.X, ds.y
-    tr, te = stratified_kfold(y, n_folds, seed)[fold]
+    tr, te = stratified_kfold(y, n_folds, seed, groups=ds.groups)[fold]
     tr = np.sort(tr)
     A = _matrix(dataset, variant, tr, max_genes)
     t0 = time.process_time()

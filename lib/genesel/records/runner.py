@@ -18,7 +18,9 @@ Parameters are passed on as papermill's own command line would: ``-p NAME VALUE`
 and numbers are converted, anything else stays a string, e.g. ``-p datasets '["singh"]'``) and ``-y YAML``
 (e.g. ``-y 'datasets: [singh, golub]'``). Before anything runs, every name is checked against the parameters
 cell of every notebook chosen: a name that is not a Python identifier (papermill would paste it into code) or
-that the notebook does not have is refused, with the known names listed, and the command exits non-zero.
+that the notebook does not have is refused, with the known names listed, and so is a value outside the type and
+range the parameters cell declares (``n_folds = 5  # type: int [>= 2] ...``), with the papermill syntax of a valid
+one; the command then exits non-zero before any notebook starts.
 ``--scheduler tcp://host:8786`` (or ``GENESEL_SCHEDULER``) runs every grid of the notebooks on a dask cluster (see
 :mod:`genesel.experiments.cluster`). Nothing here computes anything: it only runs the notebooks.
 """
@@ -110,7 +112,8 @@ def notebook_parameters(path: Path) -> dict:
 
 def check_parameters(path: Path, parameters: dict, known: dict | None = None) -> None:
     """Refuse parameter names papermill would turn into code (not an identifier) or that the notebook does not
-    have, naming the known ones (``ValueError``)."""
+    have, naming the known ones, and values outside the type and range the notebook's parameters cell declares
+    (:func:`genesel.papers.presentation.check_values`), with the papermill syntax of a valid one (``ValueError``)."""
     bad = [n for n in parameters if not (isinstance(n, str) and n.isidentifier() and not keyword.iskeyword(n))]
     if bad:
         raise ValueError(f"parameter name(s) {', '.join(map(repr, bad))} are not Python identifiers: a parameter "
@@ -120,6 +123,9 @@ def check_parameters(path: Path, parameters: dict, known: dict | None = None) ->
     if unknown:
         raise ValueError(f"{path.stem} has no parameter {', '.join(map(repr, unknown))}; its parameters are: "
                          f"{', '.join(known)} (papermill --help-notebook {path.name} lists them with their help)")
+    from genesel.papers.presentation import check_values
+
+    check_values(parameters, known, path.stem)
 
 
 def _canonical(value):
