@@ -3,7 +3,9 @@ that MSVM-RFE (Duan et al. 2005) and GP-ARD-FS / GP-ARD-RFE (Chu et al. 2005; Ta
 training data with one fold left out (Tan 2006, Figures 5.1, 5.3, 5.7).
 
 The random stream is the caller's (``rng``, a ``numpy.random.RandomState``): the permutations are drawn here in a
-fixed order (per repeat, class -1 then class +1), so a seed gives the same folds in every selector.
+fixed order (per repeat, the classes in sorted order: class -1 then class +1 for two), so a seed gives the same folds
+in every selector. Any number of classes: the labels are any sortable values (±1 for two classes, class indices or
+the original labels for more).
 
 The number of folds (:func:`resolve_folds`): ``n_folds="auto"``, the selectors' default, is the ten folds of Tan 2006
 where every class has at least ten samples, and otherwise as many folds as the smallest class has samples (each
@@ -26,10 +28,11 @@ def resolve_folds(who, n_folds, y_pm1, *, extra=""):
     has fewer than two samples (no fold split can then leave a sample of it in every training part), naming
     ``who`` and the remedy."""
     y_pm1 = np.asarray(y_pm1)
-    n_min = int(min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)))
+    n_min = int(np.unique(y_pm1, return_counts=True)[1].min())
     if isinstance(n_folds, str):  # "auto"
         if n_min < 2:
-            raise ValueError(f"{who}: the smallest class has {n_min} sample(s); a fold split that keeps both classes "
+            what = "both classes" if np.unique(y_pm1).size == 2 else "every class"
+            raise ValueError(f"{who}: the smallest class has {n_min} sample(s); a fold split that keeps {what} "
                              "in every training part needs at least two samples of each class")
         return min(AUTO_FOLDS, n_min)
     if n_folds > n_min:
@@ -50,7 +53,7 @@ def resampling_masks(y_pm1, n_folds, n_repeats, rng):
     for _ in range(n_repeats):
         fold = np.empty(n, dtype=np.int64)
         offset = 0
-        for c in (-1, 1):
+        for c in np.unique(y_pm1):  # binary: -1, then +1
             members = rng.permutation(np.flatnonzero(y_pm1 == c))
             fold[members] = (np.arange(members.size) + offset) % n_folds
             offset += members.size

@@ -1,8 +1,9 @@
 """The one base of genesel's gene selectors: scikit-learn's ``SelectorMixin`` with the conventions every selector
 shares, written once.
 
-- Binary tags: a selector needs the labels (``target_tags.required``) and two classes (``multi_class=False``), so
-  scikit-learn's estimator checks draw two-class targets.
+- Tags: a selector needs the labels (``target_tags.required``) and two classes (``multi_class=False``), so
+  scikit-learn's estimator checks draw two-class targets, unless its class sets ``_supports_multiclass = True``
+  (it ranks genes over K >= 3 classes; the checks then draw three-class targets as well).
 - ``support_`` is the selection: ``transform`` keeps those genes (``_get_support_mask``).
 - :func:`n_select`, the one rule for ``n_features_to_select``: a count (more genes than there are selects all of
   them, as scikit-learn's ``SelectKBest`` and ``RFE``), a fraction of the genes (``max(1, int(fraction * d))``, as
@@ -47,14 +48,19 @@ def n_select(k, d, default):
 class SelectorBase(SelectorMixin, BaseEstimator):
     """Tags, support mask, ``subset`` and the ``n_features_to_select`` rule of every genesel selector."""
 
+    #: whether the selector fits K >= 3 classes (set by the subclasses that do)
+    _supports_multiclass = False
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
-        # binary only: declared the way scikit-learn's checks understand (they then draw two-class targets)
+        # binary only unless the class says otherwise: declared the way scikit-learn's checks understand (with
+        # multi_class=False they draw two-class targets)
+        multi = bool(self._supports_multiclass)
         if tags.classifier_tags is None:
-            tags.classifier_tags = ClassifierTags(multi_class=False)
+            tags.classifier_tags = ClassifierTags(multi_class=multi)
         else:
-            tags.classifier_tags.multi_class = False
+            tags.classifier_tags.multi_class = multi
         return tags
 
     def _get_support_mask(self):
