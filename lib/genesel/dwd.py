@@ -43,6 +43,14 @@ Data of ordinary offset are untouched.
 
 Default penalty (Marron et al. Sec. 2.2 / the DWD software): ``C = 100 / d_t²`` where d_t is the median of the
 Euclidean distances between training samples of opposite classes (computed in the kernel's feature space).
+
+K >= 3 classes: one against the rest. Multiclass DWD as one optimisation (Huang, Liu, Du, Perou, Hayes, Todd &
+Marron, *Multiclass Distance-Weighted Discrimination*, JCGS 22(4), 2013) couples K discriminant functions through a
+sum-to-zero constraint and is a different second-order cone program, not implemented here; we fit K binary DWDs,
+class c against the others, each with its own default C (``estimators_``), at K times the cost of one binary fit
+(each a Gram matrix of the samples and Newton steps in at most n + 1 unknowns). Every binary direction has
+‖w_c‖ ≤ 1, so the K decision values w_cᵀφ(x) + b_c are signed distances on one scale: ``decision_function`` is
+(n, K) and ``predict`` the class of the largest (the one-vs-rest rule).
 """
 
 from __future__ import annotations
@@ -56,7 +64,8 @@ from genesel._core.params import POSITIVE, StrOptions, integer, real
 from genesel._core.threads import few_samples_one_blas_thread
 from genesel._core.units import (OFFSET_RATIO, far_offset_centre, in_x_units, offset_message, offset_ratio,
                                  scale_pow2, unit_row_exponent)
-from genesel._core.validation import check_binary_fit, warn_degenerate, warn_if_one_class, zero_ignored_genes
+from genesel._core.validation import (check_classification_fit, warn_degenerate, warn_if_one_class,
+                                      zero_ignored_genes)
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["DWD", "dwd_loss", "default_dwd_C"]
@@ -225,7 +234,8 @@ def _solve_dwd(L, y, C, tol=1e-10, max_outer=100):
 
 
 class DWD(BinaryClassifier):
-    """Distance-weighted discrimination (Marron & Todd), binary, linear or kernel.
+    """Distance-weighted discrimination (Marron & Todd), binary, linear or kernel; one against the rest for K >= 3
+    classes (module docstring).
 
     Parameters
     ----------
@@ -243,7 +253,9 @@ class DWD(BinaryClassifier):
     ----------
     classes_, C_ (the penalty used), dual_coef_ (β, w = Σ β_i φ(x_i)), intercept_, coef_ (linear kernel only),
     objective_ (Σ 1/r_i + C Σ ξ_i at the solution), norm_multiplier_ (μ of ‖w‖ ≤ 1), margins_ (y_i f(x_i) on the
-    training data).
+    training data). K >= 3 classes: ``estimators_`` (the K binary DWDs, ``classes_[c]`` as +1 against the rest),
+    ``C_`` (K,), ``coef_`` (K, n_genes, linear kernel), ``intercept_`` (K,), and ``decision_function`` of shape
+    (n, K).
 
     Examples
     --------
@@ -279,10 +291,14 @@ class DWD(BinaryClassifier):
     @_fit_context(prefer_skip_nested_validation=True)
     @few_samples_one_blas_thread(_SINGLE_THREAD_MAX_N)
     def fit(self, X, y):
-        """Fit on expression data ``X`` (samples × genes, or a precomputed n × n Gram matrix) and binary ``y``."""
-        X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2,
-                                                     constant=None if self.kernel == "precomputed" else "zero")
-        y_pm = y_pm.astype(float)
+        """Fit on expression data ``X`` (samples × genes, or a precomputed n × n Gram matrix) and labels ``y`` (two
+        classes, or K >= 3: one DWD per class against the rest)."""
+        X, y_index, self.classes_ = check_classification_fit(
+            self, X, y, min_samples=2, constant=None if self.kernel == "precomputed" else "zero")
+        if self.classes_.size > 2:
+            return self._fit_one_vs_rest(X, y_index)
+        self.estimators_ = None
+        y_pm = np.where(y_index == 1, 1.0, -1.0)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"DWD: kernel='precomputed' needs a square Gram matrix, got shape {X.shape}")
         # data-relative units: the feature space is scaled by a = 2^e (exact) so that the median distance between
@@ -365,9 +381,22 @@ class DWD(BinaryClassifier):
                           "check that the genes carry class information (or pass a larger C)")
         return self
 
+    def _fit_one_vs_rest(self, X, y_index):
+        """K binary DWDs, class c (+1) against the rest (-1), with this estimator's parameters (module docstring)."""
+        K = self.classes_.size
+        self.estimators_ = [DWD(**self.get_params()).fit(X, np.where(y_index == c, 1, -1)) for c in range(K)]
+        self.C_ = np.array([e.C_ for e in self.estimators_])
+        self.intercept_ = np.array([e.intercept_ for e in self.estimators_])
+        if self.kernel == "linear":
+            self.coef_ = np.array([e.coef_ for e in self.estimators_])
+        return self
+
     def decision_function(self, X):
-        """Signed score f(x) = wᵀφ(x) + b; positive means classes_[1]."""
+        """Signed score f(x) = wᵀφ(x) + b; positive means classes_[1]. K >= 3 classes: the K one-against-the-rest
+        scores, shape (n, K)."""
         X = self._check_predict_input(X)
+        if self.estimators_ is not None:
+            return np.column_stack([e.decision_function(X) for e in self.estimators_])
         centre = getattr(self, "_centre", None)
         if self.kernel == "linear":
             if centre is not None:
@@ -378,3 +407,14 @@ class DWD(BinaryClassifier):
         Xz = zero_ignored_genes(self, X)
         Kx = self._kernel(Xz if centre is None else Xz - centre, self._X_fit_c)
         return Kx @ self.dual_coef_ + self.intercept_
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` where ``decision_function`` is positive (two classes), else the class of
+        the largest one-against-the-rest score."""
+        d = self.decision_function(X)
+        return self.classes_[np.argmax(d, axis=1)] if d.ndim == 2 else self.classes_[(d > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = True  # one against the rest for K >= 3
+        return tags

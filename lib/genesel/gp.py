@@ -73,7 +73,8 @@ from genesel._core.base import BinaryClassifier
 from genesel._core.params import POSITIVE, POSITIVE_INT, NON_NEGATIVE, StrOptions, integer
 from genesel._core.threads import blas_threads_for
 from genesel._core.units import pow2_exponent
-from genesel._core.validation import check_binary_fit, check_expression_data, warn_degenerate, warn_if_one_class
+from genesel._core.validation import (check_classification_fit, check_expression_data, warn_degenerate,
+                                      warn_if_one_class)
 
 __all__ = ["GaussianProcessClassifier"]
 
@@ -303,6 +304,175 @@ def _laplace(K, y, link, need_grad, a0=None):
     M = 0.5 * (np.outer(g, g) - R) + 0.5 * (np.outer(u, g) + np.outer(g, u))
     return log_z, M, state
 
+
+# ---------------------------------------------------------------------------------------------------------------
+# Multi-class Laplace approximation, softmax likelihood (Williams & Barber 1998; R&W §3.5, Alg. 3.3, 3.4, 5.2)
+# ---------------------------------------------------------------------------------------------------------------
+def _softmax(F):
+    """log Σ_c exp F_ic (n,) and the class probabilities π (n × C), stable."""
+    mx = F.max(axis=1)
+    lse = mx + np.log(np.exp(F - mx[:, None]).sum(axis=1))
+    return lse, np.exp(F - lse[:, None])
+
+
+def _mc_factors(K, P):
+    """The factors of one multi-class Newton step / evidence at class probabilities P (n × C), K the covariance
+    shared by the C latent functions: per class the lower Cholesky factor L_c of B_c = I + D_c½ K D_c½ and
+    E_c = D_c½ B_c⁻¹ D_c½ (D_c = diag(π_c)), and the Cholesky factor of Σ_c E_c (R&W Alg. 3.3, lines 5-8)."""
+    n, C = P.shape
+    eye = np.eye(n)
+    Ls, Es = [], []
+    for c in range(C):
+        sd = np.sqrt(P[:, c])
+        L = scipy.linalg.cholesky(eye + sd[:, None] * K * sd[None, :], lower=True, check_finite=False)
+        Es.append(sd[:, None] * scipy.linalg.cho_solve((L, True), np.diag(sd), check_finite=False))
+        Ls.append(L)
+    Msum = scipy.linalg.cholesky(np.sum(Es, axis=0), lower=True, check_finite=False)
+    return Ls, Es, Msum
+
+
+def _mc_newton_direction(K, Y, F, P, Es, Msum):
+    """a of the Newton step f_new = (K⁻¹ + W)⁻¹ b = K a, b = W f + y − π, W = D − ΠΠᵀ (R&W Alg. 3.3, lines 9-11):
+    c = E K b, a = b − c + E R (Σ_c E_c)⁻¹ Rᵀ c, with R the stacked identities (Rᵀ sums over the classes)."""
+    WF = P * F - P * np.sum(P * F, axis=1, keepdims=True)
+    B = WF + Y - P
+    KB = K @ B
+    Cm = np.column_stack([Es[c] @ KB[:, c] for c in range(Y.shape[1])])
+    s = scipy.linalg.cho_solve((Msum, True), Cm.sum(axis=1), check_finite=False)
+    return B - Cm + np.column_stack([Es[c] @ s for c in range(Y.shape[1])])
+
+
+def _mc_laplace(K, Y, need_grad, a0=None):
+    """Multi-class Laplace (softmax likelihood, C independent latent functions with the same covariance K): mode
+    by Newton's method with step halving (R&W Alg. 3.3), log evidence (Eq. 3.44) and optionally the symmetric
+    n × n matrix M with ∂ log q(y|X) / ∂θ = Σ_ij M_ij (∂K/∂θ)_ij for every hyper-parameter θ of the shared K
+    (R&W Alg. 5.2; explicit and implicit terms, summed over the classes because the C blocks of the prior
+    covariance share θ).
+
+    Y is the n × C one-hot target matrix. ``a0`` (n × C) warm-starts Newton at F = K a0; the mode is unique (the
+    softmax log-likelihood is concave), so only the number of Newton steps changes.
+    """
+    n, C = Y.shape
+    A = np.zeros((n, C))
+    F = np.zeros((n, C))
+
+    def psi_of(Aa, Ff):
+        lse, _ = _softmax(Ff)
+        return float(np.sum(Y * Ff) - np.sum(lse) - 0.5 * np.sum(Aa * Ff))
+
+    psi = psi_of(A, F)
+    if a0 is not None:
+        F0 = K @ a0
+        psi0 = psi_of(a0, F0)
+        if np.isfinite(psi0) and psi0 > psi:
+            A, F, psi = a0.copy(), F0, psi0
+    for _ in range(_NEWTON_MAX_ITER):
+        _, P = _softmax(F)
+        _, Es, Msum = _mc_factors(K, P)
+        dA = _mc_newton_direction(K, Y, F, P, Es, Msum) - A
+        step = 1.0
+        while True:  # step halving keeps Ψ(f) = log p(y|f) − ½ fᵀK⁻¹f non-decreasing
+            A_new = A + step * dA
+            F_new = K @ A_new
+            psi_new = psi_of(A_new, F_new)
+            if psi_new >= psi - 1e-12 * abs(psi) or step < 1e-10:
+                break
+            step *= 0.5
+        improvement = psi_new - psi
+        A, F, psi = A_new, F_new, psi_new
+        if improvement < _NEWTON_TOL:
+            break
+    lse, P = _softmax(F)
+    Ls, Es, Msum = _mc_factors(K, P)
+    G = Y - P  # ∇ log p(y|f); equals K⁻¹ f at the mode
+    log_z = (-0.5 * np.sum(A * F) + np.sum(Y * F) - np.sum(lse)
+             - sum(np.sum(np.log(np.diag(L))) for L in Ls) - np.sum(np.log(np.diag(Msum))))
+    state = {"f": F, "alpha": A, "grad": G, "E": Es, "M": Msum}
+    if not need_grad:
+        return log_z, None, state
+    # R = (K + W⁻¹)⁻¹ = E − E R (Σ E_c)⁻¹ Rᵀ E; the explicit term needs the sum of its diagonal blocks
+    # R_cc = E_c − E_c (Σ E)⁻¹ E_c
+    V = [scipy.linalg.solve_triangular(Msum, E @ K, lower=True, check_finite=False) for E in Es]  # Msum⁻¹ E_c K
+    Rsum = np.sum(Es, axis=0)
+    for c in range(C):
+        W_c = scipy.linalg.solve_triangular(Msum, Es[c], lower=True, check_finite=False)
+        Rsum -= W_c.T @ W_c
+    # per-sample C × C blocks of the posterior covariance Σ = (K⁻¹ + W)⁻¹ = K − K R K:
+    # Σ_i[c, c'] = δ_cc' (K − K E_c K)_ii + (K E_c (Σ E)⁻¹ E_c' K)_ii
+    S = np.empty((n, C, C))
+    kdiag = np.diag(K)
+    for c in range(C):
+        sd = np.sqrt(P[:, c])
+        Cc = scipy.linalg.solve_triangular(Ls[c], sd[:, None] * K, lower=True, check_finite=False)
+        for c2 in range(c + 1):
+            S[:, c, c2] = S[:, c2, c] = np.einsum("ki,ki->i", V[c], V[c2])
+        S[:, c, c] += kdiag - np.einsum("ki,ki->i", Cc, Cc)
+    # implicit term: s2 = ∂ log q / ∂f̂ = −½ tr(Σ_i ∂W_i/∂f̂_i^e) with W_i = diag(π_i) − π_i π_iᵀ:
+    # s2_ie = −½ π_e [S_ee − Σ_c S_cc π_c − 2 (S π)_e + 2 πᵀ S π]
+    Sd = np.einsum("icc->ic", S)
+    Sp = np.einsum("icd,id->ic", S, P)
+    pSp = np.einsum("ic,ic->i", P, Sp)
+    s2 = -0.5 * P * (Sd - np.sum(Sd * P, axis=1, keepdims=True) - 2.0 * Sp + 2.0 * pSp[:, None])
+    # ∂f̂/∂θ = (I + KW)⁻¹ ∂K (y − π); its weight u = (I + WK)⁻¹ s2 = s2 − R K s2
+    KS2 = K @ s2
+    T = np.column_stack([Es[c] @ KS2[:, c] for c in range(C)])
+    w = scipy.linalg.cho_solve((Msum, True), T.sum(axis=1), check_finite=False)
+    U = s2 - (T - np.column_stack([Es[c] @ w for c in range(C)]))
+    M = 0.5 * (G @ G.T - Rsum) + 0.5 * (U @ G.T + G @ U.T)
+    return log_z, M, state
+
+def _mc_predict(Ks, kxx, G, Es, Msum):
+    """Predictive mean (m × C) and covariance (m × C × C) of the C latent functions at m test points (R&W Alg. 3.4,
+    lines 4-9): μ_c = k*ᵀ(y_c − π_c), Σ_cc' = δ_cc' (k(x*, x*) − k*ᵀ E_c k*) + k*ᵀ E_c (Σ E)⁻¹ E_c' k*."""
+    m, C = Ks.shape[0], G.shape[1]
+    mean = Ks @ G
+    cov = np.zeros((m, C, C))
+    Bs = []
+    for c in range(C):
+        KE = Ks @ Es[c]
+        Bs.append(scipy.linalg.solve_triangular(Msum, KE.T, lower=True, check_finite=False))
+        cov[:, c, c] = kxx - np.einsum("ij,ij->i", KE, Ks)
+    for c in range(C):
+        for c2 in range(c + 1):
+            v = np.einsum("ki,ki->i", Bs[c], Bs[c2])
+            cov[:, c, c2] += v
+            if c2 != c:
+                cov[:, c2, c] = cov[:, c, c2]
+    return mean, cov
+
+
+#: the points of the predictive average of the softmax: 2^11 − 1 Sobol points (unscrambled, without the origin)
+#: mapped to N(0, I) and their mirror images (antithetic pairs): deterministic, no seed, error about 1e-4
+_QMC_LOG2 = 11
+_QMC_CACHE = {}
+
+
+def _qmc_normal(C):
+    if C not in _QMC_CACHE:
+        import scipy.stats
+
+        u = scipy.stats.qmc.Sobol(d=C, scramble=False).random_base2(_QMC_LOG2)[1:]
+        z = scipy.special.ndtri(u)
+        _QMC_CACHE[C] = np.vstack([z, -z])
+    return _QMC_CACHE[C]
+
+
+def _mc_log_proba(mean, cov):
+    """log E[softmax_c(f)] for f ~ N(mean_i, cov_i), every row i (R&W Alg. 3.4 averages the softmax over samples
+    of the predictive Gaussian; here over fixed quasi-random points, :func:`_qmc_normal`), in log space."""
+    m, C = mean.shape
+    Z = _qmc_normal(C)
+    S = Z.shape[0]
+    w, V = np.linalg.eigh(cov)
+    root = V * np.sqrt(np.clip(w, 0.0, None))[:, None, :]  # cov_i = root_i root_iᵀ (PSD up to rounding)
+    out = np.empty((m, C))
+    step = max(1, 2_000_000 // (S * C))
+    for i0 in range(0, m, step):
+        i1 = min(m, i0 + step)
+        Fs = mean[i0:i1, None, :] + np.einsum("sk,ick->isc", Z, root[i0:i1])
+        log_p = Fs - scipy.special.logsumexp(Fs, axis=2, keepdims=True)
+        out[i0:i1] = scipy.special.logsumexp(log_p, axis=1) - math.log(S)
+    return out
 
 # ---------------------------------------------------------------------------------------------------------------
 # Expectation propagation, probit likelihood (R&W Alg. 3.5)
@@ -597,7 +767,9 @@ class GaussianProcessClassifier(BinaryClassifier):
     # -- evidence -------------------------------------------------------------------------------------------------
     def _evidence(self, theta, need_grad, warm=None):
         K, E, S = _kernel(theta, self._layout, self._X, self._Xsq)
-        if self.approximation == "laplace":
+        if self._Y is not None:  # K >= 3 classes: multi-class Laplace
+            log_z, M, state = _mc_laplace(K, self._Y, need_grad, a0=None if warm is None else warm["alpha"])
+        elif self.approximation == "laplace":
             log_z, M, state = _laplace(K, self._y, self._link, need_grad,
                                        a0=None if warm is None else warm["alpha"])
         else:
@@ -682,11 +854,28 @@ class GaussianProcessClassifier(BinaryClassifier):
         """Fit the hyper-parameters (unless ``optimizer=None``) and the approximate posterior."""
         if scipy.sparse.issparse(X):
             raise TypeError("GaussianProcessClassifier does not support sparse input X; pass a dense array")
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=2)
+        X, y_index, self.classes_ = check_classification_fit(self, X, y, constant="keep", min_samples=2)
+        n_classes = self.classes_.size
+        if n_classes > 2:
+            if self.approximation != "laplace":
+                raise ValueError(
+                    "Only binary classification is supported with approximation='ep': GaussianProcessClassifier: "
+                    f"y holds {n_classes} classes; EP is binary here. Use approximation='laplace' (the multi-class "
+                    "Laplace approximation with the softmax likelihood), or wrap the binary EP classifier in "
+                    "sklearn.multiclass.OneVsRestClassifier")
+            if self.link == "probit":
+                raise ValueError(
+                    "Only binary classification is supported with link='probit': GaussianProcessClassifier: y "
+                    f"holds {n_classes} classes; the multi-class model's likelihood is the softmax (link='auto' or "
+                    "'logistic'), link='probit' is binary: wrap it in sklearn.multiclass.OneVsRestClassifier for a "
+                    "one-vs-rest probit model")
         with blas_threads_for(X.shape[0], _SINGLE_THREAD_MAX_N):
-            return self._fit(X, y_pm1)
+            if n_classes == 2:
+                return self._fit(X, np.where(y_index == 1, 1, -1).astype(np.int64))
+            return self._fit(X, None, np.eye(n_classes)[y_index])
 
-    def _fit(self, X, y_pm1):
+    def _fit(self, X, y_pm1, Y=None):
+        """Fit on the two-class labels ``y_pm1`` (±1), or on the one-hot targets ``Y`` (n × K, K >= 3)."""
         link, n_l, l0 = self._check_params(X.shape[1])
 
         self._link = link
@@ -700,7 +889,8 @@ class GaussianProcessClassifier(BinaryClassifier):
         self._x_exp = _unit_sd_exponent(Xc)
         self._X = np.ldexp(Xc, self._x_exp)
         self._Xsq = self._X * self._X
-        self._y = y_pm1.astype(np.float64)
+        self._Y = Y
+        self._y = y_pm1.astype(np.float64) if Y is None else np.argmax(Y, axis=1).astype(np.float64)
         self._layout = _Layout(n_l, self.v1 > 0, self.v2 > 0)
         if l0 is None:
             total_var = float(np.sum(np.var(self._X, axis=0)))
@@ -773,9 +963,12 @@ class GaussianProcessClassifier(BinaryClassifier):
             self.relevances_ = np.ldexp(l_scaled, 2 * self._x_exp)
         with np.errstate(divide="ignore"):  # constant genes: log 0 = -inf
             self.log_relevances_ = np.log(l_scaled) + 2 * self._x_exp * math.log(2.0)
-        self._alpha = state["alpha"]
-        self._sqrt_w = state["sqrt_w"]
-        self._L = state["L"]
+        if Y is None:
+            self._alpha = state["alpha"]
+            self._sqrt_w = state["sqrt_w"]
+            self._L = state["L"]
+        else:  # predictions need y − π at the mode, the E_c and the factor of Σ_c E_c (R&W Alg. 3.4)
+            self._alpha, self._E, self._L = state["grad"], state["E"], state["M"]
         self.latent_mean_train_ = state["f"]
         if self.optimizer is not None:
             self._check_end_state(theta, const)
@@ -794,16 +987,22 @@ class GaussianProcessClassifier(BinaryClassifier):
         if log_l.size and np.all((log_l <= lo + 1e-6) | (log_l >= hi - 1e-6)):
             side = ("lower" if np.all(log_l <= lo + 1e-6) else
                     "upper" if np.all(log_l >= hi - 1e-6) else "lower or upper")
-        pred = self.classes_[(self.latent_mean_train_ > 0).astype(int)]
+        multi = self._Y is not None
+        n_classes = self.classes_.size
+        # the training samples' predicted classes (multi-class: the largest latent mean; its probability ordering is
+        # the same up to the moderation by the predictive variance) and their true classes
+        pred = self.classes_[np.argmax(self.latent_mean_train_, axis=1) if multi else
+                             (self.latent_mean_train_ > 0).astype(int)]
+        truth = self.classes_[self._y.astype(int) if multi else (self._y > 0).astype(int)]
+        coin = f"{'-n log K' if multi else '-n log 2'} = {-self._y.size * math.log(n_classes):.6g}"
         if _at_flat_model(theta):
-            n = self._y.size
             one = np.unique(pred)
             label = one[0].item() if isinstance(one[0], np.generic) else one[0]
             warn_degenerate(
                 type(self).__name__,
                 f"the fitted model is flat: the signal variance v0 ended at {self.v0_:.3g} (at most {_FLAT_V0:g}; "
                 f"lower bound {math.exp(_BOUNDS['v0'][0]):g}), so the covariance all but ignores X (log evidence "
-                f"{self.log_marginal_likelihood_:.6g}; coin flips: -n log 2 = {-n * math.log(2.0):.6g})"
+                f"{self.log_marginal_likelihood_:.6g}; coin flips: {coin})"
                 + (f", every relevance (ARD value) ended at the {side} bound of its box" if side else "")
                 + (f" and the model predicts {label!r} for every training sample" if one.size == 1 else ""),
                 "no covariance the evidence maximisation reached makes samples of one class more alike than samples "
@@ -820,18 +1019,23 @@ class GaussianProcessClassifier(BinaryClassifier):
                 "(l, v0) or more restarts (n_restarts)")
         elif np.max(np.abs(self.latent_mean_train_)) < _FLAT_LATENT:
             top = float(np.max(np.abs(self.latent_mean_train_)))
-            band = (scipy.special.ndtr(top) if self._link == "probit" else scipy.special.expit(top)) - 0.5
+            if multi:  # the latent means of a sample sum to 0 at the mode (Σ_c (y_c − π_c) = 0)
+                hi_p = math.exp(top) / (math.exp(top) + (n_classes - 1) * math.exp(-top / (n_classes - 1)))
+                band, share = hi_p - 1.0 / n_classes, f"1/{n_classes}"
+            else:
+                band = (scipy.special.ndtr(top) if self._link == "probit" else scipy.special.expit(top)) - 0.5
+                share = "one half"
             warn_degenerate(
                 type(self).__name__,
                 f"the fitted model is flat in effect: every training sample's latent mean lies within ±{top:.2g} of 0 "
-                f"(every class probability within {band:.2g} of one half; v0 = {self.v0_:.3g}, log evidence "
-                f"{self.log_marginal_likelihood_:.6g} against coin flips' {-self._y.size * math.log(2.0):.6g})",
+                f"(every class probability within about {band:.2g} of {share}; v0 = {self.v0_:.3g}, log evidence "
+                f"{self.log_marginal_likelihood_:.6g} against coin flips' {coin})",
                 "the covariance the evidence maximisation reached explains each training sample by itself and the "
                 "classes by almost nothing; a new sample is predicted from the bias, often one class for all",
                 "filter the genes first (e.g. genesel.SignalToNoiseSelector, or GPARDFS with its Wilcoxon "
                 "prefilter), check that they carry class information, or try other starts (n_restarts, v0, l)")
         else:
-            warn_if_one_class(self, pred, self.classes_[(self._y > 0).astype(int)],
+            warn_if_one_class(self, pred, truth,
                               f"the fitted covariance (v0 = {self.v0_:.3g}, largest relevance "
                               f"{np.max(self.relevances_):.3g}) leaves the bias to decide",
                               "check that the genes carry class information, standardise them, or try more "
@@ -851,14 +1055,23 @@ class GaussianProcessClassifier(BinaryClassifier):
         Xs = np.ldexp(X - self.X_mean_, self._x_exp)
         l = self._l_scaled if self.ard else self._l_scaled[0]
         Ks = self.v0_ * np.exp(-0.5 * _scaled_sqdist(Xs, self._X, l)) + self.v1_  # test × train, no δ term
+        if self._Y is not None:
+            return _mc_predict(Ks, self.v0_ + self.v1_ + self.v2_, self._alpha, self._E, self._L)
         mean = Ks @ self._alpha
         V = scipy.linalg.solve_triangular(self._L, self._sqrt_w[:, None] * Ks.T, lower=True)
         var = self.v0_ + self.v1_ + self.v2_ - np.einsum("ij,ij->j", V, V)
         return mean, np.maximum(var, 0.0)
 
     def predict_latent(self, X):
-        """Mean and variance of the Gaussian predictive distribution of the latent f at the rows of X."""
+        """Mean and variance of the Gaussian predictive distribution of the latent f at the rows of X: two arrays of
+        shape (n,) for two classes; for K >= 3 classes the means of the K latent functions (n, K) and their
+        covariance matrices (n, K, K)."""
         return self._latent(X)
+
+    def _mc_log_proba(self, X):
+        """log P(classes_[c] | x), (n, K), K >= 3: the softmax averaged over the predictive Gaussian."""
+        mean, cov = self._latent(X)
+        return _mc_log_proba(mean, cov)
 
     def _log_proba(self, X):
         """log P(classes_[0] | x), log P(classes_[1] | x), computed without underflow."""
@@ -874,18 +1087,39 @@ class GaussianProcessClassifier(BinaryClassifier):
         return log_p0, log_p1
 
     def decision_function(self, X):
-        """log P(classes_[1] | x) − log P(classes_[0] | x): positive favours ``classes_[1]``, monotone in
-        ``predict_proba[:, 1]`` (the latent mean alone is not, because the predictive variance moderates it)."""
+        """Two classes: log P(classes_[1] | x) − log P(classes_[0] | x), shape (n,): positive favours
+        ``classes_[1]``, monotone in ``predict_proba[:, 1]`` (the latent mean alone is not, because the predictive
+        variance moderates it). K >= 3 classes: log P(classes_[c] | x), shape (n, K), whose largest entry is the
+        predicted class."""
+        check_is_fitted(self)
+        if self._Y is not None:
+            return self._mc_log_proba(X)
         log_p0, log_p1 = self._log_proba(X)
         return log_p1 - log_p0
 
     def predict_proba(self, X):
-        """Class probabilities ``[P(classes_[0]), P(classes_[1])]`` averaged over the latent predictive Gaussian."""
+        """Class probabilities (n, K), columns in the order of ``classes_``, averaged over the latent predictive
+        Gaussian (two classes: 64-point Gauss-Hermite quadrature or the probit's closed form; K >= 3: the softmax
+        averaged over 4094 fixed quasi-random points, see the class docstring)."""
+        check_is_fitted(self)
+        if self._Y is not None:
+            lp = self._mc_log_proba(X)
+            return np.exp(lp - scipy.special.logsumexp(lp, axis=1, keepdims=True))
         log_p0, log_p1 = self._log_proba(X)
         p = np.clip(np.exp(log_p1 - np.logaddexp(log_p0, log_p1)), 0.0, 1.0)
         return np.column_stack([1.0 - p, p])
 
+    def predict(self, X):
+        """Class labels: for two classes ``classes_[1]`` where ``decision_function`` is positive, for K >= 3 the
+        class of the largest predictive probability."""
+        check_is_fitted(self)
+        if self._Y is not None:
+            return self.classes_[np.argmax(self._mc_log_proba(X), axis=1)]
+        return super().predict(X)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        # K >= 3 classes: the multi-class Laplace approximation with the softmax; EP and the probit are binary here
+        tags.classifier_tags.multi_class = self.approximation == "laplace" and self.link != "probit"
         tags.input_tags.sparse = False
         return tags

@@ -61,6 +61,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy.stats
 from sklearn.base import _fit_context, clone
 from sklearn.utils import check_random_state
 
@@ -68,13 +69,14 @@ from genesel._core.params import POSITIVE_INT, POSITIVE_OR_INF, HasMethods, StrO
 from genesel._core.resampling import resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
 from genesel._core.units import in_x_units, scale_pow2, unit_row_exponent
-from genesel._core.validation import check_binary_fit, check_expression_data
+from genesel._core.validation import check_classification_fit, check_expression_data
 from genesel.filters import wilcoxon_pvalues
-from genesel.forward import forward_path
+from genesel.forward import ForwardPath, forward_path
 from genesel.gp import GaussianProcessClassifier
 from genesel.msvm_rfe import linear_svm_units, svm_forward_path
 
-__all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes", "prefilter_level"]
+__all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes", "prefilter_level",
+           "kruskal_pvalues"]
 
 
 def normalise_ard(theta):
@@ -150,9 +152,39 @@ def halving_sizes(d, p):
     return sizes
 
 
-def prefilter_level(pvalues, alpha):
-    """The significance level of GP-ARD-FS' Wilcoxon prefilter that keeps at least one gene: ``alpha`` itself when a
-    gene has p < alpha, else the first of 10 alpha, 100 alpha, ... (at most 1, which keeps every gene) that lets one
+def kruskal_pvalues(X, y):
+    """Kruskal-Wallis p-values per gene (Kruskal & Wallis 1952): H = [12 / (N(N+1)) Σ_c R_c² / n_c − 3(N+1)] / (1 −
+    Σ_ties (t³ − t) / (N³ − N)) with R_c the rank sum of class c, against the χ² distribution with K − 1 degrees of
+    freedom; genes constant in the data get p = 1. The rank test of GP-ARD-FS' prefilter for K >= 3 classes (two
+    classes: the rank-sum test, :func:`genesel.filters.wilcoxon_pvalues`, whose statistic this one generalises)."""
+    X = check_expression_data(X, allow_constant=True)
+    y = np.asarray(y)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"shape mismatch: X has {X.shape[0]} samples but y has shape {y.shape}")
+    classes, yi = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(f"y holds a single class ({classes.tolist()}); the Kruskal-Wallis test needs two or more")
+    N = X.shape[0]
+    R = scipy.stats.rankdata(X, axis=0)
+    counts = np.bincount(yi)
+    sums = np.zeros((classes.size, X.shape[1]))
+    np.add.at(sums, yi, R)
+    H = 12.0 / (N * (N + 1.0)) * np.sum(sums**2 / counts[:, None], axis=0) - 3.0 * (N + 1.0)
+    Xs = np.sort(X, axis=0)
+    tie = np.zeros(X.shape[1])
+    for j in np.flatnonzero((Xs[1:] == Xs[:-1]).any(axis=0)):
+        _, t = np.unique(Xs[:, j], return_counts=True)
+        tie[j] = np.sum(t.astype(float) ** 3 - t)
+    corr = 1.0 - tie / (N**3 - N)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        H = np.where(corr > 0, H / corr, 0.0)
+    return np.where(corr > 0, scipy.stats.chi2.sf(np.maximum(H, 0.0), classes.size - 1), 1.0)
+
+
+def prefilter_level(pvalues, alpha, test="Wilcoxon"):
+    """The significance level of GP-ARD-FS' rank-test prefilter (Wilcoxon for two classes, Kruskal-Wallis for
+    more: ``test`` names it in the warning) that keeps at least one gene: ``alpha`` itself when a gene has
+    p < alpha, else the first of 10 alpha, 100 alpha, ... (at most 1, which keeps every gene) that lets one
     through, with a ``UserWarning`` saying so. On small data (a few samples per class) no p-value can fall below
     0.01, and the default then falls back instead of refusing to fit."""
     pvalues = np.asarray(pvalues, dtype=float)
@@ -162,7 +194,7 @@ def prefilter_level(pvalues, alpha):
     while level < 1.0 and not np.any(pvalues < level):
         level = min(1.0, level * 10.0)
     kept = int(np.sum(pvalues < level)) if level < 1.0 else pvalues.size
-    warnings.warn(f"GPARDFS: no gene has a Wilcoxon p-value below alpha={alpha:g} (smallest {pvalues.min():.3g}, "
+    warnings.warn(f"GPARDFS: no gene has a {test} p-value below alpha={alpha:g} (smallest {pvalues.min():.3g}, "
                   f"e.g. too few samples per class for such a p-value); the prefilter uses alpha={level:g} instead "
                   f"({kept} gene(s) pass; alpha_ records it): pass a larger alpha to choose the level yourself",
                   UserWarning, stacklevel=3)
@@ -177,6 +209,7 @@ _COMMON = {"n_folds": [StrOptions({"auto"}), integer(2, None, "left")], "n_resta
 
 
 class _GPARDBase(SelectorBase):
+    _multi_class = True  # multi-class Laplace GP-ARD fits, one-vs-rest forward selection
     def _check_folds(self, y_pm1):
         """Sets and returns ``n_folds_`` (:func:`genesel._core.resampling.resolve_folds`)."""
         self.n_folds_ = resolve_folds(type(self).__name__, self.n_folds, y_pm1)
@@ -206,13 +239,56 @@ class _GPARDBase(SelectorBase):
 
     def _forward(self, X, y, order, max_genes=None, rows=None):
         """Forward selection with leave-one-out along ``order`` with the SVM (on the data-relative X, C converted)
-        or the user's classifier (on X as given); ``rows``: the training samples to use (default all)."""
+        or the user's classifier (on X as given); ``rows``: the training samples to use (default all). K >= 3
+        classes: :meth:`_forward_multiclass`."""
+        if self._n_classes > 2:
+            return self._forward_multiclass(X, y, order, max_genes, rows)
         if self.forward == "svm":
             Xs, C_s, e, kmax = self._svm_units
             units = (Xs if rows is None else Xs[rows], C_s, e, kmax)
             return svm_forward_path(type(self).__name__, self.C, units, y, order, max_genes=max_genes)
         return forward_path(X if rows is None else X[rows], y, order, max_genes=max_genes,
                             estimator=clone(self.forward))
+
+    def _forward_multiclass(self, X, y, order, max_genes, rows):
+        """The LOO forward selection on K >= 3 classes (labels ``y`` 0..K-1 of the rows used).
+
+        ``forward="svm"``: one-vs-rest linear SVMs. For every class c the incremental binary path of the SVM of c
+        against the rest gives every prefix's LOO decision value of every training sample (the SVM trained without
+        that sample, :func:`genesel.forward.forward_path`); the LOO prediction is the class whose SVM gives the
+        largest decision value (the one-vs-rest rule), so the path costs K binary paths. A classifier of the user's
+        is refitted on the K classes for every prefix and left-out sample. Returns a
+        :class:`genesel.forward.ForwardPath` with ``loo_errors`` over the K classes and ``loo_decision`` of shape
+        (prefixes, samples, K) (the one-vs-rest decision values, or for a user's classifier 1 at the class it
+        predicts and 0 elsewhere); ``classes`` holds the labels 0..K-1 of ``y``."""
+        labels = np.unique(y)
+        order = np.asarray(order, dtype=np.int64)
+        kmax = order.size if max_genes is None else int(max_genes)
+        if self.forward == "svm":
+            Xs, C_s, e, km = self._svm_units
+            units = (Xs if rows is None else Xs[rows], C_s, e, km)
+            dec = np.stack([svm_forward_path(type(self).__name__, self.C, units, np.where(y == c, 1, -1), order,
+                                             max_genes=max_genes).loo_decision for c in labels], axis=2)
+        else:
+            Xr = X if rows is None else X[rows]
+            n = Xr.shape[0]
+            dec = np.zeros((kmax, n, labels.size))
+            for k in range(kmax):
+                g = order[: k + 1]
+                for i in range(n):
+                    keep = np.arange(n) != i
+                    pred = clone(self.forward).fit(Xr[np.ix_(keep, g)], y[keep]).predict(Xr[i : i + 1, g])
+                    dec[k, i, np.searchsorted(labels, pred[0])] = 1.0
+        errors = np.sum(labels[np.argmax(dec, axis=2)] != y[None, :], axis=1)
+        return ForwardPath(order=order[:kmax], sizes=np.arange(1, kmax + 1), n_train=int(y.size), n_test=0,
+                           classes=labels, loo_errors=errors, loo_decision=dec)
+
+    def _labels(self, X, y, min_samples):
+        """Validated X, the labels the fits see (±1 for two classes, as before; 0..K-1 for K >= 3) and
+        ``classes_``/``_n_classes``."""
+        X, y_index, self.classes_ = check_classification_fit(self, X, y, constant="keep", min_samples=min_samples)
+        self._n_classes = self.classes_.size
+        return X, (np.where(y_index == 1, 1, -1).astype(np.int64) if self._n_classes == 2 else y_index)
 
     def _drop_units(self):
         del self._Xs, self._svm_units
@@ -285,7 +361,7 @@ class GPARDRFE(_GPARDBase):
 
     @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=4)
+        X, y_pm1 = self._labels(X, y, 4)  # K >= 3 classes: labels 0..K-1
         n, d = X.shape
         self._check_folds(y_pm1)
         Xs = self._units(X)
@@ -398,7 +474,7 @@ class GPARDFS(_GPARDBase):
 
     @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
     def fit(self, X, y, prefilter_X=None):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, constant="keep", min_samples=4)
+        X, y_pm1 = self._labels(X, y, 4)  # K >= 3 classes: labels 0..K-1
         n, d = X.shape
         self._check_folds(y_pm1)
         if prefilter_X is None:
@@ -408,8 +484,12 @@ class GPARDFS(_GPARDBase):
             if P.shape != X.shape:
                 raise ValueError(f"prefilter_X must have the shape of X {X.shape} (same samples and genes), got "
                                  f"{P.shape}")
-        self.pvalues_ = wilcoxon_pvalues(P, y_pm1)
-        self.alpha_ = prefilter_level(self.pvalues_, self.alpha)
+        if self._n_classes == 2:
+            self.pvalues_ = wilcoxon_pvalues(P, y_pm1)
+            self.alpha_ = prefilter_level(self.pvalues_, self.alpha)
+        else:
+            self.pvalues_ = kruskal_pvalues(P, y_pm1)
+            self.alpha_ = prefilter_level(self.pvalues_, self.alpha, test="Kruskal-Wallis")
         self.prefilter_support_ = self.pvalues_ < self.alpha_ if self.alpha_ < 1.0 else self.pvalues_ <= 1.0
         G = np.flatnonzero(self.prefilter_support_)
         Xs = self._units(X)

@@ -54,7 +54,16 @@ translation-invariant, so the model is unchanged and the distances lose no digit
 1 / (n_features · Var X) as scikit-learn's "scale". On already centred data (e.g. after per-gene standardisation on
 the training part) centring changes nothing but rounding. A precomputed kernel is used as given.
 
-Prediction uses the plug-in probability σ(φ(x)ᵀw*) as in Tipping 2001. ``tests/test_rvm.py`` checks the numba
+Prediction uses the plug-in probability σ(φ(x)ᵀw*) as in Tipping 2001.
+
+K >= 3 classes: one against the rest. Tipping 2001 (Sec. 4) writes the multi-class likelihood as a product of K
+sigmoids or a softmax but fits binary models in his experiments, and the constructive algorithm of Tipping & Faul is
+derived for one weight vector per prior precision; the multinomial RVM with precisions shared by the classes
+(Damoulas & Girolami 2008) is another algorithm (an EM over auxiliary variables), not implemented here. So
+``RVM`` fits K binary RVMs, class c against the others, each with its own precisions (``estimators_``): K times the
+cost of one binary fit. ``decision_function`` is (n, K), the K latent scores φ(x)ᵀw*_c; ``predict`` the class of the
+largest; ``predict_proba`` the K plug-in probabilities σ(φ(x)ᵀw*_c) normalised to sum to one (scikit-learn's
+``OneVsRestClassifier`` rule). With the genes as basis functions a gene is kept when any class's model keeps it. ``tests/test_rvm.py`` checks the numba
 kernel against its plain-Python twin (``tests/naive/rvm.py``, the vectorised implementation this module had before)
 and the solution against a direct n × n implementation: the reported evidence equals the directly computed Laplace
 evidence, the solution is a fixed point of the direct updates, and Tipping's original re-estimation reaches no
@@ -77,7 +86,7 @@ from genesel._core.linalg import normalise_rows
 from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, integer, real
 from genesel._core.threads import few_samples_one_blas_thread
 from genesel._core.units import offset_message, offset_ratio, scale_pow2, unit_row_exponent
-from genesel._core.validation import check_binary_fit, warn_degenerate, zero_ignored_genes
+from genesel._core.validation import check_classification_fit, warn_degenerate, zero_ignored_genes
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["RVM", "rvm_posterior_mode"]
@@ -105,7 +114,8 @@ def rvm_posterior_mode(Phi, t, alpha, w0=None, max_iter=100):
 
 # -------------------------------------------------------------------------------------------------------- estimator
 class RVM(BinaryClassifier):
-    """Sparse Bayesian (relevance vector machine) classifier, binary, with the fast marginal-likelihood algorithm.
+    """Sparse Bayesian (relevance vector machine) classifier with the fast marginal-likelihood algorithm: binary,
+    and one against the rest for K >= 3 classes (module docstring).
 
     Parameters
     ----------
@@ -136,6 +146,12 @@ class RVM(BinaryClassifier):
     weights on k(x − center_, x_j − center_)), and for ``kernel=None``: coef_ (one weight per gene, 0 if pruned),
     support_ (bool mask of kept genes), relevances_ (1/α per gene, 0 if pruned), intercept_ (decision function
     X @ coef_ + intercept_).
+
+    K >= 3 classes (one against the rest): ``estimators_`` (the K binary RVMs, class ``classes_[c]`` as +1 against
+    the rest), ``log_marginal_likelihood_``, ``n_iter_`` and ``converged_`` per class (arrays of length K),
+    ``decision_function`` (n, K); for ``kernel=None`` also ``coef_`` (K, n_genes), ``intercept_`` (K,),
+    ``relevances_`` (K, n_genes), ``support_`` (genes kept by any class's model) and ``feature_importances_`` (the
+    largest |weight| over the classes).
 
     Examples
     --------
@@ -173,9 +189,14 @@ class RVM(BinaryClassifier):
     @_fit_context(prefer_skip_nested_validation=True)
     @few_samples_one_blas_thread(_SINGLE_THREAD_MAX_N)
     def fit(self, X, y):
-        """Fit on expression data ``X`` (samples × genes; n × n Gram matrix if kernel="precomputed"), binary y."""
-        X, y_pm, self.classes_ = check_binary_fit(self, X, y, min_samples=2,
-                                                     constant=None if self.kernel == "precomputed" else "zero")
+        """Fit on expression data ``X`` (samples × genes; n × n Gram matrix if kernel="precomputed") and labels y
+        (two classes, or K >= 3: one RVM per class against the rest)."""
+        X, y_index, self.classes_ = check_classification_fit(
+            self, X, y, min_samples=2, constant=None if self.kernel == "precomputed" else "zero")
+        if self.classes_.size > 2:
+            return self._fit_one_vs_rest(X, y_index)
+        self.estimators_ = None
+        y_pm = np.where(y_index == 1, 1, -1).astype(np.int64)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"RVM: kernel='precomputed' needs a square Gram matrix, got shape {X.shape}")
         t = (y_pm > 0).astype(float)
@@ -206,6 +227,24 @@ class RVM(BinaryClassifier):
                 "likelihood converged; the model may not be a local optimum: raise max_iter (or tol)",
                 ConvergenceWarning, stacklevel=3)
         self._check_degenerate(f, X, Xs)
+        return self
+
+    def _fit_one_vs_rest(self, X, y_index):
+        """K binary RVMs, class c (+1) against the rest (-1), with this estimator's parameters (module docstring)."""
+        K = self.classes_.size
+        self.estimators_ = [RVM(**self.get_params()).fit(X, np.where(y_index == c, 1, -1)) for c in range(K)]
+        est = self.estimators_
+        self.log_marginal_likelihood_ = np.array([e.log_marginal_likelihood_ for e in est])
+        self.n_iter_ = np.array([e.n_iter_ for e in est], dtype=np.int64)
+        self.converged_ = np.array([e.converged_ for e in est], dtype=bool)
+        self.n_basis_ = est[0].n_basis_
+        self.center_ = est[0].center_
+        if self.kernel is None:
+            self.coef_ = np.array([e.coef_ for e in est])
+            self.intercept_ = np.array([e.intercept_ for e in est])
+            self.relevances_ = np.array([e.relevances_ for e in est])
+            self.support_ = np.any(self.coef_ != 0.0, axis=0)
+            self.feature_importances_ = np.abs(self.coef_).max(axis=0)
         return self
 
     # ------------------------------------------------------------------ basis in data-relative units
@@ -379,11 +418,30 @@ class RVM(BinaryClassifier):
         return self._kernel_scaled(Xs, self._Xs_rv, self._gamma_s) @ self._w_rv + self._b
 
     def decision_function(self, X):
-        """Latent score φ(x)ᵀw* (log-odds of classes_[1])."""
+        """Latent score φ(x)ᵀw* (log-odds of classes_[1]), shape (n,); K >= 3 classes: the K one-against-the-rest
+        scores, shape (n, K)."""
         X = self._check_predict_input(X)
+        if self.estimators_ is not None:
+            return np.column_stack([e.decision_function(X) for e in self.estimators_])
         return self._decision_internal(X if self.kernel == "precomputed" else zero_ignored_genes(self, X))
 
     def predict_proba(self, X):
-        """Class probabilities (n, 2): σ(φ(x)ᵀw*) for classes_[1]."""
-        p1 = 0.5 * (1.0 + np.tanh(0.5 * self.decision_function(X)))
+        """Class probabilities (n, K): σ(φ(x)ᵀw*) for classes_[1] of two; for K >= 3 the K one-against-the-rest
+        probabilities σ(φ(x)ᵀw*_c) normalised to sum to one."""
+        d = self.decision_function(X)
+        if d.ndim == 2:  # normalised in log space: every σ(f_c) may underflow
+            log_p = -np.logaddexp(0.0, -d)
+            return np.exp(log_p - np.logaddexp.reduce(log_p, axis=1, keepdims=True))
+        p1 = 0.5 * (1.0 + np.tanh(0.5 * d))
         return np.column_stack([1.0 - p1, p1])
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` where ``decision_function`` is positive (two classes), else the class of
+        the largest one-against-the-rest score."""
+        d = self.decision_function(X)
+        return self.classes_[np.argmax(d, axis=1)] if d.ndim == 2 else self.classes_[(d > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = True  # one against the rest for K >= 3
+        return tags

@@ -6,6 +6,10 @@ can be considered as a feature weighting algorithm which returns sparse weights 
 select one optimal subset of genes, which is the biomarker set." The models are :class:`genesel.rvm.RVM` with
 ``kernel=None`` (Tipping 2001; Tipping & Faul 2003) and :class:`genesel.smlr.SMLR` with ``kernel=None``
 (Krishnapuram et al. 2005); these selectors only expose their non-zero weights the scikit-learn way.
+
+K >= 3 classes: SMLR is multinomial (one weight vector per class, one l1 prior over all of them); the RVM is one
+against the rest (:mod:`genesel.rvm`). A gene is selected when any class's weight on it is non-zero, and the genes
+are ranked by their largest |weight| over the classes (``weights_`` is then K × n_genes).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from sklearn.base import _fit_context
 
 from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions
 from genesel._core.selector import SelectorBase
-from genesel._core.validation import check_binary_fit
+from genesel._core.validation import check_classification_fit
 from genesel.rvm import RVM
 from genesel.smlr import SMLR
 
@@ -23,14 +27,19 @@ __all__ = ["RVMSelector", "SMLRSelector"]
 
 
 class _SparseSelector(SelectorBase):
+    _multi_class = True  # SMLR multinomial, RVM one against the rest
+
     def _finish(self, X, weights):
         self.n_iter_ = self.estimator_.n_iter_
-        w = np.abs(np.ravel(weights))
+        weights = np.asarray(weights)
+        if weights.ndim == 2 and weights.shape[0] == 1:  # SMLR's two-class model: one weight vector
+            weights = weights[0]
+        w = np.abs(weights) if weights.ndim == 1 else np.abs(weights).max(axis=0)  # K >= 3: largest over classes
         self.support_ = w > 0
         if not self.support_.any():
             raise ValueError(f"{type(self).__name__}: the model kept no gene (every weight is zero); "
                              "lower the prior's weight (SMLR: lam) or check the labels")
-        self.weights_ = np.ravel(weights).copy()
+        self.weights_ = weights.copy()
         # genes by decreasing |weight| (selected ones first), ties by index, genes constant in the training data
         # (ignored, weight 0) after every gene that varies
         ignored = np.zeros(w.size, dtype=bool)
@@ -46,8 +55,9 @@ class RVMSelector(_SparseSelector):
     """Genes with a non-zero weight in an RVM on the genes (``RVM(kernel=None)``).
 
     Parameters: ``max_iter``, ``tol`` of :class:`genesel.rvm.RVM`. Attributes: ``support_`` (the biomarker set),
-    ``weights_`` (one per gene, 0 if pruned), ``feature_order_``, ``ranking_`` (by |weight|), ``estimator_``,
-    ``n_iter_`` (the model's iterations).
+    ``weights_`` (one per gene, 0 if pruned; K × n_genes for K >= 3 classes, one row per class against the rest),
+    ``feature_order_``, ``ranking_`` (by |weight|, the largest over the classes), ``estimator_``, ``n_iter_`` (the
+    model's iterations; per class for K >= 3).
 
     Examples
     --------
@@ -74,7 +84,7 @@ class RVMSelector(_SparseSelector):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X, _, self.classes_ = check_classification_fit(self, X, y, min_samples=2)
         self.estimator_ = RVM(kernel=None, max_iter=self.max_iter, tol=self.tol).fit(X, y)
         return self._finish(X, self.estimator_.coef_)
 
@@ -83,7 +93,8 @@ class SMLRSelector(_SparseSelector):
     """Genes with a non-zero weight in sparse logistic regression with a Laplacian prior (``SMLR(kernel=None)``).
 
     Parameters: ``lam`` and ``lam_scale`` of :class:`genesel.smlr.SMLR` (``lam_scale="max"``: ``lam`` is a fraction
-    of the smallest prior weight that keeps no gene). Attributes as :class:`RVMSelector`.
+    of the smallest prior weight that keeps no gene). Attributes as :class:`RVMSelector` (K >= 3 classes: the
+    multinomial model's K weight vectors in ``weights_``).
 
     Examples
     --------
@@ -113,7 +124,7 @@ class SMLRSelector(_SparseSelector):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X, y_pm1, self.classes_ = check_binary_fit(self, X, y, min_samples=2)
+        X, _, self.classes_ = check_classification_fit(self, X, y, min_samples=2)
         self.estimator_ = SMLR(lam=self.lam, lam_scale=self.lam_scale, max_iter=self.max_iter,
                                tol=self.tol).fit(X, y)
         return self._finish(X, self.estimator_.coef_)

@@ -37,8 +37,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "constant_genes", "ignore_constant_genes",
-           "zero_ignored_genes", "mean_std", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
+__all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "check_classification_fit", "constant_genes",
+           "ignore_constant_genes", "zero_ignored_genes", "mean_std", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
 
 LOG = logging.getLogger("genesel")
 
@@ -279,3 +279,34 @@ def check_binary_fit(est, X, y, *, constant: str | None = "zero", min_samples: i
     else:
         X = ignore_constant_genes(est, X, zero=constant == "zero")
     return X, y_pm1, classes
+
+
+def check_classification_fit(est, X, y, *, constant: str | None = "zero", min_samples: int = 1):
+    """The input check of a genesel estimator that fits two or more classes: as :func:`check_binary_fit` (the same
+    validation of X, the same handling of constant genes, the same message for a single class), but any number of
+    classes >= 2.
+
+    Returns ``(X, y_index, classes)``: ``classes`` the sorted distinct labels (scikit-learn's ``classes_``) and
+    ``y_index`` the int64 position of every label in it. For two classes ``2 * y_index - 1`` is the ``y_pm1`` of
+    :func:`check_binary_fit` (the larger label is +1).
+    """
+    from sklearn.utils.multiclass import check_classification_targets
+    from sklearn.utils.validation import validate_data
+
+    who = type(est).__name__
+    X, y = validate_data(est, X, y, dtype=np.float64, ensure_all_finite=False,
+                         ensure_min_samples=max(1, int(min_samples)))
+    X = check_expression_data(X, name="X", allow_constant=True, min_samples=min_samples)
+    check_classification_targets(y)
+    classes, y_index = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(
+            f"{who}: y holds a single class ({classes.tolist()}); one class is not enough, a classifier needs at "
+            "least two classes in its training data (with very small folds use stratified splits)"
+        )
+    if constant is None:
+        est.constant_genes_ = np.zeros(0, dtype=np.int64)
+        est.n_constant_genes_ = 0
+    else:
+        X = ignore_constant_genes(est, X, zero=constant == "zero")
+    return X, y_index.astype(np.int64).ravel(), classes
