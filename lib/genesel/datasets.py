@@ -308,7 +308,8 @@ def _read_file(key) -> Dataset:
 
 
 def list_datasets() -> pd.DataFrame:
-    """One row per registered data set: name, aliases, shape, classes (-1, +1), class counts, papers, files.
+    """One row per registered data set: name, aliases, shape, classes (-1, +1), class counts, papers, files, the
+    scale of its published values and what they measure (:mod:`data_fetch.registry`).
 
     Examples
     --------
@@ -325,10 +326,11 @@ def list_datasets() -> pd.DataFrame:
     for spec in DATASETS.values():
         rows.append(dict(name=spec.name, aliases=", ".join(spec.aliases), n_samples=spec.shape[0],
                          n_genes=spec.shape[1], classes=" vs ".join(spec.classes) if spec.classes else "multi-class",
-                         counts=spec.counts, papers=", ".join(spec.papers), files=", ".join(spec.files)))
+                         counts=spec.counts, papers=", ".join(spec.papers), files=", ".join(spec.files),
+                         scale=spec.scale, measures=spec.measures))
     for fam, members in FAMILIES.items():
         rows.append(dict(name=fam, aliases="", n_samples=None, n_genes=None, classes="family",
-                         counts=None, papers="", files=", ".join(members)))
+                         counts=None, papers="", files=", ".join(members), scale="", measures=""))
     out = pd.DataFrame(rows)
     return out.astype({"n_samples": "Int64", "n_genes": "Int64"})
 
@@ -362,19 +364,6 @@ def display_name(name: str, spelling=None, *, fallback: str = "title") -> str:
     return (spec.title or spec.name) if fallback == "title" else spec.name
 
 
-# Per data set, the customary transformation of its raw values before standardisation:
-# raw Affymetrix MAS intensities (with zeros and negatives) are floored, capped and logged (Dudoit, Fridlyand &
-# Speed 2002, JASA 97:77 — floor 20 / ceiling 16000 for Golub's Hu6800; the Kent Ridge prostate copies hold much
-# smaller values, median 6, so floor 10); Alon's positive intensities are logged; sets already on a log or
-# standardised scale (West, Pomeroy, Alizadeh, RMA sets) are left as they are.
-_LOG = {
-    "golub": dict(floor=20.0, ceiling=16000.0), "shipp": dict(floor=20.0, ceiling=16000.0),
-    "singh": dict(floor=10.0, ceiling=16000.0), "welsh": dict(floor=10.0, ceiling=16000.0),
-    "gordon": dict(floor=10.0, ceiling=16000.0), "chandran_primary": dict(floor=10.0),
-    "chandran_metastasis": dict(floor=10.0), "alon": dict(floor=1.0),
-}
-
-
 def _file_log(name: str) -> dict | None:
     """A user file's log transform, decided from its values by GEO2R's rule (:func:`genesel.preprocessing.needs_log`,
     the rule GEO applies before its differential analysis: a 99th percentile above 100, or a range above 50 with a
@@ -398,8 +387,9 @@ def _file_has_missing(name: str) -> bool:
 def recommended_preprocessing(name: str, standardize: bool = True):
     """The usual preprocessing of a data set as an (unfitted) ``Pipeline``: log transform where the values are raw
     intensities, then per-gene standardisation fit on the training data (``standardize``). For a registered set the
-    transform is the customary one of its platform (below); for a user's file (a path or reference string) it is
-    decided from the file's values (GEO2R's rule, see ``_file_log``), and a file with missing values gets a
+    transform is the customary one of its platform (its registry entry's ``log``, :mod:`data_fetch.registry`); for
+    a user's file (a path or reference string) it is decided from the file's values (GEO2R's rule, see
+    ``_file_log``), and a file with missing values gets a
     :class:`genesel.preprocessing.MissingValueImputer` (k nearest training samples) after the log, so that inside a
     protocol its missing values are filled from the training part only.
 
@@ -418,7 +408,7 @@ def recommended_preprocessing(name: str, standardize: bool = True):
     from genesel.preprocessing import GeneStandardizer, LogTransform, MissingValueImputer
 
     is_file = looks_like_path(name)
-    log = _file_log(os.fspath(name)) if is_file else _LOG.get(resolve(name).name)
+    log = _file_log(os.fspath(name)) if is_file else resolve(name).log
     steps = []
     if log is not None:
         steps.append(("log", LogTransform(**log)))
