@@ -5,6 +5,20 @@ labels onto those two names where a task groups several raw classes (lymphoma); 
 (labels coded 0..K-1 in sorted order). ``shape`` and ``counts`` are what the parsed data must show; the loader
 checks them, so a changed upstream file can never pass silently. ``title`` is the data set's name for titles and
 tables ("Leukemia (Golub 1999)"; :func:`genesel.datasets.display_name` reads it, empty: the registry name is used).
+
+The facts of the values, in the entry too: ``scale`` says what the published values are (``"raw"``: unlogged
+intensities; ``"log"``: log intensities or log ratios; ``"standardised"``: scaled per sample; ``"fraction"``: values
+in [0, 1], methylation beta values or pixels / 255); the tests check it against the values themselves by GEO2R's rule
+(:func:`genesel.preprocessing.needs_log`: a raw set needs a log, no other does). ``log`` is the customary log
+transform before standardisation (the arguments of :class:`genesel.preprocessing.LogTransform`;
+:func:`genesel.datasets.recommended_preprocessing` reads it; None: no log step): raw Affymetrix MAS intensities (with
+zeros and negatives) are floored, capped and logged (Dudoit, Fridlyand & Speed 2002, JASA 97:77: floor 20 / ceiling
+16000 for Golub's Hu6800; the Kent Ridge prostate copies hold much smaller values, median 6, so floor 10); Alon's
+positive intensities are logged; sets already on a log or standardised scale are left as they are. Three raw
+HG-U133A sets (chowdary, borovecki, nakayama) have no ``log`` yet: their recommended preprocessing standardises the
+raw values, as the committed leaderboard run did (``tests/test_own_data.py`` lists them). ``measures`` says what the
+values measure (``"expression"``, ``"copy number"``, ``"methylation"`` or ``"pixels"``); the leaderboard leaves out
+the sets that are not measurements of tissue (pixels).
 """
 
 from __future__ import annotations
@@ -30,6 +44,14 @@ class DatasetSpec:
     papers: tuple[str, ...] = ()
     missing_values: bool = False
     title: str = ""
+    scale: str = ""
+    log: dict | None = None
+    measures: str = "expression"
+
+
+#: the values of DatasetSpec.scale and DatasetSpec.measures
+SCALES = ("raw", "log", "standardised", "fraction")
+MEASURES = ("expression", "copy number", "methylation", "pixels")
 
 
 _specs = [
@@ -44,6 +66,7 @@ _specs = [
         aliases=("colon",), papers=("Guyon2002", "Gentile2003", "Tan2006", "Shah2011"),
         merge={"t": "tumour"},  # the raw labels t / n, spelled out
         title="Colon (Alon 1999)",
+        scale="raw", log=dict(floor=1.0),
     ),
     DatasetSpec(
         "golub", ("golub.RData",), P.golub, ("ALL", "AML"), (72, 7129), {"ALL": 47, "AML": 25},
@@ -54,6 +77,7 @@ _specs = [
         "prediction by gene expression monitoring. Science 286:531-537, 1999.",
         aliases=("leukemia", "leukaemia"), papers=("Guyon2002", "Gentile2003", "Tan2006"),
         title="Leukemia (Golub 1999)",
+        scale="raw", log=dict(floor=20.0, ceiling=16000.0),
     ),
     DatasetSpec(
         "singh", ("singh.RData", "05_prostata.tab"), P.singh, ("Normal", "Tumor"), (102, 12600),
@@ -65,6 +89,7 @@ _specs = [
         "Cancer Cell 1:203-209, 2002.",
         aliases=("prostate",), papers=("Gentile2003", "Helleputte2009", "Tan2006", "Shah2011"),
         title="Prostate (Singh 2002)",
+        scale="raw", log=dict(floor=10.0, ceiling=16000.0),
     ),
     DatasetSpec(
         "west", ("west.RData",), P.datamicroarray("west.RData"), ("negative", "positive"), (49, 7129),
@@ -75,6 +100,7 @@ _specs = [
         "gene expression profiles. PNAS 98:11462-11467, 2001.",
         aliases=("breast_er", "breast"), papers=("Shah2011", "Gentile2003 (substitute)"),
         title="Breast ER (West 2001)",
+        scale="standardised",
     ),
     DatasetSpec(
         "pomeroy", ("pomeroy.RData",), P.datamicroarray("pomeroy.RData"), ("survived", "died"), (60, 7128),
@@ -85,6 +111,7 @@ _specs = [
         "based on gene expression. Nature 415:436-442, 2002.",
         aliases=("cmd", "c_md", "medulloblastoma"), papers=("Shah2011",),
         title="Medulloblastoma outcome (Pomeroy 2002)",
+        scale="standardised",
     ),
     DatasetSpec(
         "alizadeh", ("lymphoma.matrix", "lymphoma.mat"), P.alizadeh, ("other", "malignant"), (96, 4026),
@@ -99,6 +126,7 @@ _specs = [
         aliases=("lymphoma",), papers=("Gentile2003",), missing_values=True,
         merge={"DLBCL": "malignant", "FL": "malignant", "CLL": "malignant"},
         title="Lymphoma (Alizadeh 2000)",
+        scale="log",
     ),
     DatasetSpec(
         "welsh", ("prostate.test.rda", "05_prostata.tab"), P.welsh, ("Normal", "Tumor"), (34, 12600),
@@ -109,6 +137,7 @@ _specs = [
         "pharmacological targets in prostate cancer. Cancer Res 61:5974-5978, 2001.",
         aliases=("prostate_test",), papers=("Helleputte2009",),
         title="Prostate (Welsh 2001)",
+        scale="raw", log=dict(floor=10.0, ceiling=16000.0),
     ),
     DatasetSpec(
         "chandran_primary", ("prostate_GDS2545_p_nf.RData", "GPL8300_limpo.txt.gz"), P.chandran("p"),
@@ -119,6 +148,7 @@ _specs = [
         "multiple molecular pathways in the metastatic process. BMC Cancer 7:64, 2007.",
         papers=("Helleputte2009",),
         title="Prostate, primary (Chandran 2007)",
+        scale="raw", log=dict(floor=10.0),
     ),
     DatasetSpec(
         "chandran_metastasis", ("prostate_GDS2545_m_nf.RData", "GPL8300_limpo.txt.gz"), P.chandran("m"),
@@ -126,6 +156,7 @@ _specs = [
         "Chandran 2007 (GDS2545): 25 prostate-cancer metastases vs the same 18 normal prostates.",
         "Chandran UR et al. BMC Cancer 7:64, 2007.", papers=("Helleputte2009",),
         title="Prostate, metastasis (Chandran 2007)",
+        scale="raw", log=dict(floor=10.0),
     ),
     DatasetSpec(
         "gordon", ("gordon.RData",), P.datamicroarray("gordon.RData"), ("adenocarcinoma", "mesothelioma"),
@@ -134,6 +165,7 @@ _specs = [
         "Gordon GJ, Jensen RV, Hsiao LL et al. Translation of microarray data into clinically relevant cancer "
         "diagnostic tests using gene expression ratios in lung cancer and mesothelioma. Cancer Res 62:4963, 2002.",
         title="Lung adenocarcinoma vs mesothelioma (Gordon 2002)",
+        scale="raw", log=dict(floor=10.0, ceiling=16000.0),
     ),
     DatasetSpec(
         "shipp", ("shipp.RData",), P.datamicroarray("shipp.RData"), ("DLBCL", "FL"), (77, 7129),
@@ -142,6 +174,7 @@ _specs = [
         "Shipp MA, Ross KN, Tamayo P et al. Diffuse large B-cell lymphoma outcome prediction by gene-expression "
         "profiling and supervised machine learning. Nat Med 8:68-74, 2002.",
         title="Lymphoma, DLBCL vs FL (Shipp 2002)",
+        scale="raw", log=dict(floor=20.0, ceiling=16000.0),
     ),
     DatasetSpec(
         "chowdary", ("chowdary.RData",), P.datamicroarray("chowdary.RData"), ("breast", "colon"), (104, 22283),
@@ -150,6 +183,7 @@ _specs = [
         "Chowdary D, Lathrop J, Skelton J et al. Prognostic gene expression signatures can be measured in tissues "
         "collected in RNAlater preservative. J Mol Diagn 8:31-39, 2006.",
         title="Breast vs colon tumours (Chowdary 2006)",
+        scale="raw",
     ),
     DatasetSpec(
         "gravier", ("gravier.RData",), P.datamicroarray("gravier.RData"), ("good", "poor"), (168, 2905),
@@ -158,6 +192,7 @@ _specs = [
         "Gravier E, Pierron G, Vincent-Salomon A et al. A prognostic DNA signature for T1T2 node-negative breast "
         "cancer patients. Genes Chromosomes Cancer 49:1125-1134, 2010.",
         title="Breast cancer prognosis, aCGH (Gravier 2010)",
+        scale="log", measures="copy number",
     ),
     DatasetSpec(
         "subramanian", ("subramanian.RData",), P.datamicroarray("subramanian.RData"), ("WT", "MUT"),
@@ -165,6 +200,7 @@ _specs = [
         "NCI-60 cell lines, p53 mutant vs wild type (GSEA paper); 10100 features.",
         "Subramanian A, Tamayo P, Mootha VK et al. Gene set enrichment analysis. PNAS 102:15545-15550, 2005.",
         title="NCI-60, p53 mutant vs wild type (Subramanian 2005)",
+        scale="log",
     ),
     DatasetSpec(
         "borovecki", ("borovecki.RData",), P.datamicroarray("borovecki.RData"), ("control", "symptomatic"),
@@ -173,6 +209,7 @@ _specs = [
         "Borovecki F, Lovrecic L, Zhou J et al. Genome-wide expression profiling of human blood reveals "
         "biomarkers for Huntington's disease. PNAS 102:11023-11028, 2005.",
         title="Huntington's disease, blood (Borovecki 2005)",
+        scale="raw",
     ),
     DatasetSpec(
         "khan", ("khan.RData",), P.datamicroarray("khan.RData"), None, (63, 2308),
@@ -180,6 +217,7 @@ _specs = [
         "Small round blue cell tumours, 4 classes; 2308 cDNA genes, log ratios. Multi-class (y = 0..3).",
         "Khan J, Wei JS, Ringner M et al. Classification and diagnostic prediction of cancers using gene "
         "expression profiling and artificial neural networks. Nat Med 7:673-679, 2001.",
+        scale="log",
     ),
     DatasetSpec(
         "sorlie", ("sorlie.RData",), P.datamicroarray("sorlie.RData"), None, (85, 456),
@@ -187,12 +225,14 @@ _specs = [
         "Breast tumour subtypes, 5 classes coded 1-5; 456 genes, centred log ratios. Multi-class (y = 0..4).",
         "Sorlie T, Perou CM, Tibshirani R et al. Gene expression patterns of breast carcinomas distinguish tumor "
         "subclasses with clinical implications. PNAS 98:10869-10874, 2001.",
+        scale="log",
     ),
     DatasetSpec(
         "su", ("su.RData",), P.datamicroarray("su.RData"), None, (102, 5565), {"3": 28, "2": 26, "1": 25, "4": 23},
         "Multi-tissue carcinomas, 4 classes coded 1-4; 5565 genes. Multi-class (y = 0..3).",
         "Su AI, Welsh JB, Sapinoso LM et al. Molecular classification of human carcinomas by use of gene "
         "expression signatures. Cancer Res 61:7388-7393, 2001.",
+        scale="log",
     ),
     DatasetSpec(
         "nakayama", ("nakayama.RData",), P.datamicroarray("nakayama.RData"), None, (105, 22283),
@@ -202,6 +242,7 @@ _specs = [
         "Soft-tissue sarcomas, 10 classes (GEO GDS2736); HG-U133A. Multi-class.",
         "Nakayama R, Nemoto T, Takahashi H et al. Gene expression analysis of soft tissue sarcomas. Mod Pathol "
         "20:749-759, 2007.",
+        scale="raw",
     ),
     DatasetSpec(
         "christensen", ("christensen.RData",), P.datamicroarray("christensen.RData"), None, (217, 1413),
@@ -209,6 +250,7 @@ _specs = [
         "DNA methylation of normal tissues, 3 classes; 1413 CpG loci. Multi-class.",
         "Christensen BC, Houseman EA, Marsit CJ et al. Aging and environmental exposures alter tissue-specific DNA "
         "methylation dependent upon CpG island context. PLoS Genet 5:e1000602, 2009.",
+        scale="fraction", measures="methylation",
     ),
     DatasetSpec(
         "chiaretti", ("ALL.rda",), P.eset("ALL.rda", P.chiaretti_lineage), ("B", "T"), (128, 12625),
@@ -218,6 +260,7 @@ _specs = [
         "identifies distinct subsets of patients with different response to therapy and survival. Blood "
         "103:2771-2778, 2004.",
         title="ALL, B vs T lineage (Chiaretti 2004)",
+        scale="log",
     ),
     DatasetSpec(
         "armstrong", ("leukemia.RData",), P.eset("leukemia.RData", P.armstrong_subtype), ("ALL", "MLL"),
@@ -226,6 +269,7 @@ _specs = [
         "Armstrong SA, Staunton JE, Silverman LB et al. MLL translocations specify a distinct gene expression "
         "profile that distinguishes a unique leukemia. Nat Genet 30:41-47, 2002.",
         title="ALL vs MLL leukaemia (Armstrong 2002)",
+        scale="log",
     ),
     DatasetSpec(
         "garber", ("stanford.rda",), P.eset("stanford.rda", P.stanford_histology), ("adenocarcinoma", "squamous"),
@@ -236,6 +280,7 @@ _specs = [
         "PNAS 98:13784-13789, 2001.",
         aliases=("stanford", "lung"),
         title="Lung, adenocarcinoma vs squamous (Garber 2001)",
+        scale="log",
     ),
     DatasetSpec(
         "harvard", ("harvard.rda",), P.eset("harvard.rda", P.outcome("dead")), ("alive", "dead"), (125, 3171),
@@ -245,6 +290,7 @@ _specs = [
         "Bhattacharjee A, Richards WG, Staunton J et al. Classification of human lung carcinomas by mRNA "
         "expression profiling reveals distinct adenocarcinoma subclasses. PNAS 98:13790-13795, 2001.",
         title="Lung adenocarcinoma outcome (Bhattacharjee 2001)",
+        scale="log",
     ),
     DatasetSpec(
         "michigan", ("michigan.rda",), P.eset("michigan.rda", P.outcome("death")), ("alive", "dead"), (86, 3171),
@@ -253,6 +299,7 @@ _specs = [
         "Beer DG, Kardia SL, Huang CC et al. Gene-expression profiles predict survival of patients with lung "
         "adenocarcinoma. Nat Med 8:816-824, 2002.",
         title="Lung adenocarcinoma outcome (Beer 2002)",
+        scale="log",
     ),
 ]
 
@@ -263,7 +310,7 @@ for _a, _b, _n in [(0, 8, 1954), (1, 7, 2163), (1, 8, 2109), (2, 3, 2042)]:
         f"MNIST digits {_a} vs {_b} from the 10000-image test set (pixels / 255). The 60000-image training file "
         "is not in the mirror, so pair tasks are test-set sized.",
         "LeCun Y, Bottou L, Bengio Y, Haffner P. Gradient-based learning applied to document recognition. "
-        "Proc IEEE 86:2278-2324, 1998.", papers=("Shah2011",),
+        "Proc IEEE 86:2278-2324, 1998.", papers=("Shah2011",), scale="fraction", measures="pixels",
     ))
 
 DATASETS: dict[str, DatasetSpec] = {s.name: s for s in _specs}

@@ -230,7 +230,8 @@ def _read_file(ref: DataRef, digest, sheets, limits) -> Dataset:
 
 
 def list_datasets() -> pd.DataFrame:
-    """One row per registered data set: name, aliases, shape, classes (-1, +1), class counts, papers, files.
+    """One row per registered data set: name, aliases, shape, classes (-1, +1), class counts, papers, files, the
+    scale of its published values and what they measure (:mod:`data_fetch.registry`).
 
     Examples
     --------
@@ -247,10 +248,11 @@ def list_datasets() -> pd.DataFrame:
     for spec in DATASETS.values():
         rows.append(dict(name=spec.name, aliases=", ".join(spec.aliases), n_samples=spec.shape[0],
                          n_genes=spec.shape[1], classes=" vs ".join(spec.classes) if spec.classes else "multi-class",
-                         counts=spec.counts, papers=", ".join(spec.papers), files=", ".join(spec.files)))
+                         counts=spec.counts, papers=", ".join(spec.papers), files=", ".join(spec.files),
+                         scale=spec.scale, measures=spec.measures))
     for fam, members in FAMILIES.items():
         rows.append(dict(name=fam, aliases="", n_samples=None, n_genes=None, classes="family",
-                         counts=None, papers="", files=", ".join(members)))
+                         counts=None, papers="", files=", ".join(members), scale="", measures=""))
     out = pd.DataFrame(rows)
     return out.astype({"n_samples": "Int64", "n_genes": "Int64"})
 
@@ -282,19 +284,6 @@ def display_name(name: str, spelling=None, *, fallback: str = "title") -> str:
     if spec is None:
         return name
     return (spec.title or spec.name) if fallback == "title" else spec.name
-
-
-# Per data set, the customary transformation of its raw values before standardisation:
-# raw Affymetrix MAS intensities (with zeros and negatives) are floored, capped and logged (Dudoit, Fridlyand &
-# Speed 2002, JASA 97:77 — floor 20 / ceiling 16000 for Golub's Hu6800; the Kent Ridge prostate copies hold much
-# smaller values, median 6, so floor 10); Alon's positive intensities are logged; sets already on a log or
-# standardised scale (West, Pomeroy, Alizadeh, RMA sets) are left as they are.
-_LOG = {
-    "golub": dict(floor=20.0, ceiling=16000.0), "shipp": dict(floor=20.0, ceiling=16000.0),
-    "singh": dict(floor=10.0, ceiling=16000.0), "welsh": dict(floor=10.0, ceiling=16000.0),
-    "gordon": dict(floor=10.0, ceiling=16000.0), "chandran_primary": dict(floor=10.0),
-    "chandran_metastasis": dict(floor=10.0), "alon": dict(floor=1.0),
-}
 
 
 def _as_dataset_or_name(data):
@@ -343,7 +332,7 @@ def preprocessing_note(data) -> str:
     the values were found on), for a notebook to state."""
     ds, name = _as_dataset_or_name(data)
     if name is not None:
-        log = _LOG.get(name)
+        log = resolve(name).log
         how = (f"floored at {log['floor']:g}" + (f", capped at {log['ceiling']:g}" if log.get("ceiling") else "")
                + " and logged (the customary treatment of its platform)") if log else "used as published"
         return f"{display_name(name)}: values {how}, then each gene standardised on the training part."
@@ -387,7 +376,7 @@ def recommended_preprocessing(data, standardize: bool = True):
 
     ds, name = _as_dataset_or_name(data)
     if name is not None:
-        log = _LOG.get(name)
+        log = resolve(name).log
         steps = [("log", LogTransform(**log))] if log is not None else []
     else:
         steps = _file_steps(ds)[0]

@@ -371,7 +371,7 @@ class GPARDRFE(_GPARDBase):
         sizes = halving_sizes(d, self.p)
         C = np.arange(d)
         rounds, evid, eliminated_blocks = [], [], []
-        for r, size in enumerate(sizes):
+        for r in range(len(sizes)):
             theta = np.empty((self.n_folds_, C.size))
             ev = np.empty(self.n_folds_)
             for i, mask in enumerate(masks):

@@ -141,7 +141,7 @@ def binary_expression_sets() -> list[str]:
     from genesel.datasets import list_datasets
 
     t = list_datasets()
-    keep = (t["classes"] != "multi-class") & (t["classes"] != "family") & ~t["name"].str.startswith("mnist")
+    keep = (t["classes"] != "multi-class") & (t["classes"] != "family") & (t["measures"] != "pixels")
     return t.loc[keep, "name"].tolist()
 
 
@@ -153,7 +153,7 @@ def excluded_sets() -> dict:
     for _, r in list_datasets().iterrows():
         if r["classes"] == "family":
             continue
-        if str(r["name"]).startswith("mnist"):
+        if r["measures"] == "pixels":
             out[r["name"]] = "handwritten digits (MNIST pairs of Shah et al. 2012), not expression data"
         elif r["classes"] == "multi-class":
             out[r["name"]] = "more than two classes; the methods are binary"
