@@ -7,6 +7,11 @@ STAMP  := $(VENV)/.installed-stamp
 GENESEL_DATA_MIRROR ?= $(abspath $(wildcard ../shared/data/raw))
 export GENESEL_DATA_MIRROR
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
+# One OpenBLAS kernel on every CPU: AVX-512 kernels round the last bits differently, which moves the GP-ARD fits
+# (docs/architecture.md, "Reproducibility across machines"); the committed tables were computed with the AVX2
+# kernels. Override to compare.
+OPENBLAS_CORETYPE ?= Haswell
+export OPENBLAS_CORETYPE
 
 # One notebook, or notebook parameters (papermill -p / -y syntax), e.g.
 #   make run NB=02                          make run NB=05a ARGS="-p datasets '[\"singh\"]'"

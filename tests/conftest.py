@@ -10,6 +10,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("MPLBACKEND", "Agg")
+# Before numpy loads OpenBLAS: the AVX2 kernels on every CPU (the Makefile sets it too; docs/architecture.md,
+# "Reproducibility across machines"). The GP-ARD examples and tests are exact to the last bits of the BLAS, which
+# AVX-512 kernels round differently.
+os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 
 
 def mirror_path() -> Path | None:

@@ -1,8 +1,11 @@
 """pyproject.toml and environment.yml carry the same dependency bounds; the README starts with the two commands."""
 
+import os
 import re
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,3 +50,15 @@ def test_readme_starts_with_the_two_commands():
     first = [ln.split("#")[0].strip() for ln in blocks[0].splitlines() if ln.split("#")[0].strip()]
     assert first[:2] == ["make run", "make test"], first
     assert text.index("make run") < 600, "the two commands must come first in the README"
+
+
+def test_the_tests_run_on_one_openblas_kernel_whatever_the_cpu():
+    """conftest pins OpenBLAS's AVX2 kernels before numpy loads (docs/architecture.md, "Reproducibility across
+    machines"): the GP-ARD examples are exact to the BLAS's last bits, and AVX-512 kernels round differently."""
+    import numpy  # noqa: F401  (loads OpenBLAS)
+    from threadpoolctl import threadpool_info
+
+    kernels = {d.get("architecture") for d in threadpool_info() if d.get("internal_api") == "openblas"}
+    if not kernels:
+        pytest.skip("numpy is not linked to OpenBLAS here")
+    assert kernels == {os.environ["OPENBLAS_CORETYPE"]} == {"Haswell"}

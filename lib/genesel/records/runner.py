@@ -172,6 +172,9 @@ def _kernel_manager_class():
 
 
 @contextmanager
+BLAS_CORETYPE = "Haswell"  # OpenBLAS's AVX2 kernels: what the committed tables were computed with
+
+
 def _kernel_environment(**values):
     """Environment variables the notebook's kernel inherits, restored afterwards (``None`` leaves one alone)."""
     old = {k: os.environ.get(k) for k in values}
@@ -249,7 +252,10 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
     if scheduler and "://" not in scheduler and Path(scheduler).expanduser().is_file():
         scheduler = str(Path(scheduler).expanduser().resolve())  # a connection file: the kernel runs elsewhere
     env = {"GENESEL_PROGRESS": os.environ.get("GENESEL_PROGRESS") or "log", "GENESEL_SCHEDULER": scheduler,
-           "GENESEL_FIGURES_DIR": figures_dir}
+           "GENESEL_FIGURES_DIR": figures_dir,
+           # one OpenBLAS kernel on every CPU (docs/architecture.md, "Reproducibility across machines"): AVX-512
+           # kernels round differently and move the GP-ARD fits, so a table would depend on the machine
+           "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE") or BLAS_CORETYPE}
     finished = False
     t0 = time.perf_counter()
     try:
