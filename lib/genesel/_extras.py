@@ -4,8 +4,8 @@ The core install (``pip install genesel``) holds what the estimators, the reader
 notebooks and their figures, the leaderboard's rank statistics, ``.h5ad`` files, dask and the documentation site
 come with extras (``[project.optional-dependencies]`` of ``pyproject.toml``; ``make install`` installs them all).
 A module that needs an extra imports it lazily through :func:`require`, or checks for it when it is imported
-(:func:`check`), so a missing package is an :class:`ImportError` that names the extra to install rather than a bare
-``No module named ...``.
+(:func:`check`), so a missing package is an :class:`ImportError` (:class:`MissingExtra`) that names the extra to
+install rather than a bare ``No module named ...``; the ``genesel`` command prints that message without a traceback.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-__all__ = ["EXTRAS", "missing", "check", "require", "install_hint"]
+__all__ = ["EXTRAS", "MissingExtra", "missing", "check", "require", "install_hint"]
 
 #: import name -> (extra, distribution name on PyPI)
 EXTRAS = {
@@ -30,6 +30,10 @@ EXTRAS = {
     "distributed": ("distributed", "distributed"),
     "dask_jobqueue": ("distributed", "dask-jobqueue"),
 }
+
+
+class MissingExtra(ImportError):
+    """A package of an extra is not installed; the message says what needs it and what to install."""
 
 
 def missing(*modules: str) -> list[str]:
@@ -53,10 +57,11 @@ def install_hint(modules) -> str:
     return f'pip install "genesel[{",".join(extras)}]" (in a clone of the repository: make install)'
 
 
-def _error(feature: str, absent: list[str]) -> ImportError:
-    names = ", ".join(EXTRAS.get(m, (None, m))[1] for m in absent)
-    return ImportError(f"{feature} needs {names}, which {'is' if len(absent) == 1 else 'are'} not installed: "
-                       f"{install_hint(absent)}", name=absent[0])
+def _error(feature: str, absent: list[str]) -> MissingExtra:
+    names = [EXTRAS.get(m, (None, m))[1] for m in absent]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return MissingExtra(f"{feature} needs {listed}, which {'is' if len(names) == 1 else 'are'} not installed: "
+                        f"{install_hint(absent)}", name=absent[0])
 
 
 def check(feature: str, *modules: str) -> None:

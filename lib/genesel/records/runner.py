@@ -302,7 +302,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     from genesel._extras import check
 
-    check("genesel run (papermill executes the notebooks)", "papermill", "nbformat", "yaml", "ipykernel")
+    check("executing notebooks (papermill)", "papermill", "nbformat", "yaml", "ipykernel")
     try:
         params = parse_parameters(args.parameter, args.yaml)
         paths = notebook_paths(args.names)
