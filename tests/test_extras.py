@@ -1,6 +1,6 @@
 """The core install and its extras (pyproject.toml): the estimators, the readers and the data registry run with the
 core dependencies alone, every import of the package is declared, and what needs an extra says which one
-(:mod:`genesel._extras`)."""
+(:mod:`genesel.extras`)."""
 
 import ast
 import functools
@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from genesel import _extras
+from genesel import extras
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -91,17 +91,17 @@ def test_every_import_is_declared():
     """A module-level import needs a core dependency (or one a core dependency requires, e.g. numba's llvmlite);
     an import inside a function needs a core dependency or one of an extra (or a requirement of one of those,
     e.g. papermill's jupyter_client): nothing the package imports is left undeclared."""
-    extras = set().union(*EXTRA_DISTS.values())
+    optional = set().union(*EXTRA_DISTS.values())
     at_import = CORE | _requirements_of(CORE)
-    anywhere = at_import | extras | _requirements_of(extras)
+    anywhere = at_import | optional | _requirements_of(optional)
     bad = [(f, name) for f, name, eager in _imports()
            if not _distribution_of(name) & (at_import if eager else anywhere)]
     assert not bad, f"imports of undeclared (or, at module level, non-core) packages: {bad}"
 
 
 def test_extras_table_matches_pyproject():
-    """genesel._extras names, for each optional import, the extra of pyproject.toml that lists its distribution."""
-    for module, (extra, dist) in _extras.EXTRAS.items():
+    """genesel.extras names, for each optional import, the extra of pyproject.toml that lists its distribution."""
+    for module, (extra, dist) in extras.EXTRAS.items():
         assert extra in EXTRA_DISTS and _norm(dist) in EXTRA_DISTS[extra], (module, extra, dist)
         assert _norm(dist) in _distribution_of(module), (module, dist)
         assert _norm(dist) not in CORE, f"{dist} is a core dependency: no extra needed"
@@ -186,7 +186,7 @@ def test_importing_a_figures_module_without_matplotlib_names_the_extra(module, e
     monkeypatch.delitem(sys.modules, module, raising=False)
     with pytest.raises(ImportError, match=re.escape(f'pip install "genesel[{extra}]"')) as err:
         importlib.import_module(module)
-    assert "matplotlib" in str(err.value) and isinstance(err.value, _extras.MissingExtra)
+    assert "matplotlib" in str(err.value) and isinstance(err.value, extras.MissingExtra)
 
 
 def test_genesel_run_without_papermill_names_the_extra(monkeypatch, capsys):
@@ -225,21 +225,21 @@ def test_progress_in_a_terminal_without_tqdm_prints_lines(monkeypatch, capsys):
 def test_require_and_check(monkeypatch, tmp_path):
     """require imports what is there and names the extra of what is not; check looks without importing; a module
     that is there but lacks one of its own dependencies keeps its own error (not blamed on an extra)."""
-    assert _extras.require("json", "a test") is sys.modules["json"]
+    assert extras.require("json", "a test") is sys.modules["json"]
     monkeypatch.setitem(sys.modules, "anndata", None)
-    with pytest.raises(_extras.MissingExtra,
+    with pytest.raises(extras.MissingExtra,
                        match=re.escape('reading .h5ad files needs anndata, which is not installed: '
                                        'pip install "genesel[anndata]"')):
-        _extras.require("anndata", "reading .h5ad files")
-    assert _extras.missing("json", "anndata") == ["anndata"]
+        extras.require("anndata", "reading .h5ad files")
+    assert extras.missing("json", "anndata") == ["anndata"]
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "scikit_posthocs", None)
-    with pytest.raises(_extras.MissingExtra, match=re.escape(
+    with pytest.raises(extras.MissingExtra, match=re.escape(
             'needs matplotlib and scikit-posthocs, which are not installed: pip install "genesel[notebooks,stats]"')):
-        _extras.check("a figure", "json", "matplotlib", "scikit_posthocs")
+        extras.check("a figure", "json", "matplotlib", "scikit_posthocs")
 
     (tmp_path / "genesel_probe_pkg.py").write_text("import genesel_no_such_dependency\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(ModuleNotFoundError) as err:
-        _extras.require("genesel_probe_pkg", "a test")
-    assert not isinstance(err.value, _extras.MissingExtra) and err.value.name == "genesel_no_such_dependency"
+        extras.require("genesel_probe_pkg", "a test")
+    assert not isinstance(err.value, extras.MissingExtra) and err.value.name == "genesel_no_such_dependency"

@@ -51,7 +51,7 @@ def main(argv=None) -> int:
     if name not in COMMANDS:
         print(f"genesel: unknown subcommand {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
-    from genesel._extras import MissingExtra
+    from genesel.extras import MissingExtra
 
     try:
         module = importlib.import_module(COMMANDS[name][0])

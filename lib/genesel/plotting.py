@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 from genesel._core.io import atomic_write
-from genesel._extras import check as _check_extra
+from genesel.extras import check as _check_extra
 
 _check_extra("genesel.plotting (figures)", "matplotlib", "seaborn")
 

@@ -154,7 +154,7 @@ def progress(total: int, initial: int, desc: str, enabled: bool = True):
     """A progress display for ``total`` cells of which ``initial`` are already done (see the module doc)."""
     mode = progress_mode() if enabled else "none"
     if mode == "bar":
-        from genesel._extras import missing
+        from genesel.extras import missing
 
         if not missing("tqdm"):
             return _Bar(total, initial, desc)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from genesel._extras import check as _check_extra
+from genesel.extras import check as _check_extra
 
 _check_extra("genesel.leaderboard.figures", "matplotlib")
 
@@ -83,7 +83,7 @@ def plot_critical_difference(stats: dict, title_extra: str = "", summary: pd.Dat
     dark and large, the elbows coloured by family (legend below)."""
     import matplotlib.pyplot as plt
 
-    from genesel._extras import require
+    from genesel.extras import require
 
     sp = require("scikit_posthocs", "the critical-difference diagram (genesel.leaderboard.figures)")
     from matplotlib.lines import Line2D

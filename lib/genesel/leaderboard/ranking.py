@@ -84,7 +84,7 @@ def rank_statistics(summary: pd.DataFrame, res: pd.DataFrame | None = None, valu
     ``nemenyi`` (methods x methods p-values), ``cd``, ``alpha``, ``value``."""
     from scipy.stats import friedmanchisquare
 
-    from genesel._extras import require
+    from genesel.extras import require
 
     sp = require("scikit_posthocs", "the leaderboard's Nemenyi test (genesel.leaderboard.ranking)")
 

@@ -300,7 +300,7 @@ def main(argv=None) -> int:
                          "$GENESEL_SCHEDULER, else this machine)")
     ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01")
     args = ap.parse_args(argv)
-    from genesel._extras import check
+    from genesel.extras import check
 
     check("executing notebooks (papermill)", "papermill", "nbformat", "yaml", "ipykernel")
     try:
