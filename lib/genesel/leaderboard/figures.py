@@ -31,11 +31,10 @@ import numpy as np
 import pandas as pd
 
 from genesel.extras import check as _check_extra
-
-_check_extra("genesel.leaderboard.figures", "matplotlib")
-
 from genesel.leaderboard.labels import place_labels
 from genesel.leaderboard.summary import dataset_title, pareto_front, wilson_interval
+
+_check_extra("genesel.leaderboard.figures", "matplotlib")
 
 __all__ = ["FAMILY_STYLE", "plot_critical_difference", "plot_mean_ranks", "plot_pareto", "plot_curves",
            "redraw_committed", "main"]
