@@ -70,10 +70,10 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev,docs]"
-	@# lib/ on sys.path (a .pth file): setuptools' editable finder runs after the path finder, so a folder named
-	@# genesel in the current directory (a clone) would otherwise shadow the package as an empty namespace package
-	$(BIN)/python -c 'import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "genesel-lib.pth").write_text("$(abspath lib)\n")'
+	@# dev: every extra (notebooks, stats, anndata, distributed, docs) and the test tools; see pyproject.toml
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	@# older Makefiles wrote this path file by hand (the build backend now puts lib/ on sys.path itself)
+	rm -f "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/genesel-lib.pth"
 	touch $(STAMP)
 
 clean-cache:       ## forget cached experiment cells (runs/cache) and parsed data (data/parsed)

@@ -20,6 +20,8 @@ def _pyproject_deps():
     out = {}
     for d in deps:
         m = re.fullmatch(r"([A-Za-z0-9_.\-]+)\s*(.*)", d.strip())
+        if _norm(m.group(1)) == _norm(meta["name"]):  # an extra that pulls in other extras (dev)
+            continue
         out[_norm(m.group(1))] = m.group(2).replace(" ", "")
     out["python"] = meta["requires-python"].replace(" ", "")
     return out
@@ -41,6 +43,21 @@ def test_environment_yml_matches_pyproject():
     assert set(py) == set(conda), f"only in pyproject: {set(py) - set(conda)}; only in environment.yml: {set(conda) - set(py)}"
     drift = {k: (py[k], conda[k]) for k in py if py[k] != conda[k]}
     assert not drift, f"version bounds drift (pyproject, environment.yml): {drift}"
+
+
+def test_dev_extra_installs_every_extra():
+    """`make install` installs ``.[dev]``, which must bring every other extra (the tests run the notebooks, build the
+    site, read .h5ad files and start a dask cluster); conda users get them all from environment.yml."""
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = meta["optional-dependencies"]
+    pulled = set()
+    for d in extras["dev"]:
+        m = re.fullmatch(r"([A-Za-z0-9_.\-]+)\[([^\]]*)\]", d.strip())
+        if m and _norm(m.group(1)) == _norm(meta["name"]):
+            pulled |= {e.strip() for e in m.group(2).split(",")}
+    assert pulled == set(extras) - {"dev"}, f"dev misses {set(extras) - {'dev'} - pulled}"
+    assert re.search(r'pip install[^\n]*-e "\.\[dev\]"', (ROOT / "Makefile").read_text()), \
+        "make install must install .[dev]"
 
 
 def test_readme_starts_with_the_two_commands():

@@ -51,8 +51,14 @@ def main(argv=None) -> int:
     if name not in COMMANDS:
         print(f"genesel: unknown subcommand {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    from genesel.extras import MissingExtra
+
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+        return int(module.main(rest) or 0)
+    except MissingExtra as exc:  # an optional package is not installed: say which extra brings it, no traceback
+        print(f"genesel {name}: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

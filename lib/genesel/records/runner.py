@@ -306,6 +306,9 @@ def main(argv=None) -> int:
                          "$GENESEL_SCHEDULER, else this machine)")
     ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01")
     args = ap.parse_args(argv)
+    from genesel.extras import check
+
+    check("executing notebooks (papermill)", "papermill", "nbformat", "yaml", "ipykernel")
     try:
         params = parse_parameters(args.parameter, args.yaml)
         paths = notebook_paths(args.names)
