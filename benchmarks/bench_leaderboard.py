@@ -39,7 +39,6 @@ def main(argv=None) -> int:
     ap.add_argument("--from-cache", default=None, help="read the costs of a full run's done cells from this cache")
     args = ap.parse_args(argv)
     use_mirror(args)
-    import numpy as np
     import pandas as pd
 
     from genesel.leaderboard import catalogue as K

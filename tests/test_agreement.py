@@ -155,7 +155,7 @@ def test_a_registered_claims_module_declares_what_the_tally_reads(name, rows):
     mod = importlib.import_module(name)
     for attr in ("PAPER", "NOTEBOOKS", "EXPLAINED", "cells"):
         assert hasattr(mod, attr), f"{name} has no {attr}"
-    for nb, (stem, patterns) in mod.NOTEBOOKS.items():
+    for nb, (stem, _) in mod.NOTEBOOKS.items():
         assert (ROOT / "notebooks" / f"{nb}.ipynb").is_file(), f"{name}: no notebook {nb}"
         if (FIGURES / f"{stem}_paper_vs_genesel.csv").exists():
             assert mod.cells(FIGURES), f"{name}: figures/{stem}_paper_vs_genesel.csv is committed but it lists no cell"

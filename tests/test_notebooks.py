@@ -73,7 +73,8 @@ def test_every_exercise_has_a_folded_solution_the_notebook_runs(path):
         assert solutions and all(c["cell_type"] == "code" for c in solutions), f"{title!r}: no solution code cell"
         for c in solutions:
             hidden = c.get("metadata", {}).get("jupyter", {})
-            assert hidden.get("source_hidden") and hidden.get("outputs_hidden"), f"{title!r}: the solution is not folded"
+            assert hidden.get("source_hidden") and hidden.get("outputs_hidden"), \
+                f"{title!r}: the solution is not folded"
 
 
 #: The budget of a notebook's code (non-blank lines that are not only a comment). Notebooks call, display and narrate;
@@ -174,7 +175,8 @@ def _run(path, tmp_path, monkeypatch, parameters=None):
     assert not stderr, f"the notebook wrote to stderr (warnings or progress bars): {stderr[:2]}"
     images = [o for o in _outputs(nb) if "image/png" in o.get("data", {})]
     assert images, "the notebook showed no figure"
-    no_alt = [o["data"].get("text/plain") for o in images if not (o.get("metadata") or {}).get("image/png", {}).get("alt")]
+    no_alt = [o["data"].get("text/plain") for o in images
+              if not (o.get("metadata") or {}).get("image/png", {}).get("alt")]
     assert not no_alt, f"{len(no_alt)} of {len(images)} figures have no alt text (genesel.plotting.show): {no_alt[:3]}"
     problems = scan_notebook(nb, path.stem)
     assert not problems, f"{len(problems)} output(s) cannot be true of the run:\n" + "\n".join(problems[:20])
@@ -221,7 +223,8 @@ USER_FILES = {
     "05b_tan2006_feature_ranking": ("alon", None, "samples", {}),
     "05c_tan2006_stability": ("alon", None, "genes", {}),
     "06_leaderboard": ("alon", None, "samples", {"methods": '["SVM-RFE (halving) + SVM", "t-test + SVM", '
-                                                  '"PAC-Bayes stumps", "shrunken centroids (SC.s)", "SVM (all genes)"]'}),
+                                                  '"PAC-Bayes stumps", "shrunken centroids (SC.s)", '
+                                                  '"SVM (all genes)"]'}),
 }
 
 

@@ -368,7 +368,8 @@ def make_problem(spec):
         j = rest[-1]
         X[:, j], Xt[:, j] = X[:, informative[0]], Xt[:, informative[0]]
         quirks.append(f"gene {j} duplicates gene {informative[0]}")
-    names = {"01": (0, 1), "pm1": (-1, 1), "12": (1, 2), "words": ("ALL", "AML"), "words-reversed": ("tumour", "normal")}
+    names = {"01": (0, 1), "pm1": (-1, 1), "12": (1, 2), "words": ("ALL", "AML"),
+             "words-reversed": ("tumour", "normal")}
     lab = np.array(names[spec.encoding], dtype=object if spec.encoding.startswith("words") else int)
     desc = (f"{spec.shape} n={spec.n_neg}+{spec.n_pos} d={d} informative={informative.tolist()} "
             f"scale=1e{spec.log_scale:.1f} offset={spec.offset:g} labels={spec.encoding} {' '.join(quirks)}")

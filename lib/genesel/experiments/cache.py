@@ -2,7 +2,8 @@
 
 Layout: ``<cache_dir>/<function>/<key>.rec``, one record per cell (:mod:`genesel._core.store`: plain data, never a
 pickle, authenticated by an HMAC with a key kept outside the cache), holding the cell's key, its function, its
-parameters, its result and the seconds it took (wall and CPU). ``<cache_dir>/<function>/costs.rec`` remembers those seconds by the
+parameters, its result and the seconds it took (wall and CPU). ``<cache_dir>/<function>/costs.rec`` remembers those
+seconds by the
 cell's parameters alone (not the code), so that a grid whose code changed still knows roughly what each cell costs
 and can be cut into tasks of useful size (:func:`genesel.experiments.grid.run_grid` with dask).
 

@@ -1,6 +1,7 @@
 """Running a grid's cells on a ``dask.distributed`` cluster, in batches (see :mod:`genesel.experiments.batching`).
 
-:func:`dask_results` yields ``(key, result, (wall, CPU seconds))`` as batches finish. It keeps at most a few tasks per worker in
+:func:`dask_results` yields ``(key, result, (wall, CPU seconds))`` as batches finish. It keeps at most a few tasks
+per worker in
 flight (two per worker thread, plus one), submitting the next batch when one comes back, so the scheduler never
 holds the whole grid and a run interrupted (Ctrl-C, a lost client) loses only the tasks in flight. Workers lost
 mid-task are dask's business: it reschedules their tasks elsewhere.

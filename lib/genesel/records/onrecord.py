@@ -11,7 +11,8 @@ parameters). The README quotes those numbers only through blocks this module wri
 and, for a table quoted whole, ``<!-- on-record-table:guyon2002_claims -->`` (the CSV ``figures/guyon2002_claims.csv``
 as a Markdown table), and ``<!-- agreement -->`` (how many cells of each paper's reference tables agree, differ
 for a cause a test shows, or stay unexplained: :mod:`genesel.records.agreement`), so a number in the README is
-a number of a committed table, never one typed by hand: change the CSV and the text changes (``genesel onrecord`` rewrites the blocks; ``--check`` fails when they are stale, as
+a number of a committed table, never one typed by hand: change the CSV and the text changes (``genesel onrecord``
+rewrites the blocks; ``--check`` fails when they are stale, as
 ``tests/test_onrecord.py`` does). A notebook whose full run is not on record yet gets a block that says so.
 """
 
@@ -20,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from pathlib import Path
 
 import pandas as pd

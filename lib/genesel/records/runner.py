@@ -281,7 +281,8 @@ def run_notebook(path: Path, mode: str = "quick", parameters: dict | None = None
     if overrides:
         figures = folder / "figures"
     else:  # the default run: $GENESEL_FIGURES_DIR, else runs/quick/figures or the committed figures/
-        figures = os.environ.get("GENESEL_FIGURES_DIR") or (mode_dir / "figures" if mode == "quick" else root / "figures")
+        figures = os.environ.get("GENESEL_FIGURES_DIR") or (mode_dir / "figures" if mode == "quick"
+                                                             else root / "figures")
     return execute_notebook(path, folder, quick=mode == "quick", parameters=parameters, figures_dir=figures, **kw)
 
 
