@@ -17,7 +17,7 @@ ARGS ?=
 SCHEDULER ?=
 export GENESEL_SCHEDULER := $(or $(SCHEDULER),$(GENESEL_SCHEDULER))
 
-.PHONY: help run full report test lint lab data install clean-cache bench
+.PHONY: help run full report test test-fast lint lab data install clean-cache bench
 
 help:              ## this list: every target and what it does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:[^#]*## /\t/' | expand -t 20
@@ -33,6 +33,9 @@ report: install    ## static HTML of the executed notebooks (offline maths, embe
 
 test: install      ## the test suite (includes every notebook in quick mode), on every core (pytest-xdist)
 	$(BIN)/python -m pytest -n auto --dist worksteal
+
+test-fast: install ## the quick loop (under 3 min on 2 cores): no notebooks, no real-data grids, nothing marked slow
+	$(BIN)/python -m pytest -n auto --dist worksteal -m "not notebook and not slow"
 
 lint: install      ## ruff (pyflakes, pycodestyle, bugbear; configured in pyproject.toml) over the code and tests
 	$(BIN)/ruff check lib data_fetch tests benchmarks

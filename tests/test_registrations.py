@@ -69,12 +69,14 @@ def _public_estimators():
 
 @pytest.mark.parametrize("cls", _public_estimators(), ids=lambda c: c.__name__)
 def test_every_public_estimator_is_registered(cls):
-    """Re-exported and mapped in genesel/__init__.py, run through scikit-learn's estimator checks, and declared in
+    """Re-exported and mapped in genesel/__init__.py, an entry in the table of test settings (tests/estimators.py:
+    scikit-learn's estimator checks, the constant-gene rules and the property tests read it), and declared in
     _parameter_constraints (tests/test_estimator_api.py checks the constraints themselves)."""
+    import estimators
+
     assert cls.__name__ in (genesel.__doc__ or ""), f"name {cls.__name__} in genesel/__init__.py's docstring map"
-    checked = [p.name for p in TESTS.glob("test_*.py")
-               if "parametrize_with_checks" in p.read_text() and re.search(rf"\b{cls.__name__}\(", p.read_text())]
-    assert checked, f"run {cls.__name__} through parametrize_with_checks in its tests/test_<module>.py"
+    assert cls.__name__ in estimators.SETTINGS, (f"an entry for {cls.__name__} in tests/estimators.py (its small "
+                                                 "settings, expected-failed checks, property-test configurations)")
     assert "_parameter_constraints" in vars(cls) or any("_parameter_constraints" in vars(b) for b in cls.__mro__[1:]
                                                         if b.__module__.startswith("genesel")), \
         f"declare {cls.__name__}'s hyper-parameters in _parameter_constraints"
