@@ -2,10 +2,11 @@
 :func:`genesel.make_corr_pipeline`), what the tests that run all of them need to know.
 
 Every test that runs every public estimator reads this table: scikit-learn's estimator checks
-(``tests/test_estimator_api.py``, once per estimator at its defaults), the rules of constant genes
-(``tests/test_constant_genes.py``), the property tests at every scale (``tests/test_properties.py``), the
-registrations (``tests/test_registrations.py``: a public estimator without an entry fails there, naming this file).
-A new estimator is one entry here; its own ``tests/test_<module>.py`` holds the tests against independent references.
+(``parametrize_with_checks`` in ``tests/test_estimator_api.py``, once per estimator at its defaults), the rules of
+constant genes (``tests/test_constant_genes.py``), the property tests at every scale (``tests/test_properties.py``),
+the registrations (``tests/test_registrations.py``: a public estimator without an entry fails there, naming this
+file). A new estimator is one entry here; its own ``tests/test_<module>.py`` holds the tests against independent
+references.
 
 Fields of :class:`Settings`:
 

@@ -27,6 +27,7 @@ def _manifest():
     return {r["file"].split("/")[-1]: r for r in csv.DictReader(open(MANIFEST))}
 
 
+@pytest.mark.registration("dataset", "data_fetch/files.py", "MANIFEST.csv")
 def test_registry_checksums_match_manifest():
     man = _manifest()
     assert set(FILES) == set(man), set(FILES) ^ set(man)
@@ -36,6 +37,7 @@ def test_registry_checksums_match_manifest():
         assert entry.url == man[name]["public_url"], name
 
 
+@pytest.mark.registration("dataset", "$GENESEL_DATA_MIRROR")
 def test_mirror_files_pass_checksums(mirror, tmp_path):
     for name in FILES:
         assert fetch_file(name, mirror=mirror, cache=tmp_path, download=False).exists()

@@ -32,6 +32,7 @@ def test_every_public_estimator_is_listed():
     assert len(names) >= 27 and set(SELECTORS) <= names and "SampleStandardizer" in names
 
 
+@pytest.mark.registration("estimator", "tests/estimators.py")
 def test_the_table_of_test_settings_holds_exactly_the_public_estimators():
     """tests/estimators.py: one entry per public estimator class and per public factory, none stale."""
     assert set(E.CLASSES) == set(E.public_estimators()), \

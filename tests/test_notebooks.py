@@ -36,6 +36,7 @@ def _sources(path):
     return nb, ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
 
 
+@pytest.mark.registration("paper", "notebooks/NN_<paper>.ipynb", "parameters")
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_structure(path):
     nb, code = _sources(path)
@@ -186,6 +187,7 @@ def _run(path, tmp_path, monkeypatch, parameters=None):
     return nb
 
 
+@pytest.mark.registration("paper", "genesel.papers.presentation.record")
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_every_notebook_keeps_its_tables_on_record(path):
     """Issue 27: a full run's tables are committed as CSV beside its figures (``figures/<paper>_<table>.csv``), so
@@ -202,6 +204,7 @@ def test_notebook_runs_quick(path, tmp_path, monkeypatch, mirror):
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.mark.registration("paper", "OTHER_DATA", "tests/test_notebooks.py")
 def test_notebook_runs_on_another_data_set(path, tmp_path, monkeypatch, mirror):
     params = OTHER_DATA.get(path.stem)
     if params is None:

@@ -461,6 +461,7 @@ def test_standardisers_do_not_depend_on_the_units(spec):
 TRANSFORMERS = {"GeneStandardizer", "SampleStandardizer", "LogTransform", "MissingValueImputer"}
 
 
+@pytest.mark.registration("estimator", "tests/estimators.py")
 def test_every_public_estimator_is_covered():
     """Every estimator re-exported by genesel (and the factory make_corr_pipeline) is in the property tests above,
     none exempt: a public name without ``properties`` in tests/estimators.py fails here."""

@@ -50,6 +50,7 @@ def _test_imports():
 KERNEL_MODULES = sorted(_module_name(p) for p in PKG.rglob("*.py") if _has_njit(p))
 
 
+@pytest.mark.registration("estimator", "tests/naive/<module>.py")
 @pytest.mark.parametrize("module", KERNEL_MODULES)
 def test_every_kernel_module_is_checked_against_a_plain_python_twin(module):
     """A module with numba kernels needs a twin in tests/naive/ and a test that imports both."""
@@ -67,6 +68,8 @@ def _public_estimators():
             if inspect.isclass(getattr(genesel, n)) and issubclass(getattr(genesel, n), BaseEstimator)]
 
 
+@pytest.mark.registration("estimator", "lib/genesel/__init__.py", "tests/estimators.py",
+                           "_parameter_constraints")
 @pytest.mark.parametrize("cls", _public_estimators(), ids=lambda c: c.__name__)
 def test_every_public_estimator_is_registered(cls):
     """Re-exported and mapped in genesel/__init__.py, an entry in the table of test settings (tests/estimators.py:
@@ -93,6 +96,8 @@ def _notebook_code(path):
     return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
 
 
+@pytest.mark.registration("paper", "lib/genesel/papers/<paper>_report.py", "genesel.papers.CLAIMS",
+                           "notebooks/NN_<paper>.ipynb", "README.md", "tests/papers/test_<paper>.py")
 @pytest.mark.parametrize("paper", _paper_modules())
 def test_every_paper_has_its_report_notebook_tests_and_readme_row(paper):
     report = PKG / "papers" / f"{paper}_report.py"

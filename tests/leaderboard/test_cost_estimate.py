@@ -10,6 +10,7 @@ from genesel.leaderboard import cells as C
 from genesel.leaderboard import report as R
 
 
+@pytest.mark.registration("leaderboard method", "CPU_PER_FOLD_FULL", "CPU_PER_FOLD_QUICK")
 def test_every_catalogue_method_has_a_measured_cost_in_both_modes():
     for table in (R.CPU_PER_FOLD_FULL, R.CPU_PER_FOLD_QUICK):
         assert set(table) == set(K.CATALOGUE), (set(K.CATALOGUE) ^ set(table))
