@@ -29,7 +29,7 @@ DOCS_RUNS ?= runs/quick
 NOTEBOOKS  := $(wildcard notebooks/[0-9]*.ipynb)
 QUICK_RUNS := $(patsubst notebooks/%,runs/quick/%,$(NOTEBOOKS))
 
-.PHONY: help run full docs test lint lab data install clean-cache bench
+.PHONY: help run full docs test test-fast lint lab data install clean-cache bench
 
 help:              ## this list: every target and what it does
 	@grep -E '^[a-z][a-z-]*:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):[^#]*## /\1\t/' | expand -t 14
@@ -50,6 +50,9 @@ runs/quick/%.ipynb: notebooks/%.ipynb | data
 
 test: install      ## the test suite (includes every notebook in quick mode), on every core (pytest-xdist)
 	$(BIN)/python -m pytest -n auto --dist worksteal
+
+test-fast: install ## the quick loop (under 3 min on 2 cores): no notebooks, no real-data grids, nothing marked slow
+	$(BIN)/python -m pytest -n auto --dist worksteal -m "not notebook and not slow"
 
 lint: install      ## ruff (pyflakes, pycodestyle, bugbear; configured in pyproject.toml) over the code and tests
 	$(BIN)/ruff check lib data_fetch tests benchmarks

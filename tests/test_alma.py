@@ -6,9 +6,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy.optimize import minimize
-from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel import alma as A
 from problems import sparse_problem as _sparse_problem
@@ -476,35 +474,6 @@ def test_bad_input(est, X, y, match):
 # ----------------------------------------------------------------------------------------------------------------
 # scikit-learn contract
 # ----------------------------------------------------------------------------------------------------------------
-
-
-
-_PIPE_EXPECTED = {
-    "check_estimators_overwrite_params": "a Pipeline fits its step objects in place (standard scikit-learn behaviour)",
-    "check_dont_overwrite_parameters": "a Pipeline fits its step objects in place (standard scikit-learn behaviour)",
-}
-
-
-def _expected(est):
-    if isinstance(est, Pipeline):
-        return _PIPE_EXPECTED
-    return {}
-
-
-# sklearn's checks fit on random labels: models that then predict one class say so (DegenerateModelWarning)
-@pytest.mark.filterwarnings("ignore::genesel._core.validation.DegenerateModelWarning")
-@parametrize_with_checks(
-    [
-        A.ALMA(random_state=0),
-        A.ALMA(p="ln", random_state=0),
-        A.ALMAFS(random_state=0),
-        A.ALMARFE(n_features_to_select=2, random_state=0),
-        A.make_corr_pipeline(2, random_state=0),
-    ],
-    expected_failed_checks=_expected,
-)
-def test_sklearn_contract(estimator, check):
-    check(estimator)
 
 
 def test_hyperplane_through_the_origin_on_uncentred_genes_warns():

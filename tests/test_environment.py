@@ -40,7 +40,8 @@ def _conda_deps():
 def test_environment_yml_matches_pyproject():
     py, conda = _pyproject_deps(), _conda_deps()
     assert py, "no dependencies parsed from pyproject.toml"
-    assert set(py) == set(conda), f"only in pyproject: {set(py) - set(conda)}; only in environment.yml: {set(conda) - set(py)}"
+    assert set(py) == set(conda), \
+        f"only in pyproject: {set(py) - set(conda)}; only in environment.yml: {set(conda) - set(py)}"
     drift = {k: (py[k], conda[k]) for k in py if py[k] != conda[k]}
     assert not drift, f"version bounds drift (pyproject, environment.yml): {drift}"
 

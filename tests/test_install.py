@@ -227,7 +227,8 @@ def test_make_lab_allows_root_only_as_root():
 def test_make_help_lists_every_documented_target():
     """`make help` lists each target that carries a ``## what it does`` comment, and nothing else."""
     text = (ROOT / "Makefile").read_text()
-    documented = {line.split(":")[0] for line in text.splitlines() if "## " in line and not line.startswith(("#", "\t"))}
+    documented = {line.split(":")[0] for line in text.splitlines()
+                  if "## " in line and not line.startswith(("#", "\t"))}
     res = subprocess.run(["make", "--no-print-directory", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     listed = {line.split()[0] for line in res.stdout.splitlines() if line.strip()}
     assert res.returncode == 0 and listed == documented and {"run", "test", "lint", "lab", "help"} <= listed

@@ -5,7 +5,6 @@ documentation site (generated while the site is built; tests/test_docs.py builds
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -76,7 +75,8 @@ def _copy_run(tmp_path, notebook="03_helleputte2009_transfer"):
 
 def test_change_a_number_and_the_text_changes(tmp_path):
     figs, stem = _copy_run(tmp_path)
-    text = "intro\n<!-- on-record:03_helleputte2009_transfer -->\nstale text\n<!-- /on-record:03_helleputte2009_transfer -->\n"
+    text = ("intro\n<!-- on-record:03_helleputte2009_transfer -->\nstale text\n"
+            "<!-- /on-record:03_helleputte2009_transfer -->\n")
     first = render_readme(text, figs)
     assert "| Leukemia: errors | LOO | 0 | 2 |  |" in first and "`0123456789`" in first and "stale text" not in first
     t = pd.read_csv(figs / f"{stem}_paper_vs_genesel.csv", dtype=str, keep_default_na=False)
@@ -120,4 +120,5 @@ def test_a_run_note_is_quoted_in_the_run_line(tmp_path):
     assert "Resumed" not in block("03_helleputte2009_transfer", figs)
     run["note"] = "Resumed from the cell cache of an interrupted run."
     (figs / "03_helleputte2009_transfer_run.json").write_text(json.dumps(run))
-    assert "cores, Linux). Resumed from the cell cache of an interrupted run." in block("03_helleputte2009_transfer", figs)
+    assert "cores, Linux). Resumed from the cell cache of an interrupted run." in \
+        block("03_helleputte2009_transfer", figs)

@@ -1,16 +1,16 @@
 """The one command: ``genesel <subcommand> [options]`` (also ``python -m genesel``).
 
-=================  ======================================================================  ==============================
-subcommand         what it does                                                            module
-=================  ======================================================================  ==============================
-``run``            execute notebooks headless with papermill (``--mode quick|full``)        :mod:`genesel.records.runner`
-``data``           fetch and checksum registered data sets (``--all``, ``--mirror DIR``)   :mod:`data_fetch.__main__`
-``status``         how far the leaderboard's grid has got, from its cell cache             :mod:`genesel.leaderboard.status`
-``agreement``      the tally of the papers' cells genesel reproduces (``--rows``)          :mod:`genesel.records.agreement`
-``onrecord``       rewrite the generated blocks from the committed tables (``--check``)    :mod:`genesel.records.onrecord`
-``compare-runs``   compare two runs' tables cell by cell                                   :mod:`genesel.records.compare_runs`
-``cluster``        write a SLURM (dask-jobqueue) recipe for running the grids              :mod:`genesel.experiments.cluster`
-=================  ======================================================================  ==============================
+================  =================================================================  ===================================
+subcommand        what it does                                                       module
+================  =================================================================  ===================================
+``run``           execute notebooks headless with papermill (``--mode quick|full``)  :mod:`genesel.records.runner`
+``data``          fetch and checksum registered data (``--all``, ``--mirror DIR``)   :mod:`data_fetch.__main__`
+``status``        how far the leaderboard's grid has got, from its cell cache        :mod:`genesel.leaderboard.status`
+``agreement``     the tally of the papers' cells genesel reproduces (``--rows``)     :mod:`genesel.records.agreement`
+``onrecord``      rewrite the generated blocks from committed tables (``--check``)   :mod:`genesel.records.onrecord`
+``compare-runs``  compare two runs' tables cell by cell                              :mod:`genesel.records.compare_runs`
+``cluster``       write a SLURM (dask-jobqueue) recipe for running the grids         :mod:`genesel.experiments.cluster`
+================  =================================================================  ===================================
 
 Each subcommand is the ``main(argv)`` of its module, imported only when it is asked for, so ``genesel data --list``
 starts without loading the estimators.

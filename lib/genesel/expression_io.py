@@ -505,7 +505,8 @@ def _read_series_matrix(path: Path, label):
     header, at, text = _geo_table(path, "!series_matrix_table_begin", "!series_matrix_table_end")
     frame = _parse_table(text, "\t", where, line0=at + 1)
     if frame.index.name != "ID_REF":
-        raise ValueError(f"{where}: the Series Matrix table must start with the column ID_REF, got {frame.index.name!r}")
+        raise ValueError(f"{where}: the Series Matrix table must start with the column ID_REF, "
+                         f"got {frame.index.name!r}")
     samples = list(frame.columns)
     _check_unique(frame.index, "gene", where)
     _check_unique(samples, "sample", where)
@@ -735,7 +736,8 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
     all_missing = np.isnan(X).all(axis=0)
     if all_missing.any():
         j = int(np.flatnonzero(all_missing)[0])
-        raise ValueError(f"{where}: gene {str(gene_ids[j])!r} has no value in any sample ({int(all_missing.sum())} such "
+        raise ValueError(f"{where}: gene {str(gene_ids[j])!r} has no value in any sample "
+                         f"({int(all_missing.sum())} such "
                          "gene(s)); remove it")
     if np.isnan(X).any():
         extra["missing_values"] = int(np.isnan(X).sum())

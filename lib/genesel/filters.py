@@ -128,7 +128,8 @@ def wilcoxon_pvalues(X, y):
 
 
 def abs_score(score_func):
-    """Wrap a signed score so that ``SelectKBest`` ranks genes by magnitude: ``SelectKBest(abs_score(signal_to_noise))``."""
+    """Wrap a signed score so that ``SelectKBest`` ranks genes by magnitude:
+    ``SelectKBest(abs_score(signal_to_noise))``."""
 
     def f(X, y):
         return np.abs(score_func(X, y))

@@ -171,10 +171,10 @@ def _kernel_manager_class():
     return IPCKernelManager
 
 
-@contextmanager
 BLAS_CORETYPE = "Haswell"  # OpenBLAS's AVX2 kernels: what the committed tables were computed with
 
 
+@contextmanager
 def _kernel_environment(**values):
     """Environment variables the notebook's kernel inherits, restored afterwards (``None`` leaves one alone)."""
     old = {k: os.environ.get(k) for k in values}
@@ -290,7 +290,8 @@ def run_notebook(path: Path, mode: str = "quick", parameters: dict | None = None
     if overrides:
         figures = folder / "figures"
     else:  # the default run: $GENESEL_FIGURES_DIR, else runs/quick/figures or the committed figures/
-        figures = os.environ.get("GENESEL_FIGURES_DIR") or (mode_dir / "figures" if mode == "quick" else root / "figures")
+        figures = os.environ.get("GENESEL_FIGURES_DIR") or (mode_dir / "figures" if mode == "quick"
+                                                             else root / "figures")
     return execute_notebook(path, folder, quick=mode == "quick", parameters=parameters, figures_dir=figures, **kw)
 
 
