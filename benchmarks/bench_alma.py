@@ -130,7 +130,6 @@ def main(argv=None):
 
 
 def _where_the_time_goes(ds, args, rows):
-    import math
 
     from genesel import _alma_kernels as AK
     from genesel import alma as A

@@ -77,7 +77,8 @@ def run(name, C, tol, svc_tol, repeats, skip_sklearn, default_threads):
     print(f"\n== {name}: {X.shape[0]} samples x {X.shape[1]} genes, C={C:g}, tol={tol:g} ==")
     L2AROM(C=C).fit(X[:, :200], y)  # numba compile outside the timing
     ours, t_ours, c_ours = best_of(lambda: L2AROM(C=C, tol=tol).fit(X, y), repeats)
-    print(f"genesel L2AROM (one BLAS thread): {t_ours:8.3f} s wall, {c_ours:8.3f} s CPU (best of {repeats}); {ours.n_iter_} iterations, "
+    print(f"genesel L2AROM (one BLAS thread): {t_ours:8.3f} s wall, {c_ours:8.3f} s CPU (best of {repeats}); "
+          f"{ours.n_iter_} iterations, "
           f"{ours.n_active_} genes active at convergence; active genes per iteration {ours.active_path_.tolist()}")
     row = {"dataset": name, "n": X.shape[0], "d": X.shape[1], "iterations": ours.n_iter_, "active": ours.n_active_,
            "genesel_wall": t_ours, "genesel_cpu": c_ours}

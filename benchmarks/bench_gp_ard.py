@@ -275,7 +275,8 @@ def main(argv=None):
         # cross-check: sklearn's evidence at genesel's optimum equals genesel's
         th = g_lap["est"].theta_
         sk_theta = np.concatenate([[th[0]], -0.5 * th[1:]])
-        print(f"cross-check: sklearn's log evidence at genesel's optimum {sk['est'].log_marginal_likelihood(sk_theta):.6f}"
+        print("cross-check: sklearn's log evidence at genesel's optimum "
+              f"{sk['est'].log_marginal_likelihood(sk_theta):.6f}"
               f" vs genesel {g_lap['log_z']:.6f}")
     if gpy is not None:
         print(f"GPy EP: {gpy['n_evals']} evaluations; log evidence it reports {gpy['reported']:.4f} (stale EP sites),"

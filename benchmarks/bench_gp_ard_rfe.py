@@ -108,7 +108,8 @@ def _bench_gp(args, A, y, Ar):
             per_size[size] = time.process_time() - c0
         sk_full = 10 * sum(per_size.values())
         print(f"GP-ARD-RFE (full: 2000 genes, 10 folds, p = 8): genesel {w3:.1f} s wall / {c3:.1f} s CPU "
-              f"measured; sklearn one fit per size measured ({', '.join(f'{k} genes {v:.1f} s' for k, v in per_size.items())} "
+              "measured; sklearn one fit per size measured "
+              f"({', '.join(f'{k} genes {v:.1f} s' for k, v in per_size.items())} "
               f"CPU) x 10 folds = {sk_full:.0f} s CPU EXTRAPOLATED -> {sk_full / c3:.0f}x CPU")
         record("GP-ARD-RFE (full: 2000 genes, 10 folds, p = 8)", genesel=f"{c3:.1f} s CPU ({w3:.1f} s wall), measured",
                alternative=f"sklearn GaussianProcessClassifier: {sk_full:.0f} s CPU, extrapolated from one measured "
@@ -146,7 +147,8 @@ def main():
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--p", type=int, default=5)
     ap.add_argument("--msvm-genes", type=int, default=300)
-    ap.add_argument("--skip-full", action="store_true", help="do not time genesel's full GP-ARD-RFE (10 folds, 2000 genes)")
+    ap.add_argument("--skip-full", action="store_true",
+                    help="do not time genesel's full GP-ARD-RFE (10 folds, 2000 genes)")
     ap.add_argument("--skip-gp", action="store_true", help="run only the MSVM-RFE part")
     args = ap.parse_args()
     use_mirror(args)

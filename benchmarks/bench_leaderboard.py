@@ -101,8 +101,7 @@ def main(argv=None):
     n, g = base.X.shape
     t["notebook's estimate"] = [cell_cpu_seconds(m, n, g, full["inner_k"], False)[0] for m in t.index]
     t["measured / estimate"] = t["cpu_per_fold"] / t["notebook's estimate"]
-    print("
-measured against the notebook's estimate from the committed run (genesel.leaderboard.cost):")
+    print("\nmeasured against the notebook's estimate from the committed run (genesel.leaderboard.cost):")
     print(t[["cpu_per_fold", "notebook's estimate", "measured / estimate"]].sort_values(
         "cpu_per_fold", ascending=False).round(3).to_string())
     table = [{"method": m, "CPU s per outer fold": round(float(r["cpu_per_fold"]), 3),

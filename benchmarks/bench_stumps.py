@@ -231,8 +231,8 @@ def compare_pyscm(name, p, S, repeats):
     pos_all = y > 0
     ST.warm_up()
     ours, t_w, t_c = [], 0.0, 0.0
-    for tr, te in folds:
-        path, w, c = best_of(lambda: ST.scm_paths(X[tr], pos_all[tr], p, S, reuse_genes=True)[0], repeats)
+    for tr, _ in folds:
+        path, w, c = best_of(lambda tr=tr: ST.scm_paths(X[tr], pos_all[tr], p, S, reuse_genes=True)[0], repeats)
         ours.append(path)
         t_w += w
         t_c += c

@@ -45,7 +45,8 @@ def run(name, C, skip_sklearn):
     print(f"\n== {name}: {X.shape[0]} samples x {X.shape[1]} genes, C={C}, one gene per step ==")
     SVMRFE(n_features_to_select=1, C=C).fit(X[:, :50], y)  # numba compile outside the timing
     ours, t_ours, c_ours = best_of(lambda: SVMRFE(n_features_to_select=1, step=1, C=C, tol=1e-8).fit(X, y), 3)
-    print(f"genesel SVMRFE : {t_ours:8.2f} s wall, {c_ours:8.2f} s CPU (best of 3)  ({ours.n_iter_} SMO iterations over "
+    print(f"genesel SVMRFE : {t_ours:8.2f} s wall, {c_ours:8.2f} s CPU (best of 3)  "
+          f"({ours.n_iter_} SMO iterations over "
           f"{X.shape[1]} solves)")
     case = f"SVM-RFE, one gene per step, {name} {X.shape[0]} x {X.shape[1]}"
     if skip_sklearn:

@@ -246,7 +246,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="*", default=None, help="estimator names (default: all)")
     ap.add_argument("--real", default="chowdary", help="a two-class data set of the mirror, or 'none'")
-    ap.add_argument("--no-synthetic", action="store_true", help="only the real data set (e.g. to re-measure a few rows)")
+    ap.add_argument("--no-synthetic", action="store_true",
+                    help="only the real data set (e.g. to re-measure a few rows)")
     ap.add_argument("--genes", type=int, default=N_GENES, help="genes of the synthetic problem (default 55,000)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds before a fit is stopped (default 900)")
     ap.add_argument("--json", default=None, help="also write the rows to this JSON file")

@@ -10,6 +10,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 os.environ.setdefault("MPLBACKEND", "Agg")
+# Before numpy loads OpenBLAS: the AVX2 kernels on every CPU (the Makefile sets it too; docs/architecture.md,
+# "Reproducibility across machines"). The GP-ARD examples and tests are exact to the last bits of the BLAS, which
+# AVX-512 kernels round differently.
+os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 
 
 def mirror_path() -> Path | None:
@@ -41,6 +45,34 @@ def alon(mirror):
     from genesel.datasets import load_dataset
 
     return load_dataset("alon")
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# the fast loop: ``make test-fast`` deselects what is marked ``slow``; the marks are set here by rule, not by hand
+# ------------------------------------------------------------------------------------------------------------------
+
+#: folders whose real-data tests run a paper's or the leaderboard's grid cells (seconds to minutes each)
+GRID_FOLDERS = ("papers", "leaderboard")
+
+
+def slow_reason(path: Path, fixturenames, markers) -> str | None:
+    """Why a test is ``slow`` (left out of ``make test-fast``), or None: it executes a notebook (``notebook``), or it
+    needs the data mirror and lives where the real-data grids run (tests/papers/, tests/leaderboard/), or it says so
+    itself (``@pytest.mark.slow``, each with its reason beside it)."""
+    if "notebook" in markers:
+        return "executes a notebook"
+    if "mirror" in fixturenames and any(part in GRID_FOLDERS for part in path.relative_to(ROOT / "tests").parts):
+        return "runs a real-data grid"
+    if "slow" in markers:
+        return "marked slow"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        markers = {m.name for m in item.iter_markers()}
+        if "slow" not in markers and slow_reason(Path(str(item.path)), item.fixturenames, markers):
+            item.add_marker(pytest.mark.slow)
 
 
 _NOT_RUN = {}

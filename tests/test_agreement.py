@@ -135,6 +135,7 @@ def _papers_with_a_report():
     return sorted(p.stem.removesuffix("_report") for p in (PKG / "papers").glob("*_report.py"))
 
 
+@pytest.mark.registration("paper", "lib/genesel/papers/<paper>_claims.py", "genesel.papers.CLAIMS")
 @pytest.mark.parametrize("stem", _papers_with_a_report())
 def test_every_paper_with_a_report_module_has_a_registered_claims_module(stem):
     name = f"genesel.papers.{stem}_claims"
@@ -150,12 +151,13 @@ def test_every_committed_paper_vs_genesel_table_is_declared_by_a_registered_modu
                          f"{sorted(missing)} (add the paper's claims module and register it)")
 
 
+@pytest.mark.registration("paper", "PAPER", "NOTEBOOKS", "EXPLAINED", "cells")
 @pytest.mark.parametrize("name", CLAIMS)
 def test_a_registered_claims_module_declares_what_the_tally_reads(name, rows):
     mod = importlib.import_module(name)
     for attr in ("PAPER", "NOTEBOOKS", "EXPLAINED", "cells"):
         assert hasattr(mod, attr), f"{name} has no {attr}"
-    for nb, (stem, patterns) in mod.NOTEBOOKS.items():
+    for nb, (stem, _) in mod.NOTEBOOKS.items():
         assert (ROOT / "notebooks" / f"{nb}.ipynb").is_file(), f"{name}: no notebook {nb}"
         if (FIGURES / f"{stem}_paper_vs_genesel.csv").exists():
             assert mod.cells(FIGURES), f"{name}: figures/{stem}_paper_vs_genesel.csv is committed but it lists no cell"

@@ -6,9 +6,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy.optimize import minimize
-from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel import alma as A
 from problems import sparse_problem as _sparse_problem
@@ -476,59 +474,6 @@ def test_bad_input(est, X, y, match):
 # ----------------------------------------------------------------------------------------------------------------
 # scikit-learn contract
 # ----------------------------------------------------------------------------------------------------------------
-
-
-
-_PIPE_EXPECTED = {
-    "check_estimators_overwrite_params": "a Pipeline fits its step objects in place (standard scikit-learn behaviour)",
-    "check_dont_overwrite_parameters": "a Pipeline fits its step objects in place (standard scikit-learn behaviour)",
-}
-
-
-#: the checks scikit-learn runs on three classes for a classifier tagged multi-class: ALMA-CORR's ALMA is (one-vs-rest),
-#: its 'corr' step, SignalToNoiseSelector, is binary until the filters take K classes (issue 38, another branch)
-_MULTICLASS_CHECKS = ("check_fit_score_takes_y", "check_estimators_fit_returns_self", "check_readonly_memmap_input",
-                      "check_n_features_in_after_fitting", "check_positive_only_tag_during_fit", "check_dtype_object",
-                      "check_f_contiguous_array_estimator", "check_classifiers_classes", "check_classifiers_train",
-                      "check_classifiers_train(readonly_memmap=True)",
-                      "check_classifiers_train(readonly_memmap=True,X_dtype=float32)", "check_supervised_y_2d",
-                      "check_methods_sample_order_invariance", "check_methods_subset_invariance",
-                      "check_dict_unchanged", "check_fit2d_predict1d")
-
-
-def _snr_takes_three_classes():
-    X = np.random.default_rng(0).normal(size=(9, 4))
-    try:
-        SignalToNoiseSelector(n_features_to_select=2).fit(X, np.arange(9) % 3)
-    except ValueError:
-        return False
-    return True
-
-
-def _expected(est):
-    if isinstance(est, Pipeline):
-        out = dict(_PIPE_EXPECTED)
-        if not _snr_takes_three_classes():
-            out.update({c: "SignalToNoiseSelector (the 'corr' step) takes two classes only; the pipeline takes K "
-                           "when it does" for c in _MULTICLASS_CHECKS})
-        return out
-    return {}
-
-
-# sklearn's checks fit on random labels: models that then predict one class say so (DegenerateModelWarning)
-@pytest.mark.filterwarnings("ignore::genesel._core.validation.DegenerateModelWarning")
-@parametrize_with_checks(
-    [
-        A.ALMA(random_state=0),
-        A.ALMA(p="ln", random_state=0),
-        A.ALMAFS(random_state=0),
-        A.ALMARFE(n_features_to_select=2, random_state=0),
-        A.make_corr_pipeline(2, random_state=0),
-    ],
-    expected_failed_checks=_expected,
-)
-def test_sklearn_contract(estimator, check):
-    check(estimator)
 
 
 def test_hyperplane_through_the_origin_on_uncentred_genes_warns():

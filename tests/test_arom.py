@@ -7,7 +7,6 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel.arom import UNDERFLOW, L2AROM, _rescale, arom_path, check_prior
 from genesel.svm import LinearSVM
@@ -265,11 +264,6 @@ def test_pipeline_and_cross_val_score():
     pipe = make_pipeline(L2AROM(n_features_to_select=10), LinearSVM(C=1.0))
     scores = cross_val_score(pipe, X, y, cv=3)
     assert scores.shape == (3,) and scores.mean() > 0.7
-
-
-@parametrize_with_checks([L2AROM(), L2AROM(n_features_to_select=2, C=10.0)])
-def test_sklearn_estimator_contract(estimator, check):
-    check(estimator)
 
 
 # ---------------------------------------------------------------- bad input

@@ -43,7 +43,8 @@ def test_inversion_closed_forms():
         assert B.binomial_tail_inversion(0, m, d) == pytest.approx(1 - d ** (1 / m), rel=1e-12)
     # k = m: every risk is consistent
     assert B.binomial_tail_inversion(5, 5, 0.01) == 1.0
-    # delta = 1: Bin(k, m, r) >= 1 only as r -> k/m from below... the sup is the smallest r with tail < 1, i.e. 0 for k=0
+    # delta = 1: Bin(k, m, r) >= 1 only as r -> k/m from below... the sup is the smallest r with tail < 1, i.e. 0
+    # for k=0
     assert B.binomial_tail_inversion(0, 10, 1.0) == pytest.approx(0.0, abs=1e-15)
 
 

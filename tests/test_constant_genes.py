@@ -13,28 +13,16 @@ import pytest
 from sklearn.base import clone, is_classifier
 from sklearn.pipeline import make_pipeline
 
+import estimators as E
 import genesel
 from genesel._core import validation
 
 CONST = [5, 9, 20]
 
-#: every public estimator, with settings that keep this module fast (the defaults where they already are)
-FAST = {
-    "GaussianProcessClassifier": dict(n_restarts=0, max_iter=30, random_state=0),
-    "GPARDRFE": dict(n_folds=3, p=2, n_restarts=0, max_iter=20, random_state=0),
-    "GPARDFS": dict(n_folds=3, n_restarts=0, max_iter=20, random_state=0),
-    "MSVMRFE": dict(n_folds=5, random_state=0),
-    "ALMA": dict(random_state=0), "ALMAFS": dict(random_state=0),
-    "ALMARFE": dict(n_features_to_select=3, random_state=0),
-    "SVMRFE": dict(n_features_to_select=3), "SignalToNoiseSelector": dict(n_features_to_select=3),
-    "FisherSelector": dict(n_features_to_select=3), "AdaBoostStumps": dict(n_estimators=10),
-    "OneVsRestSelector": dict(n_features_to_select=3),
-    "ANOVASelector": dict(n_features_to_select=3), "KruskalWallisSelector": dict(n_features_to_select=3),
-}
-ESTIMATORS = sorted(n for n in genesel.__all__ if isinstance(getattr(genesel, n), type)
-                    and hasattr(getattr(genesel, n), "fit") and n != "ForwardPath")
-STATELESS = {"LogTransform", "SampleStandardizer", "MissingValueImputer",  # they do not look at genes one by one
-             "CountNormalizer"}
+#: every public estimator class; its settings (small ones that keep this module fast, whether it looks at genes one
+#: by one) are tests/estimators.py's
+ESTIMATORS = E.CLASSES
+STATELESS = {n for n in ESTIMATORS if E.SETTINGS[n].stateless}  # they do not look at genes one by one
 
 
 def _problem(seed=0):
@@ -47,7 +35,12 @@ def _problem(seed=0):
 
 
 def _make(name):
-    return getattr(genesel, name)(**FAST.get(name, {}))
+    """The small settings; a selector asked for 3 genes, fewer than the 27 that vary (its default may be all)."""
+    from genesel._core.selector import SelectorBase
+
+    extra = dict(n_features_to_select=3) if issubclass(getattr(genesel, name), SelectorBase) and \
+        "n_features_to_select" in getattr(genesel, name)._get_param_names() else {}
+    return E.build(name, small=True, **extra)
 
 
 def test_every_public_estimator_is_listed():

@@ -17,7 +17,8 @@ from genesel.datasets import load_dataset, list_datasets
 from conftest import mirror_path
 
 # the manifest sits beside the mirror's raw/ folder (CI: ../shared/data/MANIFEST.csv)
-MANIFEST = (mirror_path().parent if mirror_path() else Path(__file__).resolve().parents[2] / "shared" / "data") / "MANIFEST.csv"
+MANIFEST = (mirror_path().parent if mirror_path()
+            else Path(__file__).resolve().parents[2] / "shared" / "data") / "MANIFEST.csv"
 
 
 def _manifest():
@@ -26,6 +27,7 @@ def _manifest():
     return {r["file"].split("/")[-1]: r for r in csv.DictReader(open(MANIFEST))}
 
 
+@pytest.mark.registration("dataset", "data_fetch/files.py", "MANIFEST.csv")
 def test_registry_checksums_match_manifest():
     man = _manifest()
     assert set(FILES) == set(man), set(FILES) ^ set(man)
@@ -35,6 +37,7 @@ def test_registry_checksums_match_manifest():
         assert entry.url == man[name]["public_url"], name
 
 
+@pytest.mark.registration("dataset", "$GENESEL_DATA_MIRROR")
 def test_mirror_files_pass_checksums(mirror, tmp_path):
     for name in FILES:
         assert fetch_file(name, mirror=mirror, cache=tmp_path, download=False).exists()
@@ -44,7 +47,8 @@ MANIFEST_SHAPES = {  # data set -> manifest row name whose parsed shape must mat
     "alon": "alon1999_colon", "golub": "golub1999_leukemia", "singh": "singh2002_prostate",
     "west": "west2001_breast_er", "pomeroy": "pomeroy2002_cns_outcome_C_MD", "gordon": "gordon2002_lung_meso",
     "shipp": "shipp2002_dlbcl_fl", "chowdary": "chowdary2006_breast_colon", "khan": "khan2001_srbct",
-    "gravier": "gravier2010_breast_cgh", "subramanian": "subramanian2005_p53", "alizadeh": "alizadeh2000_lymphoma_matrix",
+    "gravier": "gravier2010_breast_cgh", "subramanian": "subramanian2005_p53",
+    "alizadeh": "alizadeh2000_lymphoma_matrix",
     "welsh": "welsh2001_prostate_singh_testset", "chandran_metastasis": "chandran2007_prostate_metastasis_vs_normal",
 }
 

@@ -11,7 +11,6 @@ the notebooks' mathematics is checked without executing them. `make docs` builds
 from __future__ import annotations
 
 import base64
-import importlib
 import io
 import json
 import os
@@ -25,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 
 import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+from nbformat.v4 import new_code_cell, new_output
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -139,6 +139,7 @@ def test_every_public_estimator_is_covered():
     assert len(PUBLIC) >= 30 and {"SVMRFE", "LinearSVM", "GeneStandardizer", "forward_path"} <= set(PUBLIC)
 
 
+@pytest.mark.registration("estimator", "Examples")
 @pytest.mark.parametrize("ref", PUBLIC + ENTRY_POINTS)
 def test_public_api_has_examples(ref):
     problem = missing_examples(_resolve(ref), ref)

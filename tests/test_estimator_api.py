@@ -1,21 +1,22 @@
 """One shape for every public estimator (issue 21): scikit-learn's parameter validation everywhere, one selector base,
-one rule for the number of genes."""
+one rule for the number of genes; and scikit-learn's estimator checks, run here once per public estimator (at its
+defaults, issue 25) from the one table of test settings, ``tests/estimators.py``."""
 
 import inspect
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
-from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+import estimators as E
 import genesel
 from genesel._core.selector import SelectorBase, n_select
 from problems import golub_like
 
-ESTIMATORS = sorted((name, obj) for name, obj in vars(genesel).items()
-                    if name in genesel.__all__ and inspect.isclass(obj) and issubclass(obj, BaseEstimator))
+ESTIMATORS = sorted(E.public_estimators().items())
 SELECTORS = ["SignalToNoiseSelector", "FisherSelector", "SVMRFE", "ALMAFS", "ALMARFE", "L2AROM", "MSVMRFE", "GPARDFS",
              "GPARDRFE", "RVMSelector", "SMLRSelector"]
 #: the four wrong hyper-parameters of issue 21, and what each parameter accepts
@@ -29,6 +30,50 @@ def _init_params(cls):
 def test_every_public_estimator_is_listed():
     names = {n for n, _ in ESTIMATORS}
     assert len(names) >= 27 and set(SELECTORS) <= names and "SampleStandardizer" in names
+
+
+@pytest.mark.registration("estimator", "tests/estimators.py")
+def test_the_table_of_test_settings_holds_exactly_the_public_estimators():
+    """tests/estimators.py: one entry per public estimator class and per public factory, none stale."""
+    assert set(E.CLASSES) == set(E.public_estimators()), \
+        (f"missing from tests/estimators.py: {sorted(set(E.public_estimators()) - set(E.CLASSES))}; "
+         f"not public (stale): {sorted(set(E.CLASSES) - set(E.public_estimators()))}")
+    for name, fac in E.public_factories().items():
+        assert name in genesel.__all__ and callable(fac) and not inspect.isclass(fac), name
+    for name in E.NAMES:
+        s = E.SETTINGS[name]
+        params = inspect.signature(getattr(genesel, s.factory)).parameters if s.factory else E.build(name).get_params()
+        for kw in [s.small, s.checks] + [v for v, _ in s.variants] + [p for _, p, _, _ in s.properties]:
+            assert set(kw) <= set(params), f"{name}: tests/estimators.py names parameters {set(kw) - set(params)}"
+        assert all(isinstance(r, str) and r for r in s.expected_failed_checks.values()), f"{name}: a reason for each"
+        assert all(isinstance(r, str) and r for _, r in s.variants), f"{name}: a reason for each variant"
+
+
+def test_every_check_instance_is_distinct():
+    """No configuration is checked twice (issue 40: 629 check instances ran twice, in test_estimator_api.py and in
+    the estimators' own test files): the defaults and the variants are pairwise different estimators."""
+    configs = [repr(e) for e in E.check_instances() + E.variant_instances()]
+    assert len(configs) == len(set(configs)), sorted(c for c in configs if configs.count(c) > 1)
+    tests = Path(__file__).parent
+    elsewhere = [p.name for p in tests.rglob("test_*.py")
+                 if p.name != Path(__file__).name and "parametrize_with_checks" in p.read_text()]
+    assert not elsewhere, f"scikit-learn's checks run only here, from tests/estimators.py; also in {elsewhere}"
+
+
+@pytest.mark.parametrize("name", E.NAMES)
+def test_a_fit_needs_only_the_samples_the_table_says(name):
+    """``min_per_class`` of tests/estimators.py: a fit at the ``small`` settings on that many samples per class."""
+    k = E.SETTINGS[name].min_per_class
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], k)
+    X = rng.normal(size=(2 * k, 8))
+    X[y == 1, :2] += 3.0
+    if E.SETTINGS[name].stateless:
+        X = np.abs(X) + 1.0  # intensities
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = E.build(name, small=True).fit(X, y)
+    assert getattr(est, "n_features_in_", 8) == 8
 
 
 @pytest.mark.parametrize("name,cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
@@ -108,11 +153,9 @@ def test_n_select_rule():
 
 def _small_fit(name, **kw):
     X, y = golub_like(n=20, d=12, seed=3)
-    base = dict(SVMRFE={}, MSVMRFE=dict(n_folds=3, random_state=0), L2AROM={}, ALMARFE=dict(random_state=0),
-                SignalToNoiseSelector={}, FisherSelector={})[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return getattr(genesel, name)(**base, **kw).fit(X, y), X
+        return E.build(name, small=True, **kw).fit(X, y), X
 
 
 @pytest.mark.parametrize("name", ["SVMRFE", "MSVMRFE", "L2AROM", "ALMARFE", "SignalToNoiseSelector", "FisherSelector"])
@@ -160,33 +203,27 @@ def test_subset_of_a_ranking_is_its_prefix():
 
 
 # ---------------------------------------------------------------------------------------------------- contract
-@parametrize_with_checks([genesel.RVMSelector(), genesel.SMLRSelector(lam=0.3)])
-def test_sparse_selectors_sklearn_contract(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check(estimator)
-
-
-# ----------------------------------------------------------------------------------------------------- defaults
-def _expected_failures(est):
-    """The one check that does not pass, and why: no default is excused here (issue 25)."""
-    if isinstance(est, genesel.SampleStandardizer):  # it has no parameters
-        return {"check_estimators_dtypes": "a sample constant across all genes cannot be scaled; SampleStandardizer "
-                                           "refuses it rather than invent values"}
-    if isinstance(est, genesel.CountNormalizer):  # sklearn's checks hold samples whose counts are all zero
-        why = "a sample without any count has no library size; CountNormalizer refuses it rather than invent values"
-        return {"check_estimators_dtypes": why, "check_fit2d_1feature": why}
-    return {}
-
-
 # sklearn's checks fit on random labels: models that then predict one class say so, capped optimisers say they
 # stopped early, GP-ARD-FS says its prefilter level fell back; none of that is a failure of the contract
-@pytest.mark.filterwarnings("ignore::genesel.DegenerateModelWarning", "ignore::sklearn.exceptions.ConvergenceWarning",
-                            "ignore:GPARDFS. no gene has a Wilcoxon:UserWarning")
-@parametrize_with_checks([cls() for _, cls in ESTIMATORS], expected_failed_checks=_expected_failures)
+CHECK_WARNINGS = pytest.mark.filterwarnings(
+    "ignore::genesel.DegenerateModelWarning", "ignore::sklearn.exceptions.ConvergenceWarning",
+    "ignore:GPARDFS. no gene has a Wilcoxon:UserWarning")
+
+
+@CHECK_WARNINGS
+@parametrize_with_checks(E.check_instances(), expected_failed_checks=E.expected_failed_checks)
 def test_every_default_constructed_estimator_meets_the_sklearn_contract(estimator, check):
-    """Issue 25: MSVMRFE(), GPARDFS() and GPARDRFE() failed 12-18 checks at their defaults (10 folds on classes of
-    five samples, no Wilcoxon p below 0.01) and were only checked with non-default settings."""
+    """Every public estimator, once, at its defaults. Issue 25: MSVMRFE(), GPARDFS() and GPARDRFE() failed 12-18
+    checks at their defaults (10 folds on classes of five samples, no Wilcoxon p below 0.01) and were only checked
+    with non-default settings."""
+    check(estimator)
+
+
+@pytest.mark.slow
+@CHECK_WARNINGS
+@parametrize_with_checks(E.variant_instances(), expected_failed_checks=E.expected_failed_checks)
+def test_the_variants_meet_the_sklearn_contract(estimator, check):
+    """The configurations of tests/estimators.py's ``variants``: code paths the defaults do not take."""
     check(estimator)
 
 

@@ -1,6 +1,5 @@
 """Split protocols and the cached, resumable grid runner."""
 
-import json
 
 import numpy as np
 import pandas as pd
@@ -43,7 +42,7 @@ def test_random_splits_seeded_and_prefix_stable():
 
 
 def test_stratified_random_splits_keep_proportions():
-    for tr, te in random_splits(Y, 31, 10, seed=0, stratified=True):
+    for tr, _ in random_splits(Y, 31, 10, seed=0, stratified=True):
         assert np.sum(Y[tr] == 0) == 11 and np.sum(Y[tr] == 1) == 20
 
 

@@ -239,6 +239,7 @@ def test_a_multiclass_file_on_request_and_two_of_its_classes(tmp_path):
         read_expression(p, label="class", classes="a")
 
 
+@pytest.mark.registration("estimator", "genesel.expression_io.MULTICLASS_METHODS")
 def test_the_multiclass_methods_named_are_those_that_accept_three_classes():
     """MULTICLASS_METHODS (named in the message above) against the estimators themselves: each one it names fits
     three classes; every other public classifier or selector refuses them."""

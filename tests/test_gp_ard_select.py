@@ -8,7 +8,6 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel.filters import wilcoxon_pvalues
 from genesel.gp import GaussianProcessClassifier
@@ -106,25 +105,6 @@ def test_gp_ard_fs_prefilter_and_selection(problem):
     assert fb.alpha_ == pytest.approx(level) and fb.prefilter_support_.sum() == np.sum(p < fb.alpha_) >= 1
     with pytest.raises(ValueError, match="shape of X"):
         GPARDFS(n_folds=4).fit(X, y, prefilter_X=Z[:, :3])
-
-
-def _expected_failures(est):
-    if isinstance(est, GPARDFS):
-        return {"check_fit2d_1feature": "the check fits 10 samples; with 2 folds an inner training part holds one "
-                                        "sample of a class, too few for its leave-one-out forward selection (which "
-                                        "says so in its error)"}
-    return {}
-
-
-@parametrize_with_checks([GPARDRFE(n_folds=2, p=1, n_restarts=0, max_iter=20, random_state=0),
-                          GPARDFS(alpha=1.0, n_folds=2, n_restarts=0, max_iter=20, random_state=0)],
-                         expected_failed_checks=_expected_failures)
-def test_sklearn_contract(estimator, check):
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check(estimator)
 
 
 # ------------------------------------------------------------------------------------------------------------------

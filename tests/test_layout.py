@@ -86,8 +86,8 @@ def test_package_init_files_hold_no_behaviour():
 
 #: What a notebook may import from genesel: the package, the data, the experiments, plotting, the paper modules
 #: and the public algorithm modules (never ``_core`` or a private module).
-NB_ALGORITHMS = ("metrics", "stability", "filters", "preprocessing", "svm", "rfe", "voting", "alma", "gp", "rvm", "smlr",
-                 "dwd", "arom", "stumps", "bounds", "msvm_rfe", "gp_ard_select", "sparse_select", "forward")
+NB_ALGORITHMS = ("metrics", "stability", "filters", "preprocessing", "svm", "rfe", "voting", "alma", "gp", "rvm",
+                 "smlr", "dwd", "arom", "stumps", "bounds", "msvm_rfe", "gp_ard_select", "sparse_select", "forward")
 
 
 def _public_modules(package):
@@ -296,7 +296,8 @@ def test_a_cell_module_that_imports_plotting_is_caught(source_copy):
     from genesel.experiments.codekey import closure_digest, code_closure
 
     common = source_copy["genesel"] / "genesel" / "papers" / "common.py"
-    common.write_text(common.read_text() + "\n\ndef setup():\n    from genesel import plotting\n\n    plotting.setup()\n")
+    common.write_text(common.read_text()
+                      + "\n\ndef setup():\n    from genesel import plotting\n\n    plotting.setup()\n")
     assert "genesel.plotting" in code_closure("genesel.papers.gentile2003", source_copy)
     before = closure_digest("genesel.papers.gentile2003", source_copy)
     plotting = source_copy["genesel"] / "genesel" / "plotting.py"

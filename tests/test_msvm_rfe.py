@@ -6,7 +6,6 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel.msvm_rfe import MSVMRFE, _msvm_path, msvm_criterion, resampling_masks
 from naive import msvm_rfe as naive_msvm
@@ -66,13 +65,9 @@ def test_bad_parameters():
     X, y = golub_like(n=12, d=6, seed=0)
     with pytest.raises(ValueError, match="smallest class"):
         MSVMRFE(n_folds=10).fit(X, y)
-    with pytest.raises(ValueError, match=r"'n_folds' parameter of MSVMRFE must be a str among \{'auto'\} or an int in the range \[2, inf\)"):
+    with pytest.raises(ValueError, match=r"'n_folds' parameter of MSVMRFE must be a str among \{'auto'\} "
+                                         r"or an int in the range \[2, inf\)"):
         MSVMRFE(n_folds=1).fit(X, y)
-
-
-@parametrize_with_checks([MSVMRFE(n_folds=2, random_state=0)])
-def test_sklearn_contract(estimator, check):
-    check(estimator)
 
 
 # ------------------------------------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ def _sources(path):
     return nb, ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
 
 
+@pytest.mark.registration("paper", "notebooks/NN_<paper>.ipynb", "parameters")
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_structure(path):
     nb, code = _sources(path)
@@ -73,7 +74,8 @@ def test_every_exercise_has_a_folded_solution_the_notebook_runs(path):
         assert solutions and all(c["cell_type"] == "code" for c in solutions), f"{title!r}: no solution code cell"
         for c in solutions:
             hidden = c.get("metadata", {}).get("jupyter", {})
-            assert hidden.get("source_hidden") and hidden.get("outputs_hidden"), f"{title!r}: the solution is not folded"
+            assert hidden.get("source_hidden") and hidden.get("outputs_hidden"), \
+                f"{title!r}: the solution is not folded"
 
 
 #: The budget of a notebook's code (non-blank lines that are not only a comment). Notebooks call, display and narrate;
@@ -174,7 +176,8 @@ def _run(path, tmp_path, monkeypatch, parameters=None):
     assert not stderr, f"the notebook wrote to stderr (warnings or progress bars): {stderr[:2]}"
     images = [o for o in _outputs(nb) if "image/png" in o.get("data", {})]
     assert images, "the notebook showed no figure"
-    no_alt = [o["data"].get("text/plain") for o in images if not (o.get("metadata") or {}).get("image/png", {}).get("alt")]
+    no_alt = [o["data"].get("text/plain") for o in images
+              if not (o.get("metadata") or {}).get("image/png", {}).get("alt")]
     assert not no_alt, f"{len(no_alt)} of {len(images)} figures have no alt text (genesel.plotting.show): {no_alt[:3]}"
     problems = scan_notebook(nb, path.stem)
     assert not problems, f"{len(problems)} output(s) cannot be true of the run:\n" + "\n".join(problems[:20])
@@ -184,6 +187,7 @@ def _run(path, tmp_path, monkeypatch, parameters=None):
     return nb
 
 
+@pytest.mark.registration("paper", "genesel.papers.presentation.record")
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_every_notebook_keeps_its_tables_on_record(path):
     """Issue 27: a full run's tables are committed as CSV beside its figures (``figures/<paper>_<table>.csv``), so
@@ -200,6 +204,7 @@ def test_notebook_runs_quick(path, tmp_path, monkeypatch, mirror):
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.mark.registration("paper", "OTHER_DATA", "tests/test_notebooks.py")
 def test_notebook_runs_on_another_data_set(path, tmp_path, monkeypatch, mirror):
     params = OTHER_DATA.get(path.stem)
     if params is None:
@@ -221,7 +226,8 @@ USER_FILES = {
     "05b_tan2006_feature_ranking": ("alon", None, "samples", {}),
     "05c_tan2006_stability": ("alon", None, "genes", {}),
     "06_leaderboard": ("alon", None, "samples", {"methods": '["SVM-RFE (halving) + SVM", "t-test + SVM", '
-                                                  '"PAC-Bayes stumps", "shrunken centroids (SC.s)", "SVM (all genes)"]'}),
+                                                  '"PAC-Bayes stumps", "shrunken centroids (SC.s)", '
+                                                  '"SVM (all genes)"]'}),
 }
 
 

@@ -5,7 +5,6 @@ documentation site (generated while the site is built; tests/test_docs.py builds
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -27,18 +26,25 @@ def test_the_readme_sentence_matches_the_committed_tables():
 
 
 def test_the_headline_moves_with_the_tables(tmp_path):
+    """The README's sentence is computed from the committed tables: the totals of the tally, and a table removed
+    from figures/ changes it."""
+    import re
+    import shutil
+
+    from genesel.records.agreement import tally
+
     figs = tmp_path / "figures"
-    figs.mkdir()
-    rows = pd.DataFrame({"quantity": ["Colon: test errors (Table 5.6)", "Leukemia: test errors (Table 5.6)"],
-                         "protocol": ["merged", "merged"], "paper": ["7", "2"], "genesel": ["7 (7)", "9 (9)"],
-                         "note": ["", ""]})
-    rows.to_csv(figs / "tan2006_ch5_paper_vs_genesel.csv", index=False)
+    shutil.copytree(FIGURES, figs)
     text = "<!-- agreement-headline -->\nold\n<!-- /agreement-headline -->\n"
     first = render_readme(text, figs)
-    assert "Of the 2 numeric cells" in first and "1 (50 %) agree" in first and "1 differ unexplained" in first
-    rows.loc[1, "genesel"] = "2 (2)"
-    rows.to_csv(figs / "tan2006_ch5_paper_vs_genesel.csv", index=False)
-    assert "2 (100 %) agree" in render_readme(first, figs)
+    t = tally(figs)
+    n = int(t["comparable cells"].sum())
+    agree = int(t["agrees"].sum())
+    assert f"Of the {n} printed numbers" in first and f"{agree} ({100 * agree / n:.0f} %) agree" in first
+    (figs / "guyon2002_paper_vs_genesel.csv").unlink()
+    second = render_readme(first, figs)
+    m1, m2 = (int(re.search(r"Of the (\d+) printed", x).group(1)) for x in (first, second))
+    assert m2 < m1, "removing a committed table must change the sentence"
 
 
 def test_a_block_for_the_site_folds_its_table_as_a_dropdown(tmp_path):
@@ -69,7 +75,8 @@ def _copy_run(tmp_path, notebook="03_helleputte2009_transfer"):
 
 def test_change_a_number_and_the_text_changes(tmp_path):
     figs, stem = _copy_run(tmp_path)
-    text = "intro\n<!-- on-record:03_helleputte2009_transfer -->\nstale text\n<!-- /on-record:03_helleputte2009_transfer -->\n"
+    text = ("intro\n<!-- on-record:03_helleputte2009_transfer -->\nstale text\n"
+            "<!-- /on-record:03_helleputte2009_transfer -->\n")
     first = render_readme(text, figs)
     assert "| Leukemia: errors | LOO | 0 | 2 |  |" in first and "`0123456789`" in first and "stale text" not in first
     t = pd.read_csv(figs / f"{stem}_paper_vs_genesel.csv", dtype=str, keep_default_na=False)
@@ -113,4 +120,5 @@ def test_a_run_note_is_quoted_in_the_run_line(tmp_path):
     assert "Resumed" not in block("03_helleputte2009_transfer", figs)
     run["note"] = "Resumed from the cell cache of an interrupted run."
     (figs / "03_helleputte2009_transfer_run.json").write_text(json.dumps(run))
-    assert "cores, Linux). Resumed from the cell cache of an interrupted run." in block("03_helleputte2009_transfer", figs)
+    assert "cores, Linux). Resumed from the cell cache of an interrupted run." in \
+        block("03_helleputte2009_transfer", figs)

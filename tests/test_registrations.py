@@ -50,6 +50,7 @@ def _test_imports():
 KERNEL_MODULES = sorted(_module_name(p) for p in PKG.rglob("*.py") if _has_njit(p))
 
 
+@pytest.mark.registration("estimator", "tests/naive/<module>.py")
 @pytest.mark.parametrize("module", KERNEL_MODULES)
 def test_every_kernel_module_is_checked_against_a_plain_python_twin(module):
     """A module with numba kernels needs a twin in tests/naive/ and a test that imports both."""
@@ -67,14 +68,18 @@ def _public_estimators():
             if inspect.isclass(getattr(genesel, n)) and issubclass(getattr(genesel, n), BaseEstimator)]
 
 
+@pytest.mark.registration("estimator", "lib/genesel/__init__.py", "tests/estimators.py",
+                           "_parameter_constraints")
 @pytest.mark.parametrize("cls", _public_estimators(), ids=lambda c: c.__name__)
 def test_every_public_estimator_is_registered(cls):
-    """Re-exported and mapped in genesel/__init__.py, run through scikit-learn's estimator checks, and declared in
+    """Re-exported and mapped in genesel/__init__.py, an entry in the table of test settings (tests/estimators.py:
+    scikit-learn's estimator checks, the constant-gene rules and the property tests read it), and declared in
     _parameter_constraints (tests/test_estimator_api.py checks the constraints themselves)."""
+    import estimators
+
     assert cls.__name__ in (genesel.__doc__ or ""), f"name {cls.__name__} in genesel/__init__.py's docstring map"
-    checked = [p.name for p in TESTS.glob("test_*.py")
-               if "parametrize_with_checks" in p.read_text() and re.search(rf"\b{cls.__name__}\(", p.read_text())]
-    assert checked, f"run {cls.__name__} through parametrize_with_checks in its tests/test_<module>.py"
+    assert cls.__name__ in estimators.SETTINGS, (f"an entry for {cls.__name__} in tests/estimators.py (its small "
+                                                 "settings, expected-failed checks, property-test configurations)")
     assert "_parameter_constraints" in vars(cls) or any("_parameter_constraints" in vars(b) for b in cls.__mro__[1:]
                                                         if b.__module__.startswith("genesel")), \
         f"declare {cls.__name__}'s hyper-parameters in _parameter_constraints"
@@ -91,6 +96,8 @@ def _notebook_code(path):
     return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
 
 
+@pytest.mark.registration("paper", "lib/genesel/papers/<paper>_report.py", "genesel.papers.CLAIMS",
+                           "notebooks/NN_<paper>.ipynb", "README.md", "tests/papers/test_<paper>.py")
 @pytest.mark.parametrize("paper", _paper_modules())
 def test_every_paper_has_its_report_notebook_tests_and_readme_row(paper):
     report = PKG / "papers" / f"{paper}_report.py"

@@ -79,7 +79,8 @@ def test_a_parameter_name_is_never_turned_into_code(capsys, monkeypatch):
 
 def test_parameters_read_from_the_notebook_with_their_defaults():
     known = notebook_parameters(ROOT / "notebooks" / "01_guyon2002_svm_rfe.ipynb")
-    assert known["C"]["default"] == 100.0 and known["step"]["default"] == "halving" and known["datasets"]["default"] is None
+    assert known["C"]["default"] == 100.0 and known["step"]["default"] == "halving"
+    assert known["datasets"]["default"] is None
     assert known["C"]["help"] and list(known)[0] == "quick"
 
 

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel.voting import GolubVoting
 from problems import golub_like as _problem
@@ -58,10 +57,3 @@ def test_more_genes_than_exist_uses_all():
     clf = GolubVoting(n_genes=41).fit(X, y)
     assert clf.genes_.size == X.shape[1]
     np.testing.assert_allclose(clf.decision_function(X), GolubVoting(n_genes=None).fit(X, y).decision_function(X))
-
-
-# sklearn's checks fit on random labels: models that then predict one class say so (DegenerateModelWarning)
-@pytest.mark.filterwarnings("ignore::genesel._core.validation.DegenerateModelWarning")
-@parametrize_with_checks([GolubVoting(n_genes=2), GolubVoting(n_genes=None, balanced=False)])
-def test_sklearn_estimator_contract(estimator, check):
-    check(estimator)

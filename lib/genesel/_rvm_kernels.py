@@ -257,7 +257,7 @@ def fast_rvm(PhiT, t, usable, max_iter, tol, max_newton, damp_ratio, damp_after)
     status = STATUS_MAX_ITER
     it = 0
     P = np.empty((1, 1))
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count of iterations is returned after the loop)
         if k > 0:
             obj, loglik = posterior_mode(PA, k, t, alpha, w, f, L, H, have_factor, max_newton, PB, wn_, wk_, loglik)
             if not np.isfinite(obj):

@@ -29,11 +29,11 @@ Algorithms*. NIPS 16, pp. 121-128.
 
 Implementation notes
 --------------------
-* The numba kernels (:mod:`genesel._alma_kernels`) keep ``theta_k = T(w_k)`` instead of ``w_k``. Since T and T^-1 are positively homogeneous of
-  degree 1 and ``||T^-1(theta)||_q = ||theta||_p``, Figure 1's update is exactly ``theta' = theta_k + eta_k y_t
-  x^_t``, ``theta_{k+1} = theta' / ||theta'||_p``, ``w_{k+1} = T^-1(theta_{k+1})`` (one power per component per
-  update). The literal Figure 1 (T, add, T^-1, q-normalise) is the plain-Python twin in ``tests/naive/alma.py``
-  and the tests check the two agree.
+* The numba kernels (:mod:`genesel._alma_kernels`) keep ``theta_k = T(w_k)`` instead of ``w_k``. Since T and T^-1 are
+  positively homogeneous of degree 1 and ``||T^-1(theta)||_q = ||theta||_p``, Figure 1's update is exactly
+  ``theta' = theta_k + eta_k y_t x^_t``, ``theta_{k+1} = theta' / ||theta'||_p``, ``w_{k+1} = T^-1(theta_{k+1})``
+  (one power per component per update). The literal Figure 1 (T, add, T^-1, q-normalise) is the plain-Python twin in
+  ``tests/naive/alma.py`` and the tests check the two agree.
 * The division by ``||theta'||_p`` is applied lazily (as a scale factor in the next update's pass), and
   ``|theta_i|^(p-1)`` uses :func:`genesel._core.fastmath.pow_pos`, a branch-free power that vectorises (relative
   error ~1e-14 against the C library's pow).
@@ -44,9 +44,9 @@ Implementation notes
   private copy of the data and reports w in the caller's column order; the final w is computed on all columns.
   Trajectories (updates, cycles) equal the dense computation's and weights agree to ~1e-15 (tested).
   On Singh's prostate data (12600 genes, p = ln f = 9.4) the block ends at roughly half the genes.
-* ALMA_2 with more genes than twice the samples runs in the dual (``_alma_kernels.alma2_dual_core``): with ``w = sum_t a_t
-  x^_t`` and the Gram matrix of the normalised rows, a check costs O(1) and an update O(m), so a fit costs about
-  one Gram matrix (one BLAS call). Same steps and weights as the primal kernel to rounding (tested).
+* ALMA_2 with more genes than twice the samples runs in the dual (``_alma_kernels.alma2_dual_core``): with
+  ``w = sum_t a_t x^_t`` and the Gram matrix of the normalised rows, a check costs O(1) and an update O(m), so a fit
+  costs about one Gram matrix (one BLAS call). Same steps and weights as the primal kernel to rounding (tested).
 * Early stop: once a whole sweep over the training set makes no update, neither w_k nor k changes any more, so all
   remaining cycles would be no-ops; the kernel stops there (``converged_ = True``). This is exact, not a heuristic.
 * The order of the examples is drawn outside the kernel (``random_state``): one random permutation of the
@@ -255,7 +255,8 @@ def training_order(n, shuffle, random_state):
 
 
 def _alma2_dual(X, norms, y, order, alpha, n_cycles, G=None):
-    """ALMA_2 through the Gram matrix of the normalised rows (:func:`genesel._alma_kernels.alma2_dual_core`); returns the kernel tuple.
+    """ALMA_2 through the Gram matrix of the normalised rows (:func:`genesel._alma_kernels.alma2_dual_core`); returns
+    the kernel tuple.
 
     ``G`` optionally passes the Gram matrix ``X X^T`` already computed."""
     inv = np.where(norms > 0, 1.0 / np.where(norms > 0, norms, 1.0), 0.0)
@@ -670,7 +671,8 @@ class ALMARFE(_ALMASelectorBase):
     Figure 2 with Eq. 1 replaced by ``f* = max(floor(f/2), n_f)``: halve the genes by |w_i| at each stage until
     ``n_features_to_select`` remain (a count, or a fraction of the genes); the final ALMA_p is trained on them
     (p = max(2, ln n_f) for "ln"). Asking for more genes than there are keeps all of them (genesel's rule for every
-    selector). ``subset(size)`` gives the genes of every stage (one of the ``n_features`` of ``stages_``). Attributes as :class:`ALMAFS`.
+    selector). ``subset(size)`` gives the genes of every stage (one of the ``n_features`` of ``stages_``). Attributes
+    as :class:`ALMAFS`.
 
     K >= 3 classes: every stage runs the K one-vs-rest problems and halves by the summed dual-norm mass
     ``sum_k |w_ki|^q`` (:func:`ovr_weight_mass`; p = 2: the summed squared weights, the multi-class SVM-RFE

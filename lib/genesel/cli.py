@@ -1,16 +1,16 @@
 """The one command: ``genesel <subcommand> [options]`` (also ``python -m genesel``).
 
-=================  ======================================================================  ==============================
-subcommand         what it does                                                            module
-=================  ======================================================================  ==============================
-``run``            execute notebooks headless with papermill (``--mode quick|full``)        :mod:`genesel.records.runner`
-``data``           fetch and checksum registered data sets (``--all``, ``--mirror DIR``)   :mod:`data_fetch.__main__`
-``status``         how far the leaderboard's grid has got, from its cell cache             :mod:`genesel.leaderboard.status`
-``agreement``      the tally of the papers' cells genesel reproduces (``--rows``)          :mod:`genesel.records.agreement`
-``onrecord``       rewrite the generated blocks from the committed tables (``--check``)    :mod:`genesel.records.onrecord`
-``compare-runs``   compare two runs' tables cell by cell                                   :mod:`genesel.records.compare_runs`
-``cluster``        write a SLURM (dask-jobqueue) recipe for running the grids              :mod:`genesel.experiments.cluster`
-=================  ======================================================================  ==============================
+================  =================================================================  ===================================
+subcommand        what it does                                                       module
+================  =================================================================  ===================================
+``run``           execute notebooks headless with papermill (``--mode quick|full``)  :mod:`genesel.records.runner`
+``data``          fetch and checksum registered data (``--all``, ``--mirror DIR``)   :mod:`data_fetch.__main__`
+``status``        how far the leaderboard's grid has got, from its cell cache        :mod:`genesel.leaderboard.status`
+``agreement``     the tally of the papers' cells genesel reproduces (``--rows``)     :mod:`genesel.records.agreement`
+``onrecord``      rewrite the generated blocks from committed tables (``--check``)   :mod:`genesel.records.onrecord`
+``compare-runs``  compare two runs' tables cell by cell                              :mod:`genesel.records.compare_runs`
+``cluster``       write a SLURM (dask-jobqueue) recipe for running the grids         :mod:`genesel.experiments.cluster`
+================  =================================================================  ===================================
 
 Each subcommand is the ``main(argv)`` of its module, imported only when it is asked for, so ``genesel data --list``
 starts without loading the estimators.
@@ -51,8 +51,14 @@ def main(argv=None) -> int:
     if name not in COMMANDS:
         print(f"genesel: unknown subcommand {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    from genesel.extras import MissingExtra
+
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+        return int(module.main(rest) or 0)
+    except MissingExtra as exc:  # an optional package is not installed: say which extra brings it, no traceback
+        print(f"genesel {name}: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -321,7 +321,8 @@ def one_vs_rest_order(scores):
 
 
 def abs_score(score_func):
-    """Wrap a signed score so that ``SelectKBest`` ranks genes by magnitude: ``SelectKBest(abs_score(signal_to_noise))``."""
+    """Wrap a signed score so that ``SelectKBest`` ranks genes by magnitude:
+    ``SelectKBest(abs_score(signal_to_noise))``."""
 
     def f(X, y):
         return np.abs(score_func(X, y))

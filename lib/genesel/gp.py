@@ -493,7 +493,8 @@ def _ep_sweep(Sigma, mu, nu_t, tau_t, y):
     """One sequential EP sweep over the sites (R&W Alg. 3.5, inner loop), updating all arrays in place.
 
     Cavity (Eq. 3.56), probit tilted moments (Eq. 3.58), site update (Eq. 3.59) and the rank-one update of the
-    posterior covariance Σ ← Σ − Δτ̃/(1 + Δτ̃ Σ_ii) s_i s_iᵀ, μ = Σ ν̃ (updated in O(n)).  Returns the largest relative change of a
+    posterior covariance Σ ← Σ − Δτ̃/(1 + Δτ̃ Σ_ii) s_i s_iᵀ, μ = Σ ν̃ (updated in O(n)).  Returns the largest relative
+    change of a
     site parameter, max_i max(|Δτ̃_i| / (1 + τ̃_i), |Δν̃_i| / (1 + |ν̃_i|)), for the convergence test.
     """
     n = y.shape[0]

@@ -439,7 +439,8 @@ class GPARDFS(_GPARDBase):
     p < alpha_.
     fold_rankings_ : (k, d') R_i as gene indices.  fold_relevances_ : (k, d') ARD values (prefiltered genes in
     ascending index order).  fold_minimal_sets_ : list of the k minimal sets M_i (gene indices, rank order).
-    counts_ : dict gene -> number of M_i holding it.  n_iter_ : k (the GP-ARD fits).  candidate_order_ : R (the union ranked by count, then by average
+    counts_ : dict gene -> number of M_i holding it.  n_iter_ : k (the GP-ARD fits).  candidate_order_ : R (the union
+    ranked by count, then by average
     ARD value).  forward_path_ : step 5.  support_ : M*.  feature_order_ / ranking_ : R first, then the other
     prefiltered genes by average ARD value, then the genes that failed the prefilter by p-value.
 

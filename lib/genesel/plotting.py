@@ -14,6 +14,9 @@ metadata, under the key ``"alt"`` of the MIME type: ``output.metadata["image/png
 backend at the end of a cell or by ``display(fig)`` get it too (:func:`alt_text_for_figures`). The documentation
 site's course chapters (``docs/``, ``make docs``: its ``genesel_docs`` extension puts it on every ``<img>``) read
 that key; keep it when changing either side.
+
+Needs matplotlib and seaborn (the ``notebooks`` extra: ``pip install "genesel[notebooks]"``); importing this module
+without them raises an :class:`ImportError` that says so.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ import re
 from pathlib import Path
 
 from genesel._core.io import atomic_write
+from genesel.extras import check as _check_extra
+
+_check_extra("genesel.plotting (figures)", "matplotlib", "seaborn")
 
 __all__ = ["setup", "set_style", "figures_dir", "savefig", "show", "save_and_show", "title_of", "figure_name",
            "alt_text_for_figures", "ALT_KEY"]

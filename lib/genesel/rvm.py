@@ -39,7 +39,8 @@ add φ_m, delete φ_m, ...; or delete φ_a, add φ_b, delete φ_b, add φ_a, ...
 the cycle are known, so it goes on to the best of them and there blocks the step that leaves it.
 Every other step is the plain Tipping–Faul step, so fits that converged without them are unchanged (checked on the
 training parts of 5-fold splits of 20 binary expression data sets, linear kernel and genes: 193 of 200 fits
-identical; the other 7 had run into max_iter before and now converge, 6 of them at a higher evidence). (3) A fit that ends as a constant predictor (no basis function but the bias, or one class predicted for
+identical; the other 7 had run into max_iter before and now converge, 6 of them at a higher evidence). (3) A fit
+that ends as a constant predictor (no basis function but the bias, or one class predicted for
 every training sample) warns, naming the cause and the remedy, and reports ``converged_=False``; one that reaches
 ``max_iter`` warns with a ``ConvergenceWarning``.
 

@@ -204,7 +204,8 @@ class SMLR(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, lam_ (the prior weight used), coef_ (K × n_genes, or K × n_train_samples with a kernel; K = 1 for two classes), intercept_ (K,), n_iter_, converged_, objective_,
+    classes_, lam_ (the prior weight used), coef_ (K × n_genes, or K × n_train_samples with a kernel; K = 1 for two
+    classes), intercept_ (K,), n_iter_, converged_, objective_,
     support_ (bool mask of the basis functions — genes, or training samples with a kernel — with a non-zero
     weight), feature_importances_.
 
@@ -231,8 +232,8 @@ class SMLR(ClassifierMixin, BaseEstimator):
         "max_iter": [POSITIVE_INT], "tol": [POSITIVE],
     }
 
-    def __init__(self, lam=1.0, lam_scale="absolute", kernel=None, gamma=None, degree=3, coef0=1.0, fit_intercept=True, max_iter=20000,
-                 tol=1e-7):
+    def __init__(self, lam=1.0, lam_scale="absolute", kernel=None, gamma=None, degree=3, coef0=1.0, fit_intercept=True,
+                 max_iter=20000, tol=1e-7):
         self.lam = lam
         self.lam_scale = lam_scale
         self.kernel = kernel

@@ -220,8 +220,8 @@ def _cover_paths(X, pos, ps, etas, max_stumps, A, B, occam, presorted, reuse_gen
 
 
 def _scm_node(vals, order, active, pos, used, ps):
-    """The SC step through the vectorised scan, in :func:`genesel._stumps_kernels.cover_node`'s output format. ``vals``/``order`` must
-    hold exactly the active examples."""
+    """The SC step through the vectorised scan, in :func:`genesel._stumps_kernels.cover_node`'s output format.
+    ``vals``/``order`` must hold exactly the active examples."""
     lab, new, _ = SK.position_major(vals, order, pos, False)
     n_pos = int(np.sum(pos & active))
     n_neg = int(np.sum(~pos & active))

@@ -16,6 +16,7 @@ def _costs(rows, inner_k=5):
     return pd.DataFrame(rows, columns=["dataset", "method", "n_samples", "n_genes", "cpu_per_fold"]), inner_k
 
 
+@pytest.mark.registration("leaderboard method", "figures/leaderboard_results.csv")
 def test_every_catalogue_method_has_a_committed_cost():
     table, inner_k = cost.committed_costs()
     assert set(table["method"]) == set(K.CATALOGUE), set(table["method"]) ^ set(K.CATALOGUE)

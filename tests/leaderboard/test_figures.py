@@ -94,7 +94,7 @@ def test_every_front_point_has_one_label_and_no_labels_overlap(pareto_figs):
 
 def test_every_panel_has_a_front_or_a_note_and_intervals_inside_0_100(pareto_figs):
     s, figs = pareto_figs
-    for against, fig in figs.items():
+    for _against, fig in figs.items():
         for ax in fig.axes:
             if not ax.get_title():
                 continue

@@ -44,6 +44,7 @@ def _moved(before, after):
     return {m for m in before if before[m] != after[m]}
 
 
+@pytest.mark.registration("leaderboard method", "CATALOGUE")
 def test_every_method_of_the_catalogue_has_its_own_key():
     codes = _codes(None)
     assert set(codes) == set(K.method_names()) == set(keys.entry_nodes())

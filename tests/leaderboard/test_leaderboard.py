@@ -35,6 +35,7 @@ def _missing(catalogue) -> set:
     return {n for n, c in _public_estimators().items() if n not in NOT_METHODS and c not in built}
 
 
+@pytest.mark.registration("estimator", "lib/genesel/leaderboard/catalogue.py")
 def test_every_public_estimator_has_a_catalogue_entry():
     missing = _missing(K.CATALOGUE)
     assert not missing, f"add a leaderboard entry (genesel/leaderboard/catalogue.py) for {sorted(missing)}"
@@ -233,6 +234,7 @@ def test_the_warning_table_counts_folds_and_means_per_category():
     assert T.warning_table(res.assign(final_warnings=[{}] * 6, inner_warnings=[{}] * 6)).empty
 
 
+@pytest.mark.registration("dataset", "title")
 def test_every_data_set_of_the_leaderboard_has_a_title(mirror):
     """The figures' panels and the tables name each data set by its title, never by its registry key."""
     from genesel.leaderboard import cells as C

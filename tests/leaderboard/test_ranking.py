@@ -90,7 +90,7 @@ def test_the_majority_class_test_is_the_one_sided_binomial_with_holm():
 
     t = RK.majority_class_tests(_toy_summary())
     rows = t["methods"].set_index(["dataset", "method"])
-    for (d, m), r in rows.iterrows():
+    for _, r in rows.iterrows():
         assert r["p"] == pytest.approx(binom.cdf(r["k"], 40, 0.25))
     hard = rows.loc["hard"]
     assert hard.loc["good", "p_holm"] == pytest.approx(min(1, 2 * min(hard["p"])))

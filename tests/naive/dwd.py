@@ -31,7 +31,8 @@ def dwd_direct(X, y, C, n_starts=3, seed=0):
         return np.concatenate([X.T @ (g_r * y), [np.sum(g_r * y)], g_r + C])
 
     cons = [
-        {"type": "ineq", "fun": lambda v: 1.0 - v[:d] @ v[:d], "jac": lambda v: np.concatenate([-2 * v[:d], np.zeros(n + 1)])},
+        {"type": "ineq", "fun": lambda v: 1.0 - v[:d] @ v[:d],
+         "jac": lambda v: np.concatenate([-2 * v[:d], np.zeros(n + 1)])},
         {"type": "ineq", "fun": lambda v: y * (X @ v[:d] + v[d]) + v[d + 1 :] - 1e-9,
          "jac": lambda v: np.column_stack([y[:, None] * X, y, np.eye(n)])},
     ]

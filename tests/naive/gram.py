@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 
 
 def gram_rows(Xt, rows):

@@ -7,12 +7,14 @@
 - ``rvm_tipping2001(Phi, t)``: the original algorithm — all basis functions start in the model, α_i ← γ_i / μ_i²
   with γ_i = 1 − α_i Σ_ii, IRLS for the mode, pruning of α_i > 1e12.
 
-Plain-Python twins of the numba kernels of genesel.rvm (in genesel._rvm_kernels; the vectorised implementation genesel.rvm had before its
-loop moved to numba, plus the oscillation safeguard):
+Plain-Python twins of the numba kernels of genesel.rvm (in genesel._rvm_kernels; the vectorised implementation
+genesel.rvm had before its loop moved to numba, plus the oscillation safeguard):
 
-- ``irls_mode(Phi_A, t, alpha, w0)``: twin of ``genesel._rvm_kernels.posterior_mode`` (damped Newton, Cholesky rebuilt every step).
-- ``fast_marginal(PhiT, t, usable, ...)``: twin of ``genesel._rvm_kernels.fast_rvm`` — Tipping & Faul's add / re-estimate / delete loop
-  with S_m, Q_m by the Woodbury identity from scratch at every iteration (no carried Cholesky factor).
+- ``irls_mode(Phi_A, t, alpha, w0)``: twin of ``genesel._rvm_kernels.posterior_mode`` (damped Newton, Cholesky
+  rebuilt every step).
+- ``fast_marginal(PhiT, t, usable, ...)``: twin of ``genesel._rvm_kernels.fast_rvm`` — Tipping & Faul's add /
+  re-estimate / delete loop with S_m, Q_m by the Woodbury identity from scratch at every iteration (no carried
+  Cholesky factor).
 """
 
 import numpy as np
@@ -142,7 +144,7 @@ def fast_marginal(PhiT, t, usable, max_iter=2000, tol=1e-3, damp_ratio=0.9, damp
     history = []  # (basis set, log evidence) before each addition / deletion
     blocked = []  # (basis set, kind, basis index): steps blocked in that model
     status, it = 1, 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count of iterations is returned after the loop)
         PA = Phi[:, active]
         if active.size:
             w, L, f, obj = irls_mode(PA, t, alpha, w0=w)

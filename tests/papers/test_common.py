@@ -21,7 +21,7 @@ def test_one_class_fits_counts_degenerate_fits_and_passes_other_warnings_on():
             with one_class_fits() as n:
                 LinearSVM(C=1.0).fit(X, y)
                 LinearSVM(C=1.0).fit(X, y)
-                warnings.warn("kept", UserWarning)
+                warnings.warn("kept", UserWarning, stacklevel=1)
     assert n[0] == 2
 
 

@@ -11,7 +11,8 @@ from genesel.stability import stability_score
 
 def test_table_5_1_gives_table_5_2_and_s():
     sets = [list(s) for s in T.PAPER["table5_1"]]
-    sets[0] = [1769 if g == 1969 else g for g in sets[0]]  # Table 5.1 prints 1969 once; Table 5.2 counts 1769 eight times
+    # Table 5.1 prints 1969 once; Table 5.2 counts 1769 eight times
+    sets[0] = [1769 if g == 1969 else g for g in sets[0]]
     occ = R.occurrence_table([set(s) for s in sets]).set_index("occurrences")
     assert occ.loc[1, "N_i"] == 14 and occ.loc[2, "N_i"] == 3 and occ.loc[5, "N_i"] == 2
     assert occ.loc[10, "genes"] == [377] and occ.loc[9, "genes"] == [765] and occ.loc[8, "genes"] == [1769]

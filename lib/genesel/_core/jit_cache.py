@@ -8,7 +8,8 @@ silently. So genesel points numba's cache at a folder whose name is the digest o
 that can hold a kernel (the package's top-level modules and ``_core``, each read as a syntax tree without its
 docstrings and comments): any change to that code selects a new, empty folder, and every kernel is compiled afresh
 once. An edit of a docstring or a comment keeps the folder (numba's own check then recompiles only the kernels of
-the edited file, whose timestamp changed), so documentation work does not recompile every kernel. The folder is ``$NUMBA_CACHE_DIR/genesel-<digest>`` when you set
+the edited file, whose timestamp changed), so documentation work does not recompile every kernel. The folder is
+``$NUMBA_CACHE_DIR/genesel-<digest>`` when you set
 ``NUMBA_CACHE_DIR``, else ``$XDG_CACHE_HOME/genesel/numba/<digest>`` (``~/.cache`` by default); the three most recent
 digests are kept, older ones removed.
 

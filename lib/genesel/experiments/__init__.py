@@ -35,5 +35,6 @@ from genesel._core.threads import single_blas_thread, single_thread
 __all__ = ["predefined_split", "random_splits", "permuted_training_orders", "leave_one_out", "stratified_kfold",
            "repeated_stratified_kfold", "nested_cv", "repeated_nested_cv", "make_splits", "run_grid", "cell_key",
            "clear_cache", "default_cache_dir", "CacheIntegrityWarning", "summarise", "format_mean_sd", "format_range",
-           "paper_vs_genesel", "single_blas_thread", "single_thread", "bootstrap_splits", "grouped_inner_folds", "error_632plus",
-           "Estimate632", "atomic_write", "NotApplicable", "adapted_folds", "class_sizes", "smallest_class"]
+           "paper_vs_genesel", "single_blas_thread", "single_thread", "bootstrap_splits", "grouped_inner_folds",
+           "error_632plus", "Estimate632", "atomic_write", "NotApplicable", "adapted_folds", "class_sizes",
+           "smallest_class"]

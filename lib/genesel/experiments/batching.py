@@ -6,7 +6,8 @@ are sent in batches. The size of a batch comes from what the cells cost: the sec
 same cells (:class:`genesel.experiments.cache.CostBook`), else the mean of the cells finished so far in this run,
 else one cell per task until the first results arrive. A batch aims at :data:`TARGET_SECONDS` of work (an overhead
 below 1 % for a task overhead of a few milliseconds), but never at more than a quarter of the work left per worker,
-so that the last tasks end together (a cell that alone costs more is a task of its own). At most a few tasks per worker are in flight at any time: the scheduler never
+so that the last tasks end together (a cell that alone costs more is a task of its own). At most a few tasks per
+worker are in flight at any time: the scheduler never
 holds the whole grid, results stream back and are cached as they arrive, and an interrupted run loses at most the
 tasks in flight.
 """

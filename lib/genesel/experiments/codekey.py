@@ -301,7 +301,8 @@ def names_closure(module: str, names, roots=None, *, extra_nodes=(), stop=()) ->
     keyed by content, not position.
 
     Finer than :func:`code_closure` of the whole module: editing one definition of a catalogue moves the key of what
-    uses it, not of every entry. Returns ``{"module:fingerprint": fingerprint, imported module name: fingerprint, ...}``.
+    uses it, not of every entry. Returns
+    ``{"module:fingerprint": fingerprint, imported module name: fingerprint, ...}``.
     """
     roots = default_roots() if roots is None else {k: Path(v) for k, v in roots.items()}
     path, is_pkg = _file_of(module, roots)

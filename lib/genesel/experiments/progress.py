@@ -1,6 +1,6 @@
 """Progress of a grid, shown the way that suits where it runs.
 
-- a terminal: a live ``tqdm`` bar;
+- a terminal: a live ``tqdm`` bar (the summary lines below when tqdm, of the ``notebooks`` extra, is not installed);
 - JupyterLab (an interactive IPython kernel): one line of text updated in place (no widget library needed);
 - papermill, CI and other logs: a few summary lines: the start (how many cells, how many from the cache), a line at
   about each quarter with the estimated time left (no more often than every 30 s), and the end.
@@ -154,7 +154,11 @@ def progress(total: int, initial: int, desc: str, enabled: bool = True):
     """A progress display for ``total`` cells of which ``initial`` are already done (see the module doc)."""
     mode = progress_mode() if enabled else "none"
     if mode == "bar":
-        return _Bar(total, initial, desc)
+        from genesel.extras import missing
+
+        if not missing("tqdm"):
+            return _Bar(total, initial, desc)
+        mode = "log"  # tqdm comes with the notebooks extra; without it a terminal gets the summary lines
     if mode == "live":
         return _Live(total, initial, desc)
     if mode == "log":

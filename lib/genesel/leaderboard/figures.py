@@ -20,6 +20,9 @@ moves no cell's cache key).
 ``python -m genesel.leaderboard.figures`` redraws every figure from the committed tables of the full run
 (``figures/leaderboard_results.csv``; the error-against-size curves from ``figures/leaderboard_curves.csv`` when it
 is there, which a full run since it was added writes) into ``figures/`` (``--out`` elsewhere).
+
+Needs matplotlib (``pip install "genesel[notebooks]"``) and, for the critical-difference diagram, scikit-posthocs
+(``genesel[stats]``); importing the module without matplotlib raises an :class:`ImportError` that says so.
 """
 
 from __future__ import annotations
@@ -27,8 +30,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from genesel.extras import check as _check_extra
 from genesel.leaderboard.labels import place_labels
 from genesel.leaderboard.summary import dataset_title, pareto_front, wilson_interval
+
+_check_extra("genesel.leaderboard.figures", "matplotlib")
 
 __all__ = ["FAMILY_STYLE", "plot_critical_difference", "plot_mean_ranks", "plot_pareto", "plot_curves",
            "redraw_committed", "main"]
@@ -75,7 +81,10 @@ def plot_critical_difference(stats: dict, title_extra: str = "", summary: pd.Dat
     (``scikit_posthocs.critical_difference_diagram``), Nemenyi's critical difference above the axis; the labels
     dark and large, the elbows coloured by family (legend below)."""
     import matplotlib.pyplot as plt
-    import scikit_posthocs as sp
+
+    from genesel.extras import require
+
+    sp = require("scikit_posthocs", "the critical-difference diagram (genesel.leaderboard.figures)")
     from matplotlib.lines import Line2D
 
     ranks = stats["mean_ranks"]

@@ -83,7 +83,10 @@ def rank_statistics(summary: pd.DataFrame, res: pd.DataFrame | None = None, valu
     (blocks x methods), ``ranks``, ``mean_ranks`` (ascending), ``friedman_statistic``, ``friedman_p``,
     ``nemenyi`` (methods x methods p-values), ``cd``, ``alpha``, ``value``."""
     from scipy.stats import friedmanchisquare
-    import scikit_posthocs as sp
+
+    from genesel.extras import require
+
+    sp = require("scikit_posthocs", "the leaderboard's Nemenyi test (genesel.leaderboard.ranking)")
 
     M, blocks = _blocks(summary, res, value)
     ranks = M.rank(axis=1, method="average")

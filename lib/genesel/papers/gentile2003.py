@@ -223,7 +223,8 @@ def paper_table1(text=None):
     for r, lab in enumerate(_T1_ROWS):
         vals = [_pct(t) for t in block[3 * r:3 * r + 3]]
         nums = [v for v in vals if v is not None]
-        leuk[lab] = ({"FS": nums[0]} if lab == "FS" else {"2-CORR": nums[0], "ln-RFE": nums[1] if len(nums) > 1 else None})
+        leuk[lab] = ({"FS": nums[0]} if lab == "FS"
+                     else {"2-CORR": nums[0], "ln-RFE": nums[1] if len(nums) > 1 else None})
     # everything else between Leukemia's block and the ln-CORR header: the four garbled blocks
     rest = []
     for t in toks[i_fs + 22:i_lncorr] + toks[1:toks.index("LEUKEMIA")]:

@@ -301,7 +301,7 @@ def claim_summary(checks) -> pd.DataFrame:
         if c.empty:
             continue
         ok = c[c.reproduced]
-        reading = ok.apply(lambda r: paper_reading(r, cl.dataset), axis=1) if len(ok) else pd.Series(dtype=bool)
+        reading = ok.apply(lambda r, ds=cl.dataset: paper_reading(r, ds), axis=1) if len(ok) else pd.Series(dtype=bool)
         ok = pd.concat([ok[reading], ok[~reading]]) if len(ok) else ok
         if len(ok):
             ex = ok.iloc[0]
@@ -911,7 +911,8 @@ def bias_summary(long, sizes=(2, 4, 8)) -> str:
         diff = g["in-fold"] - g["printed"]
         n_set = len(g.droplevel("n_genes").index.unique())
         lines.append(f"- {dataset_title(ds)}, {'SVM-RFE' if method == 'svm-rfe' else 'baseline'}: over "
-                     f"{n_set} setting{'' if n_set == 1 else 's'} and {len(g)} (setting, subset size) pairs with {'/'.join(map(str, sizes))} "
+                     f"{n_set} setting{'' if n_set == 1 else 's'} and {len(g)} (setting, subset size) pairs with "
+                     f"{'/'.join(map(str, sizes))} "
                      f"genes, selection inside the folds gives more errors in {int((diff > 0).sum())}, as many in "
                      f"{int((diff == 0).sum())} and fewer in {int((diff < 0).sum())}; on average "
                      f"{diff.mean():+.1f} errors (from {g['printed'].mean():.1f} to {g['in-fold'].mean():.1f}).")

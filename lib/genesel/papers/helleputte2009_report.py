@@ -17,12 +17,14 @@ from scipy.stats import wilcoxon
 from genesel.papers.common import load_task
 from genesel.papers.helleputte2009 import B_DEFAULT, SIZES, aligned_studies, study_name
 
-__all__ = ["protocol_parameters", "method_label", "kuncheva_pairs", "stability_summary", "bcr_summary", "transfer_effects", "b_sensitivity",
+__all__ = ["protocol_parameters", "method_label", "kuncheva_pairs", "stability_summary", "bcr_summary",
+           "transfer_effects", "b_sensitivity",
            "CLAIM_RULES", "claims", "selection_frequency_table", "studies_table", "directions_table",
            "sparsification_table", "run_summary", "by_size", "EFFECT_COLUMNS", "effect_tables", "B_FIGURES",
            "b_sensitivity_figure", "b_sensitivity_table", "favoured_genes", "rfe_check_table", "PAPER_STUDIES",
            "paper_vs_rows", "rules_table", "direction_tests_table", "plot_curves", "plot_gain", "plot_b_sensitivity",
-           "plot_sparsification", "estimated_seconds", "within_genes", "QUICK_BUDGET", "FULL_BUDGET", "direction_summary",
+           "plot_sparsification", "estimated_seconds", "within_genes", "QUICK_BUDGET", "FULL_BUDGET",
+           "direction_summary",
            "gains_sentence", "ranking_agreement"]
 
 #: Time budgets of notebook 03 on 2 cores (seconds): quick mode, full mode (its full run: 210 s).
@@ -110,7 +112,8 @@ def transfer_effects(res, n_features: int, *, B=B_DEFAULT, n_boot=200, seed=0) -
     """Each transfer direction (at ``B``) against no transfer on the same resamplings, per signature size.
 
     Columns: target, method, sources, size, d_kuncheva (paired bootstrap 95 % interval d_k_lo, d_k_hi),
-    d_bcr (mean paired difference, standard error d_bcr_sem) and p_bcr (two-sided Wilcoxon signed-rank test over resamplings; 1 when every
+    d_bcr (mean paired difference, standard error d_bcr_sem) and p_bcr (two-sided Wilcoxon signed-rank test over
+    resamplings; 1 when every
     difference is 0)."""
     rng = np.random.default_rng(seed)
     r = _keys(res)
@@ -472,7 +475,8 @@ def paper_vs_rows(aligned, claim_rows, stab, bcr, *, targets, sizes, n_splits, t
     rows.append(dict(quantity="stability should be considered, but not alone", protocol=study_name(first),
                      paper="advice", genesel="illustrated",
                      note=f"SVM-RFE at {hi_s} genes: Kuncheva {kq['rfe', hi_s]:.2f}, BCR {bq['rfe', hi_s]:.2f}; "
-                          f"l2-AROM at {lo_s} genes: Kuncheva {kq['none', lo_s]:.2f}, BCR {bq['none', lo_s]:.2f}; large "
+                          f"l2-AROM at {lo_s} genes: Kuncheva {kq['none', lo_s]:.2f}, "
+                          f"BCR {bq['none', lo_s]:.2f}; large "
                           "signatures overlap by construction, so stability is compared at equal size and next to the "
                           "BCR"))
     return rows
@@ -510,7 +514,7 @@ def _series(t, directions, studies, rfe):
     """The curves of target ``t``: (legend label, method, sources, style, band?) in a fixed order; single transfers
     are coloured by their source (the same colour in every panel), drawn thinner and without a band."""
     ser = [(method_label("none"), "none", (), _STYLE["none"], True)]
-    for _, kind, src in [d for d in directions if d[0] == t and d[1] == "multiple"]:
+    for _, _, src in [d for d in directions if d[0] == t and d[1] == "multiple"]:
         ser.append(("PS-l2-AROM, multiple sources (panel title)", "multiple", tuple(src), _STYLE["multiple"], True))
     for _, _, src in [d for d in directions if d[0] == t and d[1] == "single"]:
         ser.append((f"PS-l2-AROM from {study_name(src[0])} alone", "single", tuple(src),

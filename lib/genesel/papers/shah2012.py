@@ -498,7 +498,8 @@ def _adaboost_fold(dataset, tr, te, inner, g):
             err[i] += np.sum(staged[min(t, len(staged)) - 1] != y[b])
     i = int(np.argmin(err))
     est = ST.AdaBoostStumps(n_estimators=rounds[i]).fit(X[tr], y[tr], presorted=ST.presort_rows(full, tr))
-    return dict(rounds=int(rounds[i]), rounds_fitted=int(est.n_rounds_), errors=int(np.sum(est.predict(X[te]) != y[te])),
+    return dict(rounds=int(rounds[i]), rounds_fitted=int(est.n_rounds_),
+                errors=int(np.sum(est.predict(X[te]) != y[te])),
                 inner_loss=float(err[i]), size=int(np.unique(est.genes_[est.genes_ >= 0]).size))
 
 

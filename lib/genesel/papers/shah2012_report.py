@@ -190,7 +190,8 @@ def table3(res: pd.DataFrame, fixed: pd.DataFrame) -> pd.DataFrame | None:
              "variable Bayes errors": int(v["errors"].sum()),
              "variable bound": int(round(v["bound"].mean() * m))}
         if name in pap.index:
-            for k, pk in (("fixed size", "fixed size"), ("fixed errors", "fixed errors"), ("fixed bound", "fixed bound"),
+            for k, pk in (("fixed size", "fixed size"), ("fixed errors", "fixed errors"),
+                          ("fixed bound", "fixed bound"),
                           ("variable size", "variable size"), ("variable Gibbs errors", "variable G-errs"),
                           ("variable Bayes errors", "variable B-errs"), ("variable bound", "variable bound")):
                 r[k + " (paper)"] = pap.loc[name, pk]
@@ -239,7 +240,8 @@ def table5(finals: pd.DataFrame) -> pd.DataFrame:
                 a, b = f["intervals"][i]
                 r.update({"probe": f["probe_ids"][i], "symbol": f["symbols"][i] or "–",
                           "margin interval": f"[{a:.4g}, {b:.4g}]",
-                          "outputs 1 when": "x above the interval" if f["directions"][i] > 0 else "x below the interval"})
+                          "outputs 1 when": ("x above the interval" if f["directions"][i] > 0
+                                             else "x below the interval")})
             r["paper's gene"] = paper_genes[i] if i < len(paper_genes) else ""
             rows.append(r)
     return pd.DataFrame(rows).set_index(["data set", "stump"])
@@ -415,7 +417,8 @@ def plot_two_stumps(dataset: str, final: dict, title_extra: str = ""):
     if final.get("model", "conjunction") == "conjunction":
         title = f"{paper_name(dataset)}: a two-stump PAC-Bayes conjunction"
     else:  # a disjunction is the conjunction for the swapped labels: the shaded region is where both stumps agree
-        title = f"{paper_name(dataset)}: a two-stump PAC-Bayes disjunction: {neg_name} unless both stumps vote {pc} (shaded)"
+        title = (f"{paper_name(dataset)}: a two-stump PAC-Bayes disjunction: {neg_name} unless both stumps vote {pc} "
+                 "(shaded)")
     ax.set_title(title + title_extra)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, frameon=False, fontsize=12)
     fig.tight_layout()

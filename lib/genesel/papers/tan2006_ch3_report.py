@@ -587,7 +587,8 @@ def winners(summary: dict, rocs: dict, dataset: str) -> str:
     err = summary["errors"].loc[dataset]
     best = acc.index[acc == acc.iloc[0]].tolist()
     rest = acc[~acc.index.isin(best)]
-    text = f"{thesis_name(dataset)}: {' and '.join(best)} most accurate ({100 * acc.iloc[0]:.1f} %, {int(err[best[0]])} errors)"
+    text = (f"{thesis_name(dataset)}: {' and '.join(best)} most accurate ({100 * acc.iloc[0]:.1f} %, "
+            f"{int(err[best[0]])} errors)")
     if len(rest):
         nxt = rest.index[0]
         lo1, hi1 = rocs["ci"][dataset, best[0]]

@@ -217,7 +217,7 @@ def _chapter5(figures: Path, P: dict) -> list[dict]:
                               sample_rule(repr(acc), f"{g:.6f}", SAMPLES["Colon"], truncated=True),
                               protocol="as printed (genes chosen on all samples)"))
     if t56 is not None:
-        for (ds, meth), (acc, err) in P["table5_6"].items():
+        for (ds, meth), (_, err) in P["table5_6"].items():
             for variant in ("merged", "train-only"):
                 r = _row(t56, data=ds, variant=variant, method=meth)
                 if r is None:

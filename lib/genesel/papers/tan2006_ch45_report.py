@@ -17,7 +17,8 @@ from genesel.papers.tan2006_ch45 import (LUNG_NOTE, PAPER, PREPROCESSING_CHECKS,
 from genesel.stability import kuncheva_index, mean_pairwise_jaccard, selection_frequency, stability_score
 
 __all__ = ["thesis_name", "variant_list", "split_summary", "checks_sentence", "preprocessing_table",
-           "thesis_ranking_tables", "unconverged_note", "fold_unconverged_note", "thesis_sizes", "table46", "table47", "chapter4_paper_vs_rows",
+           "thesis_ranking_tables", "unconverged_note", "fold_unconverged_note", "thesis_sizes", "table46", "table47",
+           "chapter4_paper_vs_rows",
            "rvm_sets", "table53", "table54", "table55", "table56", "chapter5_paper_vs_rows", "stability_table",
            "lofo_table", "occurrence_table", "ranking_tables", "forward_figure_name", "fig_forward",
            "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation", "chapter5_matches", "banner_texts",
@@ -105,7 +106,8 @@ def _thesis_cell(v):
 
 
 #: what a capped GP-ARD fit's ranking is worth (tests/papers/test_fidelity.py), said after every count of capped fits
-_CAPPED_CAVEAT = ("Their ARD values rank the genes all the same, but the evidence could still rise, and the order of the "
+_CAPPED_CAVEAT = ("Their ARD values rank the genes all the same, but the evidence could still rise, and the order of "
+                  "the "
                   "weakly relevant genes is the optimiser's, not the data's.")
 
 
@@ -125,7 +127,8 @@ def fold_unconverged_note(folds: pd.DataFrame) -> str:
     if capped == 0:
         return ("Every GP evidence maximisation inside the selectors met L-BFGS-B's convergence test (none stopped at "
                 "its iteration cap).")
-    return f"GP evidence maximisations inside the selectors that stopped at L-BFGS-B's iteration cap: {capped}. {_CAPPED_CAVEAT}"
+    return (f"GP evidence maximisations inside the selectors that stopped at L-BFGS-B's iteration cap: {capped}. "
+            f"{_CAPPED_CAVEAT}")
 
 
 def thesis_sizes(dataset: str, method: str):
@@ -142,7 +145,8 @@ def _table46(rank: pd.DataFrame) -> pd.DataFrame:
     t46 = rank.assign(data=rank.dataset.map(thesis_name))
     t46["test acc. (%)"] = (100 * (1 - t46.test_errors_at_biomarker / t46.n_test)).round(1)
     t46["all genes test acc. (%)"] = (100 * (1 - t46.all_genes_test_errors / t46.n_test)).round(1)
-    t46["thesis: test acc. (%)"] = [PAPER["table4_6"].get((r.data, r.method), (None, None))[0] for r in t46.itertuples()]
+    t46["thesis: test acc. (%)"] = [PAPER["table4_6"].get((r.data, r.method), (None, None))[0]
+                                    for r in t46.itertuples()]
     t46["thesis: genes"] = [PAPER["table4_6"].get((r.data, r.method), (None, None))[1] for r in t46.itertuples()]
     return t46
 
@@ -155,7 +159,8 @@ def _thesis_columns(t: pd.DataFrame) -> pd.DataFrame:
 def table46(rank: pd.DataFrame) -> pd.DataFrame:
     """Table 4.6: the SVM's test accuracy with each selector's biomarker set, beside the thesis'."""
     t46 = _thesis_columns(_table46(rank))
-    return t46[["data", "variant", "method", "biomarker_size", "test acc. (%)", "thesis: genes", "thesis: test acc. (%)",
+    return t46[["data", "variant", "method", "biomarker_size", "test acc. (%)", "thesis: genes",
+                "thesis: test acc. (%)",
                 "all genes test acc. (%)"]].rename(columns={"method": "selector", "biomarker_size": "genes"}
                                                     ).set_index(["data", "variant", "selector"])
 
@@ -246,8 +251,9 @@ def rvm_sets(folds: pd.DataFrame, datasets, variant: str, max_genes=None) -> lis
         occ["genes"] = [", ".join(name(g) for g in gl) for gl in occ.genes]
         out += [Markdown(annotation(d)),
                 Markdown(f"**{thesis_name(d)}: genes selected by RVM in each training set (Table 5.1)**"),
-                pd.DataFrame({"fold left out": rv.fold + 1, "genes": [", ".join(name(g) for g in b)
-                                                                      for b in rv.biomarkers]}).set_index("fold left out"),
+                pd.DataFrame({"fold left out": rv.fold + 1,
+                              "genes": [", ".join(name(g) for g in b) for b in rv.biomarkers]}
+                             ).set_index("fold left out"),
                 Markdown(f"**{thesis_name(d)}: number of occurrences (Table 5.2)**"),
                 tidy(occ[occ.N_i > 0].set_index("occurrences"), index=True)]
     if "alon" in datasets:
@@ -283,8 +289,8 @@ def table54(t54: pd.DataFrame) -> pd.DataFrame:
 
 def table55(stab: pd.DataFrame) -> pd.DataFrame:
     """Table 5.5: the stability of every method's fold biomarker sets (S beside the thesis', Kuncheva, Jaccard)."""
-    return _thesis_columns(_with_thesis_S(stab, "table5_5"))[["data", "variant", "method", "stability_S", "thesis: S", "kuncheva",
-                                             "jaccard", "union", "mean_size"]].set_index(["data", "variant", "method"])
+    cols = ["data", "variant", "method", "stability_S", "thesis: S", "kuncheva", "jaccard", "union", "mean_size"]
+    return _thesis_columns(_with_thesis_S(stab, "table5_5"))[cols].set_index(["data", "variant", "method"])
 
 
 def table56(lofo: pd.DataFrame) -> pd.DataFrame:
@@ -329,7 +335,8 @@ def chapter5_paper_vs_rows(stab: pd.DataFrame, lofo: pd.DataFrame, t54, n_folds:
 
 
 def stability_table(folds: pd.DataFrame) -> pd.DataFrame:
-    """Per data set (``data``: its thesis name), variant and method: Tan's S (Eq. 5.1) over the fold biomarker sets, the mean pairwise Jaccard
+    """Per data set (``data``: its thesis name), variant and method: Tan's S (Eq. 5.1) over the fold biomarker sets,
+    the mean pairwise Jaccard
     index, the union size and the mean size; and the Kuncheva index, which needs sets of one size: the top k genes of
     every fold's ranking with k the smallest biomarker set of the method (``kuncheva_k``), so that each of those
     top-k sets lies inside (RVM, SMLR, GP-ARD-FS, GP-ARD-RFE, MSVM-RFE) or is (k = size) the fold's selection."""
@@ -438,7 +445,8 @@ def ranking_tables(rank: pd.DataFrame, names: dict) -> dict:
         opt_t = np.flatnonzero(te == te.min()) + 1
         opt_l = np.flatnonzero(lo == lo.min()) + 1
         base = {"data": names.get(r.dataset, r.dataset), "variant": r.variant, "ranking": r.method}
-        out["test"].append({**base, "optimal subsets": int(opt_t.size), "test acc. (%)": _pct(100 * (1 - te.min() / r.n_test)),
+        out["test"].append({**base, "optimal subsets": int(opt_t.size),
+                            "test acc. (%)": _pct(100 * (1 - te.min() / r.n_test)),
                             "genes in biomarker set": int(opt_t[0]),
                             "all genes test acc. (%)": _pct(100 * (1 - r.all_genes_test_errors / r.n_test))})
         out["loo"].append({**base, "LOO acc. on training (%)": _pct(100 * (1 - lo.min() / r.n_train)),

@@ -177,6 +177,9 @@ def _kernel_manager_class():
     return IPCKernelManager
 
 
+BLAS_CORETYPE = "Haswell"  # OpenBLAS's AVX2 kernels: what the committed tables were computed with
+
+
 @contextmanager
 def _kernel_environment(**values):
     """Environment variables the notebook's kernel inherits, restored afterwards (``None`` leaves one alone)."""
@@ -255,7 +258,10 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
     if scheduler and "://" not in scheduler and Path(scheduler).expanduser().is_file():
         scheduler = str(Path(scheduler).expanduser().resolve())  # a connection file: the kernel runs elsewhere
     env = {"GENESEL_PROGRESS": os.environ.get("GENESEL_PROGRESS") or "log", "GENESEL_SCHEDULER": scheduler,
-           "GENESEL_FIGURES_DIR": figures_dir}
+           "GENESEL_FIGURES_DIR": figures_dir,
+           # one OpenBLAS kernel on every CPU (docs/architecture.md, "Reproducibility across machines"): AVX-512
+           # kernels round differently and move the GP-ARD fits, so a table would depend on the machine
+           "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE") or BLAS_CORETYPE}
     finished = False
     t0 = time.perf_counter()
     try:
@@ -290,7 +296,8 @@ def run_notebook(path: Path, mode: str = "quick", parameters: dict | None = None
     if overrides:
         figures = folder / "figures"
     else:  # the default run: $GENESEL_FIGURES_DIR, else runs/quick/figures or the committed figures/
-        figures = os.environ.get("GENESEL_FIGURES_DIR") or (mode_dir / "figures" if mode == "quick" else root / "figures")
+        figures = os.environ.get("GENESEL_FIGURES_DIR") or (mode_dir / "figures" if mode == "quick"
+                                                             else root / "figures")
     return execute_notebook(path, folder, quick=mode == "quick", parameters=parameters, figures_dir=figures, **kw)
 
 
@@ -306,6 +313,9 @@ def main(argv=None) -> int:
                          "$GENESEL_SCHEDULER, else this machine)")
     ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01")
     args = ap.parse_args(argv)
+    from genesel.extras import check
+
+    check("executing notebooks (papermill)", "papermill", "nbformat", "yaml", "ipykernel")
     try:
         params = parse_parameters(args.parameter, args.yaml)
         paths = notebook_paths(args.names)
