@@ -69,7 +69,7 @@ def main(argv=None):
     with single_blas_thread():
         for name, est, ovr_same in _estimators():
             clone(est).fit(X[:, :64], y)  # warm-up (numba cache)
-            _, w4, c4 = best_of(lambda: clone(est).fit(X, y), args.repeats)
+            _, w4, c4 = best_of(lambda: clone(est).fit(X, y), args.repeats)  # noqa: B023
             if "samme" in name:
                 other = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=200, random_state=0)
                 oname = "sklearn AdaBoostClassifier"
@@ -82,11 +82,11 @@ def main(argv=None):
                 other, oname = OneVsRestClassifier(sub), "OneVsRestClassifier" + ("" if ovr_same else " (other model)")
             wo = co = np.nan
             if other is not None:
-                _, wo, co = best_of(lambda: clone(other).fit(X, y), args.repeats)
+                _, wo, co = best_of(lambda: clone(other).fit(X, y), args.repeats)  # noqa: B023
             sub = clone(est.estimator) if "Selector" in name else clone(est)
             cb = []
             for k in range(K):
-                _, _, c = best_of(lambda: clone(sub).fit(X, (y == k).astype(int)), args.repeats)
+                _, _, c = best_of(lambda: clone(sub).fit(X, (y == k).astype(int)), args.repeats)  # noqa: B023
                 cb.append(c)
             rows.append((name, w4, c4, oname, wo, co, float(np.mean(cb))))
     print(f"Khan SRBCT, {X.shape[0]} samples x {X.shape[1]} genes, {K} classes; best of {args.repeats}; one BLAS "
@@ -94,7 +94,7 @@ def main(argv=None):
     print("| estimator | 4 classes (s CPU) | binary, one problem (s CPU) | 4 classes / binary | other tool | "
           "other (s CPU) |")
     print("|---|---:|---:|---:|---|---:|")
-    for name, w4, c4, oname, wo, co, cb in rows:
+    for name, _w4, c4, oname, _wo, co, cb in rows:
         print(f"| {name} | {c4:.3f} | {cb:.3f} | {c4 / cb:.1f} | {oname or '-'} | "
               f"{'-' if np.isnan(co) else f'{co:.3f}'} |")
 

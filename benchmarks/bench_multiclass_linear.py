@@ -81,11 +81,11 @@ def main(argv=None):
     with single_blas_thread():
         for name, est, other, oname in _estimators():
             clone(est).fit(X[:, :64], y)  # warm-up (numba cache)
-            _, _, c4 = best_of(lambda: clone(est).fit(X, y), args.repeats)
-            cb = [best_of(lambda: clone(est).fit(X, (y == k).astype(int)), args.repeats)[2] for k in range(K)]
+            _, _, c4 = best_of(lambda: clone(est).fit(X, y), args.repeats)  # noqa: B023
+            cb = [best_of(lambda: clone(est).fit(X, (y == k).astype(int)), args.repeats)[2] for k in range(K)]  # noqa: B023
             co = np.nan
             if other is not None:
-                _, _, co = best_of(lambda: clone(other).fit(X, y), args.repeats)
+                _, _, co = best_of(lambda: clone(other).fit(X, y), args.repeats)  # noqa: B023
             rows.append((name, c4, float(np.mean(cb)), oname, co))
     print(f"Khan SRBCT, {X.shape[0]} samples x {X.shape[1]} genes, {K} classes; best of {args.repeats}; one BLAS "
           "thread\n")

@@ -158,7 +158,8 @@ def test_gds_symbols_and_series_matrix_fields(tmp_path):
                    symbols=["TP53", "MYC"])
     ds = read_expression(tmp_path / "GDS1.soft", label="disease state", impute=None)
     assert list(ds.extra["symbols"]) == ["TP53", "MYC"] and np.isnan(ds.X[1, 1]) and ds.extra["missing_values"] == 1
-    with pytest.raises(ValueError, match=r"no subset type 'tissue' to read the labels from; the file has \['disease state', 'other'\]"):
+    with pytest.raises(ValueError, match=r"no subset type 'tissue' to read the labels from; "
+                                         r"the file has \['disease state', 'other'\]"):
         read_expression(tmp_path / "GDS1.soft", label="tissue")
     write_series_matrix(tmp_path / "GSE1_series_matrix.txt", X, ["p1", "p2"], ["GSM1", "GSM2", "GSM3"],
                         ["a", "b", "a"], key="tissue")
@@ -300,7 +301,8 @@ def test_load_dataset_takes_a_path_or_a_reference_string(tmp_path):
     assert a.name == "My study" and display_name(ref) == "My study" and display_name(str(p)) == "my study.csv"
     assert load_dataset(ref) is a  # read once per process for one content
     assert list(gene_symbols(a)) == ["", "", ""]  # a CSV names no symbols
-    with pytest.raises(ValueError, match="unknown reading option 'lable'; the options are label, classes, groups, rows, name, impute"):
+    with pytest.raises(ValueError, match="unknown reading option 'lable'; the options are label, classes, groups, "
+                                         "rows, name, impute"):
         load_dataset(str(p) + "?lable=class")
     with pytest.raises(ValueError, match="files only"):
         load_dataset("golub", label="class")

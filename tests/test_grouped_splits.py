@@ -128,7 +128,7 @@ def test_the_adaptation_rule():
     assert adapted_folds(5, yg, g) == 3  # three patients: three groups hold each class
     # nested_cv adapts the inner folds of every outer training part to its smallest class
     y17 = np.array([0] * 9 + [1] * 8)
-    for tr, te, inner in nested_cv(y17, 3, 5, 0):
+    for tr, _te, inner in nested_cv(y17, 3, 5, 0):
         small = min(class_sizes(y17[tr]).values())
         assert len(inner) == min(5, small)
         assert all(np.unique(y17[a]).size == 2 for a, _ in inner), "every inner training part holds both classes"

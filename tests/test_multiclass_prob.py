@@ -133,7 +133,7 @@ def test_mc_predictive_distribution_against_dense_and_monte_carlo():
     Xt = np.random.default_rng(8).normal(size=(4, 3))
     Ks = v0 * np.exp(-0.5 * gp._scaled_sqdist(Xt, X, l)) + v1
     mean, cov = gp._mc_predict(Ks, v0 + v1 + v2, st["grad"], st["E"], st["M"])
-    C, n = 3, K.shape[0]
+    C, _n = 3, K.shape[0]
     F = st["f"]
     P = np.exp(F - scipy.special.logsumexp(F, axis=1, keepdims=True))
     Kb = scipy.linalg.block_diag(*[K] * C)

@@ -9,7 +9,6 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 
 from genesel.preprocessing import (
-    CountNormalizer,
     GeneStandardizer,
     LogTransform,
     MissingValueImputer,

@@ -40,8 +40,8 @@ from sklearn.pipeline import Pipeline, make_pipeline
 
 import estimators as E
 import genesel
-from genesel import (ALMARFE, SVMRFE, FisherSelector, GeneStandardizer, GolubVoting, L2AROM, LogTransform,
-                     MissingValueImputer, SampleStandardizer, SignalToNoiseSelector)
+from genesel import (ALMARFE, SVMRFE, CountNormalizer, FisherSelector, GeneStandardizer, GolubVoting, L2AROM,
+                     LogTransform, MissingValueImputer, SampleStandardizer, SignalToNoiseSelector)
 from genesel._core.validation import DegenerateModelWarning
 from problems import problem_p
 

@@ -205,7 +205,8 @@ def test_every_declared_range_parses_and_every_default_is_within_it(path):
     ({"n_boot": 0}, r"parameter 'n_boot' = 0 is out of its range \[≥ 1\]; papermill -p n_boot 1"),
     ({"n_folds": 2.5}, r"parameter 'n_folds' must be int \(or None: the mode decides\), got float 2.5"),
     ({"scale": "logged"}, r"parameter 'scale': 'logged' is not one of auto, log, raw-intensity, counts"),
-    ({"seed": -1, "inner_k": 1}, r"(?=.*'seed' = -1 is out of its range \[≥ 0\])(?=.*'inner_k' = 1 is out of its range)"),
+    ({"seed": -1, "inner_k": 1},
+     r"(?=.*'seed' = -1 is out of its range \[≥ 0\])(?=.*'inner_k' = 1 is out of its range)"),
 ])
 def test_bad_values_are_refused_before_anything_runs(params, message):
     """`-p n_folds -3` ended in an AttributeError deep in the notebook, `-p n_boot 0` after every CV cell had run.

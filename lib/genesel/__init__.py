@@ -88,7 +88,8 @@ from genesel.voting import GolubVoting
 
 __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DWD", "FisherSelector",
            "SignalToNoiseSelector", "GaussianProcessClassifier", "GeneStandardizer", "LogTransform",
-           "MissingValueImputer", "SampleStandardizer", "CountNormalizer", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM",
+           "MissingValueImputer", "SampleStandardizer", "CountNormalizer", "SVMRFE", "RVM", "SMLR", "KernelSVM",
+           "LinearSVM",
            "GolubVoting", "L2AROM", "DegenerateModelWarning", "forward_path", "ForwardPath", "MSVMRFE",
            "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps", "SampleCompressionStumps",
            "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector", "SmallForestClassifier", "OneVsRestSelector",

@@ -64,9 +64,9 @@ derived for one weight vector per prior precision; the multinomial RVM with prec
 ``RVM`` fits K binary RVMs, class c against the others, each with its own precisions (``estimators_``): K times the
 cost of one binary fit. ``decision_function`` is (n, K), the K latent scores φ(x)ᵀw*_c; ``predict`` the class of the
 largest; ``predict_proba`` the K plug-in probabilities σ(φ(x)ᵀw*_c) normalised to sum to one (scikit-learn's
-``OneVsRestClassifier`` rule). With the genes as basis functions a gene is kept when any class's model keeps it. ``tests/test_rvm.py`` checks the numba
-kernel against its plain-Python twin (``tests/naive/rvm.py``, the vectorised implementation this module had before)
-and the solution against a direct n × n implementation: the reported evidence equals the directly computed Laplace
+``OneVsRestClassifier`` rule). With the genes as basis functions a gene is kept when any class's model keeps it.
+``tests/test_rvm.py`` checks the numba kernel against its plain-Python twin (``tests/naive/rvm.py``, the vectorised
+implementation this module had before) and the solution against a direct n × n implementation: the reported evidence equals the directly computed Laplace
 evidence, the solution is a fixed point of the direct updates, and Tipping's original re-estimation reaches no
 higher evidence.
 """

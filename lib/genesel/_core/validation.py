@@ -38,7 +38,8 @@ from collections import OrderedDict
 import numpy as np
 
 __all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "check_classification_fit", "constant_genes",
-           "ignore_constant_genes", "zero_ignored_genes", "mean_std", "DegenerateModelWarning", "warn_degenerate", "warn_if_one_class"]
+           "ignore_constant_genes", "zero_ignored_genes", "mean_std", "DegenerateModelWarning", "warn_degenerate",
+           "warn_if_one_class"]
 
 LOG = logging.getLogger("genesel")
 

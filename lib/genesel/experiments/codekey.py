@@ -195,7 +195,6 @@ def code_closure(start, roots=None, exclude=()) -> dict[str, str]:
     :func:`names_closure`, accounts for them)."""
     roots = default_roots() if roots is None else {k: Path(v) for k, v in roots.items()}
     exclude = set(exclude)
-    out: dict[str, str] = {}
     todo: list[tuple[str, Path, bool]] = []
     if isinstance(start, Path) or (isinstance(start, str) and start.endswith(".py")):
         path = Path(start)

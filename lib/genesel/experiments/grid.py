@@ -59,8 +59,8 @@ import pandas as pd
 
 from genesel._core.io import CacheIntegrityWarning
 from genesel.experiments.cache import (CacheKeyMismatch, CacheWriteError, CostBook, check_cache_key, cost_key,
-                                       drop_legacy, func_folder, legacy_folder, moved_folders, read_cell, record_path, sweep_tmp,
-                                       write_cell)
+                                       drop_legacy, func_folder, legacy_folder, moved_folders, read_cell, record_path,
+                                       sweep_tmp, write_cell)
 from genesel.experiments.cache import STALE_TMP_SECONDS as _STALE_TMP_SECONDS
 from genesel.experiments.claims import ClaimBook, WorkQueue
 from genesel.experiments.codekey import function_digest

@@ -71,7 +71,8 @@ def class_sizes(y, groups=None) -> dict:
     g = _groups(groups, y.size)
     out = {}
     for c in np.unique(y):
-        out[c.item() if hasattr(c, "item") else c] = int(np.sum(y == c)) if g is None else int(np.unique(g[y == c]).size)
+        key = c.item() if hasattr(c, "item") else c
+        out[key] = int(np.sum(y == c)) if g is None else int(np.unique(g[y == c]).size)
     return out
 
 

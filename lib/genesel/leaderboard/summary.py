@@ -24,8 +24,8 @@ from genesel.leaderboard.cells import load
 from genesel.metrics import roc_auc
 from genesel.stability import kuncheva_prefix_index, nogueira_stability
 
-__all__ = ["summarise", "applicable", "NOT_APPLICABLE", "selects_genes", "dataset_title", "pareto_front", "curve_table", "wilson_interval",
-           "fmt_number", "fmt_error"]
+__all__ = ["summarise", "applicable", "NOT_APPLICABLE", "selects_genes", "dataset_title", "pareto_front", "curve_table",
+           "wilson_interval", "fmt_number", "fmt_error"]
 
 def _pooled(g: pd.DataFrame, y_of) -> tuple:
     """(balanced error, AUC) of one repeat's folds pooled (each sample predicted once)."""

@@ -22,9 +22,9 @@ from genesel.leaderboard.catalogue import CATALOGUE, SIZES
 from genesel.leaderboard.cells import load
 from genesel.leaderboard.summary import NOT_APPLICABLE, dataset_title, fmt_error, fmt_number, selects_genes
 
-__all__ = ["dataset_parameter", "boot_parameter", "mode_texts", "method_parameter", "dataset_table", "excluded_table", "catalogue_table",
-           "league_table", "plan_table", "splits_note", "WARNING_MEANING", "warning_table", "consensus_signature", "runs_dir", "save_results",
-           "save_summary", "committed_table"]
+__all__ = ["dataset_parameter", "boot_parameter", "mode_texts", "method_parameter", "dataset_table", "excluded_table",
+           "catalogue_table", "league_table", "plan_table", "splits_note", "WARNING_MEANING", "warning_table",
+           "consensus_signature", "runs_dir", "save_results", "save_summary", "committed_table"]
 
 
 def dataset_parameter(value, default, name="datasets", *, label=None, rows=None, classes=None, groups=None,
@@ -334,7 +334,7 @@ def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int,
         cls = " / ".join(f"{t.classes[0 if c == -1 else 1]} {n}" for c, n in sizes.items())
         if t.groups is not None:
             gs = class_sizes(t.y, t.groups)
-            cls += f"; in groups: " + " / ".join(f"{t.classes[0 if c == -1 else 1]} {n}" for c, n in gs.items())
+            cls += "; in groups: " + " / ".join(f"{t.classes[0 if c == -1 else 1]} {n}" for c, n in gs.items())
         notes = []
         for name in methods:
             m = method(name)
@@ -357,7 +357,7 @@ def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int,
                         notes.append(f"{name}: internal folds {v} → {part}" if part >= 2 else
                                      f"{name}: {NOT_APPLICABLE} (internal folds need 2 samples of each class; the "
                                      f"smallest class of a training part it is fitted on has {part})")
-            for k, dropped in a.changes.items():
+            for _k, dropped in a.changes.items():
                 vals = ", ".join(dropped)
                 notes.append(f"{name}: grid values dropped ({vals}: more neighbours than the smallest class, {m_in})")
         if m_in < SMALL_PART:
@@ -367,7 +367,8 @@ def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int,
         rows.append({
             "data set": dataset_title(d), "samples": int(t.y.size), "classes": cls,
             "grouped": "no" if t.groups is None else f"yes, {len(set(t.groups.tolist()))} groups",
-            "outer folds": f"{k_out}" + (f" ({n_folds} requested; smallest class {min(class_sizes(t.y, t.groups).values())})"
+            "outer folds": f"{k_out}" + (f" ({n_folds} requested; smallest class "
+                                         f"{min(class_sizes(t.y, t.groups).values())})"
                                         if k_out < n_folds else "") + f" x {int(n_repeats)} repeat(s)",
             "inner folds": ("–".join(str(v) for v in sorted({min(inner_counts), max(inner_counts)}))) + requested_in,
             "smallest class: outer / inner training part": f"{m_out} / {m_in}",

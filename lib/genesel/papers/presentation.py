@@ -434,5 +434,6 @@ def file_notes(datasets):
         ds = load_dataset(d)
         grouped = (f" Samples grouped ({len(set(ds.groups.tolist()))} groups): every split keeps a group together."
                    if ds.groups is not None else "")
-        lines.append(f"- **{ds.name}** ({ds.n_samples} samples x {ds.n_genes} genes): {preprocessing_note(ds)}{grouped}")
+        lines.append(f"- **{ds.name}** ({ds.n_samples} samples x {ds.n_genes} genes): "
+                     f"{preprocessing_note(ds)}{grouped}")
     return Markdown("**Your data, as read.**\n\n" + "\n".join(lines) if lines else "")
