@@ -67,8 +67,8 @@ largest; ``predict_proba`` the K plug-in probabilities σ(φ(x)ᵀw*_c) normalis
 ``OneVsRestClassifier`` rule). With the genes as basis functions a gene is kept when any class's model keeps it.
 ``tests/test_rvm.py`` checks the numba kernel against its plain-Python twin (``tests/naive/rvm.py``, the vectorised
 implementation this module had before) and the solution against a direct n × n implementation: the reported
-evidence equals the directly computed Laplace evidence, the solution is a fixed point of the direct updates, and Tipping's original re-estimation reaches no
-higher evidence.
+evidence equals the directly computed Laplace evidence, the solution is a fixed point of the direct updates, and
+Tipping's original re-estimation reaches no higher evidence.
 """
 
 from __future__ import annotations
