@@ -167,6 +167,10 @@ SETTINGS: dict[str, Settings] = {
         small=dict(n_estimators=60, n_estimators_iter=60, random_state=0),
         properties=(("RFBackwardSelector", dict(n_estimators=60, n_estimators_iter=60, random_state=0), "free",
                      None),)),
+    # discriminant.py (Dudoit, Fridlyand & Speed 2002; Diaz-Uriarte 2006's DLDA)
+    "DLDA": Settings(variants=((dict(priors="empirical"), "the sample Bayes rule: log priors from the class shares"),),
+                     properties=(("DLDA", {}, "free", None),
+                                 ("DLDA empirical priors", dict(priors="empirical"), "free", None))),
     # preprocessing.py
     "LogTransform": Settings(stateless=True),
     "GeneStandardizer": Settings(),

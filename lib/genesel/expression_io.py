@@ -88,12 +88,16 @@ __all__ = ["read_expression", "looks_like_path", "MULTICLASS_METHODS", "file_sha
 #: (Krishnapuram et al. 2005); ALMA and its selectors and the stump conjunctions one class against the rest,
 #: AdaBoost one-vs-rest or as SAMME, and OneVsRestSelector around any binary selector (genesel._core.multiclass); the
 #: one-vs-rest SVMs and the rankings built on them (SVM-RFE, MSVM-RFE, l2-AROM), the filters (Fisher's BSS/WSS,
-#: one-vs-rest signal-to-noise, ANOVA F, Kruskal-Wallis), Golub's voting one against the rest and the random forests.
-#: Every other classifier and selector separates two classes and refuses more; the transformers take any labels.
-MULTICLASS_METHODS = ("ALMA", "ALMAFS", "ALMARFE", "FisherSelector", "SignalToNoiseSelector", "SVMRFE", "SMLR",
-                      "KernelSVM", "LinearSVM", "GolubVoting", "L2AROM", "MSVMRFE", "OccamStumps",
+#: one-vs-rest signal-to-noise, ANOVA F, Kruskal-Wallis), Golub's voting one against the rest, the random forests,
+#: the multi-class Laplace GP and its ARD selectors, RVM and DWD one against the rest with the RVM/SMLR selectors, and
+#: DLDA (Dudoit et al. 2002). Every other classifier and selector separates two classes and refuses more; the
+#: transformers take any labels.
+MULTICLASS_METHODS = ("ALMA", "ALMAFS", "ALMARFE", "DWD", "FisherSelector", "SignalToNoiseSelector",
+                      "GaussianProcessClassifier", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM", "GolubVoting",
+                      "L2AROM", "MSVMRFE", "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps",
                       "SampleCompressionStumps", "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector",
-                      "SmallForestClassifier", "OneVsRestSelector", "ANOVASelector", "KruskalWallisSelector")
+                      "SmallForestClassifier", "OneVsRestSelector", "ANOVASelector", "KruskalWallisSelector",
+                      "DLDA")
 #: Multi-class tools of scikit-learn a user would otherwise pick (named in the message for a multi-class file).
 SKLEARN_MULTICLASS = ("LogisticRegression", "LinearSVC (one-vs-rest)", "RandomForestClassifier",
                       "KNeighborsClassifier", "SelectKBest(f_classif)")

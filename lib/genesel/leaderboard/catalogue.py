@@ -48,8 +48,10 @@ from sklearn.pipeline import Pipeline
 
 from genesel.alma import ALMA, ALMAFS, ALMARFE
 from genesel.arom import L2AROM
+from genesel.discriminant import DLDA
 from genesel.dwd import DWD
-from genesel.filters import FisherSelector, SignalToNoiseSelector, t_statistic, wilcoxon_pvalues
+from genesel.filters import (ANOVASelector, FisherSelector, KruskalWallisSelector, SignalToNoiseSelector, t_statistic,
+                             wilcoxon_pvalues)
 from genesel.forest import RFBackwardSelector, SmallForestClassifier
 from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
@@ -62,13 +64,15 @@ from genesel.stumps import AdaBoostStumps, OccamStumps, PACBayesStumps, SampleCo
 from genesel.svm import KernelSVM, LinearSVM
 from genesel.voting import GolubVoting
 
-__all__ = ["SIZES", "KINDS", "Method", "SignatureSVM", "GridFits", "FittedSteps", "SELECTIONS", "SharedGrid",
+__all__ = ["SIZES", "KINDS", "BOARDS", "Method", "SignatureSVM", "GridFits", "FittedSteps", "SELECTIONS", "SharedGrid",
            "GRID_FITS", "CATALOGUE", "method", "method_names", "estimator_classes", "abs_t", "wilcoxon_score",
-           "l1_logistic"]
+           "l1_logistic", "multinomial_l1_logistic"]
 
 #: Signature sizes of the ranked methods (and of the error-vs-size curves); "all" (every gene) is always added.
 SIZES = (2, 4, 8, 16, 32, 64, 128, 256)
 KINDS = ("ranked", "staged", "model")
+#: The leaderboards: two-class data sets, and data sets of K >= 3 classes (a method runs on those it lists).
+BOARDS = ("binary", "multiclass")
 
 
 class SignatureSVM(ClassifierMixin, BaseEstimator):
@@ -93,15 +97,29 @@ class SignatureSVM(ClassifierMixin, BaseEstimator):
         return self.svm_.predict(X)
 
 
-def l1_logistic(C: float) -> LogisticRegression:
+def l1_logistic(C: float, seed: int | None = 0) -> LogisticRegression:
     """scikit-learn's l1-penalised logistic regression (liblinear) with inverse penalty ``C``, spelled as the
-    installed scikit-learn wants it (``l1_ratio=1`` from 1.8 on, ``penalty="l1"`` before)."""
+    installed scikit-learn wants it (``l1_ratio=1`` from 1.8 on, ``penalty="l1"`` before). liblinear's coordinate
+    descent visits the samples in a random order: ``seed`` fixes it (without it two runs of one cell differed)."""
     import sklearn
 
     major, minor = (int(x) for x in sklearn.__version__.split(".")[:2])
     if (major, minor) >= (1, 8):
-        return LogisticRegression(l1_ratio=1.0, solver="liblinear", C=C, max_iter=1000)
-    return LogisticRegression(penalty="l1", solver="liblinear", C=C, max_iter=1000)
+        return LogisticRegression(l1_ratio=1.0, solver="liblinear", C=C, max_iter=1000, random_state=seed)
+    return LogisticRegression(penalty="l1", solver="liblinear", C=C, max_iter=1000, random_state=seed)
+
+
+def multinomial_l1_logistic(C: float, seed: int | None = 0) -> LogisticRegression:
+    """scikit-learn's l1-penalised multinomial logistic regression (saga; the softmax model of all K classes
+    jointly, one weight vector per class, the l1 penalty on all of them) with inverse penalty ``C``: the K-class
+    form of :func:`l1_logistic` (liblinear fits two classes, or K one-vs-rest problems). saga draws the samples at
+    random: ``seed`` fixes them."""
+    import sklearn
+
+    major, minor = (int(x) for x in sklearn.__version__.split(".")[:2])
+    if (major, minor) >= (1, 8):
+        return LogisticRegression(l1_ratio=1.0, solver="saga", C=C, max_iter=2000, tol=1e-3, random_state=seed)
+    return LogisticRegression(penalty="l1", solver="saga", C=C, max_iter=2000, tol=1e-3, random_state=seed)
 
 
 def abs_t(X, y):
@@ -138,6 +156,8 @@ class Method:
     tie: str = "fewer"
     source: str = "genesel"
     note: str = ""
+    binary_only: str = ""
+    boards: tuple = BOARDS
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -148,6 +168,8 @@ class Method:
             raise ValueError(f"method {self.name!r}: a staged method needs stages and stage_param")
         if self.tie not in ("fewer", "more"):
             raise ValueError(f"method {self.name!r}: tie must be 'fewer' or 'more', got {self.tie!r}")
+        if not self.boards or any(b not in BOARDS for b in self.boards):
+            raise ValueError(f"method {self.name!r}: boards must be a non-empty subset of {BOARDS}, got {self.boards!r}")
 
     @property
     def has_bound(self) -> bool:
@@ -188,7 +210,10 @@ def _unique(seq) -> list:
 
 
 def _by_magnitude(weights, keep=None) -> list:
-    w = np.abs(np.ravel(weights))
+    """Genes by decreasing |weight| (ties by index), those with a weight (or in ``keep``); a weight matrix of K
+    classes (K, genes) counts each gene's largest |weight| over the classes (a gene of any class's model)."""
+    w = np.abs(np.asarray(weights, dtype=np.float64))
+    w = w.reshape(-1, w.shape[-1]).max(axis=0) if w.ndim > 1 else w
     keep = w > 0 if keep is None else np.asarray(keep, bool)
     order = np.lexsort((np.arange(w.size), -w))
     return [int(g) for g in order if keep[g]]
@@ -220,8 +245,10 @@ def _l1(est) -> list:
 
 
 def _centroids(est) -> list:
+    """The genes whose shrunken class centroids differ, by the spread of their centroids (largest minus smallest
+    over the classes; for two classes |c_1 - c_0|): a gene shrunk to the overall centroid in every class is out."""
     c = np.asarray(est.centroids_)
-    return _by_magnitude(c[1] - c[0])
+    return _by_magnitude(c.max(axis=0) - c.min(axis=0))
 
 
 def _bound(est) -> float:
@@ -406,9 +433,18 @@ _ENTRIES = [
     Method("Fisher + SVM", "ranked", _svm, paper="Guyon 2002", family="filter", grid={"C": C_GRID},
            ranker=lambda p, s, seed: FisherSelector(n_features_to_select=None)),
     Method("t-test + SVM", "ranked", _svm, paper="(filter)", family="filter", grid={"C": C_GRID},
-           ranker=lambda p, s, seed: SelectKBest(abs_t, k="all")),
+           ranker=lambda p, s, seed: SelectKBest(abs_t, k="all"),
+           binary_only="Welch's t compares two means; its K-class form is the ANOVA F of 'ANOVA F + SVM'"),
     Method("Wilcoxon + SVM", "ranked", _svm, paper="Tan 2006", family="filter", grid={"C": C_GRID},
-           ranker=lambda p, s, seed: SelectKBest(wilcoxon_score, k="all")),
+           ranker=lambda p, s, seed: SelectKBest(wilcoxon_score, k="all"),
+           binary_only="the rank-sum test compares two samples; its K-class form is the Kruskal-Wallis test of "
+                       "'Kruskal-Wallis + SVM'"),
+    Method("ANOVA F + SVM", "ranked", _svm, paper="(filter; Dudoit 2002)", family="filter", grid={"C": C_GRID},
+           ranker=lambda p, s, seed: ANOVASelector(n_features_to_select=None), boards=("multiclass",),
+           note="the K-class form of the t filter (for two classes F = t² of the pooled-variance t)"),
+    Method("Kruskal-Wallis + SVM", "ranked", _svm, paper="Kruskal 1952", family="filter", grid={"C": C_GRID},
+           ranker=lambda p, s, seed: KruskalWallisSelector(n_features_to_select=None), boards=("multiclass",),
+           note="the K-class form of the Wilcoxon filter"),
     # ---- Gentile 2003 ------------------------------------------------------------------------------------------
     Method("ALMA-FS", "model", lambda p, s, seed: ALMAFS(alpha=p["alpha"], n_cycles=50, random_state=seed),
            paper="Gentile 2003", family="embedded", grid={"alpha": ALPHAS}, signature=_alma_fs),
@@ -485,9 +521,14 @@ _ENTRIES = [
            paper="Tan 2006", family="baseline", grid={"lam": (0.5, 0.1, 0.01, 0.001)}),
     # ---- the tools users would otherwise pick (scikit-learn) ---------------------------------------------------
     Method("L1 logistic regression", "model",
-           lambda p, s, seed: l1_logistic(p["C"]),
+           lambda p, s, seed: l1_logistic(p["C"], seed),
            paper="Tibshirani 1996 (lasso)", family="embedded", grid={"C": (0.1, 0.3, 1.0, 3.0, 10.0)},
-           signature=_l1, source="scikit-learn"),
+           signature=_l1, source="scikit-learn",
+           binary_only="liblinear fits two classes; its K-class form is 'multinomial L1 logistic regression'"),
+    Method("multinomial L1 logistic regression", "model", lambda p, s, seed: multinomial_l1_logistic(p["C"], seed),
+           paper="Tibshirani 1996 / Friedman 2010", family="embedded", grid={"C": (0.1, 0.3, 1.0, 3.0, 10.0)},
+           signature=_l1, source="scikit-learn", boards=("multiclass",),
+           note="saga's softmax model of the K classes; a gene is in the signature when any class's weight is not 0"),
     Method("RF var. sel. (s.e. 0)", "model", _rf_varsel(0.0), paper="Díaz-Uriarte 2006", family="embedded",
            grid={"trees": (2000,)}, quick_grid={"trees": (200,)}, signature=_selected, note=_RF_NOTE),
     Method("RF var. sel. (s.e. 1)", "model", _rf_varsel(1.0), paper="Díaz-Uriarte 2006", family="embedded",
@@ -511,6 +552,9 @@ _ENTRIES = [
            ranker=lambda p, s, seed: FisherSelector(n_features_to_select=None), source="scikit-learn"),
     Method("kNN (all genes)", "model", lambda p, s, seed: KNeighborsClassifier(n_neighbors=p["k"]),
            paper="Díaz-Uriarte 2006 (KNN)", family="baseline", grid={"k": K_GRID}, source="scikit-learn"),
+    Method("DLDA (all genes)", "model", lambda p, s, seed: DLDA(priors="uniform"),
+           paper="Dudoit 2002 / Díaz-Uriarte 2006 (DLDA)", family="baseline",
+           note="diagonal linear discriminant analysis, equal priors (Dudoit, Fridlyand & Speed 2002's ML rule)"),
 ]
 
 #: name -> :class:`Method`, in the order the league tables list ties. Each entry is written out with its name as a
@@ -520,8 +564,13 @@ if len(CATALOGUE) != len(_ENTRIES):  # pragma: no cover - a duplicated name is a
     raise RuntimeError("duplicate method names in the leaderboard catalogue")
 
 
-def method_names() -> list[str]:
-    return list(CATALOGUE)
+def method_names(board: str | None = None) -> list[str]:
+    """The catalogue's names (those of ``board``, "binary" or "multiclass", when given)."""
+    if board is None:
+        return list(CATALOGUE)
+    if board not in BOARDS:
+        raise ValueError(f"board must be one of {BOARDS}, got {board!r}")
+    return [n for n, m in CATALOGUE.items() if board in m.boards]
 
 
 def method(name: str) -> Method:

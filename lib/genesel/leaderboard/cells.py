@@ -42,19 +42,24 @@ from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import NotApplicable, bootstrap_splits, grouped_inner_folds, nested_cv, single_thread
 from genesel._core.resampling import adapted_count
 from genesel.experiments.protocols import adapted_folds, class_sizes, smallest_class
-from genesel.dataref import is_file_reference, quote_value
+from genesel.dataref import is_file_reference
 from genesel.leaderboard.catalogue import method as _method
 from genesel.leaderboard.keys import cell_code
 from genesel.leaderboard.protocol import run_split
 from genesel.papers.common import load_task
 from genesel.preprocessing import GeneStandardizer, LogTransform
 
-__all__ = ["MODES", "DU2006_METHODS", "DU2006_VIEWS", "VIEWS", "Task", "load", "binary_expression_sets", "excluded_sets", "cv_cell",
-           "boot_cell", "cv_cells", "boot_cells", "fold_seed", "outer_folds", "MIN_CLASS"]
+__all__ = ["MODES", "DU2006_METHODS", "DU2006_VIEWS", "VIEWS", "Task", "load", "binary_expression_sets",
+           "multiclass_expression_sets", "board_sets", "excluded_sets", "left_out_classes", "cv_cell", "boot_cell",
+           "cv_cells", "boot_cells", "fold_seed", "outer_folds", "MIN_CLASS", "MIN_CLASS_MULTI"]
 
 #: The smallest class a data set may have for the leaderboard's protocol (samples, or groups when grouped): its
 #: outer training parts then keep 2 of it, enough for 2 inner folds that leave one in every inner training part.
 MIN_CLASS = 3
+#: On a data set of K >= 3 classes, a class with fewer samples (groups when grouped) is left out, with its samples:
+#: 5-fold outer CV then puts a member of every class in every test fold and 4 in every training part (the issue's
+#: rule; :func:`left_out_classes` says which and why). Two-class data sets keep both classes (:data:`MIN_CLASS`).
+MIN_CLASS_MULTI = 5
 
 #: The protocol of each mode. Quick: one repeat of 3-fold CV with 3 inner folds on the 300 most variable genes, 8
 #: bootstrap samples; full: 10 x 5-fold with 5 inner folds on all genes, 200 bootstrap samples.
@@ -77,8 +82,10 @@ _DUDOIT = dict(floor=100.0, ceiling=16000.0, ratio=5.0, difference=500.0)
 
 @dataclass(frozen=True)
 class Task:
-    """A data set as the cells use it: values, labels in -1/+1, gene IDs, class names and the preprocessing fitted
-    inside every training part."""
+    """A data set as the cells use it: values, labels (-1/+1 for two classes, ``classes[-1]`` the +1 class; the
+    class index 0..K-1 for K >= 3), gene IDs, class names and the preprocessing fitted inside every training part.
+    ``dropped``: the classes of a K-class data set left out for having fewer than :data:`MIN_CLASS_MULTI` samples
+    (or groups), as ((name, size), ...); the sample indices (``test_idx``) of the cells count the samples kept."""
 
     name: str
     X: np.ndarray
@@ -88,6 +95,7 @@ class Task:
     prep: object
     groups: np.ndarray | None = None
     note: str = ""
+    dropped: tuple = ()
 
 
 def _dudoit_view(ds):
@@ -114,11 +122,6 @@ def load(dataset: str, view: str | None = None, max_genes: int | None = None) ->
         return Task(dataset, X, y, ids, tuple(ds.classes), GeneStandardizer(on_constant="zero"))
     if is_file_reference(dataset):
         ds = load_dataset(dataset)
-        if len(ds.classes) != 2:
-            pair = ",".join(quote_value(c) for c in ds.classes[:2])
-            raise ValueError(f"{dataset}: the leaderboard's methods are binary; the file has {len(ds.classes)} classes "
-                             f"{list(ds.classes)} (choose two: classes={list(ds.classes[:2])!r} in Python, or "
-                             f"'&classes={pair}' in the reference string)")
         from genesel.datasets import preprocessing_note
 
         X, ids = np.asarray(ds.X, dtype=np.float64), np.asarray(ds.gene_ids)
@@ -127,17 +130,41 @@ def load(dataset: str, view: str | None = None, max_genes: int | None = None) ->
             V = recommended_preprocessing(ds, standardize=False).fit_transform(X)
             keep = np.sort(np.argsort(-np.nanvar(V, axis=0), kind="stable")[:max_genes])
             X, ids = X[:, keep], ids[keep]
-        return Task(dataset, X, np.asarray(ds.y), ids, tuple(ds.classes), recommended_preprocessing(ds),
-                    None if ds.groups is None else np.asarray(ds.groups), preprocessing_note(ds))
+        groups = None if ds.groups is None else np.asarray(ds.groups)
+        rows, y, classes, dropped = _kept_classes(dataset, np.asarray(ds.y), tuple(ds.classes), groups)
+        return Task(dataset, X[rows], y, ids, classes, recommended_preprocessing(ds),
+                    None if groups is None else groups[rows], preprocessing_note(ds), dropped)
     ds = load_task(dataset, max_genes)
-    if len(ds.classes) != 2:
-        raise ValueError(f"{dataset!r} has {len(ds.classes)} classes; the leaderboard's methods are binary")
-    return Task(ds.name, np.asarray(ds.X, dtype=np.float64), np.asarray(ds.y), np.asarray(ds.gene_ids),
-                tuple(ds.classes), recommended_preprocessing(ds.name))
+    rows, y, classes, dropped = _kept_classes(dataset, np.asarray(ds.y), tuple(ds.classes), None)
+    return Task(ds.name, np.asarray(ds.X, dtype=np.float64)[rows], y, np.asarray(ds.gene_ids), classes,
+                recommended_preprocessing(ds.name), dropped=dropped)
+
+
+def _kept_classes(dataset, y, classes: tuple, groups):
+    """(rows kept, their labels, the classes kept, the classes dropped) of a data set: two classes as they are
+    (labels -1/+1); K >= 3 classes without those smaller than :data:`MIN_CLASS_MULTI` (samples, or groups), the
+    rest re-encoded (0..K'-1, or -1/+1 when two remain). Fewer than two classes left is refused, naming them."""
+    if len(classes) <= 2:
+        return np.arange(y.size), y, classes, ()
+    sizes = class_sizes(y, groups)  # {class index: size}
+    small = [int(c) for c in sorted(sizes) if sizes[c] < MIN_CLASS_MULTI]
+    kept = [int(c) for c in sorted(sizes) if sizes[c] >= MIN_CLASS_MULTI]
+    dropped = tuple((str(classes[c]), int(sizes[c])) for c in small)
+    if len(kept) < 2:
+        unit = "groups" if groups is not None else "samples"
+        raise ValueError(f"{dataset}: only {len(kept)} of its {len(classes)} classes have {MIN_CLASS_MULTI} {unit} or "
+                         f"more ({', '.join(f'{n!r}: {k}' for n, k in dropped)} are smaller); the leaderboard's "
+                         "nested protocol needs two such classes")
+    rows = np.flatnonzero(np.isin(y, kept))
+    code = {c: i for i, c in enumerate(kept)}
+    yk = np.array([code[int(v)] for v in y[rows]], dtype=np.int64)
+    if len(kept) == 2:
+        yk = 2 * yk - 1
+    return rows, yk, tuple(classes[c] for c in kept), dropped
 
 
 def binary_expression_sets() -> list[str]:
-    """Every binary expression data set of the registry (the full run's data), in registry order."""
+    """Every binary expression data set of the registry (the binary board's full run), in registry order."""
     from genesel.datasets import list_datasets
 
     t = list_datasets()
@@ -145,19 +172,63 @@ def binary_expression_sets() -> list[str]:
     return t.loc[keep, "name"].tolist()
 
 
-def excluded_sets() -> dict:
-    """The registry's data sets the full run leaves out, with the reason."""
+def multiclass_expression_sets() -> list[str]:
+    """Every data set of K >= 3 classes of the registry (the multi-class board's full run), in registry order."""
     from genesel.datasets import list_datasets
 
+    t = list_datasets()
+    keep = (t["classes"] == "multi-class") & (t["measures"] != "pixels")
+    return t.loc[keep, "name"].tolist()
+
+
+def board_sets(board: str = "binary") -> list[str]:
+    """The registry's data sets of a board: :func:`binary_expression_sets` or :func:`multiclass_expression_sets`."""
+    if board == "binary":
+        return binary_expression_sets()
+    if board == "multiclass":
+        return multiclass_expression_sets()
+    raise ValueError(f"board must be 'binary' or 'multiclass', got {board!r}")
+
+
+def excluded_sets(board: str = "binary") -> dict:
+    """The registry's data sets the full run of ``board`` leaves out, with the reason."""
+    from genesel.datasets import list_datasets
+
+    board_sets(board)  # checks the name
     out = {}
     for _, r in list_datasets().iterrows():
         if r["classes"] == "family":
             continue
         if r["measures"] == "pixels":
             out[r["name"]] = "handwritten digits (MNIST pairs of Shah et al. 2012), not expression data"
-        elif r["classes"] == "multi-class":
-            out[r["name"]] = "more than two classes; the methods are binary"
+        elif r["classes"] == "multi-class" and board == "binary":
+            out[r["name"]] = "more than two classes: on the multi-class board (board='multiclass')"
+        elif r["classes"] != "multi-class" and board == "multiclass":
+            out[r["name"]] = "two classes: on the binary board (board='binary')"
     return out
+
+
+def left_out_classes(datasets, max_genes: int | None = None) -> list[dict]:
+    """One row per class a data set of this run leaves out (K >= 3 classes, fewer than :data:`MIN_CLASS_MULTI`
+    samples or groups): ``dataset``, ``class``, ``size`` and ``reason``. Registered sets are read from the registry
+    (nothing is loaded)."""
+    rows = []
+    for d in datasets:
+        if is_file_reference(d):
+            dropped, unit = load(d, None, max_genes).dropped, ("groups" if load(d, None, max_genes).groups is not None
+                                                               else "samples")
+        else:
+            from data_fetch import resolve
+
+            counts = resolve(d).counts
+            dropped = tuple((str(c), int(k)) for c, k in counts.items() if k < MIN_CLASS_MULTI) \
+                if len(counts) > 2 else ()
+            unit = "samples"
+        for name, size in dropped:
+            rows.append({"dataset": d, "class": name, "size": size,
+                         "reason": f"{size} {unit}, fewer than {MIN_CLASS_MULTI}: 5-fold outer CV could not put one in "
+                                   "every test fold and 4 in every training part, nor the inner CV choose on it"})
+    return rows
 
 
 def fold_seed(seed: int, *more) -> int:
@@ -182,6 +253,8 @@ def outer_folds(dataset: str, n_folds: int, max_genes: int | None = None) -> int
         from data_fetch import resolve
 
         counts = resolve(dataset).counts  # {class: samples}: registered sets are not grouped
+        if len(counts) > 2:  # the classes a K-class set keeps (:func:`_kept_classes`)
+            counts = {c: k for c, k in counts.items() if k >= MIN_CLASS_MULTI}
         name = min(counts, key=counts.get)
         if counts[name] < MIN_CLASS:  # pragma: no cover - no registered binary set is that small
             raise ValueError(f"{dataset}: class {name!r} has {counts[name]} samples; the leaderboard needs {MIN_CLASS}")
@@ -190,7 +263,7 @@ def outer_folds(dataset: str, n_folds: int, max_genes: int | None = None) -> int
     sizes = class_sizes(task.y, task.groups)
     small = min(sizes, key=sizes.get)
     if sizes[small] < MIN_CLASS:
-        name = task.classes[0 if small == -1 else 1]
+        name = task.classes[(0 if small == -1 else 1) if len(task.classes) == 2 else int(small)]
         unit = "groups" if task.groups is not None else "samples"
         raise ValueError(f"{dataset}: class {name!r} has {sizes[small]} {unit}; the leaderboard's nested protocol needs "
                          f"at least {MIN_CLASS} in every class (each outer training part keeps 2, which 2 inner folds "

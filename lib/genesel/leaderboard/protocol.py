@@ -47,10 +47,13 @@ from genesel.experiments.protocols import NotApplicable, smallest_class
 from genesel.leaderboard.catalogue import SIZES, Method
 
 __all__ = ["preprocessing", "prepare", "candidate_sizes", "inner_table", "choose", "run_split", "ALL", "Adaptation",
-           "neighbours", "SMALL_PART"]
+           "neighbours", "SMALL_PART",
+           "BINARY_ONLY"]
 
 #: the size key of "every gene"
 ALL = "all"
+#: The reason given (``not_applicable``) when a method binary by construction meets K >= 3 classes.
+BINARY_ONLY = "binary only"
 
 
 def preprocessing(base) -> Pipeline:
@@ -90,6 +93,28 @@ def _order(ranker) -> np.ndarray:
 
 def _errors(est, X, y) -> int:
     return int(np.sum(est.predict(X) != y))
+
+
+def _class_scores(est, X, classes) -> np.ndarray:
+    """(n, K) real-valued outputs of a K-class model, column k larger for ``classes[k]``: the class probabilities,
+    else the decision function, else the prediction coded one-hot (what a macro one-vs-rest AUC is computed from)."""
+    classes = np.asarray(classes)
+    own = np.asarray(getattr(est, "classes_", classes))
+    for attr in ("predict_proba", "decision_function"):
+        if hasattr(est, attr):
+            try:
+                S = np.asarray(getattr(est, attr)(X), dtype=np.float64)
+            except (AttributeError, NotImplementedError):
+                continue
+            if S.ndim == 2 and S.shape[1] == own.size:
+                # a class the training part lacked scores below every other (never happens on stratified parts)
+                fill = 0.0 if attr == "predict_proba" or S.size == 0 else float(S.min()) - 1.0
+                out = np.full((S.shape[0], classes.size), fill)
+                for j, c in enumerate(own.tolist()):
+                    out[:, int(np.flatnonzero(classes == c)[0])] = S[:, j]
+                return out
+    pred = np.asarray(est.predict(X))
+    return (pred[:, None] == classes[None, :]).astype(np.float64)
 
 
 def _scores(est, X) -> np.ndarray:
@@ -296,6 +321,9 @@ def run_split(m: Method, X, y, train, test, inner, *, prep, quick: bool, seed: i
     to the size of the training parts (``adapted``, :class:`Adaptation`; empty when nothing did). A method that
     cannot run at this size raises :class:`genesel.experiments.NotApplicable`."""
     train, test = np.asarray(train), np.asarray(test)
+    classes = np.unique(y)
+    if classes.size > 2 and m.binary_only:
+        raise NotApplicable(f"{BINARY_ONLY} ({m.binary_only})")
     parts = [train] + [a for a, _ in inner]
     adapt = Adaptation(min(smallest_class(y[p]) for p in parts), m.name)
     with _Counter() as inner_w:
@@ -310,12 +338,12 @@ def run_split(m: Method, X, y, train, test, inner, *, prep, quick: bool, seed: i
         est, cols, genes = _fit_candidate(m, key, Xa, ya, quick, seed, rankers, adapt)
         XbF = Xb if cols is None else Xb[:, cols]
         pred = np.asarray(est.predict(XbF))
-        scores = _scores(est, XbF)
+        scores = _scores(est, XbF) if classes.size <= 2 else _class_scores(est, XbF, classes)
         bound = float(m.bound(est)) if m.bound else None
     params = _describe(m, key, quick, adapt)
     row = dict(errors=int(np.sum(pred != yb)), n_test=int(test.size), n_train=int(train.size),
                n_genes_kept=int(kept.size), size=int(len(genes)), genes=[int(kept[g]) for g in genes],
-               test_idx=[int(i) for i in test], pred=[int(p) for p in pred], scores=[float(s) for s in scores],
+               test_idx=[int(i) for i in test], pred=[int(p) for p in pred], scores=scores.tolist(),
                params=json.dumps(params, sort_keys=True, default=str), inner_errors=None if single else
                int(table[key][0]), bound=bound, inner_warnings=inner_w.counts(), final_warnings=final_w.counts(),
                degenerate_final=bool(np.unique(est.predict(Xa if cols is None else Xa[:, cols])).size < 2),

@@ -15,26 +15,31 @@ each fixed signature size of the ranked methods, the table behind the error-agai
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
 from genesel.datasets import display_name
 from genesel.leaderboard.catalogue import CATALOGUE
 from genesel.leaderboard.cells import load
-from genesel.metrics import roc_auc
+from genesel.metrics import confusion_matrix, macro_ovr_auc, per_class_recall, roc_auc
 from genesel.stability import kuncheva_prefix_index, nogueira_stability
 
-__all__ = ["summarise", "applicable", "NOT_APPLICABLE", "selects_genes", "dataset_title", "pareto_front", "curve_table",
-           "wilson_interval", "fmt_number", "fmt_error"]
+__all__ = ["summarise", "applicable", "NOT_APPLICABLE", "NOT_APPLICABLE_BINARY", "selects_genes", "dataset_title",
+           "pareto_front", "curve_table", "wilson_interval", "fmt_number", "fmt_error", "confusion", "recall_table"]
 
 def _pooled(g: pd.DataFrame, y_of) -> tuple:
     """(balanced error, AUC) of one repeat's folds pooled (each sample predicted once)."""
     idx = np.concatenate([np.asarray(t) for t in g["test_idx"]])
     pred = np.concatenate([np.asarray(p) for p in g["pred"]])
-    sc = np.concatenate([np.asarray(s) for s in g["scores"]])
+    sc = np.concatenate([np.asarray(s, dtype=np.float64) for s in g["scores"]])
     y = y_of[idx]
     bal = float(np.mean([np.mean(pred[y == c] != c) for c in np.unique(y)]))
-    auc = roc_auc(y, sc, pos_label=1) if np.unique(y).size == 2 else np.nan
+    if sc.ndim == 2:  # K >= 3 classes: column k the score of class k (probabilities where the model has them)
+        auc = macro_ovr_auc(y, sc, classes=np.arange(sc.shape[1])) if np.unique(y).size >= 2 else np.nan
+    else:
+        auc = roc_auc(y, sc, pos_label=1) if np.unique(y).size == 2 else np.nan
     return bal, auc
 
 
@@ -72,6 +77,8 @@ def _stability(signatures, d):
 
 #: What the league table says of a method that cannot run at a data set's size.
 NOT_APPLICABLE = "not applicable at this size"
+#: ... and of a method binary by construction on a data set of K >= 3 classes.
+NOT_APPLICABLE_BINARY = "not applicable: binary only"
 
 
 def applicable(res: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -84,10 +91,16 @@ def applicable(res: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         return res.drop(columns=["not_applicable"], errors="ignore"), pd.DataFrame(columns=cols)
     na = res["not_applicable"].notna()
     rows, drop = [], np.zeros(len(res), dtype=bool)
+    from genesel.leaderboard.protocol import BINARY_ONLY
+
     for (d, m), g in res[na].groupby(["dataset", "method"], sort=False):
         every = (res["dataset"] == d) & (res["method"] == m)
-        rows.append(dict(dataset=d, method=m, reason=f"{NOT_APPLICABLE}: {g['not_applicable'].iloc[0]} (in {len(g)} "
-                                                       f"of {int(every.sum())} outer folds)"))
+        why = str(g["not_applicable"].iloc[0])
+        if why.startswith(BINARY_ONLY):
+            reason = f"{NOT_APPLICABLE_BINARY}{why[len(BINARY_ONLY):]}"
+        else:
+            reason = f"{NOT_APPLICABLE}: {why} (in {len(g)} of {int(every.sum())} outer folds)"
+        rows.append(dict(dataset=d, method=m, reason=reason))
         drop |= every.to_numpy()
     return res[~drop].drop(columns=["not_applicable"]).reset_index(drop=True), pd.DataFrame(rows, columns=cols)
 
@@ -109,7 +122,13 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
         phi, lo, hi, ki = _stability(g["genes"], n_genes) if selects_genes(m) else (np.nan,) * 4
         b = g["bound"].dropna() if "bound" in g else pd.Series(dtype=float)
         one_class, small_share, small_pred = _class_use(g, task.y)
-        rows.append(dict(
+        extra = {}
+        if len(task.classes) > 2:  # K >= 3 classes: the per-class recall of the pooled predictions (mean over repeats)
+            rec = np.mean([_recall(gg, task.y, len(task.classes)) for _, gg in per], axis=0)
+            extra = dict(n_classes=len(task.classes), per_class_recall=json.dumps(
+                {str(c): round(float(r), 4) for c, r in zip(task.classes, rec)}, ensure_ascii=False),
+                worst_class_recall=float(rec.min()))
+        rows.append(dict(**extra,
             dataset=d, method=m, family=CATALOGUE[m].family if m in CATALOGUE else "", n_samples=int(task.y.size),
             n_genes=n_genes, n_repeats=len(per), n_folds=int(len(g)),
             error=float(np.mean(rep_err)), error_sd_folds=float(fold_err.std(ddof=1)) if len(g) > 1 else np.nan,
@@ -124,6 +143,46 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
             cpu_per_fold=float(g["cpu_seconds"].mean()), degenerate_folds=int(g["degenerate_final"].sum()),
             one_class_folds=one_class, smaller_class_share=small_share, smaller_class_predicted=small_pred))
     return pd.DataFrame(rows)
+
+
+def _pooled_pred(g: pd.DataFrame, y_of) -> tuple:
+    idx = np.concatenate([np.asarray(t) for t in g["test_idx"]])
+    pred = np.concatenate([np.asarray(p) for p in g["pred"]])
+    return y_of[idx], pred
+
+
+def _recall(g: pd.DataFrame, y_of, K: int) -> np.ndarray:
+    y, pred = _pooled_pred(g, y_of)
+    return per_class_recall(y, pred, labels=np.arange(K))
+
+
+def confusion(res: pd.DataFrame, dataset, method: str) -> pd.DataFrame:
+    """The confusion matrix of ``method`` on ``dataset``: rows the true classes, columns the predicted ones, counts
+    summed over the repeats (each sample tested once per repeat; :func:`genesel.metrics.confusion_matrix`)."""
+    g = res[(res["dataset"] == dataset) & (res["method"] == method)]
+    if "not_applicable" in g:
+        g = g[g["not_applicable"].isna()]
+    if not len(g):
+        raise ValueError(f"no cells of {method!r} on {dataset!r} ran (not in this run, or not applicable)")
+    mg = g["max_genes"].iloc[0] if "max_genes" in g else None
+    mg = None if mg is None or (isinstance(mg, float) and np.isnan(mg)) else int(mg)
+    task = load(dataset, None, mg)
+    labels = np.arange(len(task.classes)) if len(task.classes) > 2 else np.array([-1, 1])
+    y, pred = _pooled_pred(g, task.y)
+    C = confusion_matrix(y, pred, labels=labels)
+    names = [str(c) for c in task.classes]
+    return pd.DataFrame(C, index=pd.Index(names, name="true class"), columns=pd.Index(names, name="predicted"))
+
+
+def recall_table(summary: pd.DataFrame, dataset) -> pd.DataFrame:
+    """Per-class recall of every method on a K-class ``dataset`` (rows methods by increasing balanced error,
+    columns classes), from :func:`summarise`'s ``per_class_recall`` (JSON: {class: recall})."""
+    s = summary[summary["dataset"] == dataset]
+    if "per_class_recall" not in s or s["per_class_recall"].isna().all():
+        raise ValueError(f"{dataset!r} has two classes: its league table gives the error and the balanced error")
+    s = s.sort_values("balanced_error", kind="stable")
+    rows = {m: json.loads(r) for m, r in zip(s["method"], s["per_class_recall"])}
+    return pd.DataFrame(rows).T.astype(float).rename_axis("method")
 
 
 def fmt_number(x, digits: int = 2) -> str:
