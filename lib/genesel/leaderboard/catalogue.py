@@ -56,6 +56,7 @@ from genesel.forest import RFBackwardSelector, SmallForestClassifier
 from genesel.gp import GaussianProcessClassifier
 from genesel.gp_ard_select import GPARDFS, GPARDRFE
 from genesel.msvm_rfe import MSVMRFE
+from genesel.multiclass import OneVsRestSelector
 from genesel.rfe import SVMRFE
 from genesel.rvm import RVM
 from genesel.smlr import SMLR
@@ -169,7 +170,8 @@ class Method:
         if self.tie not in ("fewer", "more"):
             raise ValueError(f"method {self.name!r}: tie must be 'fewer' or 'more', got {self.tie!r}")
         if not self.boards or any(b not in BOARDS for b in self.boards):
-            raise ValueError(f"method {self.name!r}: boards must be a non-empty subset of {BOARDS}, got {self.boards!r}")
+            raise ValueError(f"method {self.name!r}: boards must be a non-empty subset of {BOARDS}, got "
+                             f"{self.boards!r}")
 
     @property
     def has_bound(self) -> bool:
@@ -434,7 +436,13 @@ _ENTRIES = [
            ranker=lambda p, s, seed: FisherSelector(n_features_to_select=None)),
     Method("t-test + SVM", "ranked", _svm, paper="(filter)", family="filter", grid={"C": C_GRID},
            ranker=lambda p, s, seed: SelectKBest(abs_t, k="all"),
-           binary_only="Welch's t compares two means; its K-class form is the ANOVA F of 'ANOVA F + SVM'"),
+           binary_only="Welch's t compares two means; its K-class forms are 't-test one-vs-rest + SVM' and the "
+                       "ANOVA F of 'ANOVA F + SVM'"),
+    Method("t-test one-vs-rest + SVM", "ranked", _svm, paper="(filter; Golub 1999's one-vs-rest pooling)",
+           family="filter", grid={"C": C_GRID}, boards=("multiclass",),
+           ranker=lambda p, s, seed: OneVsRestSelector(SelectKBest(abs_t, k="all")),
+           note="|Welch t| of each class against the rest; genes by their best rank over the K problems (every class "
+                "brings its own markers), against the joint ranking of the ANOVA F"),
     Method("Wilcoxon + SVM", "ranked", _svm, paper="Tan 2006", family="filter", grid={"C": C_GRID},
            ranker=lambda p, s, seed: SelectKBest(wilcoxon_score, k="all"),
            binary_only="the rank-sum test compares two samples; its K-class form is the Kruskal-Wallis test of "

@@ -144,8 +144,8 @@ def _kept_classes(dataset, y, classes: tuple, groups):
     """(rows kept, their labels, the classes kept, the classes dropped) of a data set: two classes as they are
     (labels -1/+1); K >= 3 classes without those smaller than :data:`MIN_CLASS_MULTI` (samples, or groups), the
     rest re-encoded (0..K'-1, or -1/+1 when two remain). Fewer than two classes left is refused, naming them."""
-    if len(classes) <= 2:
-        return np.arange(y.size), y, classes, ()
+    if len(classes) <= 2:  # -1/+1 (a file read with classes="all" codes two classes 0/1: the same order)
+        return np.arange(y.size), (2 * y - 1 if set(np.unique(y).tolist()) <= {0, 1} else y), classes, ()
     sizes = class_sizes(y, groups)  # {class index: size}
     small = [int(c) for c in sorted(sizes) if sizes[c] < MIN_CLASS_MULTI]
     kept = [int(c) for c in sorted(sizes) if sizes[c] >= MIN_CLASS_MULTI]

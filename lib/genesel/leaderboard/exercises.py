@@ -1,6 +1,7 @@
 """The worked answers of notebook 06's exercises, computed from the run (a report module: editing it moves no cell's
 cache key): the stability of the signatures (Exercise 1), the optimism of choosing the size by looking at the test
-folds (2), another seed's errors and ranks (3), and which methods lean towards the smaller class (4).
+folds (2), another seed's errors and ranks (3), which methods lean towards the smaller class (4), and one class
+against the rest against all classes at once on K-class data (5).
 """
 
 from __future__ import annotations
@@ -11,7 +12,63 @@ import pandas as pd
 from genesel.leaderboard.catalogue import CATALOGUE
 from genesel.leaderboard.summary import dataset_title, fmt_number
 
-__all__ = ["stability_extremes", "size_choice_optimism", "class_balance", "cheapest_methods", "seed_comparison"]
+__all__ = ["stability_extremes", "size_choice_optimism", "class_balance", "cheapest_methods", "seed_comparison",
+           "OVR_VS_JOINT", "ovr_vs_joint", "best_by_balanced_error"]
+
+#: Exercise 5's rankings: one class against the rest (Welch's t of each class, pooled by best rank; Golub's
+#: signal-to-noise the same way) and all classes at once (ANOVA F, Kruskal-Wallis, Fisher's BSS/WSS)
+OVR_VS_JOINT = {"t-test one-vs-rest + SVM": "one vs rest", "S2N + weighted voting": "one vs rest",
+                "ANOVA F + SVM": "joint", "Kruskal-Wallis + SVM": "joint", "Fisher + SVM": "joint"}
+
+
+def best_by_balanced_error(summary: pd.DataFrame, dataset) -> str:
+    """The method of lowest balanced error on ``dataset`` (ties: lower error, then the league table's order)."""
+    g = summary[summary["dataset"] == dataset]
+    if g.empty:
+        raise ValueError(f"no method ran on {dataset!r}")
+    return str(g.sort_values(["balanced_error", "error"], kind="stable")["method"].iloc[0])
+
+
+def ovr_vs_joint(summary: pd.DataFrame):
+    """Exercise 5: on every K-class data set of the run, the rankings of :data:`OVR_VS_JOINT` side by side (error,
+    balanced error, worst class recall, genes) and a sentence per data set on which kind came out ahead by the
+    balanced error and by how much."""
+    from IPython.display import Markdown
+
+    if "n_classes" not in summary:
+        return pd.DataFrame(), Markdown("This run has no data set of three or more classes: run the notebook with "
+                                        "board='multiclass' (quick: Khan's SRBCT) to answer this exercise.")
+    g = summary[summary["n_classes"].notna() & summary["method"].isin(list(OVR_VS_JOINT))].copy()
+    if g.empty:
+        return pd.DataFrame(), Markdown("None of the rankings this exercise compares ran: keep "
+                                        + ", ".join(OVR_VS_JOINT) + " among the methods.")
+    g["kind"] = g["method"].map(OVR_VS_JOINT)
+    g = g.sort_values(["dataset", "kind", "balanced_error"], kind="stable")
+    table = pd.DataFrame({
+        "data set": g["dataset"].map(dataset_title).to_numpy(), "ranking": g["kind"].to_numpy(),
+        "method": g["method"].to_numpy(), "error %": (100 * g["error"]).round(1).to_numpy(),
+        "balanced error %": (100 * g["balanced_error"]).round(1).to_numpy(),
+        "worst class recall %": (100 * g["worst_class_recall"]).round(1).to_numpy(),
+        "genes (mean)": g["size"].round(1).to_numpy()}).set_index(["data set", "ranking", "method"])
+    text = []
+    for d, gg in g.groupby("dataset", sort=False):
+        best = gg.groupby("kind")["balanced_error"].min()
+        if len(best) < 2:
+            text.append(f"{dataset_title(d)}: only the {best.index[0]} rankings ran.")
+            continue
+        a, b = best.get("one vs rest"), best.get("joint")
+        lead = "one vs rest" if a < b else "joint" if b < a else None
+        text.append(f"{dataset_title(d)}: the best one-vs-rest ranking reaches a balanced error of {100 * a:.1f} %, "
+                    f"the best joint one {100 * b:.1f} %" + (f" ({lead} ahead by {100 * abs(a - b):.1f} points)."
+                                                               if lead else " (a tie)."))
+    text.append("A joint statistic (F, H, BSS/WSS) scores a gene by how well it separates all classes at once: genes "
+                "that split the large or far-apart classes rank first, and a small class whose markers separate only "
+                "it can be left with none. One against the rest gives every class its own top genes (the union of the "
+                "K per-class lists), at the price of genes that tell one class from the others but not the others "
+                "apart. The worst class recall shows which happened; with a handful of samples per class, differences "
+                "of a few points are within the noise of one run (Exercise 3).")
+    return table, Markdown(" ".join(text))
+
 
 
 def _stab_text(r) -> str:

@@ -37,7 +37,7 @@ from genesel.leaderboard.summary import dataset_title, pareto_front, wilson_inte
 _check_extra("genesel.leaderboard.figures", "matplotlib")
 
 __all__ = ["FAMILY_STYLE", "plot_critical_difference", "plot_mean_ranks", "plot_pareto", "plot_curves",
-           "redraw_committed", "main"]
+           "redraw_committed", "main", "plot_confusion"]
 
 #: Okabe & Ito (2008)'s colour-blind-safe colours (yellow left out: it vanishes on a projector's white).
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000")
@@ -121,6 +121,48 @@ def plot_critical_difference(stats: dict, title_extra: str = "", summary: pd.Dat
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=17, frameon=False,
                title="family of the method (elbow colour)", title_fontsize=17, bbox_to_anchor=(0.5, -0.02))
     fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return fig
+
+
+def plot_confusion(cm: pd.DataFrame, title: str):
+    """A confusion matrix for a lecture hall: rows the true classes, columns the predicted ones, each cell the share
+    of its true class (row %, the recall on the diagonal) in large print with the count below it; the shade is the
+    row share (white 0 %, dark blue 100 %), so a class the method gives up shows as a pale diagonal cell. The
+    per-class recall and the balanced error (their mean's complement) are in the title. ``cm``: counts, as
+    :func:`genesel.leaderboard.summary.confusion` gives them."""
+    import matplotlib.pyplot as plt
+
+    C = np.asarray(cm, dtype=float)
+    K = C.shape[0]
+    rows = C.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        R = np.where(rows > 0, C / rows, np.nan)
+    names = [str(c) for c in cm.index]
+    side = max(7.0, 1.5 * K + 3.0)
+    fig, ax = plt.subplots(figsize=(side + 2.0, side))
+    im = ax.imshow(np.nan_to_num(R), cmap="Blues", vmin=0.0, vmax=1.0)
+    big = 26 if K <= 5 else 18
+    for i in range(K):
+        for j in range(K):
+            share = R[i, j]
+            ink = "white" if np.isfinite(share) and share > 0.55 else _INK
+            ax.text(j, i - 0.08, "–" if not np.isfinite(share) else f"{100 * share:.0f} %", ha="center",
+                    va="center", fontsize=big, color=ink, fontweight="bold" if i == j else "normal")
+            ax.text(j, i + 0.28, f"n = {int(C[i, j])}", ha="center", va="center", fontsize=big * 0.6, color=ink)
+    ax.set_xticks(range(K), names, fontsize=18, rotation=30 if max(map(len, names)) > 6 else 0, ha="right"
+                  if max(map(len, names)) > 6 else "center")
+    ax.set_yticks(range(K), names, fontsize=18)
+    ax.set_xlabel("predicted class", fontsize=20)
+    ax.set_ylabel("true class", fontsize=20)
+    recall = np.diag(R)
+    bal = 1.0 - float(np.nanmean(recall))
+    ax.set_title(f"{title}\nshare of each true class (row %); balanced error {100 * bal:.1f} %, worst recall "
+                 f"{100 * float(np.nanmin(recall)):.0f} %", fontsize=20, color=_INK)
+    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    cb.set_label("share of the true class (%)", fontsize=17)
+    cb.set_ticks([0, 0.25, 0.5, 0.75, 1.0], labels=["0", "25", "50", "75", "100"])
+    cb.ax.tick_params(labelsize=15)
+    fig.tight_layout()
     return fig
 
 

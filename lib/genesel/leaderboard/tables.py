@@ -24,7 +24,87 @@ from genesel.leaderboard.summary import NOT_APPLICABLE, dataset_title, fmt_error
 
 __all__ = ["dataset_parameter", "boot_parameter", "mode_texts", "method_parameter", "dataset_table", "excluded_table",
            "catalogue_table", "league_table", "plan_table", "splits_note", "WARNING_MEANING", "warning_table",
-           "consensus_signature", "runs_dir", "save_results", "save_summary", "committed_table"]
+           "consensus_signature", "runs_dir", "save_results", "save_summary", "committed_table", "BOARDS",
+           "board_parameter", "board_stem", "left_out_table", "recall_league"]
+
+#: notebook 06's ``board`` parameter: "auto" (from the data), or one of the boards, whose results never mix
+BOARDS = ("auto", "binary", "multiclass")
+
+
+def board_stem(board: str) -> str:
+    """The stem of a board's tables and figures: ``leaderboard`` (binary) or ``leaderboard_multiclass``; so the
+    multi-class results (``figures/leaderboard_multiclass_results.csv``) never overwrite or mix with the binary ones."""
+    if board not in BOARDS[1:]:
+        raise ValueError(f"board must be one of {BOARDS[1:]}, got {board!r}")
+    return "leaderboard" if board == "binary" else "leaderboard_multiclass"
+
+
+def _n_classes(d, max_genes=None) -> int:
+    """The classes a data set of the run keeps (a K-class set without its classes under 5 samples)."""
+    if not _is_file(d):
+        from data_fetch import resolve
+        from genesel.leaderboard.cells import MIN_CLASS_MULTI
+
+        counts = resolve(d).counts
+        return len(counts) if len(counts) <= 2 else sum(k >= MIN_CLASS_MULTI for k in counts.values())
+    return len(load(d, None, max_genes).classes)
+
+
+def _is_file(d) -> bool:
+    from genesel.dataref import is_file_reference
+
+    return is_file_reference(d)
+
+
+def board_parameter(board, datasets, quick: bool, **options) -> tuple[str, list]:
+    """(the board, the data sets) of notebook 06. ``board``: "binary" (two-class data sets), "multiclass" (K >= 3
+    classes, each class of at least 5 samples; smaller classes left out, :func:`left_out_table`) or "auto": the
+    board of the data sets given (binary when none is given). The default data sets are the board's: quick mode
+    Colon (binary) or Khan's SRBCT (multi-class), full mode every registered set of the board. Data sets of the two
+    kinds in one run are refused (their results would mix), naming which is which; so is a data set on the other
+    board."""
+    from genesel.leaderboard.cells import board_sets
+    from genesel.papers.presentation import dataset_list
+
+    if board not in BOARDS:
+        raise ValueError(f"parameter 'board': one of {list(BOARDS)}, got {board!r}")
+    if datasets is None:
+        b = "binary" if board == "auto" else board
+        default = (["alon"] if b == "binary" else ["khan"]) if quick else board_sets(b)
+        return b, dataset_list(None, default, binary=False, **options)
+    try:
+        names = dataset_list(datasets, [], binary=False, **options)
+    except ValueError as exc:
+        # a file of K >= 3 classes read without ``classes``: its reader asks which; the multi-class board (and
+        # "auto") takes every class (the binary board keeps the reader's question, which says how to choose two)
+        if board == "binary" or options.get("classes") is not None or "classes='all'" not in str(exc):
+            raise
+        names = dataset_list(datasets, [], binary=False, **{**options, "classes": "all"})
+    kinds = {d: ("binary" if _n_classes(d) == 2 else "multiclass") for d in names}
+    found = set(kinds.values())
+    if board == "auto":
+        if len(found) > 1:
+            raise ValueError("parameter 'datasets' mixes two-class and K-class data (" + "; ".join(
+                f"{display_name(d)}: {k}" for d, k in kinds.items()) + "): their results are ranked apart; run them "
+                "separately, with board='binary' and board='multiclass'")
+        return found.pop(), names
+    wrong = [d for d, k in kinds.items() if k != board]
+    if wrong:
+        hint = ("choose two classes with the classes parameter, or run board='multiclass'" if board == "binary"
+                else "run it with board='binary'")
+        raise ValueError(f"parameter 'datasets': {', '.join(display_name(d) for d in wrong)} "
+                         f"{'is' if len(wrong) == 1 else 'are'} not for the {board} board ({hint})")
+    return board, names
+
+
+def left_out_table(datasets, max_genes=None) -> pd.DataFrame:
+    """The classes of the run's K-class data sets left out (fewer than 5 samples), and why; empty when none is."""
+    from genesel.leaderboard.cells import left_out_classes
+
+    rows = left_out_classes(datasets, max_genes)
+    cols = ["data set", "class", "samples", "left out because"]
+    return pd.DataFrame([{"data set": dataset_title(r["dataset"]), "class": r["class"], "samples": r["size"],
+                          "left out because": r["reason"]} for r in rows], columns=cols)
 
 
 def dataset_parameter(value, default, name="datasets", *, label=None, rows=None, classes=None, groups=None,
@@ -72,12 +152,12 @@ def mode_texts(datasets, methods, boot_datasets, *, max_genes, n_repeats, n_fold
     return quick, full
 
 
-def method_parameter(value) -> list:
-    """The notebook's methods (default: the whole catalogue); unknown names refused with the list."""
-    from genesel.leaderboard.catalogue import method
+def method_parameter(value, board: str = "binary") -> list:
+    """The notebook's methods (default: the catalogue's methods of ``board``); unknown names refused with the list."""
+    from genesel.leaderboard.catalogue import method, method_names
     from genesel.papers.presentation import as_list
 
-    names = as_list(value, "methods", example=["SVM (all genes)"]) or list(CATALOGUE)
+    names = as_list(value, "methods", example=["SVM (all genes)"]) or method_names(board)
     return [method(n).name for n in names]
 
 
@@ -116,7 +196,18 @@ def _league_rows(summary: pd.DataFrame, dataset: str) -> pd.DataFrame:
     })
     if (g["one_class_folds"].to_numpy() > 0).any():
         out["folds predicting one class"] = g["one_class_folds"].to_numpy()
+    if "worst_class_recall" in g and g["worst_class_recall"].notna().any():  # K >= 3 classes
+        out.insert(4, "worst class recall %", [fmt_error(r) for r in g["worst_class_recall"]])
+        out.insert(3, "classes", g["n_classes"].astype(int).to_numpy())
     return out.set_index("method")
+
+
+def recall_league(summary: pd.DataFrame, dataset) -> pd.DataFrame:
+    """Per-class recall (%) of every method on a K-class data set, methods by increasing balanced error: which class
+    each method gives up (:func:`genesel.leaderboard.summary.recall_table`)."""
+    from genesel.leaderboard.summary import recall_table
+
+    return (100 * recall_table(summary, dataset)).round(1)
 
 
 #: What each warning category raised inside the cells means for the numbers.
@@ -215,18 +306,20 @@ def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
     rows = []
     for d in datasets:
         t = load(d, None, max_genes)
-        counts = {c: int(np.sum(t.y == (1 if k else -1))) for k, c in enumerate(t.classes)}
+        codes = (-1, 1) if len(t.classes) == 2 else range(len(t.classes))
+        counts = {c: int(np.sum(t.y == k)) for k, c in zip(codes, t.classes)}
         rows.append({"data set": dataset_title(d), "name": display_name(d, fallback="name"), "samples": int(t.y.size),
                      "genes used": int(t.X.shape[1]),
-                     "classes (-1 / +1)": " / ".join(f"{c} ({n})" for c, n in counts.items()),
+                     ("classes (-1 / +1)" if len(t.classes) == 2 else "classes"):
+                         " / ".join(f"{c} ({n})" for c, n in counts.items()),
                      "preprocessing (fitted inside each training part)": t.note or preprocessing_note(d)})
     return pd.DataFrame(rows).set_index("data set")
 
 
-def excluded_table() -> pd.DataFrame:
+def excluded_table(board: str = "binary") -> pd.DataFrame:
     from genesel.leaderboard.cells import excluded_sets
 
-    return pd.DataFrame([{"data set": k, "left out because": v} for k, v in excluded_sets().items()]
+    return pd.DataFrame([{"data set": k, "left out because": v} for k, v in excluded_sets(board).items()]
                         ).set_index("data set")
 
 
@@ -262,12 +355,12 @@ def save_results(res: pd.DataFrame, folder: Path, name: str = "folds.csv") -> Pa
     return _write_csv(res, Path(folder) / name)
 
 
-def save_summary(summary: pd.DataFrame, quick: bool) -> Path:
+def save_summary(summary: pd.DataFrame, quick: bool, board: str = "binary") -> Path:
     """The one-row-per-method-and-data-set table beside the figures: ``leaderboard_results.csv`` in ``figures/``
-    (full mode) or the quick run's figure folder."""
+    (full mode) or the quick run's figure folder; the multi-class board's ``leaderboard_multiclass_results.csv``."""
     from genesel import plotting
 
-    return _write_csv(summary, plotting.figures_dir(quick) / "leaderboard_results.csv")
+    return _write_csv(summary, plotting.figures_dir(quick) / f"{board_stem(board)}_results.csv")
 
 
 
@@ -331,10 +424,11 @@ def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int,
                 inner_small += [smallest_class(t.y[a]) for a, _ in inner]
         m_in, m_out = min(inner_small), min(outer_small)
         sizes = class_sizes(t.y)
-        cls = " / ".join(f"{t.classes[0 if c == -1 else 1]} {n}" for c, n in sizes.items())
+        codes = dict(zip((-1, 1), t.classes)) if len(t.classes) == 2 else dict(enumerate(t.classes))
+        cls = " / ".join(f"{codes[c]} {n}" for c, n in sizes.items())
         if t.groups is not None:
             gs = class_sizes(t.y, t.groups)
-            cls += "; in groups: " + " / ".join(f"{t.classes[0 if c == -1 else 1]} {n}" for c, n in gs.items())
+            cls += "; in groups: " + " / ".join(f"{codes[c]} {n}" for c, n in gs.items())
         notes = []
         for name in methods:
             m = method(name)

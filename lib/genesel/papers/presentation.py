@@ -76,8 +76,8 @@ def _file_reference(item, name: str, label, rows, classes, groups=None, scale=No
                          "of an expression file (CSV/TSV, GEO SOFT or Series Matrix, .h5ad)")
     given = {"label": label, "rows": rows if rows not in (None, "auto") else None, "groups": groups,
              "scale": scale if scale not in (None, "auto") else None,
-             "classes": as_list(classes, "classes", example=["normal", "tumour"])}
-    if given["classes"] is not None and len(given["classes"]) < 2:
+             "classes": "all" if classes == "all" else as_list(classes, "classes", example=["normal", "tumour"])}
+    if given["classes"] not in (None, "all") and len(given["classes"]) < 2:
         raise ValueError(f"parameter 'classes' must name at least two classes, got {given['classes']}; "
                          f"use {_syntax('classes', ['normal', 'tumour'])}")
     try:

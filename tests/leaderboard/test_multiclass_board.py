@@ -1,0 +1,154 @@
+"""The multi-class leaderboard (issue 38): the catalogue on K >= 3 classes (every method runs or says "binary only"),
+the classes left out, the K-class measures against scikit-learn, the board parameter, the separate results files.
+Real data from the mirror (Khan's SRBCT, Nakayama's sarcomas): slow by tests/conftest.py's rule."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import balanced_accuracy_score, confusion_matrix, roc_auc_score
+
+from genesel.leaderboard import catalogue as K
+from genesel.leaderboard import cells as C
+from genesel.leaderboard import summary as S
+from genesel.leaderboard import tables as T
+
+
+def test_every_method_of_the_multiclass_board_runs_on_four_classes_or_says_binary_only(mirror):
+    """One quick outer fold of every method on Khan's SRBCT (4 classes): a row with (n, 4) class scores whose
+    argmax is the prediction where the model's scores are its decision, or a 'binary only' row for exactly the
+    methods marked so, each naming the K-class form that exists."""
+    names = K.method_names("multiclass")
+    assert set(K.method_names()) - set(names) == set()  # binary-only methods stay on the board as rows
+    binary_only = {n for n in names if K.method(n).binary_only}
+    assert binary_only == {"t-test + SVM", "Wilcoxon + SVM", "L1 logistic regression"}
+    task = C.load("khan", None, 300)
+    assert len(task.classes) == 4
+    for n in names:
+        r = C.cv_cell("khan", n, 0, 0, 3, 3, 0, True, 300)
+        if n in binary_only:
+            assert r["not_applicable"].startswith("binary only (") and "'" in r["not_applicable"], n
+            continue
+        assert "not_applicable" not in r, (n, r.get("not_applicable"))
+        sc = np.asarray(r["scores"])
+        assert sc.shape == (r["n_test"], 4), n
+        assert set(r["pred"]) <= {0, 1, 2, 3} and r["errors"] == int(np.sum(np.asarray(r["pred"]) != task.y[
+            r["test_idx"]])), n
+        assert 0 < r["size"] <= 300, n
+
+
+def test_small_classes_are_left_out_with_the_registry_counts(mirror):
+    """Nakayama's 10 sarcoma types: the 4 types under 5 samples are left out (the registry's counts say which),
+    the other 6 kept and coded 0..5 in sorted order; the outer folds follow the smallest kept class."""
+    from data_fetch import resolve
+
+    counts = resolve("nakayama").counts
+    small = {c for c, k in counts.items() if k < 5}
+    assert len(small) == 4
+    task = C.load("nakayama", None, 50)
+    assert set(task.classes) == set(counts) - small and list(task.classes) == sorted(task.classes)
+    assert {n for n, _ in task.dropped} == small
+    assert task.y.size == sum(k for c, k in counts.items() if c not in small)
+    assert [int(np.sum(task.y == i)) for i in range(6)] == [counts[c] for c in task.classes]
+    rows = C.left_out_classes(["nakayama", "khan"])
+    assert {(r["dataset"], r["class"], r["size"]) for r in rows} == {("nakayama", c, counts[c]) for c in small}
+    assert C.outer_folds("nakayama", 5) == 5 and C.outer_folds("nakayama", 10) == 6  # leiomyosarcoma: 6
+    assert "nakayama" in C.multiclass_expression_sets() and "khan" in C.board_sets("multiclass")
+    assert not set(C.multiclass_expression_sets()) & set(C.binary_expression_sets())
+
+
+def _fake_cells(y, K_, seed=0, folds=3, repeats=2):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for r in range(repeats):
+        perm = rng.permutation(y.size)
+        for f, te in enumerate(np.array_split(perm, folds)):
+            S_ = rng.dirichlet(np.ones(K_), size=te.size) + 0.8 * np.eye(K_)[y[te]] * rng.uniform(size=(te.size, 1))
+            pred = np.argmax(S_ + rng.normal(scale=0.3, size=S_.shape), axis=1)
+            rows.append(dict(dataset="khan", method="DLDA (all genes)", repeat=r, fold=f, test_idx=te.tolist(),
+                             pred=pred.tolist(), scores=S_.tolist(), errors=int(np.sum(pred != y[te])),
+                             n_test=int(te.size), size=300, genes=list(range(300)), bound=None, cpu_seconds=0.1,
+                             degenerate_final=False, max_genes=300))
+    return pd.DataFrame(rows)
+
+
+def test_the_k_class_measures_are_scikit_learns(mirror):
+    """Balanced error, macro one-vs-rest AUC (pooled over each repeat's folds), per-class recall and the confusion
+    matrix of the summary against scikit-learn's balanced_accuracy_score, roc_auc_score(multi_class='ovr') and
+    confusion_matrix on the same predictions."""
+    y = C.load("khan", None, 300).y
+    res = _fake_cells(y, 4)
+    row = S.summarise(res).iloc[0]
+    bal, auc, rec, cm = [], [], [], 0
+    for _, g in res.groupby("repeat"):
+        idx = np.concatenate(g["test_idx"].to_list())
+        pred = np.concatenate(g["pred"].to_list())
+        sc = np.vstack([np.asarray(s) for s in g["scores"]])
+        bal.append(1 - balanced_accuracy_score(y[idx], pred))
+        # macro one-vs-rest: each class's AUC against the rest on its own column of scores (roc_auc_score's
+        # multi_class="ovr" wants rows summing to 1; these scores need not)
+        auc.append(np.mean([roc_auc_score(y[idx] == k, sc[:, k]) for k in range(4)]))
+        rec.append(confusion_matrix(y[idx], pred, labels=range(4)).diagonal() / np.bincount(y[idx], minlength=4))
+        cm = cm + confusion_matrix(y[idx], pred, labels=range(4))
+    assert row["balanced_error"] == pytest.approx(np.mean(bal), abs=1e-12)
+    assert row["auc"] == pytest.approx(np.mean(auc), abs=1e-12)
+    got = json.loads(row["per_class_recall"])
+    assert list(got) == ["BL", "EWS", "NB", "RMS"]
+    assert np.allclose(list(got.values()), np.mean(rec, axis=0), atol=1e-4)
+    assert row["worst_class_recall"] == pytest.approx(np.min(np.mean(rec, axis=0)))
+    assert np.array_equal(S.confusion(res, "khan", "DLDA (all genes)").to_numpy(), cm)
+    assert T.recall_league(S.summarise(res), "khan").shape == (1, 4)
+
+
+def test_a_binary_only_method_gives_its_row_not_a_crash():
+    why = "binary only (Welch's t compares two means)"
+    res = pd.DataFrame([dict(dataset="khan", method="t-test + SVM", repeat=0, fold=f, not_applicable=why, n_test=21,
+                             test_idx=[], cpu_seconds=0.0) for f in range(3)])
+    kept, na = S.applicable(res)
+    assert kept.empty and na["reason"].tolist() == ["not applicable: binary only (Welch's t compares two means)"]
+
+
+def test_the_board_parameter_keeps_the_two_boards_apart(tmp_path):
+    assert T.board_parameter("auto", None, True) == ("binary", ["alon"])
+    assert T.board_parameter("multiclass", None, True) == ("multiclass", ["khan"])
+    assert T.board_parameter("auto", ["khan", "sorlie"], True)[0] == "multiclass"
+    with pytest.raises(ValueError, match="mixes two-class and K-class"):
+        T.board_parameter("auto", ["khan", "alon"], True)
+    with pytest.raises(ValueError, match="not for the multiclass board"):
+        T.board_parameter("multiclass", ["alon"], True)
+    with pytest.raises(ValueError, match="not for the binary board"):
+        T.board_parameter("binary", ["khan"], True)
+    assert T.board_stem("binary") == "leaderboard" and T.board_stem("multiclass") == "leaderboard_multiclass"
+    assert "ANOVA F + SVM" in T.method_parameter(None, "multiclass")
+    assert "ANOVA F + SVM" not in T.method_parameter(None, "binary")
+    assert "khan" in C.excluded_sets("binary") and "alon" in C.excluded_sets("multiclass")
+
+
+def test_signatures_of_k_class_models_count_a_gene_of_any_class():
+    """The signature readers: a (K, genes) weight matrix ranks a gene by its largest |weight| over the classes; the
+    shrunken centroids keep a gene whose centroids differ in any class, and for two classes give |c_1 - c_0|'s
+    order exactly (the binary board's signatures unchanged)."""
+    from sklearn.neighbors import NearestCentroid
+
+    W = np.array([[0.0, 3.0, 0.0, -0.5], [0.0, -1.0, 0.0, 0.0], [2.0, 0.0, 0.0, 0.0]])
+    assert K._by_magnitude(W) == [1, 0, 3]
+    assert K._by_magnitude(W[1:2]) == K._by_magnitude(W[1]) == [1]
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 30)), np.repeat([0, 1], 20)
+    X[y == 1, :4] += 2.0
+    nc = NearestCentroid(shrink_threshold=1.0).fit(X, y)
+    c = nc.centroids_
+    assert K._centroids(nc) == K._by_magnitude(c[1] - c[0])
+    y3 = np.repeat([0, 1, 2, 3], 10)
+    X3 = rng.normal(size=(40, 30))
+    X3[y3 == 2, 7] += 3.0  # a gene that tells classes 2 and 3 apart, and nothing else
+    X3[y3 == 3, 7] -= 3.0
+    nc3 = NearestCentroid(shrink_threshold=1.0).fit(X3, y3)
+    genes = K._centroids(nc3)
+    spread = np.ptp(nc3.centroids_, axis=0)
+    assert set(genes) == set(np.flatnonzero(spread > 0).tolist()) and genes[0] == 7
+    assert nc3.centroids_[0, 7] == nc3.centroids_[1, 7]
+    assert 7 not in K._by_magnitude(nc3.centroids_[1] - nc3.centroids_[0])  # the old reader's miss
