@@ -455,3 +455,41 @@ def test_the_leaderboard_on_a_grouped_count_study(tmp_path, monkeypatch, mirror)
         tests = [np.asarray(json.loads(t)) for t in rep["test_idx"]]
         assert np.array_equal(np.sort(np.concatenate(tests)), np.arange(len(g)))
         assert all(set(g[a]).isdisjoint(g[b]) for i, a in enumerate(tests) for b in tests[i + 1:])
+
+
+@pytest.mark.notebook
+def test_the_leaderboard_on_a_users_multiclass_file(tmp_path, monkeypatch, mirror):
+    """Issue 38: a K-class study of one's own (Khan's SRBCT written as a CSV, its Burkitt lymphomas cut to 3 so that
+    one class is too small for the folds) runs through notebook 06 in quick mode without ``classes``: the multi-class
+    board is chosen from the data, the class of 3 is left out with a line saying so, a binary-only method gives its
+    "not applicable: binary only" row, the per-class recall and the confusion matrix are shown, and the results go
+    to the multi-class board's own files (leaderboard_multiclass_*), never to the binary board's."""
+    import numpy as np
+
+    from genesel.datasets import load_dataset
+
+    ds = load_dataset("khan")
+    labels = np.asarray(ds.classes, dtype=object)[np.asarray(ds.y)]
+    keep = np.ones(labels.size, dtype=bool)
+    keep[np.flatnonzero(labels == "BL")[3:]] = False
+    study = pd.DataFrame(np.asarray(ds.X)[keep], index=pd.Index(np.asarray(ds.sample_ids)[keep], name="sample"),
+                         columns=np.asarray(ds.gene_ids).astype(str))
+    study.insert(0, "subtype", labels[keep])
+    path = tmp_path / "srbct_subtypes.csv"
+    study.to_csv(path)
+    monkeypatch.setenv("GENESEL_RUNS_DIR", str(tmp_path / "tables"))
+    params = {"datasets": str(path), "label": "subtype",
+              "methods": '["t-test + SVM", "ANOVA F + SVM", "t-test one-vs-rest + SVM", "DLDA (all genes)", '
+                         '"shrunken centroids (SC.s)", "multinomial L1 logistic regression"]'}
+    nb = _run(ROOT / "notebooks" / "06_leaderboard.ipynb", tmp_path, monkeypatch, parameters=params)
+    text = "\n".join(_texts(nb))
+    assert "3 samples, fewer than 5" in text and "EWS (23) / NB (12) / RMS (20)" in text
+    assert "not applicable: binary only" in text
+    assert "share of each true class" in text  # the confusion matrix's title, as alt text
+    figs = tmp_path / "figures"
+    assert (figs / "leaderboard_multiclass_results.csv").is_file()
+    assert (figs / "leaderboard_multiclass_confusion_srbct_subtypes.png").is_file()
+    assert not list(figs.glob("leaderboard_results*")) and not (figs / "leaderboard_critical_difference.png").exists()
+    summary = pd.read_csv(figs / "leaderboard_multiclass_results.csv")
+    assert set(summary["method"]) == set(json.loads(params["methods"])) - {"t-test + SVM"}
+    assert (summary["n_classes"] == 3).all() and summary["auc"].between(0.5, 1.0).all()

@@ -13,20 +13,12 @@ from genesel.leaderboard.catalogue import CATALOGUE
 from genesel.leaderboard.summary import dataset_title, fmt_number
 
 __all__ = ["stability_extremes", "size_choice_optimism", "class_balance", "cheapest_methods", "seed_comparison",
-           "OVR_VS_JOINT", "ovr_vs_joint", "best_by_balanced_error"]
+           "OVR_VS_JOINT", "ovr_vs_joint"]
 
 #: Exercise 5's rankings: one class against the rest (Welch's t of each class, pooled by best rank; Golub's
 #: signal-to-noise the same way) and all classes at once (ANOVA F, Kruskal-Wallis, Fisher's BSS/WSS)
 OVR_VS_JOINT = {"t-test one-vs-rest + SVM": "one vs rest", "S2N + weighted voting": "one vs rest",
                 "ANOVA F + SVM": "joint", "Kruskal-Wallis + SVM": "joint", "Fisher + SVM": "joint"}
-
-
-def best_by_balanced_error(summary: pd.DataFrame, dataset) -> str:
-    """The method of lowest balanced error on ``dataset`` (ties: lower error, then the league table's order)."""
-    g = summary[summary["dataset"] == dataset]
-    if g.empty:
-        raise ValueError(f"no method ran on {dataset!r}")
-    return str(g.sort_values(["balanced_error", "error"], kind="stable")["method"].iloc[0])
 
 
 def ovr_vs_joint(summary: pd.DataFrame):

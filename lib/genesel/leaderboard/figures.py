@@ -37,7 +37,7 @@ from genesel.leaderboard.summary import dataset_title, pareto_front, wilson_inte
 _check_extra("genesel.leaderboard.figures", "matplotlib")
 
 __all__ = ["FAMILY_STYLE", "plot_critical_difference", "plot_mean_ranks", "plot_pareto", "plot_curves",
-           "redraw_committed", "main", "plot_confusion"]
+           "redraw_committed", "main", "plot_confusion", "plot_best_confusion"]
 
 #: Okabe & Ito (2008)'s colour-blind-safe colours (yellow left out: it vanishes on a projector's white).
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000")
@@ -156,14 +156,28 @@ def plot_confusion(cm: pd.DataFrame, title: str):
     ax.set_ylabel("true class", fontsize=20)
     recall = np.diag(R)
     bal = 1.0 - float(np.nanmean(recall))
-    ax.set_title(f"{title}\nshare of each true class (row %); balanced error {100 * bal:.1f} %, worst recall "
-                 f"{100 * float(np.nanmin(recall)):.0f} %", fontsize=20, color=_INK)
+    import textwrap
+
+    width = int(5.2 * (side + 2.0))  # characters of 20 pt across the figure
+    ax.set_title(textwrap.fill(title, width) + f"\nshare of each true class (row %); balanced error {100 * bal:.1f} %, "
+                 f"worst recall {100 * float(np.nanmin(recall)):.0f} %", fontsize=20, color=_INK)
     cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     cb.set_label("share of the true class (%)", fontsize=17)
     cb.set_ticks([0, 0.25, 0.5, 0.75, 1.0], labels=["0", "25", "50", "75", "100"])
     cb.ax.tick_params(labelsize=15)
     fig.tight_layout()
     return fig
+
+
+def plot_best_confusion(res: pd.DataFrame, summary: pd.DataFrame, dataset, title_extra: str = ""):
+    """:func:`plot_confusion` of the method of lowest balanced error on a K-class ``dataset``, its counts summed over
+    the repeats (:func:`genesel.leaderboard.summary.confusion`)."""
+    from genesel.leaderboard.summary import best_by_balanced_error, confusion
+
+    best = best_by_balanced_error(summary, dataset)
+    reps = int(res.loc[(res["dataset"] == dataset) & (res["method"] == best), "repeat"].nunique())
+    return plot_confusion(confusion(res, dataset, best), f"{dataset_title(dataset)}: {best}, lowest balanced error"
+                          + (f" (counts over {reps} repeats)" if reps > 1 else "") + title_extra)
 
 
 def plot_mean_ranks(rt: dict, title_extra: str = ""):

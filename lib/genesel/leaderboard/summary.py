@@ -27,7 +27,8 @@ from genesel.metrics import confusion_matrix, macro_ovr_auc, per_class_recall, r
 from genesel.stability import kuncheva_prefix_index, nogueira_stability
 
 __all__ = ["summarise", "applicable", "NOT_APPLICABLE", "NOT_APPLICABLE_BINARY", "selects_genes", "dataset_title",
-           "pareto_front", "curve_table", "wilson_interval", "fmt_number", "fmt_error", "confusion", "recall_table"]
+           "pareto_front", "curve_table", "wilson_interval", "fmt_number", "fmt_error", "confusion", "recall_table",
+           "best_by_balanced_error"]
 
 def _pooled(g: pd.DataFrame, y_of) -> tuple:
     """(balanced error, AUC) of one repeat's folds pooled (each sample predicted once)."""
@@ -154,6 +155,14 @@ def _pooled_pred(g: pd.DataFrame, y_of) -> tuple:
 def _recall(g: pd.DataFrame, y_of, K: int) -> np.ndarray:
     y, pred = _pooled_pred(g, y_of)
     return per_class_recall(y, pred, labels=np.arange(K))
+
+
+def best_by_balanced_error(summary: pd.DataFrame, dataset) -> str:
+    """The method of lowest balanced error on ``dataset`` (ties: lower error, then the summary's order)."""
+    g = summary[summary["dataset"] == dataset]
+    if g.empty:
+        raise ValueError(f"no method ran on {dataset!r}")
+    return str(g.sort_values(["balanced_error", "error"], kind="stable")["method"].iloc[0])
 
 
 def confusion(res: pd.DataFrame, dataset, method: str) -> pd.DataFrame:
