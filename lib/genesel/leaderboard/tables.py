@@ -103,8 +103,9 @@ def left_out_table(datasets, max_genes=None) -> pd.DataFrame:
 
     rows = left_out_classes(datasets, max_genes)
     cols = ["data set", "class", "samples", "left out because"]
-    return pd.DataFrame([{"data set": dataset_title(r["dataset"]), "class": r["class"], "samples": r["size"],
-                          "left out because": r["reason"]} for r in rows], columns=cols).set_index(["data set", "class"])
+    out = pd.DataFrame([{"data set": dataset_title(r["dataset"]), "class": r["class"], "samples": r["size"],
+                         "left out because": r["reason"]} for r in rows], columns=cols)
+    return out.set_index(["data set", "class"])
 
 
 def dataset_parameter(value, default, name="datasets", *, label=None, rows=None, classes=None, groups=None,
