@@ -44,6 +44,20 @@ def test_632plus_matches_brute_force_on_a_tiny_case():
     assert 0 <= est.apparent <= est.error <= max(est.loo_bootstrap, est.no_information) + 1e-12
 
 
+def test_632plus_on_three_classes_matches_brute_force():
+    """K classes (issue 38, Díaz-Uriarte's SRBCT row): the no-information rate is Eq. 27's mean loss over all n²
+    (label, prediction) pairs, which the brute force computes as such."""
+    rng = np.random.default_rng(4)
+    y = np.repeat([0, 1, 2], [4, 5, 3])
+    x = y * 1.0 + rng.normal(0, 0.6, y.size)
+    splits = bootstrap_splits(y, 40, seed=6)
+    oob = [(te, _centroid_rule(x[tr], y[tr])(x[te])) for tr, te in splits]
+    est = error_632plus(y, _centroid_rule(x, y)(x), oob)
+    assert est.error == pytest.approx(_brute_force_632plus(x, y, [tr for tr, _ in splits]), abs=1e-12)
+    app = _centroid_rule(x, y)(x)
+    assert est.no_information == pytest.approx(np.mean(y[:, None] != app[None, :]), abs=1e-12)
+
+
 def test_632plus_limits():
     y = np.array([-1, -1, 1, 1])
     # a perfect rule everywhere: 0

@@ -152,3 +152,23 @@ def test_signatures_of_k_class_models_count_a_gene_of_any_class():
     assert set(genes) == set(np.flatnonzero(spread > 0).tolist()) and genes[0] == 7
     assert nc3.centroids_[0, 7] == nc3.centroids_[1, 7]
     assert 7 not in K._by_magnitude(nc3.centroids_[1] - nc3.centroids_[0])  # the old reader's miss
+
+
+def test_the_632plus_bootstrap_beside_their_srbct_row(mirror):
+    """Díaz-Uriarte & Alvarez de Andrés 2006's SRBCT row (the registry's Khan set, 4 classes) beside the .632+
+    estimates of a few bootstrap samples: every column of theirs has its method (DLDA included), the no-information
+    rate is theirs exactly (1 - 23/63: a property of the labels), and the Lymphoma they used is said not rebuilt."""
+    from genesel.experiments import run_grid
+    from genesel.leaderboard import du2006
+
+    assert "khan" in C.DU2006_VIEWS and "DLDA (all genes)" in C.DU2006_METHODS
+    methods = ["DLDA (all genes)", "shrunken centroids (SC.s)"]
+    boot = run_grid(C.boot_cells(["khan"], methods, n_boot=3, inner_k=3, seed=0, quick=True, max_genes=100),
+                    C.boot_cell, progress=False, use_cache=False)
+    table = du2006.du2006_table(du2006.estimates_632(boot))
+    row = table.loc["SRBCT (Khan 2001)"] if "SRBCT (Khan 2001)" in table.index else table.xs(
+        table.index.get_level_values(0)[0])
+    assert row.loc["no info", "paper"] == 0.635 and row.loc["no info", "genesel"] == round(1 - 23 / 63, 3)
+    assert row.loc["DLDA", "genesel method"] == "DLDA (all genes)"
+    assert isinstance(row.loc["DLDA", "genesel"], float) and 0.0 <= row.loc["DLDA", "genesel"] <= 0.635
+    assert "Lymphoma: not compared" in du2006.views_note(["khan"])

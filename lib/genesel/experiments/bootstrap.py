@@ -8,7 +8,8 @@ B. Efron, R. Tibshirani, *Improvements on cross-validation: the .632+ bootstrap 
   sample does not hold i; then the mean over the samples that were left out at least once;
 - γ̂ (no-information error rate, Eq. 27): the error of r when samples and labels are independent; for 0-1 loss
   and two classes, γ̂ = p̂₁(1 − q̂₁) + (1 − p̂₁) q̂₁ with p̂₁ the fraction of class 1 and q̂₁ the fraction r
-  predicts as class 1 (Eq. 29, both on all samples);
+  predicts as class 1 (Eq. 29, both on all samples); for K classes the same sum over the classes,
+  γ̂ = Σ_k p̂_k (1 − q̂_k), the mean 0-1 loss over all n² pairs (y_i, r(x_j)) of Eq. 27;
 - Err⁽¹⁾' = min(Err⁽¹⁾, γ̂) and the relative overfitting rate R̂' = (Err⁽¹⁾' − err̄)/(γ̂ − err̄) when
   Err⁽¹⁾' > err̄ and γ̂ > err̄, else 0 (Eqs. 28, 31);
 - Err⁽.632+⁾ = (1 − ŵ) err̄ + ŵ Err⁽¹⁾' with ŵ = .632 / (1 − .368 R̂') (Eq. 32).
@@ -123,8 +124,9 @@ def error_632plus(y, apparent_pred, oob) -> Estimate632:
     if ap.shape != y.shape:
         raise ValueError(f"apparent_pred must hold one prediction per sample ({y.size}), got shape {ap.shape}")
     classes = np.unique(y)
-    if classes.size != 2:
-        raise ValueError("the no-information rate here is for two classes (Efron & Tibshirani 1997, Eq. 29)")
+    if classes.size < 2:
+        raise ValueError("the .632+ estimate needs two or more classes in y (one class has no error rate to "
+                         "estimate)")
     n = y.size
     wrong = np.zeros(n)
     times = np.zeros(n)
@@ -139,9 +141,12 @@ def error_632plus(y, apparent_pred, oob) -> Estimate632:
         raise ValueError("no sample was ever out of bag: draw more bootstrap samples")
     err1 = float(np.mean(wrong[times > 0] / times[times > 0]))
     err_bar = float(np.mean(ap != y))
-    p1 = float(np.mean(y == classes[1]))
-    q1 = float(np.mean(ap == classes[1]))
-    gamma = p1 * (1.0 - q1) + (1.0 - p1) * q1
+    if classes.size == 2:  # Eq. 29
+        p1 = float(np.mean(y == classes[1]))
+        q1 = float(np.mean(ap == classes[1]))
+        gamma = p1 * (1.0 - q1) + (1.0 - p1) * q1
+    else:  # K classes: Eq. 27 for 0-1 loss, sum_k p_k (1 - q_k)
+        gamma = float(sum(np.mean(y == c) * (1.0 - np.mean(ap == c)) for c in classes))
     err1p = min(err1, gamma)
     R = (err1p - err_bar) / (gamma - err_bar) if (err1p > err_bar and gamma > err_bar) else 0.0
     w = 0.632 / (1.0 - 0.368 * R)

@@ -70,13 +70,14 @@ MODES = {
 
 #: The data sets of Díaz-Uriarte & Alvarez de Andrés' Table 2 that the registry has, with the view that matches
 #: theirs (None: the registry's version; see :data:`VIEWS`).
-DU2006_VIEWS = {"alon": None, "golub": "diaz2006", "singh": None}
+DU2006_VIEWS = {"alon": None, "golub": "diaz2006", "singh": None, "khan": None}
 VIEWS = {"diaz2006": "Díaz-Uriarte & Alvarez de Andrés 2006's leukemia: Golub's 38 training samples, Dudoit's "
                      "floor/ceiling and filter, log10, samples standardised (38 x 3051)"}
 #: The methods compared with Díaz-Uriarte & Alvarez de Andrés' Table 2 (their SVM, KNN, SC.l, SC.s, NN.vs, random
 #: forest and its variable selection with the s.e. 0 and s.e. 1 rules).
-DU2006_METHODS = ("SVM (all genes)", "kNN (all genes)", "shrunken centroids (SC.l)", "shrunken centroids (SC.s)",
-                  "kNN on Fisher genes", "random forest (all genes)", "RF var. sel. (s.e. 0)", "RF var. sel. (s.e. 1)")
+DU2006_METHODS = ("SVM (all genes)", "kNN (all genes)", "DLDA (all genes)", "shrunken centroids (SC.l)",
+                  "shrunken centroids (SC.s)", "kNN on Fisher genes", "random forest (all genes)",
+                  "RF var. sel. (s.e. 0)", "RF var. sel. (s.e. 1)")
 _DUDOIT = dict(floor=100.0, ceiling=16000.0, ratio=5.0, difference=500.0)
 
 
