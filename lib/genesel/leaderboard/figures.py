@@ -370,13 +370,16 @@ def _curves_from(data: pd.DataFrame) -> pd.DataFrame:
 
 def curve_styles(methods, families: dict) -> dict:
     """{method: (colour, line style, marker)}: the line style and marker by family, the colour by the method's
-    place within its family (Okabe & Ito, 7 colours), so no two methods share all three."""
+    place within its family (Okabe & Ito, 7 colours), so no two methods share all three; a family of more than 7
+    (the multi-class board's filters) goes round the colours again with another marker (a cross, then a star)."""
     out, seen = {}, {}
     for m in methods:
         f = families.get(m, "")
         i = seen.get(f, 0)
         seen[f] = i + 1
-        out[m] = (OKABE_ITO[i % len(OKABE_ITO)], _FAMILY_LINES.get(f, "-"), _style(f)[1])
+        r = i // len(OKABE_ITO)
+        out[m] = (OKABE_ITO[i % len(OKABE_ITO)], _FAMILY_LINES.get(f, "-"), _style(f)[1] if r == 0 else "X*h"[
+            (r - 1) % 3])
     return out
 
 
