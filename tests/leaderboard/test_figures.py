@@ -142,3 +142,14 @@ def test_the_curves_use_at_most_seven_colours_and_no_two_methods_look_alike():
     assert len({c for c, _, _ in styles.values()}) <= 7
     for c, _, _ in styles.values():
         assert c.upper() != "#F0E442"  # no yellow on a projector's white
+
+
+def test_a_method_without_errors_on_a_set_of_a_rounding_sample_count_is_drawn(summary):
+    """An error of 0 on 63 samples (Khan's SRBCT, the multi-class board's quick default): Wilson's
+    lower end is 0 up to rounding, 1e-18 above it, and the Pareto figure drew a negative bar and stopped."""
+    assert wilson_interval(0.0, 63)[0] > 0  # the rounding the figure must absorb
+    s = summary[summary["dataset"] == "alon"].copy()
+    s["n_samples"] = 63
+    s.loc[s.index[:3], "error"] = 0.0
+    for against in ("size", "stability"):
+        plt.close(F.plot_pareto(s, against))

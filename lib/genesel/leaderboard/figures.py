@@ -276,7 +276,8 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
         cost = -x if against == "stability" else x
         e = 100 * g["error"].to_numpy(float)
         lo, hi = wilson_interval(g["error"].to_numpy(float), g["n_samples"].to_numpy(float))
-        yerr = np.vstack([e - 100 * lo, 100 * hi - e])
+        # Wilson's lower end of an error of 0 is 0 up to rounding (1e-18 above it): no negative bar length
+        yerr = np.clip(np.vstack([e - 100 * lo, 100 * hi - e]), 0.0, None)
         xerr = None
         if against == "stability":
             xerr = np.vstack([x - g["stability_lo"].to_numpy(float),
