@@ -130,6 +130,8 @@ def plot_confusion(cm: pd.DataFrame, title: str):
     row share (white 0 %, dark blue 100 %), so a class the method gives up shows as a pale diagonal cell. The
     per-class recall and the balanced error (their mean's complement) are in the title. ``cm``: counts, as
     :func:`genesel.leaderboard.summary.confusion` gives them."""
+    import textwrap
+
     import matplotlib.pyplot as plt
 
     C = np.asarray(cm, dtype=float)
@@ -137,10 +139,17 @@ def plot_confusion(cm: pd.DataFrame, title: str):
     rows = C.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         R = np.where(rows > 0, C / rows, np.nan)
-    names = [str(c) for c in cm.index]
+    names = [textwrap.fill(str(c), 16) for c in cm.index]  # long class names on two or three lines
+    long = max(len(line) for n in names for line in n.split("\n")) > 6
     side = max(7.0, 1.5 * K + 3.0)
-    fig, ax = plt.subplots(figsize=(side + 2.0, side))
+    pad = 2.5 if long else 0.0  # room for the labels
+    fig, ax = plt.subplots(figsize=(side + 2.0 + pad, side + pad))
     im = ax.imshow(np.nan_to_num(R), cmap="Blues", vmin=0.0, vmax=1.0)
+    ax.grid(False)  # the house style's grid would cross the cells; white lines between them instead
+    ax.set_xticks(np.arange(K + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(K + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color="white", linewidth=3)
+    ax.tick_params(which="minor", length=0)
     big = 26 if K <= 5 else 18
     for i in range(K):
         for j in range(K):
@@ -148,17 +157,15 @@ def plot_confusion(cm: pd.DataFrame, title: str):
             ink = "white" if np.isfinite(share) and share > 0.55 else _INK
             ax.text(j, i - 0.08, "–" if not np.isfinite(share) else f"{100 * share:.0f} %", ha="center",
                     va="center", fontsize=big, color=ink, fontweight="bold" if i == j else "normal")
-            ax.text(j, i + 0.28, f"n = {int(C[i, j])}", ha="center", va="center", fontsize=big * 0.6, color=ink)
-    ax.set_xticks(range(K), names, fontsize=18, rotation=30 if max(map(len, names)) > 6 else 0, ha="right"
-                  if max(map(len, names)) > 6 else "center")
-    ax.set_yticks(range(K), names, fontsize=18)
+            ax.text(j, i + 0.28, f"n = {int(C[i, j])}", ha="center", va="center", fontsize=big * 0.7, color=ink)
+    ax.set_xticks(range(K), names, fontsize=18 if K <= 5 else 15, rotation=30 if long else 0,
+                  ha="right" if long else "center", rotation_mode="anchor")
+    ax.set_yticks(range(K), names, fontsize=18 if K <= 5 else 15)
     ax.set_xlabel("predicted class", fontsize=20)
     ax.set_ylabel("true class", fontsize=20)
     recall = np.diag(R)
     bal = 1.0 - float(np.nanmean(recall))
-    import textwrap
-
-    width = int(5.2 * (side + 2.0))  # characters of 20 pt across the figure
+    width = int(6.5 * (side + pad))  # characters of 20 pt across the axes
     ax.set_title(textwrap.fill(title, width) + f"\nshare of each true class (row %); balanced error {100 * bal:.1f} %, "
                  f"worst recall {100 * float(np.nanmin(recall)):.0f} %", fontsize=20, color=_INK)
     cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
