@@ -101,6 +101,12 @@ def test_the_k_class_measures_are_scikit_learns(mirror):
     assert row["worst_class_recall"] == pytest.approx(np.min(np.mean(rec, axis=0)))
     assert np.array_equal(S.confusion(res, "khan", "DLDA (all genes)").to_numpy(), cm)
     assert T.recall_league(S.summarise(res), "khan").shape == (1, 4)
+    # always predicting the most frequent class (EWS, 23 of 63) errs on 40: not the smallest class's share (8 / 63)
+    from genesel.leaderboard import ranking
+
+    assert row["majority_error"] == pytest.approx(40 / 63) and S.majority_error(S.summarise(res)) == row[
+        "majority_error"]
+    assert ranking.majority_class_tests(S.summarise(res))["sets"]["majority_error"].iloc[0] == pytest.approx(40 / 63)
 
 
 def test_a_binary_only_method_gives_its_row_not_a_crash():

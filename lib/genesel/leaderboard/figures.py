@@ -32,7 +32,7 @@ import pandas as pd
 
 from genesel.extras import check as _check_extra
 from genesel.leaderboard.labels import place_labels
-from genesel.leaderboard.summary import dataset_title, pareto_front, wilson_interval
+from genesel.leaderboard.summary import dataset_title, majority_error, pareto_front, wilson_interval
 
 _check_extra("genesel.leaderboard.figures", "matplotlib")
 
@@ -298,7 +298,7 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
             col, mk = _style(f)
             ax.errorbar(x[k], e[k], yerr=yerr[:, k], xerr=None if xerr is None else xerr[:, k], fmt=mk, color=col,
                         ms=10, mec="white", mew=0.7, elinewidth=1.2, capsize=0, alpha=0.9, zorder=3)
-        p0 = 100 * float(g["smaller_class_share"].iloc[0])
+        p0 = 100 * majority_error(g)
         ax.axhline(p0, ls="--", color="0.25", lw=1.6, zorder=1)
         front = pareto_front(cost, e)
         _staircase(ax, x[front], e[front], against)

@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from genesel.leaderboard.summary import dataset_title
+from genesel.leaderboard.summary import dataset_title, majority_error
 
 __all__ = ["rank_statistics", "critical_difference", "bootstrap_ranks", "holm", "majority_class_tests",
            "majority_table", "ranking_table", "ranking_sentences", "N_BOOT"]
@@ -148,7 +148,7 @@ def majority_class_tests(summary: pd.DataFrame, alpha: float = 0.05) -> dict:
     rows, sets = [], []
     for d, g in summary.groupby("dataset", sort=False):
         n = int(g["n_samples"].iloc[0])
-        p0 = float(g["smaller_class_share"].iloc[0])
+        p0 = majority_error(g)
         k = np.rint(g["errors_per_repeat"].to_numpy(dtype=float)).astype(int)
         p = np.array([binomtest(int(ki), n, p0, alternative="less").pvalue for ki in k])
         ph = holm(p)

@@ -28,7 +28,7 @@ from genesel.stability import kuncheva_prefix_index, nogueira_stability
 
 __all__ = ["summarise", "applicable", "NOT_APPLICABLE", "NOT_APPLICABLE_BINARY", "selects_genes", "dataset_title",
            "pareto_front", "curve_table", "wilson_interval", "fmt_number", "fmt_error", "confusion", "recall_table",
-           "best_by_balanced_error"]
+           "best_by_balanced_error", "majority_error"]
 
 def _pooled(g: pd.DataFrame, y_of) -> tuple:
     """(balanced error, AUC) of one repeat's folds pooled (each sample predicted once)."""
@@ -126,7 +126,8 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
         extra = {}
         if len(task.classes) > 2:  # K >= 3 classes: the per-class recall of the pooled predictions (mean over repeats)
             rec = np.mean([_recall(gg, task.y, len(task.classes)) for _, gg in per], axis=0)
-            extra = dict(n_classes=len(task.classes), per_class_recall=json.dumps(
+            extra = dict(n_classes=len(task.classes), majority_error=float(
+                1.0 - np.max(np.unique(task.y, return_counts=True)[1]) / task.y.size), per_class_recall=json.dumps(
                 {str(c): round(float(r), 4) for c, r in zip(task.classes, rec)}, ensure_ascii=False),
                 worst_class_recall=float(rec.min()))
         rows.append(dict(**extra,
@@ -155,6 +156,14 @@ def _pooled_pred(g: pd.DataFrame, y_of) -> tuple:
 def _recall(g: pd.DataFrame, y_of, K: int) -> np.ndarray:
     y, pred = _pooled_pred(g, y_of)
     return per_class_recall(y, pred, labels=np.arange(K))
+
+
+def majority_error(rows: pd.DataFrame) -> float:
+    """The error of always predicting the most frequent class, for the summary rows of one data set: the smaller
+    class's share for two classes, one minus the largest class's share for K >= 3 (``majority_error``)."""
+    if "majority_error" in rows and rows["majority_error"].notna().any():
+        return float(rows["majority_error"].dropna().iloc[0])
+    return float(rows["smaller_class_share"].iloc[0])
 
 
 def best_by_balanced_error(summary: pd.DataFrame, dataset) -> str:
