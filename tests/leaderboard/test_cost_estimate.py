@@ -145,3 +145,16 @@ def test_a_users_file_adds_its_preprocessing_in_every_training_part(mirror, tmp_
     per_cell = cost.cell_cpu_seconds("SVM (all genes)", 62, 50, 3, True)[0]
     assert after - cost._OVERHEAD == pytest.approx(3 * (per_cell + 0.5 * 4))
     assert after > before and "of your file's preprocessing in every training part" in what
+
+
+def test_a_k_class_data_set_costs_k_times_the_binary_scaled_estimate():
+    """Until the multi-class board's run is committed, a K-class set's cells are K one-vs-rest problems of the
+    binary-scaled cost (cost.py's docstring: 4.4 times on Khan's SRBCT in quick mode, for 4 classes)."""
+    from data_fetch import resolve
+
+    one, _ = cost.estimated_seconds(["khan"], ["SVM (all genes)"], quick=True, n_repeats=1, n_folds=3, inner_k=3,
+                                    max_genes=300, n_boot=8, boot_datasets=[], n_jobs=1)
+    per_cell, _ = cost.cell_cpu_seconds("SVM (all genes)", 63, 300, 3, True)
+    assert len(resolve("khan").counts) == 4
+    assert one - cost._OVERHEAD == pytest.approx(3 * (4 * per_cell + cost.preprocessing_seconds("khan", 300) * 4),
+                                                 rel=1e-6)
