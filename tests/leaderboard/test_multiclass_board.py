@@ -186,3 +186,15 @@ def test_the_logistic_regressions_take_the_cells_seed():
     for name in ("L1 logistic regression", "multinomial L1 logistic regression"):
         est = K.method(name).estimator({"C": 1.0}, 10, 7)
         assert est.random_state == 7, name
+
+
+def test_the_status_of_a_multiclass_run_counts_its_own_cells():
+    """`genesel status --board multiclass`: the board's data sets and methods, the .632+ cells on its one set of
+    Díaz-Uriarte's Table 2 (SRBCT); the binary board's .632+ cells stay on Colon, Leukemia and Prostate."""
+    from genesel.leaderboard import status as St
+
+    g = St.run_cells("full", board="multiclass")
+    assert {c["dataset"] for c in g["cv"]} == set(C.multiclass_expression_sets())
+    assert {c["method"] for c in g["cv"]} == set(K.method_names("multiclass"))
+    assert {c["dataset"] for c in g["boot"]} == {"khan"}
+    assert {c["dataset"] for c in St.run_cells("full")["boot"]} == {"alon", "golub", "singh"}

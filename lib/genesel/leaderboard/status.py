@@ -37,16 +37,18 @@ from genesel.experiments.grid import cached_records, cell_key
 __all__ = ["run_cells", "read_costs", "status", "summary_text", "main"]
 
 
-def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0) -> dict:
-    """{"cv": cells, "boot": cells} of notebook 06 with these parameters (defaults as the notebook's)."""
+def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0, board: str = "binary") -> dict:
+    """{"cv": cells, "boot": cells} of notebook 06 with these parameters (defaults as the notebook's, on ``board``:
+    "binary" or "multiclass"); the .632+ cells on the run's data sets of Díaz-Uriarte 2006's Table 2."""
     from genesel.leaderboard import cells as C
     from genesel.leaderboard.catalogue import method_names
 
     p = C.MODES[mode]
     quick = mode == "quick"
-    datasets = list(datasets) if datasets else (["alon"] if quick else C.binary_expression_sets())
-    methods = list(methods) if methods else method_names()
-    boot_sets = ["alon"] if quick else list(C.DU2006_VIEWS)
+    default = (["alon"] if board == "binary" else ["khan"]) if quick else C.board_sets(board)
+    datasets = list(datasets) if datasets else default
+    methods = list(methods) if methods else method_names(board)
+    boot_sets = [d for d in C.DU2006_VIEWS if d in datasets]
     cv = C.cv_cells(datasets, methods, n_repeats=p["n_repeats"], n_folds=p["n_folds"], inner_k=p["inner_k"],
                     seed=seed, quick=quick, max_genes=p["max_genes"])
     boot = C.boot_cells(boot_sets, list(C.DU2006_METHODS), n_boot=p["n_boot"], inner_k=p["inner_k"], seed=seed,
@@ -86,7 +88,8 @@ def _shapes(cells) -> dict:
     return out
 
 
-def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed: int = 0) -> pd.DataFrame:
+def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed: int = 0,
+           board: str = "binary") -> pd.DataFrame:
     """One row per cell of the run (``grid``, ``dataset``, ``method``, ``n``, ``genes``, ``done``, ``cpu``: measured
     CPU seconds of a done cell, else the low estimate, ``cpu_high`` the high one, ``estimated``: how: "measured",
     "same method and data", "method, scaled", "committed run"; ``finished``: when a done cell was written, epoch
@@ -95,7 +98,7 @@ def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed
     from genesel.leaderboard.cost import cell_cpu_seconds
 
     rows = []
-    grids = run_cells(mode, datasets, methods, seed)
+    grids = run_cells(mode, datasets, methods, seed, board)
     for grid, func in (("cv", cv_cell), ("boot", boot_cell)):
         cells = grids[grid]
         keys = [cell_key(func, c) for c in cells]
@@ -198,11 +201,13 @@ def main(argv=None) -> int:
     ap.add_argument("--mode", choices=("full", "quick"), default="full")
     ap.add_argument("--datasets", nargs="*", default=None, help="the run's data sets (default: the notebook's)")
     ap.add_argument("--methods", nargs="*", default=None, help="the run's methods (default: all)")
+    ap.add_argument("--board", choices=("binary", "multiclass"), default="binary",
+                    help="the leaderboard: two-class sets, or those of three or more classes")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cores", type=int, default=2, help="workers of the run, for the wall-time estimate")
     ap.add_argument("--csv", default=None, help="also write the per-cell table here")
     a = ap.parse_args(argv)
-    t = status(a.cache, a.mode, a.datasets, a.methods, a.seed)
+    t = status(a.cache, a.mode, a.datasets, a.methods, a.seed, a.board)
     if a.csv:
         t.to_csv(a.csv, index=False)
     print(summary_text(t, a.cores))
