@@ -3,7 +3,9 @@ rule (read by :mod:`genesel.records.agreement`).
 
 - Díaz-Uriarte & Alvarez de Andrés (2006), Table 2: the .632+ bootstrap error of each of their methods on the
   data sets genesel has (Colon, Leukemia, Prostate), from ``figures/leaderboard_du2006_table2.csv``: within one
-  sample (1/n of the data set's n); DLDA has no counterpart in genesel.
+  sample (1/n of the data set's n); their DLDA is genesel's DLDA from the next full run on (a committed table
+  without it says "no counterpart"). Their SRBCT row is compared on the multi-class board
+  (``figures/leaderboard_multiclass_du2006_table2.csv``), not yet counted here.
 - Shah, Marchand & Corbeil (2012), Tables 1-2: errors per 5-fold CV of the methods the leaderboard runs, under the
   paper's own design (repeated 5-fold CV, everything chosen by an inner CV; 10 repetitions here, 20 in the paper):
   within 1 error; Lung is a substitute data set.
