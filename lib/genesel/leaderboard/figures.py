@@ -452,9 +452,11 @@ def plot_curves(data: pd.DataFrame, title_extra: str = ""):
 # --------------------------------------------------------------------------------------------------------------
 
 
-def redraw_committed(out_dir=None, n_boot: int | None = None, seed: int = 0) -> list:
+def redraw_committed(out_dir=None, n_boot: int | None = None, seed: int = 0, board: str = "binary") -> list:
     """Every leaderboard figure from the committed tables of the full run (module docstring), saved through
-    :func:`genesel.plotting.savefig` into ``out_dir`` (default: ``figures/``). Returns the paths written."""
+    :func:`genesel.plotting.savefig` into ``out_dir`` (default: ``figures/``); ``board="multiclass"``: the
+    multi-class board's (``leaderboard_multiclass_*``; its confusion matrices need the cells, not redrawn here).
+    Returns the paths written."""
     import os
 
     import matplotlib
@@ -464,20 +466,22 @@ def redraw_committed(out_dir=None, n_boot: int | None = None, seed: int = 0) -> 
 
     from genesel import plotting
     from genesel.leaderboard.ranking import N_BOOT, ranking_table
-    from genesel.leaderboard.tables import committed_table
+    from genesel.leaderboard.tables import board_stem, committed_table
 
-    summary = pd.read_csv(committed_table("leaderboard_results"))
+    stem = board_stem(board)
+    summary = pd.read_csv(committed_table(f"{stem}_results"))
     if out_dir is not None:
         os.environ["GENESEL_FIGURES_DIR"] = str(out_dir)
     plotting.setup(quick=False)
-    note = " (full protocol)"
+    note = " (full protocol, K classes)" if board == "multiclass" else " (full protocol)"
     rt = ranking_table(summary, n_boot=N_BOOT if n_boot is None else n_boot, seed=seed)
-    figs = {"leaderboard_critical_difference": plot_critical_difference(rt["error"], note, summary),
-            "leaderboard_mean_ranks": plot_mean_ranks(rt, note),
-            "leaderboard_pareto_size": plot_pareto(summary, "size", note, rt["majority"]),
-            "leaderboard_pareto_stability": plot_pareto(summary, "stability", note, rt["majority"])}
+    figs = {f"{stem}_critical_difference": plot_critical_difference(rt["error"], note, summary),
+            f"{stem}_pareto_size": plot_pareto(summary, "size", note, rt["majority"]),
+            f"{stem}_pareto_stability": plot_pareto(summary, "stability", note, rt["majority"])}
+    if "boot_error" in rt:  # two data sets or more: the mean ranks' bootstrap intervals
+        figs[f"{stem}_mean_ranks"] = plot_mean_ranks(rt, note)
     try:
-        figs["leaderboard_error_vs_size"] = plot_curves(pd.read_csv(committed_table("leaderboard_curves")), note)
+        figs[f"{stem}_error_vs_size"] = plot_curves(pd.read_csv(committed_table(f"{stem}_curves")), note)
     except FileNotFoundError:
         pass  # the committed run predates the curve table: its figure stays as the run drew it
     paths = []
@@ -494,8 +498,9 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None, help="folder to write the PNGs to (default: figures/)")
     ap.add_argument("--n-boot", type=int, default=None, help="bootstrap resamples of the data sets (default 10,000)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--board", choices=("binary", "multiclass"), default="binary")
     args = ap.parse_args(argv)
-    for p in redraw_committed(args.out, args.n_boot, args.seed):
+    for p in redraw_committed(args.out, args.n_boot, args.seed, args.board):
         print(p)
     return 0
 
