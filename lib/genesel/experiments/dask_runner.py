@@ -87,7 +87,7 @@ def connect(scheduler, n_jobs: int):
     None: the current client, else a new ``LocalCluster`` of ``n_jobs`` single-threaded worker processes).
     ``owned``: this function opened the client (and the local cluster, if any), so the caller must close them."""
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError as exc:  # pragma: no cover - exercised only without the extra
         raise ImportError("backend='dask' needs dask.distributed: pip install 'genesel[distributed]'") from exc
     if isinstance(scheduler, Client):
