@@ -378,3 +378,47 @@ def test_a_live_claim_is_skipped_and_its_result_read_when_it_comes(tmp_path):
     out = run_grid(cells, sq_cell, cache_dir=cache, progress=False)
     t.join()
     assert sorted(CALLS) == [0, 1, 3] and list(out["y"]) == [0, 1, 4, 9]
+
+
+def _square(x):
+    return {"y": x * x}
+
+
+def test_a_cluster_without_workers_stops_with_a_message_naming_it(tmp_path, monkeypatch):
+    """A cluster the caller gave that has no worker (all died, none restarted): the run stops with NoWorkers naming
+    the scheduler, instead of waiting for ever (it waited for ever before, about one dying-worker run in four)."""
+    distributed = pytest.importorskip("distributed")
+    import genesel.experiments.dask_runner as D
+
+    monkeypatch.setattr(D, "NO_WORKER_SECONDS", 1.0)
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        with pytest.raises(D.NoWorkers, match=r"has had no worker for 1 s .*run again to resume") as info:
+            run_grid([{"x": x} for x in range(3)], _square, cache_dir=tmp_path / "c", backend="dask",
+                     scheduler=client, progress=False)
+    assert cluster.scheduler_address in str(info.value)
+
+
+def test_its_own_local_cluster_without_workers_is_started_again(tmp_path, monkeypatch):
+    """The local cluster the runner started itself is closed and started again when it has had no worker, and the
+    batches in flight are sent again: every cell is computed."""
+    distributed = pytest.importorskip("distributed")
+    import genesel.experiments.dask_runner as D
+
+    started = []
+    real = D._local_client
+
+    def local_client(n_jobs):
+        started.append(n_jobs)
+        if len(started) == 1:  # the first cluster loses its workers for good
+            return distributed.Client(distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None))
+        return real(n_jobs)
+
+    monkeypatch.setattr(D, "NO_WORKER_SECONDS", 1.0)
+    monkeypatch.setattr(D, "_local_client", local_client)
+    monkeypatch.setattr(distributed.Client, "current", classmethod(lambda cls, **kw: (_ for _ in ()).throw(
+        ValueError("no current client"))))
+    out = run_grid([{"x": x} for x in range(5)], _square, cache_dir=tmp_path / "c", backend="dask", n_jobs=1,
+                   progress=False)
+    assert len(started) == 2
+    assert sorted(out["y"].tolist()) == [0, 1, 4, 9, 16]
