@@ -29,7 +29,7 @@ from sklearn.ensemble import AdaBoostClassifier
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.tree import DecisionTreeClassifier
 
-from _common import add_data_arguments, best_of, load_split, use_mirror
+from _common import add_data_arguments, best_of, load_split, recorded, use_mirror
 
 
 def _estimators():
@@ -51,6 +51,7 @@ def _estimators():
     ]
 
 
+@recorded
 def main(argv=None):
     parser = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--repeats", type=int, default=3)

@@ -29,7 +29,7 @@ from sklearn.feature_selection import RFE, SelectKBest, f_classif
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import SVC
 
-from _common import add_data_arguments, best_of, load_split, use_mirror
+from _common import add_data_arguments, best_of, load_split, recorded, use_mirror
 
 
 def _estimators():
@@ -67,6 +67,7 @@ class _OvRLinearSVC(OneVsRestClassifier):
         return np.vstack([e.coef_ for e in self.estimators_])
 
 
+@recorded
 def main(argv=None):
     parser = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     parser.add_argument("--repeats", type=int, default=3)

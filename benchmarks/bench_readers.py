@@ -24,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+from _common import recorded
 
 _CHILD = r"""
 import json, os, resource, sys, time
@@ -78,6 +79,7 @@ def _run(path, label, lib):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@recorded
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--samples", type=int, default=200)

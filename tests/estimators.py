@@ -94,7 +94,9 @@ SETTINGS: dict[str, Settings] = {
         properties=(("KruskalWallisSelector", dict(n_features_to_select=3), "free", None),)),
     # multiclass.py (one-vs-rest around any binary selector, issue 38)
     "OneVsRestSelector": Settings(
-        variants=((dict(combine="mean_rank"), "the mean of the K one-vs-rest ranks instead of the best"),),
+        variants=((dict(combine="mean_rank"), "the mean of the K one-vs-rest ranks instead of the best"),
+                  (dict(estimator=genesel.ALMARFE(n_features_to_select=2, random_state=0), n_features_to_select=2),
+                   "a wrapped selector with its own randomness, at a fixed size")),
         properties=(("OneVsRestSelector", dict(estimator=genesel.SignalToNoiseSelector(n_features_to_select=3)),
                      "free", None),)),
     # alma.py (Gentile 2003)
@@ -128,6 +130,8 @@ SETTINGS: dict[str, Settings] = {
         properties=(("PACBayesStumps", dict(max_stumps=3), "free", None),
                     ("PACBayesStumps disjunction", dict(max_stumps=3, model="disjunction"), "free", None))),
     "AdaBoostStumps": Settings(small=dict(n_estimators=10),
+                               variants=((dict(n_estimators=10, multi_class="samme"),
+                                          "SAMME: one joint boosting over K classes instead of one against the rest"),),
                                properties=(("AdaBoostStumps", dict(n_estimators=10), "free", None),)),
     # gp.py rvm.py smlr.py dwd.py (Tan 2006, chapter 3)
     "GaussianProcessClassifier": Settings(

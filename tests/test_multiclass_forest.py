@@ -5,7 +5,6 @@ Díaz-Uriarte & Alvarez de Andrés 2006 on K classes. These fail on the code bef
 import numpy as np
 import pytest
 from sklearn.ensemble import RandomForestClassifier
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import naive.forest as NF
 from genesel import _forest_kernels as FK
@@ -101,10 +100,4 @@ def test_backward_elimination_on_three_classes_keeps_the_markers():
     assert {0, 1, 2} <= set(np.flatnonzero(sel.support_).tolist()) and sel.oob_error_ < 0.1
 
 
-@parametrize_with_checks([RFBackwardSelector(n_estimators=20, n_estimators_iter=10, random_state=0),
-                          SmallForestClassifier(n_estimators=30, random_state=0)])
-def test_sklearn_checks_with_three_classes(estimator, check):
-    """multi_class=True: scikit-learn's checks train both on three classes (predict_proba (n, 3), decision_function
-    (n, 3) whose arg max is predict)."""
-    assert estimator.__sklearn_tags__().classifier_tags.multi_class
-    check(estimator)
+# scikit-learn's checks on three classes run in tests/test_estimator_api.py, from tests/estimators.py.

@@ -16,7 +16,6 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from genesel import (ANOVASelector, FisherSelector, GolubVoting, KernelSVM, KruskalWallisSelector, L2AROM,
                      LinearSVM, MSVMRFE, SignalToNoiseSelector, SVMRFE, forward_path)
@@ -449,15 +448,4 @@ def test_k_class_measures_are_sklearns():
 
 
 # ------------------------------------------------------------------------- scikit-learn's checks on three classes
-@parametrize_with_checks([LinearSVM(C=10.0), KernelSVM(kernel="linear"), KernelSVM(kernel="poly", degree=2, coef0=1.0),
-                          SVMRFE(n_features_to_select=2, step=0.5), MSVMRFE(n_folds=3, step=1, random_state=0),
-                          L2AROM(n_features_to_select=2), SignalToNoiseSelector(n_features_to_select=2, balanced=False),
-                          GolubVoting(n_genes=2, balanced=False), ANOVASelector(n_features_to_select=2),
-                          KruskalWallisSelector(n_features_to_select=2), FisherSelector(n_features_to_select=2)])
-@pytest.mark.filterwarnings("ignore::genesel.DegenerateModelWarning", "ignore::sklearn.exceptions.ConvergenceWarning")
-def test_sklearn_checks_with_three_classes(estimator, check):
-    """These estimators declare multi_class=True, so scikit-learn's checks train the classifiers on three classes
-    (check_classifiers_train: decision_function (n, 3) whose arg max is predict) and every selector on
-    multi-class targets."""
-    assert estimator.__sklearn_tags__().classifier_tags.multi_class
-    check(estimator)
+# scikit-learn's checks on three classes run in tests/test_estimator_api.py, from tests/estimators.py.

@@ -33,7 +33,7 @@ from genesel._core.resampling import adapted_count
 
 __all__ = ["predefined_split", "random_splits", "permuted_training_orders", "leave_one_out", "stratified_kfold",
            "repeated_stratified_kfold", "nested_cv", "repeated_nested_cv", "make_splits", "class_sizes",
-           "smallest_class", "adapted_folds", "NotApplicable"]
+           "smallest_class", "adapted_folds", "adapted_count", "NotApplicable"]
 
 
 class NotApplicable(ValueError):

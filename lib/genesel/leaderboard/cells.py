@@ -40,7 +40,7 @@ import numpy as np
 
 from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import NotApplicable, bootstrap_splits, grouped_inner_folds, nested_cv, single_thread
-from genesel._core.resampling import adapted_count
+from genesel.experiments.protocols import adapted_count
 from genesel.experiments.protocols import adapted_folds, class_sizes, smallest_class
 from genesel.dataref import is_file_reference
 from genesel.leaderboard.catalogue import method as _method

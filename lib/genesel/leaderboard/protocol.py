@@ -18,17 +18,16 @@ giving the test error against signature size for the curves. A bootstrap sample 
 part repeats samples; its inner folds keep the copies of a sample together
 (:func:`genesel.experiments.grouped_inner_folds`).
 
-**Small training parts** follow genesel's one adaptation rule (:func:`genesel._core.resampling.adapted_count`): no
-count a training part must fill per class exceeds its smallest class. Here that is (a) the internal folds of a
-selector (``n_folds`` of MSVM-RFE, GP-ARD-FS, GP-ARD-RFE): ``min(n_folds, smallest class of the part it is fitted
-on)``, set on every fit (:class:`Adaptation`); below 2 the method is not applicable at this size
-(:class:`genesel.experiments.NotApplicable`); (b) the neighbours of k-NN: a grid value of ``k`` above the smallest
-class of some inner training part is dropped from the grid of that outer split (the smaller values remain; the
-refit on the larger outer training part is within the rule too); (c) an estimator that refuses a training part whose
-smallest class is below :data:`SMALL_PART` (a filter's per-class spread, GP-ARD-FS's leave-one-out) is not applicable
-at this size, with its own message. The outer and inner folds themselves follow the
-same rule (:func:`genesel.experiments.nested_cv`, :func:`genesel.leaderboard.cells.outer_folds`). Each row says what
-adapted (``adapted``).
+**Small training parts** follow genesel's one adaptation rule (:func:`genesel.experiments.protocols.adapted_count`): no
+count a training part must fill per class exceeds its smallest class. Here that is (a) the internal folds of a selector
+(``n_folds`` of MSVM-RFE, GP-ARD-FS, GP-ARD-RFE): ``min(n_folds, smallest class of the part it is fitted on)``, set on
+every fit (:class:`Adaptation`); below 2 the method is not applicable at this size
+(:class:`genesel.experiments.NotApplicable`); (b) the neighbours of k-NN: a grid value of ``k`` above the smallest class
+of some inner training part is dropped from the grid of that outer split (the smaller values remain; the refit on the
+larger outer training part is within the rule too); (c) an estimator that refuses a training part whose smallest class
+is below :data:`SMALL_PART` (a filter's per-class spread, GP-ARD-FS's leave-one-out) is not applicable at this size,
+with its own message. The outer and inner folds themselves follow the same rule (:func:`genesel.experiments.nested_cv`,
+:func:`genesel.leaderboard.cells.outer_folds`). Each row says what adapted (``adapted``).
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ from sklearn.base import clone
 from sklearn.feature_selection import VarianceThreshold
 from sklearn.pipeline import Pipeline
 
-from genesel._core.resampling import adapted_count
+from genesel.experiments.protocols import adapted_count
 from genesel.experiments.protocols import NotApplicable, smallest_class
 from genesel.leaderboard.catalogue import SIZES, Method
 
