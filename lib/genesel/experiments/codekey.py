@@ -228,8 +228,12 @@ def code_closure(start, roots=None, exclude=()) -> dict[str, str]:
             if dep not in own:
                 todo.append((dep, dpath, dpkg))
 
-    def fingerprint_of(dep):  # an excluded module: keyed by the caller, bound here by its own code
-        return own[dep] if dep in own else _fingerprint(_file_of(dep, roots)[0])
+    def fingerprint_of(dep):
+        if dep in own:
+            return own[dep]
+        if dep in exclude:  # keyed by the caller, name by name (names_closure): its code counts there, not here
+            return "<keyed by the caller>"
+        return _fingerprint(_file_of(dep, roots)[0])
 
     return {name: _bound_fingerprint(fp, binds[name], fingerprint_of) for name, fp in own.items()}
 
