@@ -635,6 +635,53 @@ class ALMAFS(_ALMASelectorBase):
     ``gamma_`` and ``converged_`` and the stages' ``gamma``, ``n_updates``, ``n_cycles``, ``converged`` hold one
     value per problem, ``n_updates_`` sums them all.
 
+    Parameters
+    ----------
+    alpha : float in (0, 1], default 0.9
+        Approximation parameter of ALMA_p (Gentile 2003, Figure 1): every stage's ALMA_p is an alpha-approximation
+        of the maximal margin hyperplane; it also sets c(alpha) = alpha (1 - alpha) of Eq. 1.
+    n_cycles : int >= 1, default 50
+        Maximal number of sweeps over the training set of each stage's ALMA_p (50 or 100 in Gentile 2003,
+        section 5); a stage stops early after a sweep without update.
+    shuffle : bool, default True
+        Sweep a random permutation of the training set (drawn from ``random_state``) instead of the given order.
+    random_state : int, RandomState or None, default None
+        Seed of the sweep order (only used with ``shuffle=True``).
+
+    Attributes
+    ----------
+    support_ : ndarray of bool (n_features_in_,)
+        The selected genes (those of the final stage).
+    ranking_ : ndarray of int (n_features_in_,)
+        1 = selected, 2 = dropped at the last eliminating stage, 3 = at the stage before, ...
+    n_features_ : int
+        Number of selected genes.
+    coef_ : ndarray (1, n_features_in_) or (K, n_features_in_)
+        Final stage's weight vector(s) w (||w||_q = 1), zero off the support; one row per class for K >= 3.
+    intercept_ : ndarray (1,) or (K,)
+        Always 0 (hyperplanes through the origin).
+    gamma_ : float or ndarray (K,)
+        Final stage's margin gamma_k (one per one-vs-rest problem for K >= 3).
+    p_ : float
+        Norm used by the final stage's ALMA_p.
+    stages_ : list of dict
+        One dict per stage: ``n_features``, ``p``, ``gamma``, ``n_updates``, ``n_cycles``, ``converged``,
+        ``n_kept``.
+    n_updates_ : int
+        Updates over all stages (and all one-vs-rest problems).
+    converged_ : bool or ndarray (K,)
+        True if the final stage's last sweep made no update.
+    fit_time_ : float
+        Seconds taken by the elimination path.
+    classes_ : ndarray (2,) or (K,)
+        Class labels.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
+
     Examples
     --------
     >>> import numpy as np
@@ -677,6 +724,59 @@ class ALMARFE(_ALMASelectorBase):
     K >= 3 classes: every stage runs the K one-vs-rest problems and halves by the summed dual-norm mass
     ``sum_k |w_ki|^q`` (:func:`ovr_weight_mass`; p = 2: the summed squared weights, the multi-class SVM-RFE
     criterion); attributes as :class:`ALMAFS` with K classes.
+
+    Parameters
+    ----------
+    n_features_to_select : int >= 1 or float in (0, 1), default 20
+        n_f of ALMA_x-RFE(n_f) (Gentile 2003, section 4): genes to keep, a count or a fraction of the genes; more
+        than there are keeps all of them.
+    p : float >= 2 or "ln", default "ln"
+        Norm of each stage's ALMA_p (Figure 1): ``"ln"`` is ``max(2, ln f)`` on the f surviving genes
+        (ALMA_ln-RFE), ``2`` the additive ALMA_2-RFE.
+    alpha : float in (0, 1], default 0.9
+        Approximation parameter of ALMA_p (Gentile 2003, Figure 1): every stage's ALMA_p is an alpha-approximation
+        of the maximal margin hyperplane; it also sets c(alpha) = alpha (1 - alpha) of Eq. 1.
+    n_cycles : int >= 1, default 50
+        Maximal number of sweeps over the training set of each stage's ALMA_p (50 or 100 in Gentile 2003,
+        section 5); a stage stops early after a sweep without update.
+    shuffle : bool, default True
+        Sweep a random permutation of the training set (drawn from ``random_state``) instead of the given order.
+    random_state : int, RandomState or None, default None
+        Seed of the sweep order (only used with ``shuffle=True``).
+
+    Attributes
+    ----------
+    support_ : ndarray of bool (n_features_in_,)
+        The selected genes (those of the final stage).
+    ranking_ : ndarray of int (n_features_in_,)
+        1 = selected, 2 = dropped at the last eliminating stage, 3 = at the stage before, ...
+    n_features_ : int
+        Number of selected genes.
+    coef_ : ndarray (1, n_features_in_) or (K, n_features_in_)
+        Final stage's weight vector(s) w (||w||_q = 1), zero off the support; one row per class for K >= 3.
+    intercept_ : ndarray (1,) or (K,)
+        Always 0 (hyperplanes through the origin).
+    gamma_ : float or ndarray (K,)
+        Final stage's margin gamma_k (one per one-vs-rest problem for K >= 3).
+    p_ : float
+        Norm used by the final stage's ALMA_p.
+    stages_ : list of dict
+        One dict per stage: ``n_features``, ``p``, ``gamma``, ``n_updates``, ``n_cycles``, ``converged``,
+        ``n_kept``.
+    n_updates_ : int
+        Updates over all stages (and all one-vs-rest problems).
+    converged_ : bool or ndarray (K,)
+        True if the final stage's last sweep made no update.
+    fit_time_ : float
+        Seconds taken by the elimination path.
+    classes_ : ndarray (2,) or (K,)
+        Class labels.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
 
     Examples
     --------

@@ -440,6 +440,37 @@ class SignalToNoiseSelector(_ScoreSelector):
     (:func:`one_vs_rest_order`; for two classes it is the positive/negative alternation). ``balanced=False``: by
     decreasing max_k |P(g, k)|.
 
+    Parameters
+    ----------
+    n_features_to_select : int >= 1, float in (0, 1) or None, default 50
+        Genes in ``support_``: a count, a fraction of the genes, or None for all of them; more than there are
+        keeps all of them.
+    balanced : bool, default True
+        ``True``: Golub et al. (1999)'s equal numbers of positively and negatively correlated genes (K > 2: each
+        class's markers in turn); ``False``: by decreasing |P(g, c)| (Furey et al. 2000; K > 2: max_k |P(g, k)|).
+
+    Attributes
+    ----------
+    scores_ : ndarray (n_features_in_,) or (K, n_features_in_)
+        Signal-to-noise ratio P(g, c) of every gene (Golub et al. 1999); K > 2: one row per class against the
+        rest.
+    feature_order_ : ndarray of int (n_features_in_,)
+        Genes best first.
+    ranking_ : ndarray of int (n_features_in_,)
+        Rank of every gene (1 = best, all distinct).
+    support_ : ndarray of bool (n_features_in_,)
+        The ``n_features_`` best genes.
+    n_features_ : int
+        Number of selected genes.
+    classes_ : ndarray (K,)
+        Class labels.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
+
     Examples
     --------
     >>> import numpy as np
@@ -486,6 +517,34 @@ class FisherSelector(_ScoreSelector):
     data by it; Duda, Hart & Stork 2001 §3.8.3), which ranks as the ANOVA F of :class:`ANOVASelector`. For two
     classes the selector keeps the ratio above (BSS/WSS would weight the classes by their sizes).
 
+    Parameters
+    ----------
+    n_features_to_select : int >= 1, float in (0, 1) or None, default 50
+        Genes in ``support_``: a count, a fraction of the genes, or None for all of them; more than there are
+        keeps all of them.
+
+    Attributes
+    ----------
+    scores_ : ndarray (n_features_in_,)
+        Fisher criterion of every gene (Guyon et al. 2002, section 2.2); K > 2: BSS/WSS (Dudoit, Fridlyand &
+        Speed 2002).
+    feature_order_ : ndarray of int (n_features_in_,)
+        Genes best first.
+    ranking_ : ndarray of int (n_features_in_,)
+        Rank of every gene (1 = best, all distinct).
+    support_ : ndarray of bool (n_features_in_,)
+        The ``n_features_`` best genes.
+    n_features_ : int
+        Number of selected genes.
+    classes_ : ndarray (K,)
+        Class labels.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
+
     Examples
     --------
     >>> import numpy as np
@@ -524,6 +583,35 @@ class ANOVASelector(_ScoreSelector):
     ``n_features_to_select``. The same statistic as scikit-learn's ``SelectKBest(f_classif)``, at any scale of X and
     with a constant gene scored 0 and ranked last (``f_classif``: NaN).
 
+    Parameters
+    ----------
+    n_features_to_select : int >= 1, float in (0, 1) or None, default 50
+        Genes in ``support_``: a count, a fraction of the genes, or None for all of them; more than there are
+        keeps all of them.
+
+    Attributes
+    ----------
+    scores_ : ndarray (n_features_in_,)
+        One-way ANOVA F statistic of every gene (0 for a constant gene).
+    pvalues_ : ndarray (n_features_in_,)
+        p-values of F under F(K - 1, n - K).
+    feature_order_ : ndarray of int (n_features_in_,)
+        Genes best first.
+    ranking_ : ndarray of int (n_features_in_,)
+        Rank of every gene (1 = best, all distinct).
+    support_ : ndarray of bool (n_features_in_,)
+        The ``n_features_`` best genes.
+    n_features_ : int
+        Number of selected genes.
+    classes_ : ndarray (K,)
+        Class labels.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
+
     Examples
     --------
     >>> import numpy as np
@@ -558,6 +646,35 @@ class KruskalWallisSelector(_ScoreSelector):
     gene (robust to outlying arrays and to any monotone transformation, e.g. the log). Ties in H are frequent (every
     gene that separates the classes perfectly, in the same class order, has the same, largest H); they are broken by
     the ANOVA F of :func:`anova_f` (then by column), so the order is not the column order in disguise.
+
+    Parameters
+    ----------
+    n_features_to_select : int >= 1, float in (0, 1) or None, default 50
+        Genes in ``support_``: a count, a fraction of the genes, or None for all of them; more than there are
+        keeps all of them.
+
+    Attributes
+    ----------
+    scores_ : ndarray (n_features_in_,)
+        Kruskal-Wallis H statistic of every gene (Kruskal & Wallis 1952).
+    pvalues_ : ndarray (n_features_in_,)
+        p-values of H under chi-square(K - 1).
+    feature_order_ : ndarray of int (n_features_in_,)
+        Genes best first.
+    ranking_ : ndarray of int (n_features_in_,)
+        Rank of every gene (1 = best, all distinct).
+    support_ : ndarray of bool (n_features_in_,)
+        The ``n_features_`` best genes.
+    n_features_ : int
+        Number of selected genes.
+    classes_ : ndarray (K,)
+        Class labels.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
 
     Examples
     --------

@@ -417,6 +417,10 @@ class GPARDFS(_GPARDBase):
     """GP-ARD-FS (Chu et al. 2005; thesis §5.3, Figure 5.3): Wilcoxon prefilter, k-fold GP-ARD with a LOO forward
     selection inside every fold, genes ranked by how often the folds pick them, final LOO forward selection.
 
+    ``fit(X, y, prefilter_X=None)``: the rank-sum test runs on ``prefilter_X`` when given (the same samples, e.g.
+    another scale of the values: the test is invariant to a monotone transformation of each gene but not to a
+    per-sample one) and on ``X`` otherwise.
+
     Parameters
     ----------
     alpha : float, default 0.01
@@ -428,10 +432,6 @@ class GPARDFS(_GPARDBase):
         Longest prefix scored by each inner forward selection (None: all prefiltered genes, as in Figure 5.3). The
         inner forward selections are most of the cost on wide data; their cost grows with the genes that pass the
         prefilter, which this bounds (see the module docstring, "Cost").
-
-    ``fit(X, y, prefilter_X=None)``: the rank-sum test runs on ``prefilter_X`` when given (the same samples, e.g.
-    another scale of the values: the test is invariant to a monotone transformation of each gene but not to a
-    per-sample one) and on ``X`` otherwise.
 
     Attributes
     ----------

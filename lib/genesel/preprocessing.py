@@ -281,6 +281,25 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     ``genesel._core.validation``); ``"error"`` raises on them, naming them. Missing values are refused with the
     remedy (a :class:`MissingValueImputer` before this step).
 
+    Parameters
+    ----------
+    on_constant : {"zero", "error"}, default "zero"
+        Genes constant in the training data: ``"zero"`` maps them to 0 (scale 1, as ``StandardScaler``) and lists
+        them in ``constant_genes_``; ``"error"`` raises, naming them.
+
+    Attributes
+    ----------
+    mean_ : ndarray (n_features_in_,)
+        Training mean of every gene.
+    scale_ : ndarray (n_features_in_,)
+        Training standard deviation (ddof=0) of every gene; 1 for a constant gene.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data.
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
+
     Examples
     --------
     >>> import numpy as np
@@ -330,6 +349,15 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 class SampleStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Each row to mean 0 and sd 1 over its genes (ddof=0). Rows that are constant raise an error.
 
+    Parameters
+    ----------
+    None.
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of genes seen in ``fit`` (stateless otherwise: each sample is scaled over its own genes).
+
     Examples
     --------
     >>> import numpy as np
@@ -376,6 +404,24 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
     over the ``n_neighbors`` training samples nearest to the sample (Euclidean over observed genes; scikit-learn's
     ``KNNImputer``). A gene with no observed training value raises an error. Put it first in a pipeline (or after a
     :class:`LogTransform`, which passes NaN through), so that it is fitted on each training part only.
+
+    Parameters
+    ----------
+    strategy : {"knn", "mean", "median"}, default "knn"
+        ``"mean"`` / ``"median"``: the gene's statistic over the training samples; ``"knn"``: the mean of the gene
+        over the ``n_neighbors`` nearest training samples (scikit-learn's ``KNNImputer``; Troyanskaya et al. 2001,
+        KNNimpute).
+    n_neighbors : int >= 1, default 10
+        Neighbours of the ``"knn"`` strategy (ignored otherwise).
+
+    Attributes
+    ----------
+    statistics_ : ndarray (n_features_in_,)
+        Training mean or median of every gene (``strategy="mean"`` or ``"median"`` only).
+    knn_ : sklearn.impute.KNNImputer
+        The fitted imputer, on data rescaled by an exact power of two (``strategy="knn"`` only).
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
 
     Examples
     --------

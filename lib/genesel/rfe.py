@@ -348,9 +348,9 @@ class SVMRFE(SelectorBase):
     estimator_ : LinearSVM fitted on the selected genes (warm-started from the last stage, so no extra work).
     coef_ : (1, n_features_) weights of ``estimator_``.
     n_iter_ : total SMO iterations;  stage_n_iter_ : per stage.
-    classes_ : the labels. With K > 2 classes every per-machine array gains a class axis: ``stage_alpha_`` (n_stages
-        + 1, K, n_samples), ``stage_intercept_`` and ``stage_n_iter_`` (n_stages + 1, K), ``coef_`` (K, n_features_),
-        ``intercept_`` (K,), and :meth:`decision_function_path` gives (n_stages + 1, n_samples, K).
+    classes_ : the labels. With K > 2 classes every per-machine array gains a class axis: ``stage_alpha_``
+        (n_stages + 1, K, n_samples), ``stage_intercept_`` and ``stage_n_iter_`` (n_stages + 1, K), ``coef_``
+        (K, n_features_), ``intercept_`` (K,), and :meth:`decision_function_path` gives (n_stages + 1, n_samples, K).
 
     Examples
     --------

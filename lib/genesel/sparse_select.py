@@ -59,6 +59,39 @@ class RVMSelector(_SparseSelector):
     ``feature_order_``, ``ranking_`` (by |weight|, the largest over the classes), ``estimator_``, ``n_iter_`` (the
     model's iterations; per class for K >= 3).
 
+    Parameters
+    ----------
+    max_iter : int >= 1, default 2000
+        Maximum number of add / re-estimate / delete steps of the RVM's fast marginal likelihood maximisation
+        (Tipping & Faul 2003), as :class:`genesel.rvm.RVM`.
+    tol : float > 0, default 1e-3
+        Convergence: no basis function can be added or deleted and every re-estimate changes log alpha by < tol.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool (n_features_in_,)
+        The biomarker set: genes with a non-zero weight (for any class).
+    weights_ : ndarray (n_features_in_,) or (K, n_features_in_)
+        The model's weight of every gene (0 if pruned); one row per class for K >= 3.
+    feature_order_ : ndarray of int (n_features_in_,)
+        Genes by decreasing |weight| (the largest over the classes), ties by index; constant genes last.
+    ranking_ : ndarray of int (n_features_in_,)
+        Rank of every gene in ``feature_order_`` (1 = best).
+    n_features_ : int
+        Number of selected genes.
+    estimator_ : genesel.rvm.RVM
+        The fitted model.
+    n_iter_ : int or ndarray
+        The model's iterations (per class for K >= 3).
+    classes_ : ndarray (K,)
+        Class labels.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data (weight 0).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
+
     Examples
     --------
     >>> import numpy as np
@@ -95,6 +128,44 @@ class SMLRSelector(_SparseSelector):
     Parameters: ``lam`` and ``lam_scale`` of :class:`genesel.smlr.SMLR` (``lam_scale="max"``: ``lam`` is a fraction
     of the smallest prior weight that keeps no gene). Attributes as :class:`RVMSelector` (K >= 3 classes: the
     multinomial model's K weight vectors in ``weights_``).
+
+    Parameters
+    ----------
+    lam : float > 0, default 0.1
+        Weight lambda of the Laplacian prior, -lambda ||w||_1 in the log-posterior (Krishnapuram et al. 2005,
+        Eq. 6); larger is sparser.
+    lam_scale : {"max", "absolute"}, default "max"
+        ``"max"``: the weight used is ``lam`` times lambda_max, the smallest weight that keeps no gene (so ``lam``
+        in (0, 1) is a scale-free fraction); ``"absolute"``: ``lam`` itself, in the units of X.
+    max_iter : int >= 1, default 20000
+        Maximum number of coordinate sweeps of the component-wise update (Krishnapuram et al. 2005, Eq. 13).
+    tol : float > 0, default 1e-7
+        Stop when the largest violation of the optimality conditions, relative to ``max(1, lam)``, is below tol.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool (n_features_in_,)
+        The biomarker set: genes with a non-zero weight (for any class).
+    weights_ : ndarray (n_features_in_,) or (K, n_features_in_)
+        The model's weight of every gene (0 if pruned); one row per class for K >= 3.
+    feature_order_ : ndarray of int (n_features_in_,)
+        Genes by decreasing |weight| (the largest over the classes), ties by index; constant genes last.
+    ranking_ : ndarray of int (n_features_in_,)
+        Rank of every gene in ``feature_order_`` (1 = best).
+    n_features_ : int
+        Number of selected genes.
+    estimator_ : genesel.smlr.SMLR
+        The fitted model.
+    n_iter_ : int or ndarray
+        The model's iterations.
+    classes_ : ndarray (K,)
+        Class labels.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data (weight 0).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
 
     Examples
     --------

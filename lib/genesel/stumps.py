@@ -774,6 +774,58 @@ class OccamStumps(_StumpConjunction):
     of equally good thresholds each code lies in), ``utilities_``, ``n_errors_``, ``bound_`` (Theorem 2) and
     ``bounds_`` (of each prefix).
 
+    Parameters
+    ----------
+    p : float >= 0, default 1.0
+        Penalty per covered positive example, the p of the utility U (Shah et al. 2012, §6.1).
+    eta : float >= 0, default 0.01
+        Cost eta per bit of the threshold's dyadic code (the eta l term of U, §6.1).
+    max_stumps : int >= 1, default 10
+        Maximal number of stumps in the conjunction.
+    model : {"conjunction", "disjunction"}, default "conjunction"
+        Conjunction of stumps, or disjunction (the conjunction of the swapped labels, §2).
+    feature_range : None or (A, B), default None
+        Interval [A, B] the threshold codes are taken in (§3); None: each gene's training range.
+    delta : float in (0, 1], default 0.05
+        Confidence parameter of the risk bound (Theorem 2; delta/K per class for K >= 3 classes).
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,) or (K,)
+        Class labels.
+    positive_class_ : label
+        The class the conjunction outputs when every stump outputs 1 (two classes only).
+    stumps_ : list of (gene, threshold, direction)
+        The stumps in the order chosen; the threshold is the dyadic code value.
+    n_stumps_ : int
+        Number of stumps.
+    bits_ : ndarray of int
+        Bits of each threshold's code (l of §3).
+    intervals_ : list
+        The gap of equally good thresholds each code lies in.
+    utilities_ : ndarray
+        Utility U of each chosen stump.
+    spans_ : ndarray
+        Width B - A of each stump's prior range (the unit of the decision values).
+    n_errors_ : int
+        Training errors.
+    bound_ : float
+        Risk bound of Theorem 2 (K >= 3: union bound over the classes).
+    bounds_ : ndarray
+        Bound of each prefix of ``stumps_``.
+    estimators_ : list of OccamStumps
+        The K one-vs-rest learners (K >= 3 only).
+    stump_classes_ : ndarray
+        The class of each stump (K >= 3 only).
+    class_bounds_ : ndarray (K,)
+        Bound of each one-vs-rest learner (K >= 3 only).
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
+
     Examples
     --------
     >>> import numpy as np
@@ -1095,6 +1147,41 @@ class AdaBoostStumps(BinaryClassifier):
     stumps can lock into a cycle: on Khan's four SRBCT classes the weighted error of every round after the first is
     exactly 1/4, two stumps alternate, and the test accuracy of three stratified splits is 63 %, 32 % and 11 %
     (scikit-learn's ``AdaBoostClassifier`` gives the same ensembles), against 89 %, 95 % and 95 % one-vs-rest.
+
+    Parameters
+    ----------
+    n_estimators : int >= 1, default 50
+        Maximal number of boosting rounds (Freund & Schapire 1997; fewer when a round fits the data perfectly).
+    multi_class : {"ovr", "samme"}, default "ovr"
+        K >= 3 classes: one ensemble per class against the rest, or discrete SAMME (Zhu et al. 2009,
+        Algorithm 2); ignored for two classes.
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,) or (K,)
+        Class labels.
+    genes_ : ndarray of int
+        Gene of each round's stump (one-vs-rest: of all K ensembles, class by class).
+    thresholds_ : ndarray
+        Threshold of each round's stump (not one-vs-rest).
+    left_ : ndarray of int
+        Label of x <= threshold: ±1 for two classes, a class index with SAMME (not one-vs-rest).
+    right_ : ndarray of int
+        Label of x > threshold (as ``left_``).
+    alphas_ : ndarray
+        Weight of each round's stump (not one-vs-rest).
+    errors_ : ndarray
+        Weighted training error of each round's stump (not one-vs-rest).
+    n_rounds_ : int
+        Rounds run (one-vs-rest: of the longest ensemble).
+    estimators_ : list of AdaBoostStumps
+        The K one-vs-rest ensembles (``multi_class="ovr"`` with K >= 3 only).
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
 
     Examples
     --------

@@ -242,19 +242,6 @@ def _check_decision_spread(who, C, K, exp2, f_train, rho):
 class LinearSVM(_DualSVMBase):
     """Linear soft-/hard-margin SVM with bias, solved in the dual on the sample Gram matrix ``X X^T``.
 
-    Parameters
-    ----------
-    C : float, default 1.0
-        Box constraint; ``np.inf`` (or a very large value) gives the hard-margin SVM of Guyon et al. (2002).
-        C is in the units of X (scaling X by a acts like scaling C by a^2): with C small against the scale of X
-        (C * max |x|^2 far below 1) every sample becomes a bounded support vector; a fit whose decision values
-        are then constant up to rounding raises ``ValueError``, one that predicts a single class warns
-        (``DegenerateModelWarning``).
-    tol : float, default 1e-6
-        Stopping tolerance on the KKT gap (LIBSVM's ``eps``; sklearn's ``SVC`` default is 1e-3).
-    max_iter : int or None
-        SMO iteration cap (None: 10 million).
-
     ``fit(X, y, alpha0=None)`` accepts a warm start (a feasible dual vector for the same samples; (K, n_samples),
     one per machine, with K > 2 classes).
     Attributes: ``classes_``, ``coef_`` (1, n_features), ``intercept_`` (1,), ``dual_coef_`` (1, n_SV) = a_i y_i,
@@ -265,6 +252,48 @@ class LinearSVM(_DualSVMBase):
     model is computed in data-relative units (see ``_DualSVMBase``); ``alpha_``, ``dual_coef_`` and ``objective_``
     are reported in the units of X and can under- or overflow for data near 1e-300 or 1e200, ``coef_`` and the
     predictions do not.
+
+    Parameters
+    ----------
+    C : float, default 1.0
+        Box constraint; ``np.inf`` (or a very large value) gives the hard-margin SVM of Guyon et al. (2002).
+        C is in the units of X (scaling X by a acts like scaling C by a^2): with C small against the scale of X
+        (C * max |x|^2 far below 1) every sample becomes a bounded support vector; a fit whose decision values
+        are then constant up to rounding raises ``ValueError``, one that predicts a single class warns
+        (``DegenerateModelWarning``).
+    tol : float, default 1e-6
+        Stopping tolerance on the KKT gap (LIBSVM's ``eps``; sklearn's ``SVC`` default is 1e-3).
+    max_iter : int or None, default None
+        SMO iteration cap (None: 10 million).
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,) or (K,)
+        Class labels.
+    coef_ : ndarray (1, n_features) or (K, n_features)
+        Primal weights w = sum_i a_i y_i x_i.
+    intercept_ : ndarray (1,) or (K,)
+        Bias b.
+    alpha_ : ndarray (n_samples,) or (K, n_samples)
+        Dual variables a_i (in the units of X).
+    dual_coef_ : ndarray (1, n_SV) or (K, n_SV)
+        a_i y_i of the support vectors.
+    support_ : ndarray of int
+        Indices of the support vectors (of any machine for K > 2).
+    support_vectors_ : ndarray (n_SV, n_features)
+        The support vectors.
+    n_support_ : ndarray of int (2,) or (K,)
+        Support vectors of each class.
+    n_iter_ : int or ndarray (K,)
+        SMO iterations.
+    objective_ : float or ndarray (K,)
+        Dual objective at the solution (in the units of X).
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
 
     Examples
     --------
@@ -340,6 +369,55 @@ class KernelSVM(_DualSVMBase):
     means (sklearn's X.var() over all entries grows with the differences between gene means, e.g. raw intensities,
     and made the kernel flat), as the RBF kernel itself does not.
     The computation runs in data-relative units as ``LinearSVM``'s (``_gamma_`` is reported in the units of X).
+
+    Parameters
+    ----------
+    kernel : {"rbf", "linear", "poly", "precomputed"}, default "rbf"
+        Kernel k(x, x') (scikit-learn's ``SVC`` forms above); ``"precomputed"``: ``fit`` takes a Gram matrix.
+    C : float > 0 or np.inf, default 1.0
+        Box constraint 0 <= alpha_i <= C of the dual (Cortes & Vapnik 1995; ``np.inf``: hard margin).
+    degree : int >= 0, default 3
+        Degree of the polynomial kernel (``"poly"`` only).
+    gamma : {"scale", "auto"} or float > 0, default "scale"
+        Kernel coefficient of ``"rbf"`` and ``"poly"``: ``"scale"`` is 1 / (sum of the gene variances),
+        ``"auto"`` 1 / n_features.
+    coef0 : float, default 0.0
+        Offset of the polynomial kernel (``"poly"`` only).
+    tol : float > 0, default 1e-6
+        Stopping tolerance on the KKT gap (LIBSVM's ``eps``).
+    max_iter : int >= 1 or None, default None
+        SMO iteration cap (None: 10 million).
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,) or (K,)
+        Class labels.
+    alpha_ : ndarray (n_samples,) or (K, n_samples)
+        Dual variables alpha_i (in the units of X).
+    support_ : ndarray of int
+        Indices of the support vectors (alpha_i > 0; K > 2: of any machine).
+    support_vectors_ : ndarray (n_SV, n_features)
+        The support vectors; (0, 0) with ``kernel="precomputed"``.
+    dual_coef_ : ndarray (1, n_SV) or (K, n_SV)
+        alpha_i y_i of the support vectors.
+    dual_coef_full_ : ndarray (n_train,) or (K, n_train)
+        alpha_i y_i of every training sample (``kernel="precomputed"`` only).
+    coef_ : ndarray (1, n_features) or (K, n_features)
+        Primal weights (``kernel="linear"`` only).
+    intercept_ : ndarray (1,) or (K,)
+        Bias b of the decision function.
+    n_support_ : ndarray of int (2,) or (K,)
+        Support vectors of each class.
+    n_iter_ : int or ndarray (K,)
+        SMO iterations.
+    objective_ : float or ndarray (K,)
+        Dual objective at the solution (in the units of X).
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of features (genes, or training samples with ``kernel="precomputed"``) seen in ``fit``.
 
     Examples
     --------

@@ -54,6 +54,35 @@ class GolubVoting(BinaryClassifier):
     ``scores_`` and ``midpoints_`` (K, n_features), ``coef_`` (K, n_features), ``intercept_`` (K,), and
     ``decision_function`` / ``prediction_strength`` are (n, K).
 
+    Parameters
+    ----------
+    n_genes : int >= 1 or None, default 50
+        Genes that vote (Golub et al. 1999 used 50); None or more than there are: every gene.
+    balanced : bool, default True
+        ``True``: half positively, half negatively correlated genes (Golub et al. 1999); ``False``: the largest
+        |P(g, c)| (Furey et al. 2000).
+
+    Attributes
+    ----------
+    classes_ : ndarray (2,) or (K,)
+        Class labels.
+    genes_ : ndarray of int (n_genes,) or (K, n_genes)
+        Selected genes, best first.
+    scores_ : ndarray (n_features_in_,) or (K, n_features_in_)
+        Signal-to-noise ratio P(g, c) of every gene (Golub et al. 1999).
+    coef_ : ndarray (1, n_features_in_) or (K, n_features_in_)
+        Vote weights a_g = P(g, c) on the selected genes, 0 elsewhere (Guyon et al. 2002, Eq. 3).
+    intercept_ : ndarray (1,) or (K,)
+        -sum_g a_g b_g over the selected genes.
+    midpoints_ : ndarray (n_features_in_,) or (K, n_features_in_)
+        b_g = (mu_+ + mu_-) / 2, the midpoint of the class means.
+    constant_genes_ : ndarray of int
+        Genes constant in the training data, ignored by the fit (``genesel._core.validation``).
+    n_constant_genes_ : int
+        Their number.
+    n_features_in_ : int
+        Number of genes seen in ``fit``.
+
     Examples
     --------
     >>> import numpy as np
