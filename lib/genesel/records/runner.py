@@ -168,11 +168,20 @@ def run_folder(mode_dir: Path, path: Path, overrides: dict) -> Path:
 def _kernel_manager_class():
     """A kernel manager whose kernel talks over local IPC sockets instead of TCP ports: nothing listens on the
     network, and the kernel does not print its warning about unencrypted TCP into every run's log."""
+    import tempfile
+
     from jupyter_client.manager import AsyncKernelManager
-    from traitlets import CaselessStrEnum
+    from traitlets import CaselessStrEnum, default
 
     class IPCKernelManager(AsyncKernelManager):
         transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc")
+
+        @default("ip")
+        def _ip_default(self):
+            # the sockets' path in a folder of this kernel's own: jupyter_client's default, "kernel-ipc-<n>" in the
+            # working folder, let two kernels started at once in one folder pick the same <n> and read each other's
+            # messages ("Invalid Signature"; seen with two notebooks under pytest-xdist)
+            return str(Path(tempfile.mkdtemp(prefix="genesel-kernel-")) / "kernel-ipc")
 
     return IPCKernelManager
 
