@@ -271,6 +271,8 @@ class DWD(BinaryClassifier):
     (0.85, [1, 1, -1])
     """
 
+    _multi_class = True  # one against the rest for K >= 3 (predict and tags from BinaryClassifier)
+
     _parameter_constraints = {
         "C": [StrOptions({"auto"}), POSITIVE], "kernel": [StrOptions(set(_KERNELS))], "gamma": [POSITIVE, None],
         "degree": [integer(0, None, "left")], "coef0": [real(None, None, "neither")], "tol": [POSITIVE],
@@ -408,13 +410,3 @@ class DWD(BinaryClassifier):
         Kx = self._kernel(Xz if centre is None else Xz - centre, self._X_fit_c)
         return Kx @ self.dual_coef_ + self.intercept_
 
-    def predict(self, X):
-        """Class labels: ``classes_[1]`` where ``decision_function`` is positive (two classes), else the class of
-        the largest one-against-the-rest score."""
-        d = self.decision_function(X)
-        return self.classes_[np.argmax(d, axis=1)] if d.ndim == 2 else self.classes_[(d > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = True  # one against the rest for K >= 3
-        return tags

@@ -171,6 +171,8 @@ class RVM(BinaryClassifier):
     [0, 1, 2, 3, 81]
     """
 
+    _multi_class = True  # one against the rest for K >= 3 (predict and tags from BinaryClassifier)
+
     _parameter_constraints = {
         "kernel": [StrOptions({"linear", "rbf", "poly", "precomputed"}), None], "gamma": [POSITIVE, None],
         "degree": [integer(0, None, "left")], "coef0": [real(None, None, "neither")], "bias": ["boolean"],
@@ -436,13 +438,3 @@ class RVM(BinaryClassifier):
         p1 = 0.5 * (1.0 + np.tanh(0.5 * d))
         return np.column_stack([1.0 - p1, p1])
 
-    def predict(self, X):
-        """Class labels: ``classes_[1]`` where ``decision_function`` is positive (two classes), else the class of
-        the largest one-against-the-rest score."""
-        d = self.decision_function(X)
-        return self.classes_[np.argmax(d, axis=1)] if d.ndim == 2 else self.classes_[(d > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = True  # one against the rest for K >= 3
-        return tags
