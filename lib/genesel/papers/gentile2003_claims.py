@@ -43,17 +43,9 @@ _GARBLED = ("garbled in the text: the extraction interleaves this block's values
 
 #: Readings of the paper's printed value that differ from :func:`genesel.papers.gentile2003.paper_table1`, pending a
 #: fix there (a cell module: its edit re-keys the cached cells): (data set, genes, algorithm) -> (value the cell
-#: module reads, value printed, why). ``tests/papers/test_claims.py`` derives each from the extracted text.
-READING_FIXES = {
-    ("Breast", "FS", "FS"): (6.5, 9.5, "the Breast block of the extracted Table 1 holds 18 numbers and 9 dashes: its "
-                             "six rows of three values and one dash, and the FS row's three dashes, are complete "
-                             "without ALMA-FS's own value (6.5 % is the first value of the 40-gene row, an ALMA_2 "
-                             "column); the one number of the table outside every block and without a dash is the "
-                             "9.5 % printed after the row labels (Colon's 12.7 % and its dash, printed at the top, "
-                             "complete Colon's block). The text agrees: on Breast, 'FS should only be compared to "
-                             "2-RFE and ln-RFE' (9.5 % is below ln-RFE's 9.6-10.7 %, above ln-CORR's 5.5 % and 6.5 % "
-                             "at 20 and 40 genes)"),
-}
+#: module reads, value printed, why). ``tests/papers/test_claims.py`` derives each from the extracted text. Empty: the
+#: one entry (Breast's ALMA-FS, read 6.5 % where 9.5 % is printed) is fixed in the cell module.
+READING_FIXES: dict = {}
 
 EXPLAINED: tuple[Explained, ...] = (
     Explained("^Table 1$", r"^Leukemia: ln-CORR, (?:40|100|200) genes$",
