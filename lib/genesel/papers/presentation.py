@@ -193,11 +193,53 @@ def format_seconds(seconds: float) -> str:
 LONG_RUN_FACTOR = 2.0
 
 
-def time_budget(estimate: float, quick: bool, *, quick_budget: float, full_budget: float, what: str = ""):
+#: CPU seconds a notebook spends compiling genesel's numba kernels when none of them is cached yet (the first run
+#: after installing or upgrading; numba keeps them afterwards, see :mod:`genesel._core.jit_cache`): measured by
+#: ``benchmarks/own_studies.py``, notebook 06 in quick mode on a 17-sample study cost 107 CPU s in its cells with an
+#: empty kernel cache against 10 CPU s with a warm one (2 workers, each compiling the kernels it uses).
+COMPILE_SECONDS = 100.0
+#: The share of genesel's kernels a whole quick run compiles (78 of 88 after notebook 06's quick run: the rest serve
+#: estimators no notebook cell uses); a cache holding this share is warm.
+_WARM_SHARE = 0.85
+
+
+def uncompiled_share() -> float:
+    """The share (0 to 1) of genesel's numba kernels not yet in numba's cache for this version of the code: the
+    kernels are those the source declares with ``cache=True`` (the package's top-level modules and ``_core``, the
+    files :func:`genesel._core.jit_cache.kernel_source_digest` covers), the cached ones the index files (``.nbi``) in
+    this version's cache folder. 0 when the folder cannot be read."""
+    from genesel._core import jit_cache
+
+    root = Path(jit_cache.__file__).resolve().parents[1]
+    declared = 0
+    for f in list(root.glob("*.py")) + list((root / "_core").glob("*.py")):
+        declared += len(re.findall(r"@njit\((?:[^()]|\([^()]*\))*cache=True", f.read_text(encoding="utf-8")))
+    try:
+        cached = sum(1 for _ in jit_cache.cache_folder(jit_cache.kernel_source_digest()).rglob("*.nbi"))
+    except OSError:
+        return 0.0
+    if not declared:
+        return 0.0
+    return float(min(1.0, max(0.0, 1.0 - cached / (_WARM_SHARE * declared))))
+
+
+def time_budget(estimate: float, quick: bool, *, quick_budget: float, full_budget: float, what: str = "",
+                compile_share: float | None = None):
     """The time line under a notebook's banner (Markdown): the mode's time budget on 2 cores, this run's cost
     estimated from its parameters before anything runs (``estimate``, seconds; ``what``: what dominates it), and a
-    warning when a parameter choice takes more than :data:`LONG_RUN_FACTOR` times the budget."""
+    warning when a parameter choice takes more than :data:`LONG_RUN_FACTOR` times the budget.
+
+    On the first run of this version of genesel (``compile_share``, default :func:`uncompiled_share`, above 10 %) numba
+    still has to compile the kernels: :data:`COMPILE_SECONDS` times that share of CPU, spread over 2 workers, is added
+    to the estimate and said in a sentence of its own (on a quick run it is most of the time)."""
     from IPython.display import Markdown
+
+    share = uncompiled_share() if compile_share is None else float(compile_share)
+    compiling = COMPILE_SECONDS * share if share > 0.1 else 0.0
+    if compiling and np.isfinite(estimate):
+        estimate = estimate + compiling / 2
+        what = (what + "; " if what else "") + (f"and about {format_seconds(compiling)} CPU to compile genesel's "
+                                                "numba kernels, once: the first run of this version of genesel")
 
     budget = quick_budget if quick else full_budget
     mode = "quick" if quick else "full"
