@@ -81,6 +81,28 @@ def test_a_class_of_three_runs_or_says_not_applicable(mirror, tmp_path):
     assert "MSVM-RFE + SVM: not applicable at this size" in plan.iloc[0]["what adapted"]
 
 
+def test_guyons_curves_on_a_class_of_three_say_what_could_not_run(mirror, tmp_path):
+    """Notebook 01 on 12 samples with a class of 3 stopped with "each class needs at least 2 sample(s) here": its
+    half/half split keeps 2 of the class for training, and leaving one out leaves the baseline's signal-to-noise
+    ratio a single sample. The curves now run: SVM-RFE everywhere, the baseline on the test set, its leave-one-out
+    measures NaN with the reason; with 1 of the class in training the baseline is not applicable at all."""
+    from genesel.papers import guyon2002 as G
+    from genesel.papers import guyon2002_report as R
+
+    ref = _subset_csv(tmp_path, "nine_three.csv", {"tumour": 9, "normal": 3}, n_genes=64)
+    kw = dict(split="half", seed=0, max_size=8)
+    svm = pd.DataFrame(G.guyon2002_curves(ref, "svm-rfe", C=100.0, step="halving", **kw))
+    base = pd.DataFrame(G.guyon2002_curves(ref, "baseline", C=None, step=None, **kw))
+    assert svm["V_suc"].notna().all() and svm["T_suc"].notna().all() and "not_applicable" not in svm
+    assert base["V_suc"].isna().all() and base["T_suc"].notna().all()
+    notes = R.not_applicable_notes(base)
+    assert notes == ["leave-one-out not applicable at this size: the training part's smaller class has 2 sample(s), "
+                     "the baseline (signal-to-noise, weighted voting) needs 3 (one left out)"]
+    one = _subset_csv(tmp_path, "ten_two.csv", {"tumour": 10, "normal": 2}, n_genes=64)  # 1 normal in training
+    rows = pd.DataFrame(G.guyon2002_curves(one, "baseline", C=None, step=None, **kw))
+    assert rows["T_suc"].isna().all() and R.not_applicable_notes(rows)[0].startswith("not applicable at this size")
+
+
 def test_a_class_of_two_is_refused_naming_it(mirror, tmp_path):
     """18 + 2 failed inside the cells with "y holds a single class ... use stratified splits" although the folds were
     stratified; it is refused before anything runs, naming the class and what the protocol needs."""

@@ -261,19 +261,23 @@ def loo_decision_values(estimator, X, y):
     return out
 
 
-def guyon_quality(estimator, X_train, y_train, X_test=None, y_test=None):
+def guyon_quality(estimator, X_train, y_train, X_test=None, y_test=None, *, loo: bool = True):
     """V_suc, V_acc, V_ext, V_med (leave-one-out on the training set) and T_* (test set) for ``estimator``.
 
     The genes are whatever columns ``X_train``/``X_test`` hold (select them first, as Guyon et al. do: the
     subset is fixed, the classifier is retrained in each leave-one-out fold). The positive class is the larger
-    label of ``y_train`` (``classes_[1]`` of the estimator).
+    label of ``y_train`` (``classes_[1]`` of the estimator). ``loo=False`` skips the leave-one-out measures (NaN):
+    for a training part whose smaller class leaving one out would leave too small for the estimator.
     """
     y_train = np.asarray(y_train)
     classes = np.unique(y_train)
     pos = classes[-1]
     out = {}
-    v = quality_metrics(y_train, loo_decision_values(estimator, X_train, y_train), pos_label=pos)
-    out.update({f"V_{k}": v[k] for k in METRIC_NAMES})
+    if loo:
+        v = quality_metrics(y_train, loo_decision_values(estimator, X_train, y_train), pos_label=pos)
+        out.update({f"V_{k}": v[k] for k in METRIC_NAMES})
+    else:
+        out.update({f"V_{k}": np.nan for k in METRIC_NAMES})
     if X_test is not None:
         est = clone(estimator).fit(X_train, y_train)
         t = quality_metrics(y_test, est.decision_function(np.asarray(X_test)), pos_label=pos)

@@ -213,6 +213,13 @@ def guyon_n_train(dataset, split, seed=0):
     return int(guyon_data(dataset, split, seed)[1].size)
 
 
+#: The smallest class a training part needs, per method: (to fit it, to run leave-one-out on it). The baseline's
+#: signal-to-noise ratio needs a spread (two samples) of each class in every fit; the SVM needs one sample of each.
+SMALLEST_CLASS = {"svm-rfe": (1, 2), "baseline": (2, 3)}
+#: The methods in words, for the notes of a study too small for one of them
+METHOD_WORDS = {"svm-rfe": "SVM-RFE", "baseline": "baseline (signal-to-noise, weighted voting)"}
+
+
 def guyon_sizes(n_genes):
     """Subset sizes 2^k below the number of genes, plus all the genes (largest first)."""
     sizes = [1 << k for k in range(int(n_genes).bit_length()) if (1 << k) < n_genes]
@@ -317,6 +324,17 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
     prep = dict(thresholds=thresholds, gene_filter=gene_filter, standardize=standardize, squash=squash)
     Xtr, Xte, kept = guyon_preprocess(ds.X[tr], None if te is None else ds.X[te], dataset, **prep)
     ytr, yte = ds.y[tr], (None if te is None else ds.y[te])
+    small = int(np.unique(ytr, return_counts=True)[1].min()) if np.unique(ytr).size == 2 else 0
+    need_fit, need_loo = SMALLEST_CLASS[method]
+    if small < need_fit:  # a small study's half split: no ranking, no fit (not applicable at this size)
+        why = (f"not applicable at this size: the training part's smaller class has {small} sample(s), the "
+               f"{METHOD_WORDS[method]} needs {need_fit}")
+        return [{"n_genes": int(size), "all_genes": bool(size == Xtr.shape[1]), "n_train": int(tr.size),
+                 "n_test": 0 if te is None else int(te.size), "separable": True, "converged": True,
+                 "not_applicable": why, "V_errors": np.nan, **({"T_errors": np.nan} if te is not None else {}),
+                 **{f"{p}_{m}": np.nan for p in ("VT" if te is not None else "V") for m in METRIC_NAMES}}
+                for size in _sizes(Xtr.shape[1], max_size)]
+    loo = small >= need_loo
     sel, make_clf = _rank_genes(method, Xtr, ytr, C, step)
     conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
     rows = []
@@ -331,10 +349,14 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
             # SVM on the single last gene of an elimination, where w = 0 is the optimum (checked against
             # scikit-learn); they count as the errors they make, and the tables say how many there were
             with one_class_fits() as n_constant:
-                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte)
+                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte, loo=loo)
             row["constant_fits"] = n_constant[0]
             row.update(q)
-            row["V_errors"] = int(round((1.0 - q["V_suc"]) * tr.size))
+            if not loo:
+                row["not_applicable"] = (f"leave-one-out not applicable at this size: the training part's smaller "
+                                         f"class has {small} sample(s), the {METHOD_WORDS[method]} needs "
+                                         f"{need_loo} (one left out)")
+            row["V_errors"] = int(round((1.0 - q["V_suc"]) * tr.size)) if loo else np.nan
             if te is not None:
                 row["T_errors"] = int(round((1.0 - q["T_suc"]) * te.size))
         else:

@@ -40,7 +40,7 @@ __all__ = ["DEFAULT_SETTING", "CLAIMS", "OPTION_SOURCES", "dataset_title", "sens
            "format_C", "hard_margin_note", "constant_fit_note", "notebook_setting", "class_names", "bias_summary",
            "paper_reading", "PAPER_NAMES", "data_table", "metrics_sections", "quality_title", "top_genes_sections",
            "main_long", "bias_sections", "sensitivity_notes", "settings_run", "joint_sections", "sensitivity_claims",
-           "closing_rows", "claims_reproduced", "bias_paragraph", "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET",
+           "closing_rows", "not_applicable_notes", "claims_reproduced", "bias_paragraph", "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET",
            "step_comparison", "bias_gaps", "hard_margin_answer"]
 
 #: Time budgets of notebook 01 on 2 cores (seconds): quick mode, full mode (its full run: 46 min).
@@ -458,7 +458,16 @@ def metrics_sections(curves, datasets, protocol: dict, setting) -> list:
             n = int(sub.n_train.iloc[0]) if name == "leave-one-out" else int(sub.n_test.iloc[0])
             out += [Markdown(f"**{dataset_title(d)}**, {name} ({n} samples): quality measures per number of genes "
                              f"({setting_label(setting_for(d, setting), d)})"), table]
+        out += [Markdown(f"**{dataset_title(d)}**, {note}.") for note in not_applicable_notes(sub)]
     return out
+
+
+def not_applicable_notes(rows) -> list:
+    """The distinct reasons (column ``not_applicable`` of the curve rows) why a method, or its leave-one-out
+    measures, could not run on a study this small: each is one note under the tables, whose columns then lack it."""
+    if "not_applicable" not in rows:
+        return []
+    return list(dict.fromkeys(rows["not_applicable"].dropna().astype(str)))
 
 
 def quality_title(dataset, split, seed: int = 0) -> str:
