@@ -40,8 +40,8 @@ __all__ = ["DEFAULT_SETTING", "CLAIMS", "OPTION_SOURCES", "dataset_title", "sens
            "format_C", "hard_margin_note", "constant_fit_note", "notebook_setting", "class_names", "bias_summary",
            "paper_reading", "PAPER_NAMES", "data_table", "metrics_sections", "quality_title", "top_genes_sections",
            "main_long", "bias_sections", "sensitivity_notes", "settings_run", "joint_sections", "sensitivity_claims",
-           "closing_rows", "not_applicable_notes", "claims_reproduced", "bias_paragraph", "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET",
-           "step_comparison", "bias_gaps", "hard_margin_answer"]
+           "closing_rows", "not_applicable_notes", "claims_reproduced", "bias_paragraph", "estimated_seconds",
+           "QUICK_BUDGET", "FULL_BUDGET", "step_comparison", "bias_gaps", "hard_margin_answer"]
 
 #: Time budgets of notebook 01 on 2 cores (seconds): quick mode, full mode (its full run: 46 min).
 QUICK_BUDGET, FULL_BUDGET = 90.0, 3000.0
