@@ -103,8 +103,8 @@ def test_soft_node_matches_exhaustive_twin(seed, width):
     etas = np.array([0.0, 0.01, 0.05, 0.3])
     pidx = np.array([0, 1, 0, 1])
     rv, ro = S._keep_only((vals, order), pi > 0)  # the kernel works on the examples still in S
-    lab, new, idx = SK.position_major(rv, ro, pos, True)
-    res = SK.soft_node(rv, ro, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width, 1e-9)
+    new, idx = SK.soft_layout(rv, ro)
+    res = SK.soft_node(rv, ro, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width, 1e-9)
     twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width)
     for c in range(len(etas)):
         U, _, g, d, a, b = twin[c]
@@ -174,8 +174,8 @@ def test_the_width_class_bound_prunes_and_changes_no_choice(seed):
     ps = np.array([0.5, 1.0, 5.0])
     etas = np.array([0.0, 0.01, 0.03, 0.1, 0.1, 0.3])
     pidx = np.array([0, 1, 2, 0, 1, 2])
-    lab, new, idx = SK.position_major(vals, order, pos, True)
-    args = (vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
+    new, idx = SK.soft_layout(vals, order)
+    args = (vals, order, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
     tight, plain = SK.soft_node(*args, True), SK.soft_node(*args, False)
     for a, b in zip(tight[:5], plain[:5]):
         np.testing.assert_array_equal(a, b)
@@ -207,8 +207,8 @@ def test_soft_node_scores_intervals_whose_ends_are_one_ulp_apart():
     pi = np.ones(16)
     used = np.zeros(4, bool)
     ps, etas, pidx = np.array([0.5, 2.0]), np.array([0.0, 0.01]), np.array([0, 1])
-    lab, new, idx = SK.position_major(vals, order, pos, True)
-    res = SK.soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
+    new, idx = SK.soft_layout(vals, order)
+    res = SK.soft_node(vals, order, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
     twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0)
     for c in range(len(etas)):
         U, _, g, d, a, b = twin[c]

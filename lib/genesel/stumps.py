@@ -294,8 +294,8 @@ def pac_bayes_paths(X, pos, p, eta, max_stumps, A, B, *, width_frac=0.0, presort
         if depth >= max_stumps or not np.any((pi > 0) & ~pos):
             continue
         up, pidx = np.unique(ps[members], return_inverse=True)
-        lab, new, idx = SK.position_major(vals, order, pos, True)
-        res = SK.soft_node(vals, order, lab, new, idx, pi, pos, used, up, etas[members], pidx.astype(np.int64), npos,
+        new, idx = SK.soft_layout(vals, order)
+        res = SK.soft_node(vals, order, new, idx, pi, pos, used, up, etas[members], pidx.astype(np.int64), npos,
                          A, B, float(width_frac), float(slack))
         groups = {}
         for j, c in enumerate(members):
@@ -389,6 +389,8 @@ def samme_path(X, y_idx, n_classes, n_rounds, *, presorted=None):
 # ----------------------------------------------------------------------------------------------------------------
 
 
+#: the settings a grid of paths varies (:meth:`_StumpConjunction.fit_grid`): they change no input check
+_PATH_PARAMS = {"p", "eta", "gamma"}
 #: the constraints every conjunction learner shares
 _COMMON = {"p": [real(0, None, "left")], "max_stumps": [POSITIVE_INT],
            "model": [StrOptions({"conjunction", "disjunction"})], "delta": [real(0, 1, "right")]}
@@ -629,11 +631,19 @@ class _StumpConjunction(BinaryClassifier):
             return out
         paths = base._grid_paths(Xv, pos, grid, presorted)
         A, B = base._ranges(Xv)
+        # the input checks do not depend on the settings of the path (p, eta, gamma): done once, their fitted
+        # attributes given to every copy
+        checked = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in base.__dict__.items()
+                   if k.endswith("_") and not k.startswith("_")}
         out = []
         for q, path in zip(grid, paths):
             est = clone(self).set_params(**q)
             est._validate_params()
-            Xe, pos_e = est._prepare(X, y)
+            if set(q) <= _PATH_PARAMS:
+                est.__dict__.update({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in checked.items()})
+                Xe, pos_e = Xv, pos
+            else:
+                Xe, pos_e = est._prepare(X, y)
             out.append(est._fit_path(Xe, pos_e, path, A, B))
         return out
 
