@@ -404,12 +404,16 @@ def _better(U, g, d, a, b, best_u, bg, bd, ba, bb):
 
 
 @njit(cache=True, error_model="numpy")
-def _soft_bounds(new, idx, vals, pi, pos, used, ps, etas, pidx, fneg, fpos, A, B, width_frac):
+def _soft_bounds(new, idx, vals, order, pi, pos, used, ps, etas, pidx, fneg, fpos, A, B, width_frac):
     """Pass 1 of :func:`soft_node`, vectorised over genes (position-major layout of the examples with pi > 0): for
     each gene and (p, eta) pair an upper bound on the soft utility of every interval of the gene. sigma is the
     average of the hard stumps with thresholds in [a, b], so C/N - p E/|P| of an interval is at most the best hard
     prefix or suffix cover (or the empty or full cover), and the margin term is at least eta times its smallest
-    value (the widest interval, or the fixed width). Returns ub (genes x pairs) and its maximum per gene."""
+    value (the widest interval, or the fixed width). Returns ub (genes x pairs) and its maximum per gene.
+
+    Examples with pi = 0 left in the presort change nothing: they add nothing to the running amounts, and a boundary
+    next to them repeats the amounts of a boundary between examples in S (or the empty or full cover); the range of
+    a gene is that of its examples in S."""
     k, n = idx.shape
     C = etas.shape[0]
     P = ps.shape[0]
@@ -464,7 +468,13 @@ def _soft_bounds(new, idx, vals, pi, pos, used, ps, etas, pidx, fneg, fpos, A, B
     for g in range(n):
         if used[g] or not (B[g] > A[g]):
             continue
-        span = vals[g, k - 1] - vals[g, 0]
+        lo = 0  # the range of the examples still in S (the presort may also hold examples with pi = 0)
+        while lo < k - 1 and pi[order[g, lo]] <= 0.0:
+            lo += 1
+        hi = k - 1
+        while hi > lo and pi[order[g, hi]] <= 0.0:
+            hi -= 1
+        span = vals[g, hi] - vals[g, lo]
         if not fixed and not span > 0.0:
             continue
         lmin = -np.log(2.0 * width_frac) if fixed else np.log(B[g] - A[g]) - np.log(span)
@@ -843,8 +853,9 @@ def soft_node(vals, order, new, idx, pi, pos, used, ps, etas, pidx, n_pos_total,
     [u_i, u_k], i < k, over the distinct values of the examples still in S (pi > 0); width_frac > 0: fixed
     margin, intervals of width 2 * width_frac * (B - A) with one end at such a value, inside [A, B].
 
-    The presort (vals, order; new, idx its position-major layout, :func:`soft_layout`) must hold exactly the examples
-    with pi > 0.
+    The presort (vals, order; new, idx its position-major layout, :func:`soft_layout`) must hold every example with
+    pi > 0; it may hold others (pi = 0: examples totally covered), which change nothing (see :func:`_soft_bounds`;
+    :func:`_compact` skips them), so the layout of a node serves its children until enough examples have left.
     Exact pruning: the best hard stump of a gene bounds the first two utility terms of all its intervals
     (:func:`_soft_bounds`); a gene is scored exactly only for the pairs whose best utility it can still reach, in
     decreasing order of its bound. For pairs with a margin term (eta > 0) that bound is loose: it pairs the best hard
@@ -876,7 +887,7 @@ def soft_node(vals, order, new, idx, pi, pos, used, ps, etas, pidx, n_pos_total,
     WnX = np.empty(m + 1)
     WpX = np.empty(m + 1)
     fixed = width_frac > 0.0
-    ub, ubmax = _soft_bounds(new, idx, vals, pi, pos, used, ps, etas, pidx, fneg, fpos, A, B, width_frac)
+    ub, ubmax = _soft_bounds(new, idx, vals, order, pi, pos, used, ps, etas, pidx, fneg, fpos, A, B, width_frac)
     # pass 2: exact search, genes in decreasing bound order, only for the pairs they can still win
     cand = np.empty(n, dtype=np.int64)  # genes in decreasing bound order (stable), sorted a chunk at a time
     ncand = 0
