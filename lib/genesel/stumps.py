@@ -71,9 +71,11 @@ the margin term, bounded from the gene's running integral of the hard utility in
 interval, with margins that cover the rounding of every computed utility (again exact: the choices of the full
 scan, tested against it and the exhaustive twin). Paths for several (p, η) pairs share their common prefix (one
 kernel call per node of the tree of paths), and a node's presort and layout serve its children until a quarter of
-the examples have left. On the leaderboard's grid (20 settings, 10 stumps) this is 3-4x less CPU than the full
-row scan with the one-shot width bound (``benchmarks/bench_stumps.py --previous``, same paths). The numba
-kernels are in :mod:`genesel._stumps_kernels` (plain-Python twins in
+the examples have left. On the leaderboard's grid (20 settings, 10 stumps, both models) on an inner training part
+this took 4.4-6x less CPU than the full row scan with the one-shot width bound on Gravier (107 x 2,905), 2.1x on
+Chowdary (66 x 22,283), 3.3x over five sets, and 4.6x and 2.2x per leaderboard fold, with the same paths
+(``benchmarks/bench_stumps.py --previous ec0eaab``). The numba kernels are in :mod:`genesel._stumps_kernels`
+(plain-Python twins in
 ``tests/naive/stumps.py``); this module holds the estimators and the functional API (presorting, the greedy paths
 for one or many parameter settings, AdaBoost's path).
 
