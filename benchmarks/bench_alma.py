@@ -11,6 +11,13 @@
    pass over all genes (theta <- s theta + c x) and one power |theta_i|^(p-1) per active gene. Their product with
    the protocol's number of updates is a floor for any exact implementation on this machine.
 
+4. ``--previous REV`` (issue 41): genesel against its own previous code in the same run. The modules ``alma`` and
+   ``_alma_kernels`` of commit REV (``git show``) are loaded as a side package, and whole leaderboard folds
+   (``cv_cell``: outer fold 0 of repeat 0, 5 x 5 nested CV, full grid) of ``--previous-methods`` on
+   ``--previous-sets`` run once with the old estimators and once with these (the catalogue's classes swapped): the
+   rows must be identical (predictions, scores, genes, chosen parameters, inner errors, the error-vs-size curve);
+   CPU and wall per fold and their ratio. ``--only-previous`` runs this part alone.
+
 Run: ``python benchmarks/bench_alma.py`` (full protocol) or ``python benchmarks/bench_alma.py --n-splits 20``.
 Needs the prostate data (``--mirror DIR`` or GENESEL_DATA_MIRROR: a local mirror of the raw files).
 """
@@ -18,11 +25,16 @@ Needs the prostate data (``--mirror DIR`` or GENESEL_DATA_MIRROR: a local mirror
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
-from _common import add_data_arguments, record, recorded, use_mirror
+from _common import add_data_arguments, record, recorded, report_ratio, use_mirror
 
 ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
@@ -54,8 +66,17 @@ def main(argv=None):
     ap.add_argument("--n-jobs", type=int, default=2)
     ap.add_argument("--n-cycles", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--previous", metavar="REV", default=None,
+                    help="also compare leaderboard folds with genesel's ALMA modules at commit REV, in the same run")
+    ap.add_argument("--previous-sets", nargs="+", default=["chowdary", "gravier"])
+    ap.add_argument("--previous-methods", nargs="+", default=["ALMA_ln-RFE", "ALMA_ln-CORR"])
+    ap.add_argument("--only-previous", action="store_true", help="only the comparison with --previous")
     args = add_data_arguments(ap).parse_args(argv)
     use_mirror(args)
+    if args.previous:
+        folds = compare_previous_folds(args.previous, args.previous_sets, args.previous_methods)
+        if args.only_previous:
+            return {"tables": {"previous_folds": folds}}
 
     from joblib import Parallel, delayed
     from sklearn.svm import SVC
@@ -127,6 +148,62 @@ def main(argv=None):
 
     # 3. where the time goes
     _where_the_time_goes(ds, args, rows)
+
+
+def load_previous(rev, where):
+    """The ALMA modules of commit ``rev`` as the package ``genesel_prev_alma`` in folder ``where``; returns its
+    ``alma`` module."""
+    root = Path(__file__).resolve().parent.parent
+    pkg = Path(where) / "genesel_prev_alma"
+    pkg.mkdir(parents=True, exist_ok=True)
+    (pkg / "__init__.py").write_text("")
+    for name in ("alma", "_alma_kernels"):
+        src = subprocess.run(["git", "show", f"{rev}:lib/genesel/{name}.py"], cwd=root, capture_output=True,
+                             text=True, check=True).stdout
+        src = src.replace("from genesel import _alma_kernels ", "from genesel_prev_alma import _alma_kernels ")
+        (pkg / f"{name}.py").write_text(src)
+    sys.path.insert(0, str(where))
+    importlib.invalidate_caches()
+    return importlib.import_module("genesel_prev_alma.alma")
+
+
+def compare_previous_folds(rev, sets, methods):
+    """Whole leaderboard folds of the ALMA methods with the estimators of commit ``rev`` and with these."""
+    from genesel import alma as A
+    from genesel.leaderboard import catalogue as CAT
+    from genesel.leaderboard import cells as LC
+
+    classes = ("ALMA", "ALMARFE", "ALMAFS")
+    saved = {c: getattr(CAT, c) for c in classes}
+    keys = ("pred", "scores", "genes", "params", "inner_errors", "errors", "size", "curve_sizes", "curve_errors")
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        old = load_previous(rev, tmp)
+        old.warm_up()
+        A.warm_up()
+        print(f"\n[4] leaderboard folds against genesel {rev}")
+        try:
+            for name in sets:
+                LC.load(name)
+                for meth in methods:
+                    rows = {}
+                    for tag, mod in (("previous", old), ("new", A)):
+                        for c in classes:
+                            setattr(CAT, c, getattr(mod, c))
+                        A._RUNS.clear()
+                        rows[tag] = LC.cv_cell(name, meth, 0, 0, 5, 5, 0, False)
+                    o, n = rows["previous"], rows["new"]
+                    same = all(o.get(k) == n.get(k) for k in keys)
+                    print(f"    {name}, {meth}: identical rows {same}")
+                    line = report_ratio(f"    leaderboard fold, {meth}, {name}", (n["wall_seconds"], n["cpu_seconds"]),
+                                        (o["wall_seconds"], o["cpu_seconds"]), other="previous genesel", target=4,
+                                        note=f"identical rows: {same}")
+                    out.append(dict(dataset=name, method=meth, identical=same, cpu_new=n["cpu_seconds"],
+                                    cpu_old=o["cpu_seconds"], line=line))
+        finally:
+            for c, v in saved.items():
+                setattr(CAT, c, v)
+    return out
 
 
 def _where_the_time_goes(ds, args, rows):

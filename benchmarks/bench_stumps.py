@@ -15,13 +15,27 @@
    broadcasting), and for the SCM also a vectorised one that sorts and scores all genes at once with 2-d numpy
    operations at every step (the strongest pure-numpy version we could write).
 
+3. ``--previous REV``: genesel against its own previous code, in the same run (issue 41). The modules
+   ``stumps``, ``_stumps_kernels`` and ``bounds`` of commit REV (``git show``) are loaded as a side package, and
+
+   - the PAC-Bayes grid of the leaderboard (p in P_GRID x eta in PAC_BAYES_ETAS, 10 stumps, conjunction and
+     disjunction) is run by both on the first inner training part of outer fold 0 of ``--previous-sets``: the
+     paths must be identical (gene, direction, interval ends, utility and genes searched at every step, compared
+     with ``==``), and the fits of ``fit_grid`` the same (stumps, bounds of every prefix, Gibbs risk);
+   - whole leaderboard folds (``cv_cell``: outer fold 0 of repeat 0, 5 x 5 nested CV, full grid) of
+     ``--previous-methods`` on ``--previous-folds`` sets run once with the old learners and once with the new (the
+     catalogue's classes swapped, its grid memo emptied in between): the rows must be identical (predictions,
+     scores, genes, bound, chosen parameters, inner errors); CPU and wall per fold, and their ratio.
+
 Usage: python benchmarks/bench_stumps.py [--datasets alon golub ...] [--p 1.0] [--max-stumps 10] [--skip-pyscm]
-       [--setup-pyscm] [--repeats 3]
+       [--setup-pyscm] [--repeats 3] [--previous ec0eaab [--previous-sets ...] [--previous-folds ...]
+       [--previous-methods ...] [--only-previous]]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -321,6 +335,115 @@ def compare_numpy(name, p, S, repeats, eta=0.01):
                 scm_loop_ratio_cpu=c5 / max(c1, 1e-12), pb_ratio_cpu=c4 / max(c3, 1e-12), lines=[r0, r1, r2])
 
 
+# ---------------------------------------------------------------- against the previous code (issue 41)
+
+_OLD_MODULES = ("stumps", "_stumps_kernels", "bounds")
+
+
+def load_previous(rev, where):
+    """The stump modules of commit ``rev`` as the package ``genesel_prev`` in folder ``where`` (their imports of
+    each other redirected to it); returns its ``stumps`` module."""
+    root = HERE.parent
+    pkg = Path(where) / "genesel_prev"
+    pkg.mkdir(parents=True, exist_ok=True)
+    (pkg / "__init__.py").write_text("")
+    for name in _OLD_MODULES:
+        src = subprocess.run(["git", "show", f"{rev}:lib/genesel/{name}.py"], cwd=root, capture_output=True,
+                             text=True, check=True).stdout
+        for other in _OLD_MODULES:
+            src = src.replace(f"from genesel import {other} ", f"from genesel_prev import {other} ")
+        (pkg / f"{name}.py").write_text(src)
+    sys.path.insert(0, str(where))
+    importlib.invalidate_caches()
+    return importlib.import_module("genesel_prev.stumps")
+
+
+def _inner_part(name):
+    from genesel.experiments import nested_cv
+    from genesel.leaderboard import cells as LC
+    from genesel.leaderboard.protocol import prepare
+
+    task = LC.load(name)
+    _, _, inner = nested_cv(task.y, 5, 5, 0, repeat=0, groups=task.groups)[0]
+    a, b = inner[0]
+    Xa, _, _ = prepare(task.prep, task.X, a, b)
+    return Xa, task.y[a]
+
+
+def _fit_record(e):
+    return (e.stumps_, e.bounds_.tolist(), e.gibbs_risk_, e.utilities_.tolist(), e.genes_searched_.tolist())
+
+
+def compare_previous_paths(old, sets):
+    """The leaderboard's PAC-Bayes grid on one inner training part per set, previous code against this one."""
+    from genesel import stumps as ST
+    from genesel.leaderboard.catalogue import P_GRID, PAC_BAYES_ETAS
+
+    grid = [{"p": p, "eta": e} for p in P_GRID for e in PAC_BAYES_ETAS]
+    ST.warm_up()
+    old.warm_up()
+    total_old = total_new = 0.0
+    n_paths = n_same = n_steps = 0
+    for name in sets:
+        Xa, ya = _inner_part(name)
+        for model in ("conjunction", "disjunction"):
+            fits = {}
+            for tag, mod in (("previous", old), ("new", ST)):
+                est = mod.PACBayesStumps(max_stumps=10, model=model)
+                fits[tag], w, c = best_of(lambda est=est, Xa=Xa, ya=ya: est.fit_grid(Xa, ya, grid), 1)
+                if tag == "previous":
+                    total_old += c
+                else:
+                    total_new += c
+                print(f"  {name} {model} ({Xa.shape[0]} x {Xa.shape[1]}): {tag} {c:.2f} s CPU ({w:.2f} s wall)",
+                      flush=True)
+            for a, b in zip(fits["previous"], fits["new"]):
+                n_paths += 1
+                n_steps += len(a.stumps_)
+                n_same += int(_fit_record(a) == _fit_record(b))
+    print(f"  identical fits (stumps, bounds of every prefix, Gibbs risk, utilities, genes searched): "
+          f"{n_same}/{n_paths} ({n_steps} stumps)")
+    line = report_ratio(f"  PAC-Bayes fit_grid (20 settings, 10 stumps), {len(sets)} sets x 2 models",
+                        (total_new, total_new), (total_old, total_old), other="previous genesel", target=4)
+    return dict(identical=n_same == n_paths, fits=n_paths, stumps=n_steps, ratio_cpu=total_old / max(total_new, 1e-12),
+                line=line)
+
+
+def compare_previous_folds(old, sets, methods):
+    """Whole leaderboard folds of the stump methods with the previous learners and with these."""
+    from genesel import stumps as ST
+    from genesel.leaderboard import catalogue as CAT
+    from genesel.leaderboard import cells as LC
+
+    classes = ("PACBayesStumps", "OccamStumps", "SampleCompressionStumps", "AdaBoostStumps")
+    saved = {c: getattr(CAT, c) for c in classes}
+    keys = ("pred", "scores", "genes", "bound", "params", "inner_errors", "errors", "size")
+    out = []
+    try:
+        for name in sets:
+            LC.load(name)
+            for meth in methods:
+                rows = {}
+                for tag, mod in (("previous", old), ("new", ST)):
+                    for c in classes:
+                        setattr(CAT, c, getattr(mod, c))
+                    CAT.GRID_FITS._entries.clear()
+                    rows[tag] = LC.cv_cell(name, meth, 0, 0, 5, 5, 0, False)
+                same = all(rows["previous"][k] == rows["new"][k] for k in keys)
+                o, n = rows["previous"], rows["new"]
+                print(f"  {name}, {meth}: identical rows {same}")
+                line = report_ratio(f"  leaderboard fold, {meth}, {name}", (n["wall_seconds"], n["cpu_seconds"]),
+                                    (o["wall_seconds"], o["cpu_seconds"]), other="previous genesel", target=4,
+                                    note=f"identical rows: {same}")
+                out.append(dict(dataset=name, method=meth, identical=same, cpu_new=n["cpu_seconds"],
+                                cpu_old=o["cpu_seconds"], line=line))
+    finally:
+        for c, v in saved.items():
+            setattr(CAT, c, v)
+        CAT.GRID_FITS._entries.clear()
+    return out
+
+
 @recorded
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -331,8 +454,23 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--skip-pyscm", action="store_true")
     ap.add_argument("--setup-pyscm", action="store_true", help="create benchmarks/.pyscm-venv if missing")
+    ap.add_argument("--previous", metavar="REV", default=None,
+                    help="also compare with genesel's stump modules at commit REV, in the same run")
+    ap.add_argument("--previous-sets", nargs="+", default=["alon", "golub", "gravier", "chowdary", "singh"])
+    ap.add_argument("--previous-folds", nargs="+", default=["gravier", "chowdary"])
+    ap.add_argument("--previous-methods", nargs="+", default=["PAC-Bayes stumps", "Occam stumps", "SC stumps"])
+    ap.add_argument("--only-previous", action="store_true", help="only the comparison with --previous")
     args = ap.parse_args(argv)
     use_mirror(args)
+    if args.previous:
+        with tempfile.TemporaryDirectory() as tmp:
+            old = load_previous(args.previous, tmp)
+            print(f"\n== against genesel {args.previous}: paths ==", flush=True)
+            paths = compare_previous_paths(old, args.previous_sets)
+            print(f"\n== against genesel {args.previous}: leaderboard folds ==", flush=True)
+            folds = compare_previous_folds(old, args.previous_folds, args.previous_methods)
+        if args.only_previous:
+            return {"tables": {"previous_paths": [paths], "previous_folds": folds}}
     if args.setup_pyscm:
         setup_pyscm()
     have_pyscm = SIDE_PY.exists() and not args.skip_pyscm

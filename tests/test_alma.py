@@ -509,3 +509,44 @@ def test_samples_far_from_the_origin_warn():
         warnings.simplefilter("error", DegenerateModelWarning)
         A.ALMA(random_state=0).fit(X - X.mean(0), y)
         A.ALMA(random_state=0).fit(np.abs(rng.normal(size=(20, 50))) * 1000.0, y)  # raw-like: level ~ spread
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the memo of run_alma (issue 41)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def test_run_alma_memo_returns_the_run_of_exactly_these_inputs():
+    """A run found again is the run of the same inputs (against the literal Figure 1 twin and a fresh kernel run with
+    the memo emptied), returned as a copy; changing one value of X, the labels, alpha or the order is a new run."""
+    rng = np.random.default_rng(3)
+    m, f = 12, 1200
+    X = np.ascontiguousarray(rng.normal(size=(m, f)))
+    y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
+    order = rng.permutation(m).astype(np.int64)
+    p = math.log(f)
+    A._RUNS.clear()
+    first = A.run_alma(X, y, p, 0.7, 5, order)
+    again = A.run_alma(X.copy(), y.copy(), p, 0.7, 5, order.copy())
+    np.testing.assert_array_equal(first[0], again[0])
+    assert first[1:] == again[1:]
+    again[0][:] = 0.0  # the caller's copy: the kept run is untouched
+    A._RUNS.clear()
+    fresh = A.run_alma(X, y, p, 0.7, 5, order)
+    np.testing.assert_array_equal(first[0], fresh[0])
+    assert first[1:] == fresh[1:]
+    ref = naive_alma.alma_kernel(np.ascontiguousarray(_normalise(X, p)), y, order, p, 0.7, 5)
+    np.testing.assert_allclose(fresh[0], ref[0], rtol=1e-9, atol=1e-12)
+    X2 = X.copy()
+    X2[4, 777] += 0.5
+    y2 = y.copy()
+    y2[0] = -y2[0]
+    for args in ((X2, y, p, 0.7, 5, order), (X, y2, p, 0.7, 5, order), (X, y, p, 0.9, 5, order),
+                 (X, y, p, 0.7, 5, order[::-1].copy())):
+        A._RUNS.clear()
+        want = A.run_alma(*args)
+        A._RUNS.clear()
+        A.run_alma(X, y, p, 0.7, 5, order)  # the original run is kept ...
+        got = A.run_alma(*args)  # ... and is not what these inputs get
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1:] == want[1:]

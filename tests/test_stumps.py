@@ -103,8 +103,8 @@ def test_soft_node_matches_exhaustive_twin(seed, width):
     etas = np.array([0.0, 0.01, 0.05, 0.3])
     pidx = np.array([0, 1, 0, 1])
     rv, ro = S._keep_only((vals, order), pi > 0)  # the kernel works on the examples still in S
-    lab, new, idx = SK.position_major(rv, ro, pos, True)
-    res = SK.soft_node(rv, ro, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width, 1e-9)
+    new, idx = SK.soft_layout(rv, ro)
+    res = SK.soft_node(rv, ro, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width, 1e-9)
     twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, width)
     for c in range(len(etas)):
         U, _, g, d, a, b = twin[c]
@@ -174,8 +174,8 @@ def test_the_width_class_bound_prunes_and_changes_no_choice(seed):
     ps = np.array([0.5, 1.0, 5.0])
     etas = np.array([0.0, 0.01, 0.03, 0.1, 0.1, 0.3])
     pidx = np.array([0, 1, 2, 0, 1, 2])
-    lab, new, idx = SK.position_major(vals, order, pos, True)
-    args = (vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
+    new, idx = SK.soft_layout(vals, order)
+    args = (vals, order, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
     tight, plain = SK.soft_node(*args, True), SK.soft_node(*args, False)
     for a, b in zip(tight[:5], plain[:5]):
         np.testing.assert_array_equal(a, b)
@@ -183,6 +183,69 @@ def test_the_width_class_bound_prunes_and_changes_no_choice(seed):
     twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0)
     for c in range(len(etas)):
         assert (tight[0][c], tight[1][c], tight[2][c], tight[3][c]) == twin[c][2:]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_row_pruning_keeps_every_row_that_reaches_the_threshold(seed):
+    """The row test of the exact row pruning against the coverage definition (the twin's soft utility with its
+    margin term, not the kernel's prefix sums): a row some interval of which reaches T is never skipped, and rows
+    whose intervals all fall clearly below T are (the test can fail both ways)."""
+    u, wn, wp, Wn, Wp = _gene(seed, J=12)
+    J = u.size
+    fneg, fpos = Wn[-1], Wp[-1] + 1.0
+    R = (u[-1] - u[0]) * 1.3
+    logR = np.log(R)
+    ps = np.array([0.5, 3.0])
+    etas = np.array([0.0, 0.05, 0.3, 0.0])
+    pidx = np.array([0, 1, 0, 1])
+    C = etas.size
+    HI, HS = np.empty((2, 2, J + 1)), np.empty((2, 2))
+    lb, err = np.empty(C), np.empty(C)
+    lam, bnd = np.empty(SK.ROW_CLASSES + 1), np.empty(SK.ROW_CLASSES + 1)
+    SK._prune_setup(u, Wn, Wp, J, R, logR, fneg, fpos, ps, etas, pidx, np.ones(C, bool), HI, HS,
+                    lb, err, lam, bnd)
+    skipped = 0
+    for c in range(C):
+        p, e = ps[pidx[c]], etas[c]
+        for di, d in enumerate((1, -1)):
+            for i in range(J - 1):
+                row = [NV.soft_utility(u, wn, wp, u[i], u[k], d, p, fneg, fpos) - e * np.log(R / (u[k] - u[i]))
+                       for k in range(i + 1, J)]
+                for T in (max(row) - 1e-9, max(row) + 0.02, max(row) + 0.3):
+                    ok = SK._row_can_win(HI[pidx[c], di], u, J, i, T, e, lam, bnd, 1e-12)
+                    if max(row) >= T:
+                        assert ok, (c, d, i, T)
+                    skipped += not ok
+    assert skipped > 0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_pruned_soft_node_is_the_full_scan(seed):
+    """soft_node with both prunings (width-class bound, rows) against no pruning and the exhaustive twin, on soft
+    weights, many pairs and (seeds 0, 3, 6) integer data full of exact ties: the same choices and utilities."""
+    X, y = _problem(30, 25, seed, integer=(seed % 3 == 0))
+    pos = y > 0
+    rng = np.random.default_rng(seed)
+    pi = np.where(rng.random(30) < 0.4, rng.random(30), 1.0)
+    pi[rng.integers(0, 30, 3)] = 0.0
+    used = np.zeros(25, bool)
+    used[2] = True
+    A, Bv = X.min(0) - 0.1, X.max(0) + 0.3
+    ps = np.array([0.5, 1.0, 5.0, 10.0])
+    etas = np.array([0.0, 0.01, 0.1, 0.0, 0.03, 0.3, 0.0, 0.1])
+    pidx = np.array([0, 0, 0, 1, 1, 2, 3, 3])
+    rv, ro = S._keep_only(S.presort(X), pi > 0)
+    new, idx = SK.soft_layout(rv, ro)
+    args = (rv, ro, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
+    pruned, full = SK.soft_node(*args, True, True), SK.soft_node(*args, False, False)
+    for a, b in zip(pruned[:5], full[:5]):
+        np.testing.assert_array_equal(a, b)
+    vals, order = S.presort(X)
+    twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0)
+    for c in range(etas.size):
+        U, _, g, d, a, b = twin[c]
+        assert (pruned[0][c], pruned[1][c], pruned[2][c], pruned[3][c]) == (g, d, a, b)
+        assert pruned[4][c] == U
 
 
 def test_soft_node_scores_intervals_whose_ends_are_one_ulp_apart():
@@ -207,8 +270,8 @@ def test_soft_node_scores_intervals_whose_ends_are_one_ulp_apart():
     pi = np.ones(16)
     used = np.zeros(4, bool)
     ps, etas, pidx = np.array([0.5, 2.0]), np.array([0.0, 0.01]), np.array([0, 1])
-    lab, new, idx = SK.position_major(vals, order, pos, True)
-    res = SK.soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
+    new, idx = SK.soft_layout(vals, order)
+    res = SK.soft_node(vals, order, new, idx, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0, 1e-9)
     twin = NV.soft_node(vals, order, pi, pos, used, ps, etas, pidx, int(pos.sum()), A, Bv, 0.0)
     for c in range(len(etas)):
         U, _, g, d, a, b = twin[c]

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["gather_rows", "restrict", "position_major", "dyadic_bits", "cover_node", "scm_scan", "soft_node",
-           "gini_scan", "adaboost_rounds", "gini_scan_multi", "adaboost_rounds_multi"]
+__all__ = ["gather_rows", "restrict", "position_major", "soft_layout", "dyadic_bits", "cover_node", "scm_scan",
+           "soft_node", "gini_scan", "adaboost_rounds", "gini_scan_multi", "adaboost_rounds_multi"]
 
 _MAX_BITS = 60
 
@@ -79,6 +79,26 @@ def position_major(vals, order, pos, with_idx):
                 lab[s, g] = posf[i]
                 new[s, g] = last or vals[g, min(s + 1, k - 1)] != vals[g, s]
     return lab, new, idx
+
+
+@njit(cache=True)
+def soft_layout(vals, order):
+    """The position-major layout :func:`soft_node` reads (samples x genes): idx[s, g] (int32) the sample at sorted
+    position s of gene g and new[s, g] a boundary after position s, as :func:`position_major` without the labels
+    (the soft greedy gathers each example's weights through idx): 5 bytes per entry instead of 17, built once per
+    node of the tree of paths. Blocked over genes so reads and writes stay in cache."""
+    n, k = vals.shape
+    new = np.empty((k, n), dtype=np.bool_)
+    idx = np.empty((k, n), dtype=np.int32)
+    blk = 64
+    for g0 in range(0, n, blk):
+        g1 = min(n, g0 + blk)
+        for s in range(k):
+            last = s == k - 1
+            for g in range(g0, g1):
+                idx[s, g] = order[g, s]
+                new[s, g] = last or vals[g, min(s + 1, k - 1)] != vals[g, s]
+    return new, idx
 
 
 @njit(cache=True)
@@ -384,21 +404,29 @@ def _better(U, g, d, a, b, best_u, bg, bd, ba, bb):
 
 
 @njit(cache=True, error_model="numpy")
-def _soft_bounds(lab, new, idx, vals, pi, used, ps, etas, pidx, fneg, fpos, A, B, width_frac):
+def _soft_bounds(new, idx, vals, order, pi, pos, used, ps, etas, pidx, fneg, fpos, A, B, width_frac):
     """Pass 1 of :func:`soft_node`, vectorised over genes (position-major layout of the examples with pi > 0): for
     each gene and (p, eta) pair an upper bound on the soft utility of every interval of the gene. sigma is the
     average of the hard stumps with thresholds in [a, b], so C/N - p E/|P| of an interval is at most the best hard
     prefix or suffix cover (or the empty or full cover), and the margin term is at least eta times its smallest
-    value (the widest interval, or the fixed width). Returns ub (genes x pairs) and its maximum per gene."""
-    k, n = lab.shape
+    value (the widest interval, or the fixed width). Returns ub (genes x pairs) and its maximum per gene.
+
+    Examples with pi = 0 left in the presort change nothing: they add nothing to the running amounts, and a boundary
+    next to them repeats the amounts of a boundary between examples in S (or the empty or full cover); the range of
+    a gene is that of its examples in S."""
+    k, n = idx.shape
     C = etas.shape[0]
     P = ps.shape[0]
+    m = pi.shape[0]
+    pw = np.empty(m)  # each example's positive weight pi * [positive]
+    for i in range(m):
+        pw[i] = pi[i] * (1.0 if pos[i] else 0.0)
     totn = 0.0
     totp = 0.0
     for s in range(k):
         i = idx[s, 0]
-        totn += pi[i] * (1.0 - lab[s, 0])
-        totp += pi[i] * lab[s, 0]
+        totn += pi[i] * (1.0 - (1.0 if pos[i] else 0.0))
+        totp += pw[i]
     besth = np.empty((P, n))
     for t in range(P):
         full = totn / fneg - ps[t] * totp / fpos
@@ -407,18 +435,30 @@ def _soft_bounds(lab, new, idx, vals, pi, used, ps, etas, pidx, fneg, fpos, A, B
     cn = np.zeros(n)
     cp = np.zeros(n)
     wrow = np.empty(n)
+    prow = np.empty(n)
+    qn = np.empty(n)
+    qp = np.empty(n)
+    rn = np.empty(n)
+    rp = np.empty(n)
     for s in range(k - 1):
+        for g in range(n):  # gather first: the loops below then run on contiguous rows (SIMD)
+            i = idx[s, g]
+            wrow[g] = pi[i]
+            prow[g] = pw[i]
         for g in range(n):
-            wrow[g] = pi[idx[s, g]]
-        for g in range(n):
-            wp_ = wrow[g] * lab[s, g]
+            wp_ = prow[g]
             cp[g] += wp_
             cn[g] += wrow[g] - wp_
+            # the four quotients once for every p (the same numbers as computed per p)
+            qn[g] = cn[g] / fneg
+            qp[g] = cp[g] / fpos
+            rn[g] = (totn - cn[g]) / fneg
+            rp[g] = (totp - cp[g]) / fpos
         for t in range(P):
             p = ps[t]
             for g in range(n):
-                h1 = cn[g] / fneg - p * cp[g] / fpos
-                h2 = (totn - cn[g]) / fneg - p * (totp - cp[g]) / fpos
+                h1 = qn[g] - p * qp[g]
+                h2 = rn[g] - p * rp[g]
                 h = h1 if h1 > h2 else h2
                 h = h if new[s, g] else -np.inf
                 besth[t, g] = h if h > besth[t, g] else besth[t, g]
@@ -428,7 +468,13 @@ def _soft_bounds(lab, new, idx, vals, pi, used, ps, etas, pidx, fneg, fpos, A, B
     for g in range(n):
         if used[g] or not (B[g] > A[g]):
             continue
-        span = vals[g, k - 1] - vals[g, 0]
+        lo = 0  # the range of the examples still in S (the presort may also hold examples with pi = 0)
+        while lo < k - 1 and pi[order[g, lo]] <= 0.0:
+            lo += 1
+        hi = k - 1
+        while hi > lo and pi[order[g, hi]] <= 0.0:
+            hi -= 1
+        span = vals[g, hi] - vals[g, lo]
         if not fixed and not span > 0.0:
             continue
         lmin = -np.log(2.0 * width_frac) if fixed else np.log(B[g] - A[g]) - np.log(span)
@@ -472,15 +518,16 @@ def _width_integrals(u, Wn, Wp, J, GN, GP, w, In, Ip):
 def _best_of_both(An, Ap, m, TN, TP, fneg, fpos, p, w):
     """The largest of (An[c] / fneg - p Ap[c] / fpos) / w over c < m (direction +1) and of the same with the weights
     of the other side, w TN - An[c] and w TP - Ap[c] (direction -1): the best hard utility (w = 1, prefix weights)
-    or the best window mean of width w (window integrals) of :func:`_width_means`."""
+    or the best window mean of width w (window integrals) of :func:`_width_means`. The division by w > 0 is taken
+    after the maximum (correctly rounded division is monotone: the same number)."""
     b1 = -np.inf
     b2 = -np.inf
     for c in range(m):
-        v1 = (An[c] / fneg - p * Ap[c] / fpos) / w
-        v2 = ((w * TN - An[c]) / fneg - p * (w * TP - Ap[c]) / fpos) / w
+        v1 = An[c] / fneg - p * Ap[c] / fpos
+        v2 = (w * TN - An[c]) / fneg - p * (w * TP - Ap[c]) / fpos
         b1 = v1 if v1 > b1 else b1
         b2 = v2 if v2 > b2 else b2
-    return b1, b2
+    return b1 / w, b2 / w
 
 
 @njit(cache=True)
@@ -514,6 +561,68 @@ def _width_means(u, Wn, Wp, J, fneg, fpos, ps, want, HW, GN, GP, In, Ip):
 
 
 @njit(cache=True)
+def _tight_prune(u, Wn, Wp, J, fneg, fpos, ps, etas, pidx, need, lims, logR, want, HW, GN, GP, In, Ip, part):
+    """The width-class bound of :func:`_margin_bound` for the pairs with need[c] and eta > 0, class by class
+    (:func:`_width_means` one width at a time): pairs whose bound stays below lims[c] lose need[c]. After the
+    classes of widths span / 2^k and above, every narrower interval is bounded by H* minus eta times the margin term
+    of width span / 2^k, so the bound so far is an upper bound on the full one; a pair is dropped as soon as it falls
+    below lims[c], and the classes stop when no pair is left. The same decisions as the full bound (computed with
+    the same expressions), at a fraction of the cost when most genes fall after the first classes."""
+    K = MARGIN_CLASSES
+    P = ps.shape[0]
+    C = etas.shape[0]
+    span = u[J - 1] - u[0]
+    GN[0] = 0.0
+    GP[0] = 0.0
+    for j in range(J - 1):
+        GN[j + 1] = GN[j] + Wn[j + 1] * (u[j + 1] - u[j])
+        GP[j + 1] = GP[j] + Wp[j + 1] * (u[j + 1] - u[j])
+    for t in range(P):
+        want[t] = False
+    for c in range(C):
+        part[c] = -np.inf
+        if need[c] and etas[c] > 0.0:
+            want[pidx[c]] = True
+    for t in range(P):
+        if want[t]:
+            HW[t, 0, 0], HW[t, 1, 0] = _best_of_both(Wn[1:J], Wp[1:J], J - 1, Wn[J], Wp[J], fneg, fpos, ps[t], 1.0)
+    for k in range(K + 1):
+        alive = False
+        for t in range(P):
+            want[t] = False
+        for c in range(C):
+            if not (need[c] and etas[c] > 0.0):
+                continue
+            t = pidx[c]
+            e = etas[c]
+            b = part[c]
+            for di in range(2):
+                v = HW[t, di, 0] - e * (logR - np.log(span / 2.0 ** k))
+                if v > b:
+                    b = v
+            if b < lims[c]:
+                need[c] = False
+            else:
+                alive = True
+                want[t] = True
+        if k == K or not alive:
+            break
+        w = span / 2.0 ** (k + 1)
+        nc = _width_integrals(u, Wn, Wp, J, GN, GP, w, In, Ip)
+        for t in range(P):
+            if want[t]:
+                HW[t, 0, 1 + k], HW[t, 1, 1 + k] = _best_of_both(In, Ip, nc, Wn[J], Wp[J], fneg, fpos, ps[t], w)
+        for c in range(C):
+            if not (need[c] and etas[c] > 0.0):
+                continue
+            t = pidx[c]
+            for di in range(2):
+                v = 0.5 * (HW[t, di, 1 + k] + HW[t, di, 0]) - etas[c] * (logR - np.log(2.0 * w))
+                if v > part[c]:
+                    part[c] = v
+
+
+@njit(cache=True)
 def _margin_bound(HW, eta, logR, span):
     """Upper bound on the soft utility S - eta log(R / (b - a)) of every interval of a gene, from
     :func:`_width_means` (HW: one row per direction). S is the mean of h over [a, b]; for b - a = v in [w, 2w],
@@ -534,15 +643,219 @@ def _margin_bound(HW, eta, logR, span):
     return best
 
 
+#: the machine epsilon of float64 (2^-52), for the rounding margins of the row pruning
+_EPS = 2.220446049250313e-16
+
+
+#: width classes of the row pruning (:func:`_row_can_win`): widths up to span / 2^s, s = 0 .. ROW_CLASSES
+ROW_CLASSES = 24
+
+
 @njit(cache=True)
-def soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, width_frac, slack,
-              tight=True):
+def _prune_setup(u, Wn, Wp, J, R, logR, fneg, fpos, ps, etas, pidx, need, HI, HS, lb, err, lam, bnd):
+    """What the row pruning of one gene (:func:`_row_can_win`) needs: HI[t, di, j], the integral from u_0 to u_j of
+    the hard utility h of direction di for p = ps[t] (h is the step function H_j on (u_j, u_j+1): the soft utility
+    of [u_i, u_k] without its margin term is the mean of h over the interval, since sigma averages the hard stumps
+    with thresholds in it); lb[c], the utility of one of the gene's own intervals for pair c (its best one-step
+    interval [u_j, u_j+1] for eta = 0, its widest for eta > 0); err[c], a bound on the rounding of a computed
+    utility (the prefix-sum formula of :func:`_soft_cover` loses up to ~J eps R / (b - a), closer ends than
+    :data:`CLOSE_ENDS` are scored term by term); lam[s] = log R - log(span / 2^s), the smallest margin term of an
+    interval of width at most bnd[s] = span / 2^s; HS[t, di] the integral of |h| (for the rounding of HI)."""
+    C = etas.shape[0]
+    P = ps.shape[0]
+    span = u[J - 1] - u[0]
+    gmin = span
+    for j in range(J - 1):
+        dj = u[j + 1] - u[j]
+        if dj < gmin:
+            gmin = dj
+    ratio = R / gmin if gmin > 0.0 else 1.0 / CLOSE_ENDS
+    if ratio > 1.0 / CLOSE_ENDS:
+        ratio = 1.0 / CLOSE_ENDS
+    lmax = abs(logR - np.log(gmin)) if gmin > 0.0 else 1e3
+    b = span
+    for s in range(ROW_CLASSES + 1):
+        bnd[s] = b
+        lam[s] = logR - np.log(b)
+        b *= 0.5
+    for t in range(P):
+        p = ps[t]
+        for di in range(2):
+            HI[t, di, 0] = 0.0
+            hs = 0.0
+            for j in range(J - 1):
+                if di == 0:
+                    h = Wn[j + 1] / fneg - p * Wp[j + 1] / fpos
+                else:
+                    h = (Wn[J] - Wn[j + 1]) / fneg - p * (Wp[J] - Wp[j + 1]) / fpos
+                HI[t, di, j + 1] = HI[t, di, j] + h * (u[j + 1] - u[j])
+                hs += abs(h) * (u[j + 1] - u[j])
+            HS[t, di] = hs
+    for c in range(C):
+        if not need[c]:
+            continue
+        t = pidx[c]
+        p = ps[t]
+        e = etas[c]
+        err[c] = 4.0 * (3.0 * J + 4.0) * _EPS * (1.0 + ratio) * (1.0 + p) + 1e-13 * (1.0 + e * (1.0 + lmax))
+        v = -np.inf
+        for di in range(2):
+            if e == 0.0:
+                for j in range(J - 1):
+                    if di == 0:
+                        h = Wn[j + 1] / fneg - p * Wp[j + 1] / fpos
+                    else:
+                        h = (Wn[J] - Wn[j + 1]) / fneg - p * (Wp[J] - Wp[j + 1]) / fpos
+                    if h > v:
+                        v = h
+            else:
+                w = HI[t, di, J - 1] / span - e * lam[0]
+                if w > v:
+                    v = w
+        lb[c] = v
+
+
+@njit(cache=True)
+def _row_can_win(HIr, u, J, i, T, e, lam, bnd, delta):
+    """False only if no interval [u_i, u_k] of the row reaches the utility T in exact arithmetic: its mean of h
+    (HIr: the integral of h, :func:`_prune_setup`) minus eta times its margin term, bounded below by lam of its
+    width class, stays below T by more than the rounding ``delta`` of the integrals."""
+    s = ROW_CLASSES
+    thr = T + e * lam[s]
+    for k in range(i + 1, J):
+        w = u[k] - u[i]
+        if e > 0.0:
+            while s > 0 and w > bnd[s]:
+                s -= 1
+                thr = T + e * lam[s]
+        if HIr[k] - HIr[i] - thr * w >= -delta:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _scan_gene(u, wn, wp, Wn, Wp, WnX, WpX, J, Ag, R, logR, fneg, fpos, ps, etas, pidx, need, lims, prune, HI, HS,
+               lb, err, lam, bnd, sv, rowC, rowE, rowL, rowB, gbu, gq, gd, ga, gbb):
+    """Every interval [u_i, u_k] (i < k) of one gene in both directions, for the pairs with need[c] (the
+    variable-margin search of :func:`soft_node`): the gene's best per pair on the grid of :func:`utility_grid`
+    (ties: d=+1, then smaller a, then smaller b) in gbu, gq, gd, ga, gbb. A row (fixed a = u_i) at a time: its
+    margin terms once for both directions (only when a pair with eta > 0 needs them), its covering and error amounts
+    once per direction, then a tight loop per pair.
+
+    With ``prune`` a row is scored for a pair only if one of its intervals can reach T, the largest of the best
+    utility found so far (``lims``), the gene's best so far and one of its own intervals (``lb``), lowered by a
+    margin that covers the rounding of every computed utility and the grid (:func:`_row_can_win`, O(J) cheap
+    operations against the row's O(J) divisions and logarithms): a row skipped holds no interval that the full scan
+    would choose or tie, so the choices are the same."""
+    C = etas.shape[0]
+    if J < 2:
+        return
+    if prune:
+        _prune_setup(u, Wn, Wp, J, R, logR, fneg, fpos, ps, etas, pidx, need, HI, HS, lb, err, lam, bnd)
+    span = u[J - 1] - u[0]
+    for i in range(J - 1):
+        any_row = False
+        any_eta = False
+        for c in range(C):
+            for di in range(2):
+                sv[di, c] = need[c]
+            if not need[c]:
+                continue
+            if prune:
+                T = lims[c]
+                if lb[c] > T:
+                    T = lb[c]
+                if gbu[c] > T:
+                    T = gbu[c]
+                T -= 3.0 * err[c] + 2.0 / UTILITY_GRID
+                e = etas[c]
+                t = pidx[c]
+                for di in range(2):
+                    delta = 16.0 * (J + 2.0) * _EPS * (HS[t, di] + (1.0 + abs(T) + e * abs(lam[ROW_CLASSES])) * span)
+                    sv[di, c] = _row_can_win(HI[t, di], u, J, i, T, e, lam, bnd, delta)
+            for di in range(2):
+                if sv[di, c]:
+                    any_row = True
+                    if etas[c] > 0.0:
+                        any_eta = True
+        if not any_row:
+            continue
+        xa = u[i] - Ag
+        a = u[i]
+        if any_eta:
+            nk = 0
+            for k in range(i + 1, J):
+                if u[k] - u[i] <= CLOSE_ENDS * R:
+                    rowL[nk] = logR - np.log(u[k] - u[i])
+                else:
+                    rowL[nk] = logR - np.log((u[k] - Ag) - xa)
+                nk += 1
+        for di in range(2):
+            d = 1 if di == 0 else -1
+            any_d = False
+            for c in range(C):
+                any_d = any_d or sv[di, c]
+            if not any_d:
+                continue
+            nk = 0
+            for k in range(i + 1, J):
+                xb = u[k] - Ag
+                if u[k] - u[i] <= CLOSE_ENDS * R:
+                    rowC[nk] = _soft_cover_close(u, wn, Wn, J, i, k, d) / fneg
+                    rowE[nk] = _soft_cover_close(u, wp, Wp, J, i, k, d) / fpos
+                else:
+                    rowC[nk] = _soft_cover(Wn, WnX, J, i, k, xa, xb, d) / fneg
+                    rowE[nk] = _soft_cover(Wp, WpX, J, i, k, xa, xb, d) / fpos
+                rowB[nk] = u[k]
+                nk += 1
+            for c in range(C):
+                if not sv[di, c]:
+                    continue
+                pc = ps[pidx[c]]
+                ec = etas[c]
+                for t in range(nk):
+                    if ec != 0.0:
+                        U = rowC[t] - pc * rowE[t] - ec * rowL[t]
+                    else:  # the same value as with the (finite) margin term times 0
+                        U = rowC[t] - pc * rowE[t]
+                    Uq = utility_grid(U)
+                    if Uq > gq[c] or (Uq == gq[c] and (d > gd[c] or (d == gd[c] and (
+                            a < ga[c] or (a == ga[c] and rowB[t] < gbb[c]))))):
+                        gbu[c] = U
+                        gq[c] = Uq
+                        gd[c] = d
+                        ga[c] = a
+                        gbb[c] = rowB[t]
+
+
+@njit(cache=True)
+def _next_genes(ubmax, hi, first, K):
+    """The next genes of the stable decreasing order of ``ubmax`` (``np.argsort(-ubmax, kind="mergesort")``): those
+    below ``hi`` (all of them when ``first``) down to their K-th largest bound v, ties included, in that order; and
+    v, the ``hi`` of the next call. The search of :func:`soft_node` usually stops within the first genes, so the
+    order is built a chunk at a time instead of sorting every gene at every node."""
+    sel = np.arange(ubmax.shape[0]) if first else np.flatnonzero(ubmax < hi)
+    if sel.size <= K:
+        v = -np.inf
+        out = sel
+    else:
+        w = ubmax[sel]
+        v = -np.partition(-w, K - 1)[K - 1]
+        out = sel[w >= v]
+    return out[np.argsort(-ubmax[out], kind="mergesort")], v
+
+
+@njit(cache=True)
+def soft_node(vals, order, new, idx, pi, pos, used, ps, etas, pidx, n_pos_total, A, B, width_frac, slack,
+              tight=True, prune=True):
     """One step of the PAC-Bayes soft greedy (§6.2) for several (p, eta) pairs at once: pair c uses
     p = ps[pidx[c]] (ps: the distinct p values) and eta = etas[c]. width_frac <= 0: variable margin, intervals
     [u_i, u_k], i < k, over the distinct values of the examples still in S (pi > 0); width_frac > 0: fixed
     margin, intervals of width 2 * width_frac * (B - A) with one end at such a value, inside [A, B].
 
-    The presort (vals, order; lab, new, idx its position-major copy) must hold exactly the examples with pi > 0.
+    The presort (vals, order; new, idx its position-major layout, :func:`soft_layout`) must hold every example with
+    pi > 0; it may hold others (pi = 0: examples totally covered), which change nothing (see :func:`_soft_bounds`;
+    :func:`_compact` skips them), so the layout of a node serves its children until enough examples have left.
     Exact pruning: the best hard stump of a gene bounds the first two utility terms of all its intervals
     (:func:`_soft_bounds`); a gene is scored exactly only for the pairs whose best utility it can still reach, in
     decreasing order of its bound. For pairs with a margin term (eta > 0) that bound is loose: it pairs the best hard
@@ -574,9 +887,12 @@ def soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_t
     WnX = np.empty(m + 1)
     WpX = np.empty(m + 1)
     fixed = width_frac > 0.0
-    ub, ubmax = _soft_bounds(lab, new, idx, vals, pi, used, ps, etas, pidx, fneg, fpos, A, B, width_frac)
+    ub, ubmax = _soft_bounds(new, idx, vals, order, pi, pos, used, ps, etas, pidx, fneg, fpos, A, B, width_frac)
     # pass 2: exact search, genes in decreasing bound order, only for the pairs they can still win
-    cand = np.argsort(-ubmax, kind="mergesort")
+    cand = np.empty(n, dtype=np.int64)  # genes in decreasing bound order (stable), sorted a chunk at a time
+    ncand = 0
+    hi = np.inf
+    chunk = 64
     best_u = np.full(C, -np.inf)
     bg = np.full(C, -1, dtype=np.int64)
     bd = np.zeros(C, dtype=np.int64)
@@ -602,7 +918,22 @@ def soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_t
     GP = np.empty(m + 1)
     In = np.empty(2 * m + 2)
     Ip = np.empty(2 * m + 2)
+    HI = np.empty((P, 2, m + 1))
+    HS = np.empty((P, 2))
+    lb = np.empty(C)
+    err = np.empty(C)
+    lam = np.empty(ROW_CLASSES + 1)
+    bnd = np.empty(ROW_CLASSES + 1)
+    sv = np.empty((2, C), dtype=np.bool_)
+    part = np.empty(C)
     for r in range(n):
+        if r == ncand:  # the next genes in the order of np.argsort(-ubmax, kind="mergesort")
+            nxt, hi = _next_genes(ubmax, hi, r == 0, chunk)
+            cand[ncand:ncand + nxt.size] = nxt
+            ncand += nxt.size
+            chunk *= 4
+            if nxt.size == 0:
+                break
         g = cand[r]
         if ubmax[g] == -np.inf:
             break
@@ -638,70 +969,44 @@ def soft_node(vals, order, lab, new, idx, pi, pos, used, ps, etas, pidx, n_pos_t
         if tight and not fixed and J >= 3 and u[J - 1] > u[0]:
             # pairs with a margin term (eta > 0): the bound of the pass above ignores how the soft cover of a wide
             # interval falls below the best hard stump; the width-class bound (_margin_bound) does not
-            span_g = u[J - 1] - u[0]
-            for t in range(P):
-                done_p[t] = False
-            any_eta = False
+            _tight_prune(u, Wn, Wp, J, fneg, fpos, ps, etas, pidx, need, lims, logR, done_p, HW, GN, GP, In, Ip,
+                         part)
+            any_need = False
             for c in range(C):
-                if need[c] and etas[c] > 0.0:
-                    done_p[pidx[c]] = True
-                    any_eta = True
-            if any_eta:
-                _width_means(u, Wn, Wp, J, fneg, fpos, ps, done_p, HW, GN, GP, In, Ip)
-                any_need = False
-                for c in range(C):
-                    if need[c] and etas[c] > 0.0 and _margin_bound(HW[pidx[c]], etas[c], logR, span_g) < lims[c]:
-                        need[c] = False
-                    if need[c]:
-                        any_need = True
-                if not any_need:
-                    continue
+                any_need = any_need or need[c]
+            if not any_need:
+                continue
         searched += 1
-        # every interval of the gene, a row (fixed a, or all fixed-width intervals) at a time: the row's
-        # covering and error amounts and margin terms once, then a tight loop per pair; the gene's best per pair
-        # (ties: d=+1, then smaller a, then smaller b) is then compared with the best so far
+        # every interval of the gene; the gene's best per pair (ties: d=+1, then smaller a, then smaller b) is then
+        # compared with the best so far
         for c in range(C):
             gbu[c] = -np.inf
             gq[c] = -np.inf
-        for di in range(2):
-            d = 1 if di == 0 else -1
-            nrows = J - 1 if not fixed else 1
-            for i in range(nrows):
+        if not fixed:
+            _scan_gene(u, wn, wp, Wn, Wp, WnX, WpX, J, Ag, R, logR, fneg, fpos, ps, etas, pidx, need, lims, prune, HI,
+                       HS, lb, err, lam, bnd, sv, rowC, rowE, rowL, rowB, gbu, gq, gd, ga, gbb)
+        else:  # the fixed margin: all fixed-width intervals of a direction at once, then a tight loop per pair
+            w = 2.0 * width_frac * R
+            L = -np.log(2.0 * width_frac)
+            for di in range(2):
+                d = 1 if di == 0 else -1
                 nk = 0
-                if not fixed:
-                    xa = u[i] - Ag
-                    for k in range(i + 1, J):
-                        xb = u[k] - Ag
-                        if u[k] - u[i] <= CLOSE_ENDS * R:
-                            rowC[nk] = _soft_cover_close(u, wn, Wn, J, i, k, d) / fneg
-                            rowE[nk] = _soft_cover_close(u, wp, Wp, J, i, k, d) / fpos
-                            rowL[nk] = logR - np.log(u[k] - u[i])
-                        else:
-                            rowC[nk] = _soft_cover(Wn, WnX, J, i, k, xa, xb, d) / fneg
-                            rowE[nk] = _soft_cover(Wp, WpX, J, i, k, xa, xb, d) / fpos
-                            rowL[nk] = logR - np.log(xb - xa)
-                        rowA[nk] = u[i]
-                        rowB[nk] = u[k]
+                for j in range(J):
+                    for side in range(2):
+                        a = u[j] - w if side == 0 else u[j]
+                        b = u[j] if side == 0 else u[j] + w
+                        if a < Ag or b > B[g]:
+                            continue
+                        xa = a - Ag
+                        xb = b - Ag
+                        ii = np.searchsorted(u[:J], a, side="left")
+                        kk = np.searchsorted(u[:J], b, side="right") - 1
+                        rowC[nk] = _soft_cover(Wn, WnX, J, ii, kk, xa, xb, d) / fneg
+                        rowE[nk] = _soft_cover(Wp, WpX, J, ii, kk, xa, xb, d) / fpos
+                        rowL[nk] = L
+                        rowA[nk] = a
+                        rowB[nk] = b
                         nk += 1
-                else:
-                    w = 2.0 * width_frac * R
-                    L = -np.log(2.0 * width_frac)
-                    for j in range(J):
-                        for side in range(2):
-                            a = u[j] - w if side == 0 else u[j]
-                            b = u[j] if side == 0 else u[j] + w
-                            if a < Ag or b > B[g]:
-                                continue
-                            xa = a - Ag
-                            xb = b - Ag
-                            ii = np.searchsorted(u[:J], a, side="left")
-                            kk = np.searchsorted(u[:J], b, side="right") - 1
-                            rowC[nk] = _soft_cover(Wn, WnX, J, ii, kk, xa, xb, d) / fneg
-                            rowE[nk] = _soft_cover(Wp, WpX, J, ii, kk, xa, xb, d) / fpos
-                            rowL[nk] = L
-                            rowA[nk] = a
-                            rowB[nk] = b
-                            nk += 1
                 for c in range(C):
                     if not need[c]:
                         continue
