@@ -108,22 +108,10 @@ def msvm_criterion(W):
 
 
 @njit(cache=True)
-def _argmin_crit(crit, genes, n_rem):
-    """Position of the smallest criterion among the first n_rem, ties broken by the lower gene index."""
-    best = 0
-    for u in range(1, n_rem):
-        if crit[u] < crit[best] or (crit[u] == crit[best] and genes[u] < genes[best]):
-            best = u
-    return best
-
-
-@njit(cache=True)
-def _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v):
-    """Remove the gene at position u of the compacted data: each SVM's Gram block K <- K - x x^T, its gradient and
-    its carried Cholesky factor downdated with it (a factor that stops being positive definite is dropped), and the
-    last surviving row moved into slot u. Returns the new number of survivors."""
-    n = Xc.shape[1]
-    x = Xc[u]
+def _downdate_gene(x, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v):
+    """Remove gene x (its row of the compacted data) from every SVM: its Gram block K <- K - x x^T, its gradient and
+    its carried Cholesky factor downdated with it (a factor that stops being positive definite is dropped)."""
+    n = x.shape[0]
     xs = np.empty(n)
     for j in range(sizes.shape[0]):
         m = sizes[j]
@@ -147,23 +135,21 @@ def _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, ch
                 v[p] = ys_all[j, q] * xs[q]
             if not chol_downdate(chol[j], mf, v):
                 m_fac[j] = -1
-    last = n_rem - 1
-    if u != last:
-        rows[u] = rows[last]
-        for i in range(n):
-            Xc[u, i] = Xc[last, i]
-    return last
 
 
 @njit(cache=True)
-def _drop_row(Xc, rows, u, n_rem):
-    """Move the last surviving row into slot u (the compaction of :func:`_remove_gene` without its downdates, for
-    genes removed just before :func:`_exact_blocks` recomputes every block, gradient and factor)."""
+def _drop_slot(Xc, rows, slot_of, st, u, n_rem):
+    """Move the last surviving slot (its row of the data, its gene and its stored evaluation) into slot u; returns
+    the new number of survivors."""
     last = n_rem - 1
     if u != last:
-        rows[u] = rows[last]
+        g = rows[last]
+        rows[u] = g
+        slot_of[g] = u
         for i in range(Xc.shape[1]):
             Xc[u, i] = Xc[last, i]
+        for q in range(st.shape[1]):
+            st[u, q] = st[last, q]
     return last
 
 
@@ -185,22 +171,97 @@ def _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac):
         m_fac[j] = -1
 
 
+# columns of the per-slot state ``st`` of _msvm_kernel: the criterion at the last exact evaluation, the summaries the
+# lower bound needs (mean_r V_r, 2 mean_r sqrt(V_r), 2 sqrt(sum_r V_r) / sqrt(t - 1), sd_r V_r), the cumulated drift
+# and the step at that evaluation, and the gene's Euclidean norm
+_CRIT, _MEAN, _Q1, _Q2, _SD, _DRIFT, _STEP, _XNORM = 0, 1, 2, 3, 4, 5, 6, 7
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def _dot(a, b):
+    """a . b, summed in whatever order vectorises (the rounding bound n eps |a| |b| holds for any order; the same
+    inputs give the same result, so genes with equal rows keep equal criteria)."""
+    acc = 0.0
+    for i in range(a.shape[0]):
+        acc += a[i] * b[i]
+    return acc
+
+
 @njit(cache=True)
-def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove):
+def _eval_slot(Xc, u, coef, invN, M, st, step, drift, w):
+    """Criterion of the gene in slot u (Eqs. 5.2-5.3) from its exact weights x_u . c_j in every SVM j; stores it
+    with the summaries of :func:`_lower_bound` and the drift and step of this evaluation."""
+    t = coef.shape[0]
+    t_res = t // M
+    for j in range(t):
+        w[j] = _dot(Xc[u], coef[j])
+    mean = 0.0
+    s1 = 0.0
+    for r in range(t_res):
+        acc = 0.0
+        for mm in range(M):
+            acc += w[r * M + mm] * w[r * M + mm]
+        v = acc * invN[r]
+        w[t + r] = v
+        mean += v
+        s1 += np.sqrt(v)
+    tot = mean
+    mean /= t_res
+    var = 0.0
+    for r in range(t_res):
+        var += (w[t + r] - mean) ** 2
+    sd = np.sqrt(var / (t_res - 1))
+    if sd > 0.0:
+        crit = mean / sd
+    elif mean > 0.0:
+        crit = np.inf
+    else:
+        crit = 0.0
+    st[u, _CRIT] = crit
+    st[u, _MEAN] = mean
+    st[u, _Q1] = 2.0 * s1 / t_res
+    st[u, _Q2] = 2.0 * np.sqrt(tot) / np.sqrt(t_res - 1.0)
+    st[u, _SD] = sd
+    st[u, _DRIFT] = drift
+    st[u, _STEP] = step
+    return crit
+
+
+@njit(cache=True)
+def _lower_bound(st, u, rho, q3):
+    """(num, den): the criterion of slot u is at least num / den (den >= 0) while every normalised weight vector
+    a_r = x_u^T C_r / sqrt(N_r) of its resamplings r is within rho of the one of its last evaluation, a0_r. From
+    V_r = ||a_r||^2 and ||a_r|| - ||a0_r|| <= rho: the mean of the V_r is at least mean(V0) - 2 rho mean_r ||a0_r||,
+    and |V_r - V0_r| <= rho (2 ||a0_r|| + rho), so by the triangle inequality of the centred norm the sd is at most
+    sd(V0) + rho (2 ||a0|| + rho sqrt(t)) / sqrt(t - 1) (``q3`` = sqrt(t / (t - 1)))."""
+    num = st[u, _MEAN] - rho * st[u, _Q1]
+    den = st[u, _SD] + rho * (st[u, _Q2] + rho * q3)
+    return num, den
+
+
+@njit(cache=True)
+def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
     """Run MSVM-RFE. Xt: genes x samples (C order); Y (M, n): the labels in {-1, +1} of the M machines trained on
     every resampling (M = 1: the binary SVM; M = K: the one-vs-rest machines of K classes); masks: t x n training
-    masks; n_remove: schedule. SVM j = r M + m is machine m on resampling r.
+    masks; n_remove: schedule; ``lazy``: find one-gene steps' argmin by the bounds below (False: evaluate every gene
+    at every step, the reference). SVM j = r M + m is machine m on resampling r.
 
     The criterion (Eqs. 5.2-5.3) is computed over the t resamplings from v_ri = sum_m w_rmi^2 / sum_m ||w_rm||^2, the
     squared weights of resampling r normalised to sum 1 over the genes (M = 1: Eq. 5.2's (w_ri / ||w_r||)^2).
 
-    Returns (eliminated, final_rows, final_crit, worst_gap): genes in elimination order (within a stage by increasing
-    criterion, ties by lower index), the survivors (ascending) with their last criterion, and the largest SMO gap.
+    Returns (eliminated, final_rows, final_crit, worst_gap, n_evals): genes in elimination order (within a stage by
+    increasing criterion, ties by lower index), the survivors (ascending) with their last criterion, the largest SMO
+    gap, and the number of exact gene evaluations (t products x_g . c_j each).
 
-    The survivors' rows are kept compacted in ``Xc`` (a removed gene's slot takes the last row), so the t weight
-    vectors of every step are one BLAS product Xc[:d'] @ (alpha * y)^T. Each SVM carries its multipliers, its
-    gradient and the Cholesky factor of its free block across steps; all three are downdated with the removed
-    genes and recomputed exactly whenever the survivors halve, so rounding does not accumulate.
+    Each SVM carries its Gram block, multipliers, gradient and the Cholesky factor of its free block across steps;
+    all are downdated with the removed genes and recomputed exactly whenever the survivors halve, so rounding does
+    not accumulate. The normaliser N_r = sum_m ||w_rm||^2 = sum_m c_rm^T K_rm c_rm (c = a * y) comes from the Gram
+    blocks, so no step needs every weight. The argmin of a one-gene step is exact but lazy: every gene keeps the
+    summaries of its last exact evaluation, and its normalised weights x_g^T C_r / sqrt(N_r) have moved since by at
+    most ||x_g|| times the drift D (the summed step lengths max_r ||C_r / sqrt(N_r) - previous||_F, Cauchy-Schwarz);
+    a gene is evaluated exactly only if :func:`_lower_bound` at that radius could reach the smallest exact criterion
+    found so far (the previous step's runner-up is evaluated first). Full steps (the first, chunks, the last)
+    evaluate every gene.
     """
     d, n = Xt.shape
     M = Y.shape[0]
@@ -212,6 +273,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove):
         n_elim += n_remove[s]
     Xc = Xt.copy()
     rows = np.arange(d)
+    slot_of = np.arange(d)
     n_rem = d
     last_refresh = d
     sizes = np.zeros(t, dtype=np.int64)
@@ -234,13 +296,26 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove):
     F = np.zeros((t, n), dtype=np.int64)
     m_fac = -np.ones(t, dtype=np.int64)
     v = np.empty(n)
-    coefT = np.zeros((n, t))  # alpha_i y_i of SVM j in column j, full sample indexing
+    coef = np.zeros((t, n))  # alpha_i y_i of SVM j in row j, full sample indexing
+    prev = np.zeros((t, n))  # the same divided by sqrt(N_r), at the previous step
+    invN = np.zeros(t_res)
     eliminated = np.empty(n_elim, dtype=np.int64)
+    st = np.zeros((d, 8))
+    for u in range(d):
+        acc = 0.0
+        for i in range(n):
+            acc += Xc[u, i] * Xc[u, i]
+        st[u, _XNORM] = np.sqrt(acc)
+    w = np.empty(t + t_res)
+    q3 = np.sqrt(t_res / (t_res - 1.0))
+    drift = 0.0
+    cmax = 0.0
+    hint = -1  # gene evaluated first in a lazy step: the runner-up of the step before
+    n_evals = 0
+    trace = np.zeros((n_stages + 1, 3))
     pos = 0
     worst = 0.0
     final_crit = np.zeros(0)
-    crit = np.empty(d)
-    V = np.empty((d, t_res))
     _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
     for s in range(n_stages + 1):
         for j in range(t):
@@ -254,79 +329,123 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove):
             if gap > worst:
                 worst = gap
             for p in range(m):
-                coefT[idx[j, p], j] = a[p] * ys_all[j, p]
-        W = np.dot(Xc[:n_rem], coefT)  # n_rem x t weights
-        for r in range(t_res):  # Eq. 5.2 per resampling, over its M machines
+                coef[j, idx[j, p]] = a[p] * ys_all[j, p]
+        # Eq. 5.2's normaliser of resampling r, N_r = sum_m ||w_rm||^2 = sum_m c^T K c, from the Gram blocks
+        for r in range(t_res):
             nrm = 0.0
             for mm in range(M):
                 j = r * M + mm
-                for u in range(n_rem):
-                    nrm += W[u, j] * W[u, j]
+                m = sizes[j]
+                K = Kbuf[j, : m * m].reshape((m, m))
+                for p in range(m):
+                    cp = alphas[j, p] * ys_all[j, p]
+                    if cp != 0.0:
+                        acc = 0.0
+                        for q in range(m):
+                            acc += K[p, q] * (alphas[j, q] * ys_all[j, q])
+                        nrm += cp * acc
+            invN[r] = 1.0 / nrm if nrm > 0.0 else 0.0
+        # drift of the normalised coefficients C_r / sqrt(N_r) since the previous step (largest over r)
+        step_len = 0.0
+        for r in range(t_res):
+            sc = np.sqrt(invN[r])
+            acc = 0.0
+            cn = 0.0
+            for mm in range(M):
+                j = r * M + mm
+                for i in range(n):
+                    z = coef[j, i] * sc
+                    acc += (z - prev[j, i]) ** 2
+                    cn += z * z
+                    prev[j, i] = z
+            if acc > step_len:
+                step_len = acc
+            if cn > cmax:
+                cmax = cn
+        drift += np.sqrt(step_len)
+        trace[s, 0] = np.sqrt(step_len)
+        trace[s, 1] = np.sqrt(cmax)
+        # rounding of the products x . c_j (at most n eps |x| |c| each), as a radius per unit |x|
+        slack = 4.0 * (n + 4) * 2.220446049250313e-16 * np.sqrt(cmax)
+        k = n_remove[s] if s < n_stages else 0
+        if s == n_stages or k > 1 or s == 0 or not lazy:
             for u in range(n_rem):
-                acc = 0.0
-                for mm in range(M):
-                    j = r * M + mm
-                    acc += W[u, j] * W[u, j]
-                V[u, r] = acc / nrm if nrm > 0.0 else 0.0
-        for u in range(n_rem):
-            mean = 0.0
-            for r in range(t_res):
-                mean += V[u, r]
-            mean /= t_res
-            var = 0.0
-            for r in range(t_res):
-                var += (V[u, r] - mean) ** 2
-            sd = np.sqrt(var / (t_res - 1))
-            if sd > 0.0:
-                crit[u] = mean / sd
-            elif mean > 0.0:
-                crit[u] = np.inf
-            else:
-                crit[u] = 0.0
+                _eval_slot(Xc, u, coef, invN, M, st, s, drift, w)
+            n_evals += n_rem
         if s == n_stages:
             order = np.argsort(rows[:n_rem])
-            final_crit = crit[:n_rem][order]
+            final_crit = st[:n_rem, _CRIT][order].copy()
             rows[:n_rem] = rows[:n_rem][order]
             break
-        k = n_remove[s]
         # when the survivors will have halved after this step, the blocks, gradients and factors are recomputed
         # exactly from the survivors below, so the removed genes are only compacted out (the downdates would be
         # overwritten: same numbers, and a chunk of half the genes costs n^2 per survivor instead of t n^2 per gene)
         refresh = 2 * (n_rem - k) <= last_refresh
         if k == 1:
-            u = _argmin_crit(crit, rows, n_rem)
-            eliminated[pos] = rows[u]
+            best = np.inf
+            best_g = -1
+            if hint >= 0 and lazy:
+                h = slot_of[hint]
+                if st[h, _STEP] != s:
+                    _eval_slot(Xc, h, coef, invN, M, st, s, drift, w)
+                    n_evals += 1
+                best = st[h, _CRIT]
+                best_g = hint
+            second = np.inf
+            second_g = -1
+            best_u = -1
+            for u in range(n_rem):
+                if st[u, _STEP] != s:
+                    rho = st[u, _XNORM] * ((drift - st[u, _DRIFT]) * (1.0 + 1e-9) + slack)
+                    num, den = _lower_bound(st, u, rho, q3)
+                    if num > best * (1.0 + 1e-10) * den:
+                        continue
+                    _eval_slot(Xc, u, coef, invN, M, st, s, drift, w)
+                    n_evals += 1
+                val = st[u, _CRIT]
+                g = rows[u]
+                if val < best or (val == best and g <= best_g):
+                    if g != best_g:
+                        second = best
+                        second_g = best_g
+                    best = val
+                    best_g = g
+                    best_u = u
+                elif g != best_g and (val < second or (val == second and g < second_g)):
+                    second = val
+                    second_g = g
+            hint = second_g
+            trace[s, 2] = best
+            eliminated[pos] = best_g
             pos += 1
-            if refresh:
-                n_rem = _drop_row(Xc, rows, u, n_rem)
-            else:
-                n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac,
-                                     v)
+            if not refresh:
+                _downdate_gene(Xc[best_u], Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
+            n_rem = _drop_slot(Xc, rows, slot_of, st, best_u, n_rem)
         else:
             by_gene = np.argsort(rows[:n_rem])
-            order = by_gene[np.argsort(crit[:n_rem][by_gene], kind="mergesort")[:k]]
+            order = by_gene[np.argsort(st[:n_rem, _CRIT][by_gene], kind="mergesort")]
             for q in range(k):
                 eliminated[pos] = rows[order[q]]
                 pos += 1
-            for u in np.sort(order)[::-1]:  # descending slots: the row moved in is never one still to remove
-                if refresh:
-                    n_rem = _drop_row(Xc, rows, u, n_rem)
-                else:
-                    n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F,
-                                         m_fac, v)
+            hint = rows[order[k]] if k < n_rem else -1
+            for u in np.sort(order[:k])[::-1]:  # descending slots: the row moved in is never one still to remove
+                if not refresh:
+                    _downdate_gene(Xc[u], Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
+                n_rem = _drop_slot(Xc, rows, slot_of, st, u, n_rem)
         if refresh:  # exact Gram blocks, gradients and factors again
             last_refresh = n_rem
             _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
-    return eliminated, rows[:n_rem].copy(), final_crit, worst
+    return eliminated, rows[:n_rem].copy(), final_crit, worst, n_evals, trace
 
 
-def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
+def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove, lazy=True, n_evals=False):
     """Run MSVM-RFE (:func:`_msvm_kernel`, the numba loop): ``y`` the binary labels (n,) in {-1, +1}, or (M, n) label
     rows of M machines per resampling (the one-vs-rest problems of K classes). Returns the kernel's
-    (eliminated, final_rows, final_crit, worst_gap)."""
+    (eliminated, final_rows, final_crit, worst_gap), and its number of gene evaluations if ``n_evals``."""
     y = np.asarray(y, dtype=np.float64)
     Y = np.ascontiguousarray(y[None, :] if y.ndim == 1 else y)
-    return _msvm_kernel(Xt, Y, masks, C, tol, max_iter, np.asarray(n_remove, dtype=np.int64))
+    out = _msvm_kernel(Xt, Y, masks, C, tol, max_iter, np.asarray(n_remove, dtype=np.int64), bool(lazy))
+    return out if n_evals else out[:4]
 
 
 #: Where ``step="auto"`` stops removing chunks and ``max_forward_genes="auto"`` stops scoring prefixes: 2^8 genes, the
