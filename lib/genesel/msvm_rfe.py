@@ -138,7 +138,7 @@ def _downdate_gene(x, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v
 
 
 @njit(cache=True)
-def _drop_slot(Xc, rows, slot_of, st, u, n_rem):
+def _drop_slot(Xc, X32, rows, slot_of, st, u, n_rem):
     """Move the last surviving slot (its row of the data, its gene and its stored evaluation) into slot u; returns
     the new number of survivors."""
     last = n_rem - 1
@@ -148,6 +148,8 @@ def _drop_slot(Xc, rows, slot_of, st, u, n_rem):
         slot_of[g] = u
         for i in range(Xc.shape[1]):
             Xc[u, i] = Xc[last, i]
+        for i in range(X32.shape[1]):
+            X32[u, i] = X32[last, i]
         for q in range(st.shape[1]):
             st[u, q] = st[last, q]
     return last
@@ -174,7 +176,9 @@ def _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac):
 # columns of the per-slot state ``st`` of _msvm_kernel: the criterion at the last exact evaluation, the summaries the
 # lower bound needs (mean_r V_r, 2 mean_r sqrt(V_r), 2 sqrt(sum_r V_r) / sqrt(t - 1), sd_r V_r), the cumulated drift
 # and the step at that evaluation, and the gene's Euclidean norm
-_CRIT, _MEAN, _Q1, _Q2, _SD, _DRIFT, _STEP, _XNORM = 0, 1, 2, 3, 4, 5, 6, 7
+_CRIT, _MEAN, _Q1, _Q2, _SD, _DRIFT, _STEP, _XNORM, _R0 = 0, 1, 2, 3, 4, 5, 6, 7, 8
+#: steps whose coefficients are kept, so that a gene evaluated within them is bounded by the exact distance
+_RING = 32
 
 
 @njit(cache=True, fastmath={"reassoc", "contract"})
@@ -188,20 +192,21 @@ def _dot(a, b):
 
 
 @njit(cache=True)
-def _eval_slot(Xc, u, coef, invN, M, st, step, drift, w):
-    """Criterion of the gene in slot u (Eqs. 5.2-5.3) from its exact weights x_u . c_j in every SVM j; stores it
-    with the summaries of :func:`_lower_bound` and the drift and step of this evaluation."""
+def _eval_slot(Xr, u, coef, scale, M, st, step, drift, w, r0):
+    """Criterion of the gene in slot u (Eqs. 5.2-5.3) from its weights ``Xr[u] . coef[j]`` in every SVM j, with
+    V_r = scale_r sum_m w_rm^2; stores it with the summaries of :func:`_lower_bound`, the drift and step of this
+    evaluation and ``r0``, the radius within which its normalised weights are known (0: exact, double precision)."""
     t = coef.shape[0]
     t_res = t // M
     for j in range(t):
-        w[j] = _dot(Xc[u], coef[j])
+        w[j] = _dot(Xr[u], coef[j])
     mean = 0.0
     s1 = 0.0
     for r in range(t_res):
         acc = 0.0
         for mm in range(M):
             acc += w[r * M + mm] * w[r * M + mm]
-        v = acc * invN[r]
+        v = acc * scale[r]
         w[t + r] = v
         mean += v
         s1 += np.sqrt(v)
@@ -224,6 +229,7 @@ def _eval_slot(Xc, u, coef, invN, M, st, step, drift, w):
     st[u, _SD] = sd
     st[u, _DRIFT] = drift
     st[u, _STEP] = step
+    st[u, _R0] = r0
     return crit
 
 
@@ -299,14 +305,27 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
     coef = np.zeros((t, n))  # alpha_i y_i of SVM j in row j, full sample indexing
     prev = np.zeros((t, n))  # the same divided by sqrt(N_r), at the previous step
     invN = np.zeros(t_res)
+    ring = np.zeros((_RING, t, n))  # the normalised coefficients of the last _RING steps (step s in s % _RING)
+    dist = np.full(_RING, np.inf)  # their distance to the current ones (largest over r of the Frobenius norms)
     eliminated = np.empty(n_elim, dtype=np.int64)
-    st = np.zeros((d, 8))
+    st = np.zeros((d, 9))
     for u in range(d):
         acc = 0.0
         for i in range(n):
             acc += Xc[u, i] * Xc[u, i]
         st[u, _XNORM] = np.sqrt(acc)
     w = np.empty(t + t_res)
+    # single-precision copies for screening (only where single precision holds the data with its relative rounding)
+    xabs = 0.0
+    for u in range(d):
+        for i in range(n):
+            if abs(Xc[u, i]) > xabs:
+                xabs = abs(Xc[u, i])
+    use32 = lazy and xabs < 1e30
+    X32 = Xc.astype(np.float32) if use32 else np.zeros((d, 0), dtype=np.float32)
+    c32 = np.zeros((t, n), dtype=np.float32)
+    ones = np.ones(t_res)
+    n_screens = 0
     q3 = np.sqrt(t_res / (t_res - 1.0))
     drift = 0.0
     cmax = 0.0
@@ -363,14 +382,40 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
             if cn > cmax:
                 cmax = cn
         drift += np.sqrt(step_len)
+        # exact distances to the coefficients of the last _RING steps: tighter than the summed drift (the path of
+        # the coefficients is not straight)
+        for q in range(_RING):
+            if s - q < 0:
+                continue
+            ell = (s - q) % _RING
+            big = 0.0
+            for r in range(t_res):
+                acc = 0.0
+                for mm in range(M):
+                    j = r * M + mm
+                    for i in range(n):
+                        acc += (prev[j, i] - ring[ell, j, i]) ** 2
+                if acc > big:
+                    big = acc
+            dist[ell] = np.sqrt(big)
+        ring[s % _RING] = prev
+        dist[s % _RING] = 0.0
         trace[s, 0] = np.sqrt(step_len)
         trace[s, 1] = np.sqrt(cmax)
         # rounding of the products x . c_j (at most n eps |x| |c| each), as a radius per unit |x|
         slack = 4.0 * (n + 4) * 2.220446049250313e-16 * np.sqrt(cmax)
+        # single precision: |a - a32| <= (n + 4) 2^-24 |x| |C_r|_F (conversions and products; any summation order),
+        # plus the subnormal spacing of each term
+        screen = use32 and np.sqrt(cmax) < 1e30
+        if screen:
+            for j in range(t):
+                for i in range(n):
+                    c32[j, i] = prev[j, i]
+        gam32 = (n + 4) * 2.0**-24 * 1.01 * np.sqrt(cmax)
         k = n_remove[s] if s < n_stages else 0
         if s == n_stages or k > 1 or s == 0 or not lazy:
             for u in range(n_rem):
-                _eval_slot(Xc, u, coef, invN, M, st, s, drift, w)
+                _eval_slot(Xc, u, coef, invN, M, st, s, drift, w, 0.0)
             n_evals += n_rem
         if s == n_stages:
             order = np.argsort(rows[:n_rem])
@@ -386,8 +431,8 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
             best_g = -1
             if hint >= 0 and lazy:
                 h = slot_of[hint]
-                if st[h, _STEP] != s:
-                    _eval_slot(Xc, h, coef, invN, M, st, s, drift, w)
+                if st[h, _STEP] != s or st[h, _R0] != 0.0:
+                    _eval_slot(Xc, h, coef, invN, M, st, s, drift, w, 0.0)
                     n_evals += 1
                 best = st[h, _CRIT]
                 best_g = hint
@@ -395,12 +440,23 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
             second_g = -1
             best_u = -1
             for u in range(n_rem):
-                if st[u, _STEP] != s:
-                    rho = st[u, _XNORM] * ((drift - st[u, _DRIFT]) * (1.0 + 1e-9) + slack)
-                    num, den = _lower_bound(st, u, rho, q3)
-                    if num > best * (1.0 + 1e-10) * den:
-                        continue
-                    _eval_slot(Xc, u, coef, invN, M, st, s, drift, w)
+                e = st[u, _STEP]
+                if e != s or st[u, _R0] != 0.0:
+                    bm = best * (1.0 + 1e-10)
+                    if e != s:
+                        far = dist[int(e) % _RING] if s - e < _RING else drift - st[u, _DRIFT]
+                        rho = st[u, _XNORM] * (far * (1.0 + 1e-9) + slack) + st[u, _R0]
+                        num, den = _lower_bound(st, u, rho, q3)
+                        if num > bm * den:
+                            continue
+                        if screen:  # single precision first: half the memory traffic of the exact products
+                            r0 = st[u, _XNORM] * gam32 + np.sqrt(M) * n * 2.0**-140 * (1.0 + np.sqrt(cmax) + xabs)
+                            _eval_slot(X32, u, c32, ones, M, st, s, drift, w, r0)
+                            n_screens += 1
+                            num, den = _lower_bound(st, u, r0 + st[u, _XNORM] * slack, q3)
+                            if num > bm * den:
+                                continue
+                    _eval_slot(Xc, u, coef, invN, M, st, s, drift, w, 0.0)
                     n_evals += 1
                 val = st[u, _CRIT]
                 g = rows[u]
@@ -420,7 +476,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
             pos += 1
             if not refresh:
                 _downdate_gene(Xc[best_u], Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
-            n_rem = _drop_slot(Xc, rows, slot_of, st, best_u, n_rem)
+            n_rem = _drop_slot(Xc, X32, rows, slot_of, st, best_u, n_rem)
         else:
             by_gene = np.argsort(rows[:n_rem])
             order = by_gene[np.argsort(st[:n_rem, _CRIT][by_gene], kind="mergesort")]
@@ -431,11 +487,11 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
             for u in np.sort(order[:k])[::-1]:  # descending slots: the row moved in is never one still to remove
                 if not refresh:
                     _downdate_gene(Xc[u], Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
-                n_rem = _drop_slot(Xc, rows, slot_of, st, u, n_rem)
+                n_rem = _drop_slot(Xc, X32, rows, slot_of, st, u, n_rem)
         if refresh:  # exact Gram blocks, gradients and factors again
             last_refresh = n_rem
             _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
-    return eliminated, rows[:n_rem].copy(), final_crit, worst, n_evals, trace
+    return eliminated, rows[:n_rem].copy(), final_crit, worst, n_evals, trace, n_screens
 
 
 def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove, lazy=True, n_evals=False):
