@@ -61,6 +61,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from genesel._core.gram import gram_rows
+from genesel._core.linalg import cholesky, forward_solve
 from genesel._core.newton import chol_downdate, newton_smo
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, StrOptions, integer
 from genesel._core.resampling import resampling_masks, resolve_folds
@@ -171,12 +172,53 @@ def _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac):
                 acc += ys_all[j, q] * alphas[j, q] * Kj[p, q]
             grads[j, p] = ys_all[j, p] * acc - 1.0
         m_fac[j] = -1
+    return K
+
+
+@njit(cache=True)
+def _metric(K, Xc, n_rem, st, L):
+    """The metric of the sharper bound: L (lower) the Cholesky factor of M = K + mu I, K the Gram matrix of all
+    samples on the surviving genes and mu = 1e-3 trace(K) / n (M positive definite, condition below 1000 n + 1), and
+    for each slot the leverage factor sqrt(x_u^T M^-1 x_u), raised by 1e-6 against the rounding of the solve. By
+    Cauchy-Schwarz in the inner product of M, |x_u . delta| <= sqrt(x_u^T M^-1 x_u) sqrt(delta^T M delta): the
+    coefficients move mostly along directions where K is small (delta^T K delta is the squared change of the whole
+    weight vector), where |x_u| |delta| overstates x_u . delta many times. Returns False (no such bound) if the
+    factorisation fails."""
+    n = K.shape[0]
+    tr = 0.0
+    for i in range(n):
+        tr += K[i, i]
+    mu = 1e-3 * tr / n if tr > 0.0 else 1.0
+    A = K.copy()
+    for i in range(n):
+        A[i, i] += mu
+    if not cholesky(A, n, L, 0.0):
+        return False
+    z = np.empty(n)
+    for u in range(n_rem):
+        forward_solve(L, n, Xc[u], z)
+        acc = 0.0
+        for i in range(n):
+            acc += z[i] * z[i]
+        st[u, _LEV] = np.sqrt(acc) * (1.0 + 1e-6)
+    return True
+
+
+@njit(cache=True)
+def _to_metric(L, x, out):
+    """out = L^T x, so that |out| is the M-norm of x (M = L L^T)."""
+    n = x.shape[0]
+    for i in range(n):
+        acc = 0.0
+        for p in range(i, n):
+            acc += L[p, i] * x[p]
+        out[i] = acc
 
 
 # columns of the per-slot state ``st`` of _msvm_kernel: the criterion at the last exact evaluation, the summaries the
 # lower bound needs (mean_r V_r, 2 mean_r sqrt(V_r), 2 sqrt(sum_r V_r) / sqrt(t - 1), sd_r V_r), the cumulated drift
 # and the step at that evaluation, and the gene's Euclidean norm
-_CRIT, _MEAN, _Q1, _Q2, _SD, _DRIFT, _STEP, _XNORM, _R0 = 0, 1, 2, 3, 4, 5, 6, 7, 8
+_CRIT, _MEAN, _Q1, _Q2, _SD, _DRIFT, _STEP, _XNORM, _R0, _LEV, _DRIFTM, _EPOCH = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
 #: steps whose coefficients are kept, so that a gene evaluated within them is bounded by the exact distance
 _RING = 32
 
@@ -192,7 +234,7 @@ def _dot(a, b):
 
 
 @njit(cache=True)
-def _eval_slot(Xr, u, coef, scale, M, st, step, drift, w, r0):
+def _eval_slot(Xr, u, coef, scale, M, st, step, drift, w, r0, driftm, epoch):
     """Criterion of the gene in slot u (Eqs. 5.2-5.3) from its weights ``Xr[u] . coef[j]`` in every SVM j, with
     V_r = scale_r sum_m w_rm^2; stores it with the summaries of :func:`_lower_bound`, the drift and step of this
     evaluation and ``r0``, the radius within which its normalised weights are known (0: exact, double precision)."""
@@ -230,6 +272,8 @@ def _eval_slot(Xr, u, coef, scale, M, st, step, drift, w, r0):
     st[u, _DRIFT] = drift
     st[u, _STEP] = step
     st[u, _R0] = r0
+    st[u, _DRIFTM] = driftm
+    st[u, _EPOCH] = epoch
     return crit
 
 
@@ -307,8 +351,17 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
     invN = np.zeros(t_res)
     ring = np.zeros((_RING, t, n))  # the normalised coefficients of the last _RING steps (step s in s % _RING)
     dist = np.full(_RING, np.inf)  # their distance to the current ones (largest over r of the Frobenius norms)
+    ringm = np.zeros((_RING, t, n))  # the same in the metric of _metric, L^T c
+    distm = np.full(_RING, np.inf)
+    Lm = np.zeros((n, n))
+    cur_m = np.zeros((t, n))  # L^T of the current normalised coefficients
+    prev_m = np.zeros((t, n))
+    driftm = 0.0
+    epoch = 0
+    epoch_start = 0  # first step measured in the current metric
+    tr_m = 0.0
     eliminated = np.empty(n_elim, dtype=np.int64)
-    st = np.zeros((d, 9))
+    st = np.zeros((d, 12))
     for u in range(d):
         acc = 0.0
         for i in range(n):
@@ -335,7 +388,12 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
     pos = 0
     worst = 0.0
     final_crit = np.zeros(0)
-    _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
+    Kfull = _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
+    has_m = lazy and _metric(Kfull, Xc, n_rem, st, Lm)
+    if has_m:
+        for i in range(n):
+            for p in range(i + 1):
+                tr_m += Lm[i, p] * Lm[i, p]
     for s in range(n_stages + 1):
         for j in range(t):
             m = sizes[j]
@@ -400,6 +458,39 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
             dist[ell] = np.sqrt(big)
         ring[s % _RING] = prev
         dist[s % _RING] = 0.0
+        slack_m = 0.0
+        if has_m:  # the same distances in the metric M (see _metric)
+            stepm = 0.0
+            for j in range(t):
+                _to_metric(Lm, prev[j], cur_m[j])
+            for r in range(t_res):
+                acc = 0.0
+                for mm in range(M):
+                    j = r * M + mm
+                    for i in range(n):
+                        acc += (cur_m[j, i] - prev_m[j, i]) ** 2
+                if acc > stepm:
+                    stepm = acc
+            driftm += np.sqrt(stepm)
+            prev_m[:] = cur_m
+            for q in range(1, _RING):
+                if s - q < 0:
+                    continue
+                ell = (s - q) % _RING
+                big = 0.0
+                for r in range(t_res):
+                    acc = 0.0
+                    for mm in range(M):
+                        j = r * M + mm
+                        for i in range(n):
+                            acc += (cur_m[j, i] - ringm[ell, j, i]) ** 2
+                    if acc > big:
+                        big = acc
+                distm[ell] = np.sqrt(big)
+            ringm[s % _RING] = cur_m
+            distm[s % _RING] = 0.0
+            # rounding of two products L^T c: (n + 2) eps |L|_F |c| each
+            slack_m = 4.0 * (n + 4) * 2.220446049250313e-16 * np.sqrt(tr_m) * np.sqrt(cmax)
         trace[s, 0] = np.sqrt(step_len)
         trace[s, 1] = np.sqrt(cmax)
         # rounding of the products x . c_j (at most n eps |x| |c| each), as a radius per unit |x|
@@ -415,7 +506,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
         k = n_remove[s] if s < n_stages else 0
         if s == n_stages or k > 1 or s == 0 or not lazy:
             for u in range(n_rem):
-                _eval_slot(Xc, u, coef, invN, M, st, s, drift, w, 0.0)
+                _eval_slot(Xc, u, coef, invN, M, st, s, drift, w, 0.0, driftm, epoch)
             n_evals += n_rem
         if s == n_stages:
             order = np.argsort(rows[:n_rem])
@@ -432,7 +523,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
             if hint >= 0 and lazy:
                 h = slot_of[hint]
                 if st[h, _STEP] != s or st[h, _R0] != 0.0:
-                    _eval_slot(Xc, h, coef, invN, M, st, s, drift, w, 0.0)
+                    _eval_slot(Xc, h, coef, invN, M, st, s, drift, w, 0.0, driftm, epoch)
                     n_evals += 1
                 best = st[h, _CRIT]
                 best_g = hint
@@ -444,19 +535,31 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
                 if e != s or st[u, _R0] != 0.0:
                     bm = best * (1.0 + 1e-10)
                     if e != s:
-                        far = dist[int(e) % _RING] if s - e < _RING else drift - st[u, _DRIFT]
-                        rho = st[u, _XNORM] * (far * (1.0 + 1e-9) + slack) + st[u, _R0]
+                        inring = s - e < _RING
+                        far = dist[int(e) % _RING] if inring else drift - st[u, _DRIFT]
+                        rho = st[u, _XNORM] * far * (1.0 + 1e-9)
+                        if has_m:
+                            if inring and s - e <= s - epoch_start:
+                                farm = distm[int(e) % _RING]
+                            elif st[u, _EPOCH] == epoch:
+                                farm = driftm - st[u, _DRIFTM]
+                            else:
+                                farm = np.inf
+                            rhom = st[u, _LEV] * (farm * (1.0 + 1e-9) + slack_m)
+                            if rhom < rho:
+                                rho = rhom
+                        rho += st[u, _XNORM] * slack + st[u, _R0]
                         num, den = _lower_bound(st, u, rho, q3)
                         if num > bm * den:
                             continue
                         if screen:  # single precision first: half the memory traffic of the exact products
                             r0 = st[u, _XNORM] * gam32 + np.sqrt(M) * n * 2.0**-140 * (1.0 + np.sqrt(cmax) + xabs)
-                            _eval_slot(X32, u, c32, ones, M, st, s, drift, w, r0)
+                            _eval_slot(X32, u, c32, ones, M, st, s, drift, w, r0, driftm, epoch)
                             n_screens += 1
                             num, den = _lower_bound(st, u, r0 + st[u, _XNORM] * slack, q3)
                             if num > bm * den:
                                 continue
-                    _eval_slot(Xc, u, coef, invN, M, st, s, drift, w, 0.0)
+                    _eval_slot(Xc, u, coef, invN, M, st, s, drift, w, 0.0, driftm, epoch)
                     n_evals += 1
                 val = st[u, _CRIT]
                 g = rows[u]
@@ -490,7 +593,17 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
                 n_rem = _drop_slot(Xc, X32, rows, slot_of, st, u, n_rem)
         if refresh:  # exact Gram blocks, gradients and factors again
             last_refresh = n_rem
-            _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
+            Kfull = _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
+            if has_m:  # a new metric from the survivors: the distances of the old one no longer apply
+                has_m = _metric(Kfull, Xc, n_rem, st, Lm)
+                epoch += 1
+                epoch_start = s + 1
+                tr_m = 0.0
+                for i in range(n):
+                    for p in range(i + 1):
+                        tr_m += Lm[i, p] * Lm[i, p]
+                for j in range(t):
+                    _to_metric(Lm, prev[j], prev_m[j])
     return eliminated, rows[:n_rem].copy(), final_crit, worst, n_evals, trace, n_screens
 
 
