@@ -219,6 +219,9 @@ def _to_metric(L, x, out):
 # lower bound needs (mean_r V_r, 2 mean_r sqrt(V_r), 2 sqrt(sum_r V_r) / sqrt(t - 1), sd_r V_r), the cumulated drift
 # and the step at that evaluation, and the gene's Euclidean norm
 _CRIT, _MEAN, _Q1, _Q2, _SD, _DRIFT, _STEP, _XNORM, _R0, _LEV, _DRIFTM, _EPOCH = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+#: Below this many surviving genes every step computes every weight (one BLAS product, the previous code's numbers):
+#: on a few thousand genes that is cheaper than the bookkeeping of the lazy argmin
+_LAZY_GENES = 2048
 #: steps whose coefficients are kept, so that a gene evaluated within them is bounded by the exact distance
 _RING = 32
 
@@ -236,19 +239,24 @@ def _dot(a, b):
 @njit(cache=True)
 def _eval_slot(Xr, u, coef, scale, M, st, step, drift, w, r0, driftm, epoch):
     """Criterion of the gene in slot u (Eqs. 5.2-5.3) from its weights ``Xr[u] . coef[j]`` in every SVM j, with
-    V_r = scale_r sum_m w_rm^2; stores it with the summaries of :func:`_lower_bound`, the drift and step of this
+    V_r = sum_m w_rm^2 / scale_r (0 if scale_r = 0); stores it with the summaries of :func:`_lower_bound`, the drift and step of this
     evaluation and ``r0``, the radius within which its normalised weights are known (0: exact, double precision)."""
-    t = coef.shape[0]
-    t_res = t // M
-    for j in range(t):
+    for j in range(coef.shape[0]):
         w[j] = _dot(Xr[u], coef[j])
+    return _summarise(w, coef.shape[0], scale, M, st, u, step, drift, r0, driftm, epoch)
+
+
+@njit(cache=True)
+def _summarise(w, t, scale, M, st, u, step, drift, r0, driftm, epoch):
+    """The criterion and the summaries of :func:`_eval_slot` from the weights w[:t] of slot u."""
+    t_res = t // M
     mean = 0.0
     s1 = 0.0
     for r in range(t_res):
         acc = 0.0
         for mm in range(M):
             acc += w[r * M + mm] * w[r * M + mm]
-        v = acc * scale[r]
+        v = acc / scale[r] if scale[r] > 0.0 else 0.0
         w[t + r] = v
         mean += v
         s1 += np.sqrt(v)
@@ -275,6 +283,37 @@ def _eval_slot(Xr, u, coef, scale, M, st, step, drift, w, r0, driftm, epoch):
     st[u, _DRIFTM] = driftm
     st[u, _EPOCH] = epoch
     return crit
+
+
+@njit(cache=True)
+def _criteria(W, n_rem, Nr, M, st):
+    """The criterion (Eqs. 5.2-5.3) of every survivor from its weights W[u] into st[u, _CRIT]."""
+    t = W.shape[1]
+    t_res = t // M
+    V = np.empty((n_rem, t_res))
+    for r in range(t_res):  # Eq. 5.2 per resampling, over its M machines
+        nrm = Nr[r]
+        for u in range(n_rem):
+            acc = 0.0
+            for mm in range(M):
+                j = r * M + mm
+                acc += W[u, j] * W[u, j]
+            V[u, r] = acc / nrm if nrm > 0.0 else 0.0
+    for u in range(n_rem):
+        mean = 0.0
+        for r in range(t_res):
+            mean += V[u, r]
+        mean /= t_res
+        var = 0.0
+        for r in range(t_res):
+            var += (V[u, r] - mean) ** 2
+        sd = np.sqrt(var / (t_res - 1))
+        if sd > 0.0:
+            st[u, _CRIT] = mean / sd
+        elif mean > 0.0:
+            st[u, _CRIT] = np.inf
+        else:
+            st[u, _CRIT] = 0.0
 
 
 @njit(cache=True)
@@ -348,7 +387,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
     v = np.empty(n)
     coef = np.zeros((t, n))  # alpha_i y_i of SVM j in row j, full sample indexing
     prev = np.zeros((t, n))  # the same divided by sqrt(N_r), at the previous step
-    invN = np.zeros(t_res)
+    Nr = np.zeros(t_res)  # Eq. 5.2's normaliser of each resampling
     ring = np.zeros((_RING, t, n))  # the normalised coefficients of the last _RING steps (step s in s % _RING)
     dist = np.full(_RING, np.inf)  # their distance to the current ones (largest over r of the Frobenius norms)
     ringm = np.zeros((_RING, t, n))  # the same in the metric of _metric, L^T c
@@ -377,7 +416,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
     use32 = lazy and xabs < 1e30
     X32 = Xc.astype(np.float32) if use32 else np.zeros((d, 0), dtype=np.float32)
     c32 = np.zeros((t, n), dtype=np.float32)
-    ones = np.ones(t_res)
+    ones = np.ones(t_res)  # the screening's weights are normalised already
     n_screens = 0
     q3 = np.sqrt(t_res / (t_res - 1.0))
     drift = 0.0
@@ -407,73 +446,59 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
                 worst = gap
             for p in range(m):
                 coef[j, idx[j, p]] = a[p] * ys_all[j, p]
-        # Eq. 5.2's normaliser of resampling r, N_r = sum_m ||w_rm||^2 = sum_m c^T K c, from the Gram blocks
-        for r in range(t_res):
-            nrm = 0.0
-            for mm in range(M):
-                j = r * M + mm
-                m = sizes[j]
-                K = Kbuf[j, : m * m].reshape((m, m))
-                for p in range(m):
-                    cp = alphas[j, p] * ys_all[j, p]
-                    if cp != 0.0:
-                        acc = 0.0
-                        for q in range(m):
-                            acc += K[p, q] * (alphas[j, q] * ys_all[j, q])
-                        nrm += cp * acc
-            invN[r] = 1.0 / nrm if nrm > 0.0 else 0.0
-        # drift of the normalised coefficients C_r / sqrt(N_r) since the previous step (largest over r)
-        step_len = 0.0
-        for r in range(t_res):
-            sc = np.sqrt(invN[r])
-            acc = 0.0
-            cn = 0.0
-            for mm in range(M):
-                j = r * M + mm
-                for i in range(n):
-                    z = coef[j, i] * sc
-                    acc += (z - prev[j, i]) ** 2
-                    cn += z * z
-                    prev[j, i] = z
-            if acc > step_len:
-                step_len = acc
-            if cn > cmax:
-                cmax = cn
-        drift += np.sqrt(step_len)
-        # exact distances to the coefficients of the last _RING steps: tighter than the summed drift (the path of
-        # the coefficients is not straight)
-        for q in range(_RING):
-            if s - q < 0:
-                continue
-            ell = (s - q) % _RING
-            big = 0.0
+        k = n_remove[s] if s < n_stages else 0
+        full = s == n_stages or k > 1 or s == 0 or not lazy or n_rem < _LAZY_GENES
+        if full:  # every weight: one BLAS product, and Eq. 5.2's normaliser N_r = sum_m ||w_rm||^2 from them
+            W = np.dot(Xc[:n_rem], np.ascontiguousarray(coef.T))  # n_rem x t weights
             for r in range(t_res):
-                acc = 0.0
+                nrm = 0.0
                 for mm in range(M):
                     j = r * M + mm
-                    for i in range(n):
-                        acc += (prev[j, i] - ring[ell, j, i]) ** 2
-                if acc > big:
-                    big = acc
-            dist[ell] = np.sqrt(big)
-        ring[s % _RING] = prev
-        dist[s % _RING] = 0.0
+                    for u in range(n_rem):
+                        nrm += W[u, j] * W[u, j]
+                Nr[r] = nrm
+        else:  # N_r = sum_m c_rm^T K_rm c_rm from the Gram blocks, so no step needs every weight
+            for r in range(t_res):
+                nrm = 0.0
+                for mm in range(M):
+                    j = r * M + mm
+                    m = sizes[j]
+                    K = Kbuf[j, : m * m].reshape((m, m))
+                    for p in range(m):
+                        cp = alphas[j, p] * ys_all[j, p]
+                        if cp != 0.0:
+                            acc = 0.0
+                            for q in range(m):
+                                acc += K[p, q] * (alphas[j, q] * ys_all[j, q])
+                            nrm += cp * acc
+                Nr[r] = nrm
+        track = lazy and n_rem - k >= _LAZY_GENES  # a lazy step may follow: keep the drifts
+        slack = 0.0
         slack_m = 0.0
-        if has_m:  # the same distances in the metric M (see _metric)
-            stepm = 0.0
-            for j in range(t):
-                _to_metric(Lm, prev[j], cur_m[j])
+        screen = False
+        gam32 = 0.0
+        if track:
+            # drift of the normalised coefficients C_r / sqrt(N_r) since the previous step (largest over r)
+            step_len = 0.0
             for r in range(t_res):
+                sc = 1.0 / np.sqrt(Nr[r]) if Nr[r] > 0.0 else 0.0
                 acc = 0.0
+                cn = 0.0
                 for mm in range(M):
                     j = r * M + mm
                     for i in range(n):
-                        acc += (cur_m[j, i] - prev_m[j, i]) ** 2
-                if acc > stepm:
-                    stepm = acc
-            driftm += np.sqrt(stepm)
-            prev_m[:] = cur_m
-            for q in range(1, _RING):
+                        z = coef[j, i] * sc
+                        acc += (z - prev[j, i]) ** 2
+                        cn += z * z
+                        prev[j, i] = z
+                if acc > step_len:
+                    step_len = acc
+                if cn > cmax:
+                    cmax = cn
+            drift += np.sqrt(step_len)
+            # exact distances to the coefficients of the last _RING steps: tighter than the summed drift (the path of
+            # the coefficients is not straight)
+            for q in range(_RING):
                 if s - q < 0:
                     continue
                 ell = (s - q) % _RING
@@ -483,30 +508,65 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
                     for mm in range(M):
                         j = r * M + mm
                         for i in range(n):
-                            acc += (cur_m[j, i] - ringm[ell, j, i]) ** 2
+                            acc += (prev[j, i] - ring[ell, j, i]) ** 2
                     if acc > big:
                         big = acc
-                distm[ell] = np.sqrt(big)
-            ringm[s % _RING] = cur_m
-            distm[s % _RING] = 0.0
-            # rounding of two products L^T c: (n + 2) eps |L|_F |c| each
-            slack_m = 4.0 * (n + 4) * 2.220446049250313e-16 * np.sqrt(tr_m) * np.sqrt(cmax)
-        trace[s, 0] = np.sqrt(step_len)
-        trace[s, 1] = np.sqrt(cmax)
-        # rounding of the products x . c_j (at most n eps |x| |c| each), as a radius per unit |x|
-        slack = 4.0 * (n + 4) * 2.220446049250313e-16 * np.sqrt(cmax)
-        # single precision: |a - a32| <= (n + 4) 2^-24 |x| |C_r|_F (conversions and products; any summation order),
-        # plus the subnormal spacing of each term
-        screen = use32 and np.sqrt(cmax) < 1e30
-        if screen:
-            for j in range(t):
-                for i in range(n):
-                    c32[j, i] = prev[j, i]
-        gam32 = (n + 4) * 2.0**-24 * 1.01 * np.sqrt(cmax)
-        k = n_remove[s] if s < n_stages else 0
-        if s == n_stages or k > 1 or s == 0 or not lazy:
-            for u in range(n_rem):
-                _eval_slot(Xc, u, coef, invN, M, st, s, drift, w, 0.0, driftm, epoch)
+                dist[ell] = np.sqrt(big)
+            ring[s % _RING] = prev
+            dist[s % _RING] = 0.0
+            slack_m = 0.0
+            if has_m:  # the same distances in the metric M (see _metric)
+                stepm = 0.0
+                for j in range(t):
+                    _to_metric(Lm, prev[j], cur_m[j])
+                for r in range(t_res):
+                    acc = 0.0
+                    for mm in range(M):
+                        j = r * M + mm
+                        for i in range(n):
+                            acc += (cur_m[j, i] - prev_m[j, i]) ** 2
+                    if acc > stepm:
+                        stepm = acc
+                driftm += np.sqrt(stepm)
+                prev_m[:] = cur_m
+                for q in range(1, _RING):
+                    if s - q < 0:
+                        continue
+                    ell = (s - q) % _RING
+                    big = 0.0
+                    for r in range(t_res):
+                        acc = 0.0
+                        for mm in range(M):
+                            j = r * M + mm
+                            for i in range(n):
+                                acc += (cur_m[j, i] - ringm[ell, j, i]) ** 2
+                        if acc > big:
+                            big = acc
+                    distm[ell] = np.sqrt(big)
+                ringm[s % _RING] = cur_m
+                distm[s % _RING] = 0.0
+                # rounding of two products L^T c: (n + 2) eps |L|_F |c| each
+                slack_m = 4.0 * (n + 4) * 2.220446049250313e-16 * np.sqrt(tr_m) * np.sqrt(cmax)
+            trace[s, 0] = np.sqrt(step_len)
+            trace[s, 1] = np.sqrt(cmax)
+            # rounding of the products x . c_j (at most n eps |x| |c| each), as a radius per unit |x|
+            slack = 4.0 * (n + 4) * 2.220446049250313e-16 * np.sqrt(cmax)
+            # single precision: |a - a32| <= (n + 4) 2^-24 |x| |C_r|_F (conversions and products; any summation order),
+            # plus the subnormal spacing of each term
+            screen = use32 and np.sqrt(cmax) < 1e30
+            if screen:
+                for j in range(t):
+                    for i in range(n):
+                        c32[j, i] = prev[j, i]
+            gam32 = (n + 4) * 2.0**-24 * 1.01 * np.sqrt(cmax)
+        if full:
+            if track:  # with the summaries a lazy step will bound from
+                for u in range(n_rem):
+                    for j in range(t):
+                        w[j] = W[u, j]
+                    _summarise(w, t, Nr, M, st, u, s, drift, 0.0, driftm, epoch)
+            else:
+                _criteria(W, n_rem, Nr, M, st)
             n_evals += n_rem
         if s == n_stages:
             order = np.argsort(rows[:n_rem])
@@ -520,10 +580,10 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
         if k == 1:
             best = np.inf
             best_g = -1
-            if hint >= 0 and lazy:
+            if hint >= 0 and not full:
                 h = slot_of[hint]
                 if st[h, _STEP] != s or st[h, _R0] != 0.0:
-                    _eval_slot(Xc, h, coef, invN, M, st, s, drift, w, 0.0, driftm, epoch)
+                    _eval_slot(Xc, h, coef, Nr, M, st, s, drift, w, 0.0, driftm, epoch)
                     n_evals += 1
                 best = st[h, _CRIT]
                 best_g = hint
@@ -532,7 +592,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
             best_u = -1
             for u in range(n_rem):
                 e = st[u, _STEP]
-                if e != s or st[u, _R0] != 0.0:
+                if not full and (e != s or st[u, _R0] != 0.0):
                     bm = best * (1.0 + 1e-10)
                     if e != s:
                         inring = s - e < _RING
@@ -559,7 +619,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
                             num, den = _lower_bound(st, u, r0 + st[u, _XNORM] * slack, q3)
                             if num > bm * den:
                                 continue
-                    _eval_slot(Xc, u, coef, invN, M, st, s, drift, w, 0.0, driftm, epoch)
+                    _eval_slot(Xc, u, coef, Nr, M, st, s, drift, w, 0.0, driftm, epoch)
                     n_evals += 1
                 val = st[u, _CRIT]
                 g = rows[u]
