@@ -122,15 +122,14 @@ def main():
                     if not rows:  # numba compilation (or cache loading) outside the timing
                         for cls in (MSVMRFE, old_msvm.MSVMRFE):
                             cls(n_folds=5, step=1, n_features_to_select=1, random_state=0).fit(X[:, :64], y)
-                    compare(label, "MSVM-RFE", lambda: MSVMRFE(n_folds=5, step=1, C=100.0 / d, n_features_to_select=1,
-                                                               random_state=0),
-                            lambda: old_msvm.MSVMRFE(n_folds=5, step=1, C=100.0 / d, n_features_to_select=1,
-                                                     random_state=0), X, y, rows)
+                    kw = {"n_folds": 5, "step": 1, "C": 100.0 / d, "n_features_to_select": 1, "random_state": 0}
+                    compare(label, "MSVM-RFE", lambda kw=kw: MSVMRFE(**kw), lambda kw=kw: old_msvm.MSVMRFE(**kw), X, y,
+                            rows)
                 if "svmrfe" in args.methods:
                     for rfe_C in (1.0, 100.0):
-                        compare(label, f"SVM-RFE step=1 C={rfe_C:g}/d",
-                                lambda: SVMRFE(n_features_to_select=1, step=1, C=rfe_C / d),
-                                lambda: old_rfe.SVMRFE(n_features_to_select=1, step=1, C=rfe_C / d), X, y, rows)
+                        kw = {"n_features_to_select": 1, "step": 1, "C": rfe_C / d}
+                        compare(label, f"SVM-RFE step=1 C={rfe_C:g}/d", lambda kw=kw: SVMRFE(**kw),
+                                lambda kw=kw: old_rfe.SVMRFE(**kw), X, y, rows)
     for method in dict.fromkeys(r["method"] for r in rows):
         rs = [r for r in rows if r["method"] == method]
         old_s, new_s = sum(r["old_cpu_s"] for r in rs), sum(r["new_cpu_s"] for r in rs)
