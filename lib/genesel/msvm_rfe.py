@@ -39,12 +39,20 @@ turns rho into a lower bound of its criterion (mean / sd of the V_r = ||a_r||^2)
 reach the smallest exact criterion found so far (the previous runner-up first) are looked at: first in single
 precision (half the memory traffic; its rounding, at most (n + 4) 2^-24 |x| |C_r|, widens the bound), then, if still
 possible, exactly in double precision. Every comparison that decides the argmin is between exact criteria of this
-step (ties by the lower gene index), so the removed gene is the one evaluating every gene would remove; what can
-differ from the previous code is the rounding of N_r (from the Gram blocks instead of the summed squared weights,
-a relative 1e-13 or so), i.e. only exact near-ties. Below 2048 survivors every step computes every weight (one BLAS
-product: the previous code's numbers). Measured (``benchmarks/bench_rfe_speed.py``, one BLAS thread, same process):
-a Chowdary training part 36.6 s -> 7.5 s of CPU (4.9x) with the same ranking of all 22,283 genes; about 1 in 15
-genes is screened per step and 1 in 1,300 evaluated exactly.
+step (ties by the lower gene index), so the removed gene is the one evaluating every gene would remove. What
+differs from the previous code is rounding: N_r comes from the Gram blocks instead of the summed squared weights and
+each weight from a vectorised dot product instead of the BLAS product (relative differences near 1e-15), which
+decides only between genes whose criteria are equal to the last bits. Such ties occur: a gene whose weight vanishes
+(up to rounding) in all but one resampling has the smallest possible criterion, 1/sqrt(t) for every such gene, and
+which of them rounding puts first was arbitrary in the previous code too; after such a step the two paths go on
+with different survivors. Below 2048 survivors every step computes every weight (one BLAS product: the previous
+code's numbers). Measured (``benchmarks/bench_rfe_speed.py``: the leaderboard's C = 100 / d on standardised genes,
+one BLAS thread, old and new code in one process, a machine with a load near 12 on 2 cores): Chowdary training parts
+(83 x 22,283) 36.6 s -> 7.5 s of CPU (4.9x), the same ranking of all genes; Gordon (145 x 12,340) 19 s -> 6 s (3.1x);
+Borovecki (25 x 22,283) 9.4 s -> 4.6 s (2.0x); Golub (57 x 6,790) 1.5 s -> 1.1 s; Alon (49 x 2,000) the same; 133 s
+-> 38 s over two training parts of each (3.5x). The top 256 genes were the same, in the same order, in 8 of these 10
+fits; in the two others (Gordon, Golub) a tie at 1/sqrt(5) was broken the other way (checked on Gordon: evaluating
+every gene exactly in the new arithmetic removes the same gene as the lazy path, so the bounds did not skip it).
 
 Wide data. Figure 5.1 removes one gene per step: d steps of t SVMs and t weight vectors over the survivors, O(d^2 n t)
 in all, hours on today's 55,000-probe arrays. The default ``step="auto"`` (:func:`auto_schedule`) removes chunks
