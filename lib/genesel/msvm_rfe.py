@@ -695,7 +695,12 @@ def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove, lazy=True, n_evals=Fals
     (eliminated, final_rows, final_crit, worst_gap), and its number of gene evaluations if ``n_evals``."""
     y = np.asarray(y, dtype=np.float64)
     Y = np.ascontiguousarray(y[None, :] if y.ndim == 1 else y)
-    out = _msvm_kernel(Xt, Y, masks, C, tol, max_iter, np.asarray(n_remove, dtype=np.int64), bool(lazy))
+    n_remove = np.asarray(n_remove, dtype=np.int64)
+    # the lazy argmin's bookkeeping only where a one-gene step meets at least _LAZY_GENES survivors (not for
+    # step="auto", whose one-gene steps start at 256)
+    before = Xt.shape[0] - np.concatenate([[0], np.cumsum(n_remove)[:-1]])
+    lazy = bool(lazy) and bool(np.any((n_remove == 1) & (before >= _LAZY_GENES)))
+    out = _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy)
     return out if n_evals else out[:4]
 
 
