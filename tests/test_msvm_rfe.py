@@ -175,3 +175,80 @@ def test_default_is_figure_5_1_up_to_256_genes_and_chunks_beyond():
     d = MSVMRFE(step=44, n_features_to_select=1, random_state=3).fit(X, y)
     # the first step removes 44 genes by one evaluation of the criterion, as step=44 does
     np.testing.assert_array_equal(c.feature_order_[-44:], d.feature_order_[-44:])
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# the lazy argmin of one-gene steps (issue 41): a certified lower bound, and the same path as evaluating every gene
+# ------------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("M", [1, 3])
+def test_lower_bound_of_the_criterion_holds_in_the_whole_ball(M):
+    """_lower_bound(rho) must not exceed the criterion of any normalised weights within rho of the stored ones (per
+    resampling, in Euclidean norm over its M machines). Checked by brute force: every resampling's weight vector
+    moved radially by +-rho (all 2^t sign patterns: the extremes of the mean and of the spread) and random moves
+    inside the ball, on random, uneven and nearly constant weights."""
+    from genesel.msvm_rfe import _lower_bound, _summarise
+
+    rng = np.random.default_rng(0)
+    t_res = 5
+    t = t_res * M
+    signs = np.array(np.meshgrid(*[[-1.0, 1.0]] * t_res)).reshape(t_res, -1).T
+
+    def crit(B):  # Eq. 5.3 by hand on the normalised weights B (t_res x M): V_r = |B_r|^2, mean / sd (ddof 1)
+        V = (B**2).sum(axis=1)
+        return V.mean() / V.std(ddof=1)
+
+    worst = np.inf
+    for trial in range(300):
+        kind = trial % 3
+        A0 = rng.normal(size=(t_res, M)) * (rng.uniform(0.01, 1, size=(t_res, 1)) if kind == 1 else 1.0)
+        if kind == 2:
+            A0 = np.ones((t_res, M)) + 1e-3 * rng.normal(size=(t_res, M))
+        N = np.ones(t_res)
+        st = np.zeros((1, 12))
+        w = np.empty(t + t_res)
+        w[:t] = A0.ravel()
+        crit0 = _summarise(w, t, N, M, st, 0, 0, 0.0, 0.0, 0.0, 0)
+        assert crit0 == pytest.approx(crit(A0), rel=1e-12)
+        rho = rng.choice([1e-4, 1e-2, 0.1, 0.5]) * np.linalg.norm(A0, axis=1).mean()
+        num, den = _lower_bound(st, 0, rho, np.sqrt(t_res / (t_res - 1.0)))
+        norms = np.linalg.norm(A0, axis=1)
+        units = A0 / np.where(norms > 0, norms, 1)[:, None]
+        moved = [A0 + rho * sg[:, None] * units for sg in signs]  # radial extremes
+        for _ in range(50):  # random points of the ball of every resampling
+            D = rng.normal(size=(t_res, M))
+            D *= rho * rng.uniform(0, 1, size=(t_res, 1)) / np.linalg.norm(D, axis=1, keepdims=True)
+            moved.append(A0 + D)
+        lowest = min(crit(B) for B in moved)
+        assert num <= lowest * den * (1 + 1e-12) + 1e-300, (trial, num / den, lowest)
+        if den > 0 and num > 0:
+            worst = min(worst, lowest / (num / den))
+    assert worst >= 1.0
+
+
+@pytest.mark.parametrize("M", [1, 3])
+def test_lazy_path_equals_evaluating_every_gene(M):
+    """On 3,000 genes (above _LAZY_GENES, so the one-gene steps use the bounds and the single-precision screen) the
+    lazy argmin removes exactly the genes that evaluating every gene at every step removes, in the same order,
+    with fewer exact evaluations. Fails if a bound is too optimistic (a gene that could be the minimum skipped)."""
+    from genesel.msvm_rfe import _LAZY_GENES
+
+    d = 3000
+    assert d > _LAZY_GENES
+    X, y = golub_like(n=36, d=d, seed=4)
+    X = (X - X.mean(0)) / X.std(0)
+    if M == 1:
+        Y = y.astype(float)
+        labels = y
+    else:
+        labels = np.arange(36) % 3
+        X[:, :6] += np.repeat(np.eye(3), 2, axis=1)[labels]
+        Y = np.where(labels[None, :] == np.arange(3)[:, None], 1.0, -1.0)
+    masks = resampling_masks(labels, 4, 1, np.random.RandomState(1))
+    Xt = np.ascontiguousarray(X.T)
+    n_remove = np.ones(d - 1, dtype=np.int64)
+    lazy = _msvm_path(Xt, Y, masks, 100.0 / d, 1e-8, 10**7, n_remove, lazy=True, n_evals=True)
+    full = _msvm_path(Xt, Y, masks, 100.0 / d, 1e-8, 10**7, n_remove, lazy=False, n_evals=True)
+    assert lazy[0].tolist() == full[0].tolist() and lazy[1].tolist() == full[1].tolist()
+    assert lazy[4] < full[4] / 2

@@ -22,11 +22,40 @@ Gram block by the rank-one term -x_g x_g^T. Each SVM keeps its block, its multip
 Cholesky factor of its free block from one step to the next and downdates all of them with the removed genes
 (O(t n^2) per gene); its previous solution stays feasible, so every solve is a warm start: a Newton step on the free
 set with the carried factor (:func:`genesel._core.newton.newton_smo`, which lands on the new optimum when the free
-set did not change), certified by SMO (:mod:`genesel._core.smo`). The survivors' rows are kept compacted, so the
-weights of all t SVMs are one BLAS product per step. Blocks, gradients and factors are recomputed exactly whenever
-the survivors halve, so rounding does not accumulate. The elimination loop is one numba function
+set did not change), certified by SMO (:mod:`genesel._core.smo`). Blocks, gradients and factors are recomputed
+exactly whenever the survivors halve, so rounding does not accumulate. The elimination loop is one numba function
 (:func:`_msvm_path`; plain-Python twin in ``tests/naive/msvm_rfe.py``). Where the survivors halve in one step (a
 chunk), the removed genes are only compacted out and everything is recomputed from the survivors (the same numbers).
+
+The argmin of a one-gene step (issue 41). Computing every weight of every step, d x n x t multiply-adds over the
+survivors, was 85 % of a fit with ``step=1`` (29 of 35 s on a Chowdary training part, 83 x 22,283). The gene with
+the smallest criterion is now found exactly but lazily while at least ``_LAZY_GENES`` (2048) genes survive. The
+normaliser of Eq. 5.2, N_r = sum_m ||w_rm||^2 = sum_m c^T K c (c = alpha * y), comes from the SVMs' Gram blocks, and
+each gene keeps the summaries of its last evaluation. Its normalised weights a_r = x_g^T C_r / sqrt(N_r) move by at
+most rho = min(|x_g| |dC|, sqrt(x_g^T M^-1 x_g) |dC|_M) since then (Cauchy-Schwarz, in the Euclidean norm and in the
+metric M = K + mu I of the survivors' Gram matrix, where the coefficients' moves are small; dC the exact distance
+to the coefficients of that step for the last 32 steps, else the summed step lengths), and :func:`_lower_bound`
+turns rho into a lower bound of its criterion (mean / sd of the V_r = ||a_r||^2). Only genes whose bound could
+reach the smallest exact criterion found so far (the previous runner-up first) are looked at: first in single
+precision (half the memory traffic; its rounding, at most (n + 4) 2^-24 |x| |C_r|, widens the bound), then, if still
+possible, exactly in double precision. Every comparison that decides the argmin is between exact criteria of this
+step (ties by the lower gene index), so the removed gene is the one evaluating every gene would remove. What
+differs from the previous code is rounding: N_r comes from the Gram blocks instead of the summed squared weights and
+each weight from a vectorised dot product instead of the BLAS product (relative differences near 1e-15), which
+decides only between genes whose criteria are equal to the last bits. Such ties occur: a gene whose weight vanishes
+(up to rounding) in all but one resampling has the smallest possible criterion, 1/sqrt(t) for every such gene, and
+which of them rounding puts first was arbitrary in the previous code too; after such a step the two paths go on
+with different survivors. Below 2048 survivors every step computes every weight (one BLAS product: the previous
+code's numbers). Measured (``benchmarks/bench_rfe_speed.py``: the leaderboard's C = 100 / d on standardised genes,
+one BLAS thread, old and new code in one process, a machine with a load near 12 on 2 cores): Chowdary training parts
+(83 x 22,283) 36.6 s -> 7.5 s of CPU (4.9x), the same ranking of all genes; Gordon (145 x 12,340) 19 s -> 6 s (3.1x);
+Borovecki (25 x 22,283) 9.4 s -> 4.6 s (2.0x); Golub (57 x 6,790) 1.5 s -> 1.1 s; Alon (49 x 2,000) the same; 133 s
+-> 38 s over two training parts of each (3.5x). The top 256 genes were the same, in the same order, in 8 of these 10
+fits. In the two others the paths part at a step that rounding decides in either code: on Gordon a tie at 1/sqrt(5)
+(evaluating every gene exactly in the new arithmetic removes the same gene as the lazy path, so no bound skipped
+it); on Golub a gene constant but for one sample that is a support vector in no resampling, whose weights are 0 in
+exact arithmetic (criterion 0 by Eq. 5.3's convention) but rounding noise of 1e-17 in both codes, giving it the
+criterion 0.4667 in the old code (removed) and 0.4758 in the new one (kept).
 
 Wide data. Figure 5.1 removes one gene per step: d steps of t SVMs and t weight vectors over the survivors, O(d^2 n t)
 in all, hours on today's 55,000-probe arrays. The default ``step="auto"`` (:func:`auto_schedule`) removes chunks
@@ -38,16 +67,10 @@ the default is ``step=1``. The forward selection scores the top 256 prefixes by 
 With these defaults 100 samples x 55,000 genes take about 7 s of CPU (``benchmarks/bench_wide.py``); ``step=1,
 max_forward_genes=None`` is the thesis' protocol on any size.
 
-Threads. Each step's weights are one product of the survivors' rows with t columns, a few milliseconds of memory
-traffic: OpenBLAS's threads cost more than they save there, and on a machine whose cores are busy they spin (a fit
-on 81 x 12,600 took 38.5 s instead of 5.3 s with one thread). The path runs with one BLAS thread on up to 512
-samples (:func:`genesel._core.threads.blas_threads_for`); on an idle machine two threads would take 3.9 s.
-
-Units. C is in the units of X (as :class:`genesel.svm.LinearSVM`'s); every SVM runs on X times a power of two with C
-converted (exact: :func:`linear_svm_units`), so data near 1e-300 or 1e200 neither under- nor overflow and data of
-ordinary scale are computed unscaled, bit for bit. A C negligible at the scale of X (C * max k(x, x) so small that no
-SVM's decision values could rise above rounding) raises ``ValueError`` naming C and the remedy; a C effectively
-infinite gives the hard-margin MSVM-RFE (a warning names the cause where a step's data are not separable).
+Threads. Below 2048 survivors each step's weights are one product of the survivors' rows with t columns, a few
+milliseconds of memory traffic: OpenBLAS's threads cost more than they save there, and on a machine whose cores are
+busy they spin (a fit on 81 x 12,600 took 38.5 s instead of 5.3 s with one thread, before the lazy argmin). The
+path runs with one BLAS thread on up to 512 samples (:func:`genesel._core.threads.blas_threads_for`).
 """
 
 from __future__ import annotations
@@ -61,6 +84,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from genesel._core.gram import gram_rows
+from genesel._core.linalg import cholesky, forward_solve
 from genesel._core.newton import chol_downdate, newton_smo
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, StrOptions, integer
 from genesel._core.resampling import resampling_masks, resolve_folds
@@ -108,22 +132,10 @@ def msvm_criterion(W):
 
 
 @njit(cache=True)
-def _argmin_crit(crit, genes, n_rem):
-    """Position of the smallest criterion among the first n_rem, ties broken by the lower gene index."""
-    best = 0
-    for u in range(1, n_rem):
-        if crit[u] < crit[best] or (crit[u] == crit[best] and genes[u] < genes[best]):
-            best = u
-    return best
-
-
-@njit(cache=True)
-def _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v):
-    """Remove the gene at position u of the compacted data: each SVM's Gram block K <- K - x x^T, its gradient and
-    its carried Cholesky factor downdated with it (a factor that stops being positive definite is dropped), and the
-    last surviving row moved into slot u. Returns the new number of survivors."""
-    n = Xc.shape[1]
-    x = Xc[u]
+def _downdate_gene(x, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v):
+    """Remove gene x (its row of the compacted data) from every SVM: its Gram block K <- K - x x^T, its gradient and
+    its carried Cholesky factor downdated with it (a factor that stops being positive definite is dropped)."""
+    n = x.shape[0]
     xs = np.empty(n)
     for j in range(sizes.shape[0]):
         m = sizes[j]
@@ -147,23 +159,23 @@ def _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, ch
                 v[p] = ys_all[j, q] * xs[q]
             if not chol_downdate(chol[j], mf, v):
                 m_fac[j] = -1
-    last = n_rem - 1
-    if u != last:
-        rows[u] = rows[last]
-        for i in range(n):
-            Xc[u, i] = Xc[last, i]
-    return last
 
 
 @njit(cache=True)
-def _drop_row(Xc, rows, u, n_rem):
-    """Move the last surviving row into slot u (the compaction of :func:`_remove_gene` without its downdates, for
-    genes removed just before :func:`_exact_blocks` recomputes every block, gradient and factor)."""
+def _drop_slot(Xc, X32, rows, slot_of, st, u, n_rem):
+    """Move the last surviving slot (its row of the data, its gene and its stored evaluation) into slot u; returns
+    the new number of survivors."""
     last = n_rem - 1
     if u != last:
-        rows[u] = rows[last]
+        g = rows[last]
+        rows[u] = g
+        slot_of[g] = u
         for i in range(Xc.shape[1]):
             Xc[u, i] = Xc[last, i]
+        for i in range(X32.shape[1]):
+            X32[u, i] = X32[last, i]
+        for q in range(st.shape[1]):
+            st[u, q] = st[last, q]
     return last
 
 
@@ -183,24 +195,184 @@ def _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac):
                 acc += ys_all[j, q] * alphas[j, q] * Kj[p, q]
             grads[j, p] = ys_all[j, p] * acc - 1.0
         m_fac[j] = -1
+    return K
 
 
 @njit(cache=True)
-def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove):
+def _metric(K, Xc, n_rem, st, L):
+    """The metric of the sharper bound: L (lower) the Cholesky factor of M = K + mu I, K the Gram matrix of all
+    samples on the surviving genes and mu = 1e-3 trace(K) / n (M positive definite, condition below 1000 n + 1), and
+    for each slot the leverage factor sqrt(x_u^T M^-1 x_u), raised by 1e-6 against the rounding of the solve. By
+    Cauchy-Schwarz in the inner product of M, |x_u . delta| <= sqrt(x_u^T M^-1 x_u) sqrt(delta^T M delta): the
+    coefficients move mostly along directions where K is small (delta^T K delta is the squared change of the whole
+    weight vector), where |x_u| |delta| overstates x_u . delta many times. Returns False (no such bound) if the
+    factorisation fails."""
+    n = K.shape[0]
+    tr = 0.0
+    for i in range(n):
+        tr += K[i, i]
+    mu = 1e-3 * tr / n if tr > 0.0 else 1.0
+    A = K.copy()
+    for i in range(n):
+        A[i, i] += mu
+    if not cholesky(A, n, L, 0.0):
+        return False
+    z = np.empty(n)
+    for u in range(n_rem):
+        forward_solve(L, n, Xc[u], z)
+        acc = 0.0
+        for i in range(n):
+            acc += z[i] * z[i]
+        st[u, _LEV] = np.sqrt(acc) * (1.0 + 1e-6)
+    return True
+
+
+@njit(cache=True)
+def _to_metric(L, x, out):
+    """out = L^T x, so that |out| is the M-norm of x (M = L L^T)."""
+    n = x.shape[0]
+    for i in range(n):
+        acc = 0.0
+        for p in range(i, n):
+            acc += L[p, i] * x[p]
+        out[i] = acc
+
+
+# columns of the per-slot state ``st`` of _msvm_kernel: the criterion at the last exact evaluation, the summaries the
+# lower bound needs (mean_r V_r, 2 mean_r sqrt(V_r), 2 sqrt(sum_r V_r) / sqrt(t - 1), sd_r V_r), the cumulated drift
+# and the step at that evaluation, and the gene's Euclidean norm
+_CRIT, _MEAN, _Q1, _Q2, _SD, _DRIFT, _STEP, _XNORM, _R0, _LEV, _DRIFTM, _EPOCH = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+#: Below this many surviving genes every step computes every weight (one BLAS product, the previous code's numbers):
+#: on a few thousand genes that is cheaper than the bookkeeping of the lazy argmin
+_LAZY_GENES = 2048
+#: steps whose coefficients are kept, so that a gene evaluated within them is bounded by the exact distance
+_RING = 32
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def _dot(a, b):
+    """a . b, summed in whatever order vectorises (the rounding bound n eps |a| |b| holds for any order; the same
+    inputs give the same result, so genes with equal rows keep equal criteria)."""
+    acc = 0.0
+    for i in range(a.shape[0]):
+        acc += a[i] * b[i]
+    return acc
+
+
+@njit(cache=True)
+def _eval_slot(Xr, u, coef, scale, M, st, step, drift, w, r0, driftm, epoch):
+    """Criterion of the gene in slot u (Eqs. 5.2-5.3) from its weights ``Xr[u] . coef[j]`` in every SVM j, with
+    V_r = sum_m w_rm^2 / scale_r (0 if scale_r = 0); stores it with the summaries of :func:`_lower_bound`, the drift
+    and step of this evaluation and ``r0``, the radius within which its normalised weights are known (0: exact)."""
+    for j in range(coef.shape[0]):
+        w[j] = _dot(Xr[u], coef[j])
+    return _summarise(w, coef.shape[0], scale, M, st, u, step, drift, r0, driftm, epoch)
+
+
+@njit(cache=True)
+def _summarise(w, t, scale, M, st, u, step, drift, r0, driftm, epoch):
+    """The criterion and the summaries of :func:`_eval_slot` from the weights w[:t] of slot u."""
+    t_res = t // M
+    mean = 0.0
+    s1 = 0.0
+    for r in range(t_res):
+        acc = 0.0
+        for mm in range(M):
+            acc += w[r * M + mm] * w[r * M + mm]
+        v = acc / scale[r] if scale[r] > 0.0 else 0.0
+        w[t + r] = v
+        mean += v
+        s1 += np.sqrt(v)
+    tot = mean
+    mean /= t_res
+    var = 0.0
+    for r in range(t_res):
+        var += (w[t + r] - mean) ** 2
+    sd = np.sqrt(var / (t_res - 1))
+    if sd > 0.0:
+        crit = mean / sd
+    elif mean > 0.0:
+        crit = np.inf
+    else:
+        crit = 0.0
+    st[u, _CRIT] = crit
+    st[u, _MEAN] = mean
+    st[u, _Q1] = 2.0 * s1 / t_res
+    st[u, _Q2] = 2.0 * np.sqrt(tot) / np.sqrt(t_res - 1.0)
+    st[u, _SD] = sd
+    st[u, _DRIFT] = drift
+    st[u, _STEP] = step
+    st[u, _R0] = r0
+    st[u, _DRIFTM] = driftm
+    st[u, _EPOCH] = epoch
+    return crit
+
+
+@njit(cache=True)
+def _criteria(W, n_rem, Nr, M, st):
+    """The criterion (Eqs. 5.2-5.3) of every survivor from its weights W[u] into st[u, _CRIT]."""
+    t = W.shape[1]
+    t_res = t // M
+    V = np.empty((n_rem, t_res))
+    for r in range(t_res):  # Eq. 5.2 per resampling, over its M machines
+        nrm = Nr[r]
+        for u in range(n_rem):
+            acc = 0.0
+            for mm in range(M):
+                j = r * M + mm
+                acc += W[u, j] * W[u, j]
+            V[u, r] = acc / nrm if nrm > 0.0 else 0.0
+    for u in range(n_rem):
+        mean = 0.0
+        for r in range(t_res):
+            mean += V[u, r]
+        mean /= t_res
+        var = 0.0
+        for r in range(t_res):
+            var += (V[u, r] - mean) ** 2
+        sd = np.sqrt(var / (t_res - 1))
+        if sd > 0.0:
+            st[u, _CRIT] = mean / sd
+        elif mean > 0.0:
+            st[u, _CRIT] = np.inf
+        else:
+            st[u, _CRIT] = 0.0
+
+
+@njit(cache=True)
+def _lower_bound(st, u, rho, q3):
+    """(num, den): the criterion of slot u is at least num / den (den >= 0) while every normalised weight vector
+    a_r = x_u^T C_r / sqrt(N_r) of its resamplings r is within rho of the one of its last evaluation, a0_r. From
+    V_r = ||a_r||^2 and ||a_r|| - ||a0_r|| <= rho: the mean of the V_r is at least mean(V0) - 2 rho mean_r ||a0_r||,
+    and |V_r - V0_r| <= rho (2 ||a0_r|| + rho), so by the triangle inequality of the centred norm the sd is at most
+    sd(V0) + rho (2 ||a0|| + rho sqrt(t)) / sqrt(t - 1) (``q3`` = sqrt(t / (t - 1)))."""
+    num = st[u, _MEAN] - rho * st[u, _Q1]
+    den = st[u, _SD] + rho * (st[u, _Q2] + rho * q3)
+    return num, den
+
+
+@njit(cache=True)
+def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
     """Run MSVM-RFE. Xt: genes x samples (C order); Y (M, n): the labels in {-1, +1} of the M machines trained on
     every resampling (M = 1: the binary SVM; M = K: the one-vs-rest machines of K classes); masks: t x n training
-    masks; n_remove: schedule. SVM j = r M + m is machine m on resampling r.
+    masks; n_remove: schedule; ``lazy``: find one-gene steps' argmin by the bounds below (False: evaluate every gene
+    at every step, the reference). SVM j = r M + m is machine m on resampling r.
 
     The criterion (Eqs. 5.2-5.3) is computed over the t resamplings from v_ri = sum_m w_rmi^2 / sum_m ||w_rm||^2, the
     squared weights of resampling r normalised to sum 1 over the genes (M = 1: Eq. 5.2's (w_ri / ||w_r||)^2).
 
-    Returns (eliminated, final_rows, final_crit, worst_gap): genes in elimination order (within a stage by increasing
-    criterion, ties by lower index), the survivors (ascending) with their last criterion, and the largest SMO gap.
+    Returns (eliminated, final_rows, final_crit, worst_gap, n_evals): genes in elimination order (within a stage by
+    increasing criterion, ties by lower index), the survivors (ascending) with their last criterion, the largest SMO
+    gap, and the number of exact gene evaluations (t products x_g . c_j each).
 
-    The survivors' rows are kept compacted in ``Xc`` (a removed gene's slot takes the last row), so the t weight
-    vectors of every step are one BLAS product Xc[:d'] @ (alpha * y)^T. Each SVM carries its multipliers, its
-    gradient and the Cholesky factor of its free block across steps; all three are downdated with the removed
-    genes and recomputed exactly whenever the survivors halve, so rounding does not accumulate.
+    Each SVM carries its Gram block, multipliers, gradient and the Cholesky factor of its free block across steps;
+    all are downdated with the removed genes and recomputed exactly whenever the survivors halve, so rounding does
+    not accumulate. Full steps (the first, chunks, the last, every step below ``_LAZY_GENES`` survivors or with
+    ``lazy=False``) compute every weight by one BLAS product and N_r from them. The other one-gene steps take
+    N_r = sum_m c_rm^T K_rm c_rm from the Gram blocks and find the argmin lazily (module docstring): a gene is
+    looked at only if :func:`_lower_bound`, at the radius its normalised weights can have moved since its last
+    evaluation, could reach the smallest exact criterion found so far; then in single precision, and exactly if
+    that still could.
     """
     d, n = Xt.shape
     M = Y.shape[0]
@@ -212,6 +384,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove):
         n_elim += n_remove[s]
     Xc = Xt.copy()
     rows = np.arange(d)
+    slot_of = np.arange(d)
     n_rem = d
     last_refresh = d
     sizes = np.zeros(t, dtype=np.int64)
@@ -234,14 +407,54 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove):
     F = np.zeros((t, n), dtype=np.int64)
     m_fac = -np.ones(t, dtype=np.int64)
     v = np.empty(n)
-    coefT = np.zeros((n, t))  # alpha_i y_i of SVM j in column j, full sample indexing
+    coef = np.zeros((t, n))  # alpha_i y_i of SVM j in row j, full sample indexing
+    prev = np.zeros((t, n))  # the same divided by sqrt(N_r), at the previous step
+    Nr = np.zeros(t_res)  # Eq. 5.2's normaliser of each resampling
+    ring = np.zeros((_RING, t, n))  # the normalised coefficients of the last _RING steps (step s in s % _RING)
+    dist = np.full(_RING, np.inf)  # their distance to the current ones (largest over r of the Frobenius norms)
+    ringm = np.zeros((_RING, t, n))  # the same in the metric of _metric, L^T c
+    distm = np.full(_RING, np.inf)
+    Lm = np.zeros((n, n))
+    cur_m = np.zeros((t, n))  # L^T of the current normalised coefficients
+    prev_m = np.zeros((t, n))
+    driftm = 0.0
+    epoch = 0
+    epoch_start = 0  # first step measured in the current metric
+    tr_m = 0.0
     eliminated = np.empty(n_elim, dtype=np.int64)
+    st = np.zeros((d, 12))
+    for u in range(d):
+        acc = 0.0
+        for i in range(n):
+            acc += Xc[u, i] * Xc[u, i]
+        st[u, _XNORM] = np.sqrt(acc)
+    w = np.empty(t + t_res)
+    # single-precision copies for screening (only where single precision holds the data with its relative rounding)
+    xabs = 0.0
+    for u in range(d):
+        for i in range(n):
+            if abs(Xc[u, i]) > xabs:
+                xabs = abs(Xc[u, i])
+    use32 = lazy and xabs < 1e30
+    X32 = Xc.astype(np.float32) if use32 else np.zeros((d, 0), dtype=np.float32)
+    c32 = np.zeros((t, n), dtype=np.float32)
+    ones = np.ones(t_res)  # the screening's weights are normalised already
+    n_screens = 0
+    q3 = np.sqrt(t_res / (t_res - 1.0))
+    drift = 0.0
+    cmax = 0.0
+    hint = -1  # gene evaluated first in a lazy step: the runner-up of the step before
+    n_evals = 0
+    trace = np.zeros((n_stages + 1, 3))
     pos = 0
     worst = 0.0
     final_crit = np.zeros(0)
-    crit = np.empty(d)
-    V = np.empty((d, t_res))
-    _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
+    Kfull = _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
+    has_m = lazy and _metric(Kfull, Xc, n_rem, st, Lm)
+    if has_m:
+        for i in range(n):
+            for p in range(i + 1):
+                tr_m += Lm[i, p] * Lm[i, p]
     for s in range(n_stages + 1):
         for j in range(t):
             m = sizes[j]
@@ -254,79 +467,241 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove):
             if gap > worst:
                 worst = gap
             for p in range(m):
-                coefT[idx[j, p], j] = a[p] * ys_all[j, p]
-        W = np.dot(Xc[:n_rem], coefT)  # n_rem x t weights
-        for r in range(t_res):  # Eq. 5.2 per resampling, over its M machines
-            nrm = 0.0
-            for mm in range(M):
-                j = r * M + mm
-                for u in range(n_rem):
-                    nrm += W[u, j] * W[u, j]
-            for u in range(n_rem):
-                acc = 0.0
+                coef[j, idx[j, p]] = a[p] * ys_all[j, p]
+        k = n_remove[s] if s < n_stages else 0
+        full = s == n_stages or k > 1 or s == 0 or not lazy or n_rem < _LAZY_GENES
+        if full:  # every weight: one BLAS product, and Eq. 5.2's normaliser N_r = sum_m ||w_rm||^2 from them
+            W = np.dot(Xc[:n_rem], np.ascontiguousarray(coef.T))  # n_rem x t weights
+            for r in range(t_res):
+                nrm = 0.0
                 for mm in range(M):
                     j = r * M + mm
-                    acc += W[u, j] * W[u, j]
-                V[u, r] = acc / nrm if nrm > 0.0 else 0.0
-        for u in range(n_rem):
-            mean = 0.0
+                    for u in range(n_rem):
+                        nrm += W[u, j] * W[u, j]
+                Nr[r] = nrm
+        else:  # N_r = sum_m c_rm^T K_rm c_rm from the Gram blocks, so no step needs every weight
             for r in range(t_res):
-                mean += V[u, r]
-            mean /= t_res
-            var = 0.0
+                nrm = 0.0
+                for mm in range(M):
+                    j = r * M + mm
+                    m = sizes[j]
+                    K = Kbuf[j, : m * m].reshape((m, m))
+                    for p in range(m):
+                        cp = alphas[j, p] * ys_all[j, p]
+                        if cp != 0.0:
+                            acc = 0.0
+                            for q in range(m):
+                                acc += K[p, q] * (alphas[j, q] * ys_all[j, q])
+                            nrm += cp * acc
+                Nr[r] = nrm
+        track = lazy and n_rem - k >= _LAZY_GENES  # a lazy step may follow: keep the drifts
+        slack = 0.0
+        slack_m = 0.0
+        screen = False
+        gam32 = 0.0
+        if track:
+            # drift of the normalised coefficients C_r / sqrt(N_r) since the previous step (largest over r)
+            step_len = 0.0
             for r in range(t_res):
-                var += (V[u, r] - mean) ** 2
-            sd = np.sqrt(var / (t_res - 1))
-            if sd > 0.0:
-                crit[u] = mean / sd
-            elif mean > 0.0:
-                crit[u] = np.inf
+                sc = 1.0 / np.sqrt(Nr[r]) if Nr[r] > 0.0 else 0.0
+                acc = 0.0
+                cn = 0.0
+                for mm in range(M):
+                    j = r * M + mm
+                    for i in range(n):
+                        z = coef[j, i] * sc
+                        acc += (z - prev[j, i]) ** 2
+                        cn += z * z
+                        prev[j, i] = z
+                if acc > step_len:
+                    step_len = acc
+                if cn > cmax:
+                    cmax = cn
+            drift += np.sqrt(step_len)
+            # exact distances to the coefficients of the last _RING steps: tighter than the summed drift (the path of
+            # the coefficients is not straight)
+            for q in range(_RING):
+                if s - q < 0:
+                    continue
+                ell = (s - q) % _RING
+                big = 0.0
+                for r in range(t_res):
+                    acc = 0.0
+                    for mm in range(M):
+                        j = r * M + mm
+                        for i in range(n):
+                            acc += (prev[j, i] - ring[ell, j, i]) ** 2
+                    if acc > big:
+                        big = acc
+                dist[ell] = np.sqrt(big)
+            ring[s % _RING] = prev
+            dist[s % _RING] = 0.0
+            slack_m = 0.0
+            if has_m:  # the same distances in the metric M (see _metric)
+                stepm = 0.0
+                for j in range(t):
+                    _to_metric(Lm, prev[j], cur_m[j])
+                for r in range(t_res):
+                    acc = 0.0
+                    for mm in range(M):
+                        j = r * M + mm
+                        for i in range(n):
+                            acc += (cur_m[j, i] - prev_m[j, i]) ** 2
+                    if acc > stepm:
+                        stepm = acc
+                driftm += np.sqrt(stepm)
+                prev_m[:] = cur_m
+                for q in range(1, _RING):
+                    if s - q < 0:
+                        continue
+                    ell = (s - q) % _RING
+                    big = 0.0
+                    for r in range(t_res):
+                        acc = 0.0
+                        for mm in range(M):
+                            j = r * M + mm
+                            for i in range(n):
+                                acc += (cur_m[j, i] - ringm[ell, j, i]) ** 2
+                        if acc > big:
+                            big = acc
+                    distm[ell] = np.sqrt(big)
+                ringm[s % _RING] = cur_m
+                distm[s % _RING] = 0.0
+                # rounding of two products L^T c: (n + 2) eps |L|_F |c| each
+                slack_m = 4.0 * (n + 4) * 2.220446049250313e-16 * np.sqrt(tr_m) * np.sqrt(cmax)
+            trace[s, 0] = np.sqrt(step_len)
+            trace[s, 1] = np.sqrt(cmax)
+            # rounding of the products x . c_j (at most n eps |x| |c| each), as a radius per unit |x|
+            slack = 4.0 * (n + 4) * 2.220446049250313e-16 * np.sqrt(cmax)
+            # single precision: |a - a32| <= (n + 4) 2^-24 |x| |C_r|_F (conversions and products; any summation order),
+            # plus the subnormal spacing of each term
+            screen = use32 and np.sqrt(cmax) < 1e30
+            if screen:
+                for j in range(t):
+                    for i in range(n):
+                        c32[j, i] = prev[j, i]
+            gam32 = (n + 4) * 2.0**-24 * 1.01 * np.sqrt(cmax)
+        if full:
+            if track:  # with the summaries a lazy step will bound from
+                for u in range(n_rem):
+                    for j in range(t):
+                        w[j] = W[u, j]
+                    _summarise(w, t, Nr, M, st, u, s, drift, 0.0, driftm, epoch)
             else:
-                crit[u] = 0.0
+                _criteria(W, n_rem, Nr, M, st)
+            n_evals += n_rem
         if s == n_stages:
             order = np.argsort(rows[:n_rem])
-            final_crit = crit[:n_rem][order]
+            final_crit = st[:n_rem, _CRIT][order].copy()
             rows[:n_rem] = rows[:n_rem][order]
             break
-        k = n_remove[s]
         # when the survivors will have halved after this step, the blocks, gradients and factors are recomputed
         # exactly from the survivors below, so the removed genes are only compacted out (the downdates would be
         # overwritten: same numbers, and a chunk of half the genes costs n^2 per survivor instead of t n^2 per gene)
         refresh = 2 * (n_rem - k) <= last_refresh
         if k == 1:
-            u = _argmin_crit(crit, rows, n_rem)
-            eliminated[pos] = rows[u]
+            best = np.inf
+            best_g = -1
+            if hint >= 0 and not full:
+                h = slot_of[hint]
+                if st[h, _STEP] != s or st[h, _R0] != 0.0:
+                    _eval_slot(Xc, h, coef, Nr, M, st, s, drift, w, 0.0, driftm, epoch)
+                    n_evals += 1
+                best = st[h, _CRIT]
+                best_g = hint
+            second = np.inf
+            second_g = -1
+            best_u = -1
+            for u in range(n_rem):
+                e = st[u, _STEP]
+                if not full and (e != s or st[u, _R0] != 0.0):
+                    bm = best * (1.0 + 1e-10)
+                    if e != s:
+                        inring = s - e < _RING
+                        far = dist[int(e) % _RING] if inring else drift - st[u, _DRIFT]
+                        rho = st[u, _XNORM] * far * (1.0 + 1e-9)
+                        if has_m:
+                            if inring and s - e <= s - epoch_start:
+                                farm = distm[int(e) % _RING]
+                            elif st[u, _EPOCH] == epoch:
+                                farm = driftm - st[u, _DRIFTM]
+                            else:
+                                farm = np.inf
+                            rhom = st[u, _LEV] * (farm * (1.0 + 1e-9) + slack_m)
+                            if rhom < rho:
+                                rho = rhom
+                        rho += st[u, _XNORM] * slack + st[u, _R0]
+                        num, den = _lower_bound(st, u, rho, q3)
+                        if num > bm * den:
+                            continue
+                        if screen:  # single precision first: half the memory traffic of the exact products
+                            r0 = st[u, _XNORM] * gam32 + np.sqrt(M) * n * 2.0**-140 * (1.0 + np.sqrt(cmax) + xabs)
+                            _eval_slot(X32, u, c32, ones, M, st, s, drift, w, r0, driftm, epoch)
+                            n_screens += 1
+                            num, den = _lower_bound(st, u, r0 + st[u, _XNORM] * slack, q3)
+                            if num > bm * den:
+                                continue
+                    _eval_slot(Xc, u, coef, Nr, M, st, s, drift, w, 0.0, driftm, epoch)
+                    n_evals += 1
+                val = st[u, _CRIT]
+                g = rows[u]
+                if val < best or (val == best and g <= best_g):
+                    if g != best_g:
+                        second = best
+                        second_g = best_g
+                    best = val
+                    best_g = g
+                    best_u = u
+                elif g != best_g and (val < second or (val == second and g < second_g)):
+                    second = val
+                    second_g = g
+            hint = second_g
+            trace[s, 2] = best
+            eliminated[pos] = best_g
             pos += 1
-            if refresh:
-                n_rem = _drop_row(Xc, rows, u, n_rem)
-            else:
-                n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac,
-                                     v)
+            if not refresh:
+                _downdate_gene(Xc[best_u], Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
+            n_rem = _drop_slot(Xc, X32, rows, slot_of, st, best_u, n_rem)
         else:
             by_gene = np.argsort(rows[:n_rem])
-            order = by_gene[np.argsort(crit[:n_rem][by_gene], kind="mergesort")[:k]]
+            order = by_gene[np.argsort(st[:n_rem, _CRIT][by_gene], kind="mergesort")]
             for q in range(k):
                 eliminated[pos] = rows[order[q]]
                 pos += 1
-            for u in np.sort(order)[::-1]:  # descending slots: the row moved in is never one still to remove
-                if refresh:
-                    n_rem = _drop_row(Xc, rows, u, n_rem)
-                else:
-                    n_rem = _remove_gene(Xc, rows, u, n_rem, Kbuf, sizes, idx, alphas, grads, ys_all, chol, F,
-                                         m_fac, v)
+            hint = rows[order[k]] if k < n_rem else -1
+            for u in np.sort(order[:k])[::-1]:  # descending slots: the row moved in is never one still to remove
+                if not refresh:
+                    _downdate_gene(Xc[u], Kbuf, sizes, idx, alphas, grads, ys_all, chol, F, m_fac, v)
+                n_rem = _drop_slot(Xc, X32, rows, slot_of, st, u, n_rem)
         if refresh:  # exact Gram blocks, gradients and factors again
             last_refresh = n_rem
-            _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
-    return eliminated, rows[:n_rem].copy(), final_crit, worst
+            Kfull = _exact_blocks(Xc, n_rem, sizes, idx, ys_all, alphas, Kbuf, grads, m_fac)
+            if has_m:  # a new metric from the survivors: the distances of the old one no longer apply
+                has_m = _metric(Kfull, Xc, n_rem, st, Lm)
+                epoch += 1
+                epoch_start = s + 1
+                tr_m = 0.0
+                for i in range(n):
+                    for p in range(i + 1):
+                        tr_m += Lm[i, p] * Lm[i, p]
+                for j in range(t):
+                    _to_metric(Lm, prev[j], prev_m[j])
+    return eliminated, rows[:n_rem].copy(), final_crit, worst, n_evals, trace, n_screens
 
 
-def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove):
+def _msvm_path(Xt, y, masks, C, tol, max_iter, n_remove, lazy=True, n_evals=False):
     """Run MSVM-RFE (:func:`_msvm_kernel`, the numba loop): ``y`` the binary labels (n,) in {-1, +1}, or (M, n) label
     rows of M machines per resampling (the one-vs-rest problems of K classes). Returns the kernel's
-    (eliminated, final_rows, final_crit, worst_gap)."""
+    (eliminated, final_rows, final_crit, worst_gap), and its number of gene evaluations if ``n_evals``."""
     y = np.asarray(y, dtype=np.float64)
     Y = np.ascontiguousarray(y[None, :] if y.ndim == 1 else y)
-    return _msvm_kernel(Xt, Y, masks, C, tol, max_iter, np.asarray(n_remove, dtype=np.int64))
+    n_remove = np.asarray(n_remove, dtype=np.int64)
+    # the lazy argmin's bookkeeping only where a one-gene step meets at least _LAZY_GENES survivors (not for
+    # step="auto", whose one-gene steps start at 256)
+    before = Xt.shape[0] - np.concatenate([[0], np.cumsum(n_remove)[:-1]])
+    lazy = bool(lazy) and bool(np.any((n_remove == 1) & (before >= _LAZY_GENES)))
+    out = _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy)
+    return out if n_evals else out[:4]
 
 
 #: Where ``step="auto"`` stops removing chunks and ``max_forward_genes="auto"`` stops scoring prefixes: 2^8 genes, the
