@@ -73,8 +73,9 @@ def _synthetic(seed=0, n=45, d=80):
     return X, y
 
 
-@pytest.mark.parametrize("name", ["SVM-RFE (halving) + SVM", "kNN on Fisher genes", "SC stumps",
-                                  "SMLR selector + SVM", "shrunken centroids (SC.s)", "ALMA-FS"])
+@pytest.mark.parametrize("name", ["SVM-RFE (halving) + SVM", "kNN on Fisher genes", "SC stumps", "kNN (all genes)",
+                                  "SMLR selector + SVM", "shrunken centroids (SC.s)", "shrunken centroids (SC.l)",
+                                  "ALMA-FS"])
 def test_poisoning_the_test_part_changes_nothing_chosen(name):
     """Replace the test samples by garbage (huge values, flipped labels): the inner CV's choice, the signature and
     the inner loss are identical; only the test predictions may change."""
@@ -245,19 +246,22 @@ def test_every_data_set_of_the_leaderboard_has_a_title(mirror):
 
 def test_shrunken_centroids_predict_by_pams_rule_with_the_class_prior():
     """The catalogue's shrunken centroids score a sample by PAM's discriminant (Tibshirani 2002; ESL Eq. 18.2):
-    -sum_i (x_i - c_ki)^2 / s_i^2 + 2 log pi_k, computed here by hand from the fitted centroids and pooled sds.
-    On unbalanced classes the prior term changes predictions (the uniform-prior rule disagrees): the check can
-    fail."""
+    -sum_i (x_i - c_ki)^2 / (s_i + s_0)^2 + 2 log pi_k, computed here by hand from the fitted centroids, the pooled
+    sds (recomputed from the data) and their median s_0. On unbalanced classes the prior term changes predictions
+    (the uniform-prior rule disagrees): the check can fail."""
     rng = np.random.default_rng(3)
     y = np.r_[np.ones(30), -np.ones(8)].astype(int)
     X = rng.normal(size=(38, 40))
     X[:, :3] += 0.6 * y[:, None]
     Xt = rng.normal(size=(200, 40))
+    means = {k: X[y == k].mean(axis=0) for k in (-1, 1)}
+    s = np.sqrt(sum(((X[y == k] - means[k]) ** 2).sum(axis=0) for k in (-1, 1)) / (38 - 2))
+    scale = s + np.median(s)
     for name in ("shrunken centroids (SC.s)", "shrunken centroids (SC.l)"):
-        est = K.method(name).estimator({"threshold": 1.0}, None, 0).fit(X, y)
-        s, c = est.within_class_std_dev_, est.centroids_
+        est = K.method(name).estimator({"threshold": 0.3}, None, 0).fit(X, y)
+        c = est.centroids_
         prior = np.array([np.mean(y == k) for k in est.classes_])
-        disc = np.array([[-np.sum((x - c[k]) ** 2 / s**2) + 2 * np.log(prior[k]) for k in range(2)] for x in Xt])
+        disc = np.array([[-np.sum((x - c[k]) ** 2 / scale**2) + 2 * np.log(prior[k]) for k in range(2)] for x in Xt])
         np.testing.assert_allclose(est.decision_function(Xt), disc[:, 1] - disc[:, 0], rtol=1e-10)
         np.testing.assert_array_equal(est.predict(Xt), est.classes_[disc.argmax(1)])
         uniform = est.classes_[np.argmin([[np.sum((x - c[k]) ** 2) for k in range(2)] for x in Xt], axis=1)]

@@ -22,13 +22,21 @@ standardised genes, i.e. the SVM of the data scaled to unit mean squared norm pe
 size (:class:`SignatureSVM`). ``tie`` breaks inner-CV ties: ``"fewer"`` genes (stumps, rounds) first, or ``"more"``
 (the shrunken centroids "SC.l" of Díaz-Uriarte & Alvarez de Andrés 2006), then grid order.
 
-The shrunken centroids are scikit-learn's ``NearestCentroid`` with ``priors="empirical"``: PAM's rule (Tibshirani
-et al. 2002; Hastie, Tibshirani & Friedman, *Elements*, 2nd ed., Eqs. 18.2-18.5), the squared distance to each
-shrunken centroid standardised gene by gene by the pooled within-class sd, minus 2 log of the class's share of the
-training samples. With the default uniform priors scikit-learn predicts by the plain Euclidean distance (no class
-prior; its decision function, which gives the AUC, is the standardised one): on Shipp's 58 DLBCL and 19 FL it
-predicted the smaller class for 40 % of the test samples. PAM standardises by s_i + s_0 (s_0 the median s_i) where
-scikit-learn uses s_i.
+The shrunken centroids (SC.l, SC.s) are PAM's rule (Tibshirani et al. 2002; Hastie, Tibshirani & Friedman,
+*Elements*, 2nd ed., Eqs. 18.2-18.5) in :class:`genesel.centroids.ShrunkenCentroids`: the squared distance to each
+shrunken centroid standardised gene by gene by s_i + s_0 (s_0 the median pooled within-class sd), minus 2 log of the
+class's share of the training samples (pamr's default prior); the threshold chosen by the inner CV among PAM's 30
+(0 to the largest |d_ik|, relative to each training part's maximum), ties to the most genes (SC.l) or the fewest
+(SC.s), as Díaz-Uriarte & Alvarez de Andrés 2006. scikit-learn's ``NearestCentroid`` (used before) shrinks the same
+way but standardises its distance by s_i alone, and with its default uniform priors predicts by the plain Euclidean
+distance: on Shipp's 58 DLBCL and 19 FL that predicted the smaller class for 40 % of the test samples.
+
+Díaz-Uriarte & Alvarez de Andrés 2006's other columns: KNN (Euclidean distance, k chosen by the inner CV), NN.vs
+(the genes ranked by the between- to within-class sum of squares, Fisher's ratio, their number and k chosen by the
+inner CV), DLDA (:class:`genesel.discriminant.DLDA`, equal priors), the random forest with mtry = sqrt(genes)
+(scikit-learn's ``max_features="sqrt"``), nodes grown to purity, 2000 trees, and its backward elimination
+(:class:`genesel.forest.RFBackwardSelector`: 2000 trees for the first forest, 1000 for the later ones, 20 % of the
+genes dropped per step, s.e. 0 or 1 rule).
 """
 
 from __future__ import annotations
@@ -43,11 +51,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.feature_selection import SelectKBest
 from sklearn.linear_model import LogisticRegression
-from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
 from genesel.alma import ALMA, ALMAFS, ALMARFE
 from genesel.arom import L2AROM
+from genesel.centroids import ShrunkenCentroids
 from genesel.discriminant import DLDA
 from genesel.dwd import DWD
 from genesel.filters import (ANOVASelector, FisherSelector, KruskalWallisSelector, SignalToNoiseSelector, t_statistic,
@@ -417,6 +426,18 @@ _RF_NOTE = ("Díaz-Uriarte's backward elimination on genesel's own numba random 
             "scikit-learn's forests (other random numbers)")
 
 
+#: PAM's threshold grid (``pamr.train``: 30 values from 0 to the largest |d_ik|, where no gene is left), relative to
+#: that maximum on each training part (:class:`genesel.centroids.ShrunkenCentroids`, ``threshold_scale="max"``)
+PAM_THRESHOLDS = tuple(round(float(t), 6) for t in np.linspace(0.0, 1.0, 30))
+_PAM_NOTE = ("PAM's nearest shrunken centroids (genesel.centroids, not scikit-learn's NearestCentroid, whose distance "
+             "standardises by s_i instead of s_i + s_0), class priors the training shares (pamr's default); the inner "
+             "CV chooses the threshold among PAM's 30, relative to the largest |d_ik| of each training part")
+
+
+def _pam(p, s, seed):
+    return ShrunkenCentroids(threshold=p["threshold"], threshold_scale="max", priors="empirical")
+
+
 def _alma_clf(p_norm):
     return lambda p, s, seed: ALMA(p=p_norm, alpha=p["alpha"], n_cycles=50, random_state=seed)
 
@@ -545,16 +566,12 @@ _ENTRIES = [
            lambda p, s, seed: RandomForestClassifier(n_estimators=p["trees"], n_jobs=1, random_state=seed),
            paper="Breiman 2001", family="baseline", grid={"trees": (2000,)}, quick_grid={"trees": (200,)},
            source="scikit-learn"),
-    Method("shrunken centroids (SC.s)", "model", lambda p, s, seed: NearestCentroid(shrink_threshold=p["threshold"],
-                                                                                     priors="empirical"),
-           paper="Tibshirani 2002", family="embedded", grid={"threshold": (None, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)},
-           quick_grid={"threshold": (None, 1.0, 2.0, 4.0)},
-           signature=_centroids, tie="fewer", source="scikit-learn"),
-    Method("shrunken centroids (SC.l)", "model", lambda p, s, seed: NearestCentroid(shrink_threshold=p["threshold"],
-                                                                                     priors="empirical"),
-           paper="Tibshirani 2002", family="embedded", grid={"threshold": (None, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)},
-           quick_grid={"threshold": (None, 1.0, 2.0, 4.0)},
-           signature=_centroids, tie="more", source="scikit-learn"),
+    Method("shrunken centroids (SC.s)", "model", _pam, paper="Tibshirani 2002 / Díaz-Uriarte 2006 (SC.s)",
+           family="embedded", grid={"threshold": PAM_THRESHOLDS}, quick_grid={"threshold": PAM_THRESHOLDS[::5]},
+           signature=_centroids, tie="fewer", note=_PAM_NOTE + "; ties to the fewest genes (their SC.s)"),
+    Method("shrunken centroids (SC.l)", "model", _pam, paper="Tibshirani 2002 / Díaz-Uriarte 2006 (SC.l)",
+           family="embedded", grid={"threshold": PAM_THRESHOLDS}, quick_grid={"threshold": PAM_THRESHOLDS[::5]},
+           signature=_centroids, tie="more", note=_PAM_NOTE + "; ties to the most genes (their SC.l)"),
     Method("kNN on Fisher genes", "ranked", lambda p, s, seed: KNeighborsClassifier(n_neighbors=p["k"]),
            paper="Díaz-Uriarte 2006 (NN.vs)", family="filter", grid={"k": K_GRID},
            ranker=lambda p, s, seed: FisherSelector(n_features_to_select=None), source="scikit-learn"),

@@ -35,11 +35,13 @@ DU2006_COLUMN_METHODS = {"SVM": "SVM (all genes)", "KNN": "kNN (all genes)", "DL
                   "SC.l": "shrunken centroids (SC.l)", "SC.s": "shrunken centroids (SC.s)",
                   "NN.vs": "kNN on Fisher genes", "random forest": "random forest (all genes)",
                   "RF var.sel. s.e. 0": "RF var. sel. (s.e. 0)", "RF var.sel. s.e. 1": "RF var. sel. (s.e. 1)"}
-DU2006_DATA = {"alon": "Colon: the same 62 x 2000 (Alon 1999)",
+DU2006_DATA = {"alon": "Colon: the same 62 x 2000 (Alon 1999), as Dettling 2004 preprocessed it: log10, each sample "
+                        "standardised over its genes (the 'diaz2006' view)",
                "golub": "Leukemia: theirs is Golub's 38 training samples x 3051 genes (Dudoit's filter); the "
                         "'diaz2006' view here rebuilds exactly that (38 x 3051)",
                "singh": "Prostate: theirs is 102 x 6033 genes (Singh 2002 filtered as in Dettling 2004); here all "
-                        "12600 probes of the registry's copy, log-transformed (floor 10) and standardised",
+                        "12600 probes of the registry's copy (no filter of floor, ceiling, max/min and max - min "
+                        "rebuilds 6033 from it), floored at 10, capped at 16000, log10, each sample standardised",
                "khan": "Srbct: the same 63 x 2308, 4 classes (Khan 2001); their SVM one-vs-one (e1071), ours "
                        "one-vs-rest"}
 #: Their Lymphoma (62 x 4026: 42 DLBCL, 9 FL, 11 CLL, Dettling's version of Alizadeh 2000) is not rebuilt: the
