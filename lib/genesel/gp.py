@@ -123,7 +123,19 @@ _SINGLE_THREAD_MAX_N = 2000
 # ---------------------------------------------------------------------------------------------------------------
 def _scaled_sqdist(A, B, l, A_sq=None):
     """S[i, j] = Σ_m l_m (A_im − B_jm)² via one matrix product (A and B centred by the caller; ``A_sq`` = A ∘ A
-    when available)."""
+    when available).
+
+    Training covariance (B is A, one l per gene): with Z = A diag(√l), S = a 1ᵀ + 1 aᵀ − 2 Z Zᵀ, a = diag(Z Zᵀ).
+    ``Z @ Z.T`` is one symmetric rank-k update (BLAS syrk: numpy recognises the product of an array with its own
+    transpose): half the multiplications of the general product (A diag l) Aᵀ, and no separate pass for a."""
+    if B is A and np.ndim(l) == 1:
+        Z = A * np.sqrt(l)
+        G = Z @ Z.T
+        a = np.diag(G).copy()
+        S = a[:, None] + a[None, :] - 2.0 * G
+        np.maximum(S, 0.0, out=S)
+        np.fill_diagonal(S, 0.0)
+        return S
     Al = A * l
     a = A_sq @ l if A_sq is not None and np.ndim(l) == 1 else np.einsum("ij,ij->i", Al, A)
     b = a if B is A else np.einsum("ij,ij->i", B * l, B)
