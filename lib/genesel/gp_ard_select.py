@@ -72,7 +72,7 @@ from genesel._core.units import in_x_units, scale_pow2, unit_row_exponent
 from genesel._core.validation import check_classification_fit, check_expression_data
 from genesel.filters import wilcoxon_pvalues
 from genesel.forward import ForwardPath, forward_path
-from genesel.gp import _BOUNDS, GaussianProcessClassifier, _unit_sd_exponent
+from genesel.gp import GaussianProcessClassifier
 from genesel.msvm_rfe import linear_svm_units, svm_forward_path
 
 __all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes", "prefilter_level",
@@ -215,12 +215,9 @@ class _GPARDBase(SelectorBase):
         self.n_folds_ = resolve_folds(type(self).__name__, self.n_folds, y_pm1)
         return self.n_folds_
 
-    def _gp(self, seed, start=None):
-        """The GP-ARD of one fold fit; ``start`` = (v0, v1, v2, l) starts its evidence maximisation (and centres the
-        restarts' perturbations) there instead of at the defaults."""
-        kw = {} if start is None else dict(zip(("v0", "v1", "v2", "l"), start))
+    def _gp(self, seed):
         return GaussianProcessClassifier(approximation="laplace", ard=True, n_restarts=self.n_restarts,
-                                         max_iter=self.max_iter, random_state=seed, **kw)
+                                         max_iter=self.max_iter, random_state=seed)
 
     def _units(self, X):
         """Data-relative units (exact; see :mod:`genesel._core.units`): X times a power of two for the GP-ARD fits,
@@ -298,25 +295,6 @@ class _GPARDBase(SelectorBase):
 
 
 
-def _warm_start(prev, C, Xi):
-    """(v0, v1, v2, l) of a fold's previous GP-ARD fit restricted to the genes C that survived (``prev`` = (genes,
-    v0, v1, v2, log ARD values) in the units of the data), l clipped into the box the next fit keeps for ``Xi``
-    (:data:`genesel.gp._BOUNDS` in the data-relative units of :func:`genesel.gp._unit_sd_exponent`; a gene constant in
-    the previous fit, relevance 0, starts at the lower bound); v0, v1, v2 clipped into their boxes likewise."""
-    genes, v0, v1, v2, log_l = prev
-    log_l = log_l[np.searchsorted(genes, C)]
-    k = _unit_sd_exponent(Xi - Xi.mean(axis=0))
-    lo, hi = _BOUNDS["l"]
-    shift = 2 * k * np.log(2.0)  # log l in the units of X = log l' + shift
-    log_l = np.clip(np.where(np.isfinite(log_l), log_l, -np.inf), lo + shift + 1e-9, hi + shift - 1e-9)
-
-    def inside(v, name):
-        a, b = _BOUNDS[name]
-        return float(np.exp(np.clip(np.log(v), a + 1e-9, b - 1e-9)))
-
-    return inside(v0, "v0"), inside(v1, "v1"), inside(v2, "v2"), np.exp(log_l)
-
-
 class GPARDRFE(_GPARDBase):
     """GP-ARD-RFE (thesis §5.4, Figure 5.7): k-fold GP-ARD, normalised average ARD values with the L/T rules,
     halving to 2^p genes, then forward selection with LOO.
@@ -371,8 +349,6 @@ class GPARDRFE(_GPARDBase):
     """
 
     _parameter_constraints = {**_COMMON, "p": [integer(0, None, "left")]}
-    #: each round's fold fits start at the fold's previous optimum restricted to the surviving genes
-    _warm_start = True
 
     def __init__(self, n_folds="auto", p=8, n_restarts=2, max_iter=200, forward="svm", C=1.0, random_state=None):
         self.n_folds = n_folds
@@ -395,19 +371,15 @@ class GPARDRFE(_GPARDBase):
         sizes = halving_sizes(d, self.p)
         C = np.arange(d)
         rounds, evid, eliminated_blocks, iters, converged = [], [], [], [], []
-        fits = [None] * self.n_folds_
         for r in range(len(sizes)):
             theta = np.empty((self.n_folds_, C.size))
             ev = np.empty(self.n_folds_)
             it, conv = np.zeros(self.n_folds_, dtype=np.int64), np.zeros(self.n_folds_, dtype=bool)
             for i, mask in enumerate(masks):
-                Xi = Xs[np.ix_(mask, C)]
-                start = None if fits[i] is None or not self._warm_start else _warm_start(fits[i], C, Xi)
-                gp = self._gp(int(seeds[r, i]), start).fit(Xi, y_pm1[mask])
+                gp = self._gp(int(seeds[r, i])).fit(Xs[np.ix_(mask, C)], y_pm1[mask])
                 theta[i] = gp.relevances_  # in the data-relative units of Xs
                 ev[i] = gp.log_marginal_likelihood_
                 it[i], conv[i] = gp.n_iter_, gp.optimizer_converged_
-                fits[i] = (C, gp.v0_, gp.v1_, gp.v2_, gp.log_relevances_)
             evid.append(ev)
             iters.append(it)
             converged.append(conv)
