@@ -11,8 +11,14 @@ method: CPU and wall seconds (old, new, ratio), the overlap of the top 10 / top 
 signature sizes and their overlap, the test errors of the pipeline on the outer test part, and the GP-ARD fits
 that stopped at the iteration cap.
 
+``--evaluations``: instead, the CPU seconds of one evaluation of the log evidence and its gradient (what every
+L-BFGS-B iteration costs) old against new, at the sizes of one GP-ARD fold fit (the training part of a 5-fold split
+of the outer training part: Chowdary 66 x 22,283, Gordon 116 x 12,533, Gravier 107 x 2,905, a 100 x 55,000 array's
+10-fold fit 90 x 55,000) on seeded N(0, 1) data at a seeded point, with the largest relative difference of the
+evidence and of the gradient between the two (rounding only).
+
 Run: ``OPENBLAS_CORETYPE=Haswell python benchmarks/bench_gp_ard_speed.py [--sets chowdary gordon] [--base ec0eaab]
-[--methods rfe fs]``.
+[--methods rfe fs] [--evaluations]``.
 """
 
 from __future__ import annotations
@@ -89,18 +95,49 @@ def run(gp_mod, sel_mod, kind, Xa, ya, Xb, yb, seed):
                 capped_warnings=n_cap, gp_iter=clf.n_iter_, gp_conv=clf.optimizer_converged_)
 
 
+def evaluations(gp_old, gp_new, shapes=((66, 22283), (116, 12533), (107, 2905), (90, 55000)), repeats=5):
+    """Per-evaluation CPU seconds (evidence and gradient) old against new, best of ``repeats`` x 10 calls."""
+    from threadpoolctl import threadpool_limits
+
+    print("| fold fit n x d | CPU ms old | CPU ms new | ratio | rel. diff log Z | rel. diff gradient |")
+    print("|---|---|---|---|---|---|")
+    for n, d in shapes:
+        rng = np.random.default_rng(n + d)
+        X, y = rng.normal(size=(n, d)), np.where(np.arange(n) % 2 == 0, 1, -1)
+        fits, best = {}, {}
+        with threadpool_limits(1), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for name, mod in (("old", gp_old), ("new", gp_new)):
+                fits[name] = mod.GaussianProcessClassifier(n_restarts=0, optimizer=None).fit(X, y)
+            theta = fits["old"]._theta_scaled + 0.5 * rng.normal(size=fits["old"]._theta_scaled.size)
+            out = {}
+            for _ in range(repeats):
+                for name, gp in fits.items():
+                    c0 = time.process_time()
+                    for _ in range(10):
+                        out[name] = gp._evidence(theta, True)
+                    best[name] = min(best.get(name, np.inf), (time.process_time() - c0) / 10)
+        (zo, go, _), (zn, gn, _) = out["old"], out["new"]
+        print(f"| {n} x {d} | {1e3 * best['old']:.1f} | {1e3 * best['new']:.1f} | {best['old'] / best['new']:.2f} | "
+              f"{abs(zn - zo) / abs(zo):.1e} | {np.max(np.abs(gn - go)) / np.max(np.abs(go)):.1e} |", flush=True)
+
+
 def main(argv=None):
     ap = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     ap.add_argument("--sets", nargs="+", default=["chowdary", "gordon", "gravier"])
     ap.add_argument("--methods", nargs="+", default=["rfe", "fs"], choices=["rfe", "fs"])
     ap.add_argument("--base", default="ec0eaab", help="commit of the previous code")
     ap.add_argument("--folds", nargs="+", type=int, default=[0], help="outer folds of repeat 0")
+    ap.add_argument("--evaluations", action="store_true", help="time one evidence evaluation instead")
     args = ap.parse_args(argv)
     use_mirror(args)
     import genesel.gp as gp_new
     import genesel.gp_ard_select as sel_new
 
     gp_old, sel_old = old_modules(args.base)
+    if args.evaluations:
+        evaluations(gp_old, gp_new)
+        return
     print("| set | fold | method | CPU s old | CPU s new | CPU ratio | wall ratio | final GP CPU old/new "
           "| top-10 common | top-50 common | size old/new (common) | test errors old/new | capped fits old/new |")
     print("|" + "---|" * 13)
