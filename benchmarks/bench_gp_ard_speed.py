@@ -17,8 +17,12 @@ of the outer training part: Chowdary 66 x 22,283, Gordon 116 x 12,533, Gravier 1
 10-fold fit 90 x 55,000) on seeded N(0, 1) data at a seeded point, with the largest relative difference of the
 evidence and of the gradient between the two (rounding only).
 
+``--wide``: instead, ``GPARDRFE()`` and ``GPARDFS()`` with their defaults on ``benchmarks/bench_wide.py``'s seeded
+100 x 55,000 problem, old and new, one BLAS thread: CPU and wall seconds, the iteration-capped fits and how many of
+the 10 informative genes each signature holds.
+
 Run: ``OPENBLAS_CORETYPE=Haswell python benchmarks/bench_gp_ard_speed.py [--sets chowdary gordon] [--base ec0eaab]
-[--methods rfe fs] [--evaluations]``.
+[--methods rfe fs] [--evaluations | --wide]``.
 """
 
 from __future__ import annotations
@@ -122,6 +126,30 @@ def evaluations(gp_old, gp_new, shapes=((66, 22283), (116, 12533), (107, 2905), 
               f"{abs(zn - zo) / abs(zo):.1e} | {np.max(np.abs(gn - go)) / np.max(np.abs(go)):.1e} |", flush=True)
 
 
+def wide(sel_old, sel_new, methods):
+    """The defaults on the 100 x 55,000 problem of bench_wide.py, old and new."""
+    from threadpoolctl import threadpool_limits
+
+    from bench_wide import synthetic
+
+    X, y, _, _, informative = synthetic()
+    print("| 100 x 55,000, defaults | code | CPU s | wall s | capped fits | informative genes in the signature |")
+    print("|---|---|---|---|---|---|")
+    for kind in methods:
+        for name, mod in (("old", sel_old), ("new", sel_new)):
+            Sel = mod.GPARDRFE if kind == "rfe" else mod.GPARDFS
+            with threadpool_limits(1), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t0, c0 = time.perf_counter(), time.process_time()
+                sel = Sel().fit(X, y)
+                cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+            cap = capped(sel)
+            got = np.intersect1d(np.flatnonzero(sel.support_), informative).size
+            print(f"| GP-ARD-{kind.upper()} | {name} | {cpu:.0f} | {wall:.0f} | "
+                  f"{f'{cap[0]} of {cap[1]}' if cap else '-'} | {got} of 10 ({sel.support_.sum()} genes) |",
+                  flush=True)
+
+
 def main(argv=None):
     ap = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     ap.add_argument("--sets", nargs="+", default=["chowdary", "gordon", "gravier"])
@@ -129,6 +157,7 @@ def main(argv=None):
     ap.add_argument("--base", default="ec0eaab", help="commit of the previous code")
     ap.add_argument("--folds", nargs="+", type=int, default=[0], help="outer folds of repeat 0")
     ap.add_argument("--evaluations", action="store_true", help="time one evidence evaluation instead")
+    ap.add_argument("--wide", action="store_true", help="the defaults on bench_wide.py's 100 x 55,000 problem")
     args = ap.parse_args(argv)
     use_mirror(args)
     import genesel.gp as gp_new
@@ -137,6 +166,9 @@ def main(argv=None):
     gp_old, sel_old = old_modules(args.base)
     if args.evaluations:
         evaluations(gp_old, gp_new)
+        return
+    if args.wide:
+        wide(sel_old, sel_new, args.methods)
         return
     print("| set | fold | method | CPU s old | CPU s new | CPU ratio | wall ratio | final GP CPU old/new "
           "| top-10 common | top-50 common | size old/new (common) | test errors old/new | capped fits old/new |")
