@@ -21,6 +21,12 @@ evidence and of the gradient between the two (rounding only).
 100 x 55,000 problem, old and new, one BLAS thread: CPU and wall seconds, the iteration-capped fits and how many of
 the 10 informative genes each signature holds.
 
+Measured 2026-11-28 against ec0eaab (loaded 2-core machine, one outer fold): one evaluation 1.22-1.27x less CPU
+(same evidence and gradient to 3e-15); whole selectors 1.05-1.21x CPU (GP-ARD-RFE: Gravier 23.7 -> 22.5 s, Chowdary
+59.0 -> 53.2 s, Gordon 65.6 -> 54.4 s; GP-ARD-FS 1.00-1.08x). The selections move as much as the rounding lets
+iteration-capped fits move: top-10 in common 5-10, top-50 22-50, signature sizes 35/117 (Gravier RFE), 3/4, 5/4,
+3/9, 4/5, 29/29; test errors 10/11, 1/0, 0/0, 12/12, 1/1, 0/0.
+
 Run: ``OPENBLAS_CORETYPE=Haswell python benchmarks/bench_gp_ard_speed.py [--sets chowdary gordon] [--base ec0eaab]
 [--methods rfe fs] [--evaluations | --wide]``.
 """
