@@ -15,14 +15,14 @@ random_state=seed)`` on the genes it selected. Everything runs twice, with one a
   ``feature_order_``; final GP: its 10 largest ARD values) and the signature are the same at both thread counts
   (shown on the first row of each selector).
 
-Measured 2026-11-28 (branch h-speed-gp, the catalogue's settings, max_iter 200; a loaded 2-core machine: 19 of the
-20 sets, Chowdary left out by the deadline; 22,283 probes as Borovecki, which is in). 380 of 718 fits met their
-convergence test. Every final GP (on the 1-117 selected genes) converged, within 157 iterations (38 of 38). GP-ARD-FS'
-fold fits: 70 of 95, all where the prefilter passed at most 414 genes (and Armstrong's 880), fewer above (Gordon's
-3,328: 1 of 5). GP-ARD-RFE's fold fits: on 256 genes 90 of 95; on 1,024 genes or more 103 of 395, and in the first
-round (every gene) 3 of 95. The top genes and the signatures were the same at one and two BLAS threads on every set
-(the GP fits run single-threaded up to 2,000 samples whatever the caller's pool). Fits on thousands of genes need
-400-1,700 iterations to converge (:mod:`genesel.gp`, "Iterations").
+Measured 2026-11-28 (branch h-speed-gp, the catalogue's settings, max_iter 200; all 20 sets, in two processes on a
+loaded 2-core machine). 392 of 765 fits met their convergence test. Every final GP (on the 1-117 selected genes)
+converged, within 157 iterations (40 of 40). GP-ARD-FS' fold fits: 70 of 100, all where the prefilter passed at most
+414 genes (and Armstrong's 880), fewer above (Gordon's 3,328: 1 of 5; Chowdary's 4,078: 0 of 5). GP-ARD-RFE's fold
+fits: on 256 genes 93 of 100; on 1,024 genes or more 106 of 425, and in the first round (every gene) 3 of 100. The
+top genes and the signatures were the same at one and two BLAS threads on every set (the GP fits run single-threaded
+up to 2,000 samples whatever the caller's pool). Fits on thousands of genes need 400-1,700 iterations to converge
+(:mod:`genesel.gp`, "Iterations").
 
 It is slow (the leaderboard's two GP-ARD cells of one outer fold per set, twice). Run:
 ``OPENBLAS_CORETYPE=Haswell python benchmarks/check_gp_ard_convergence.py [--sets alon golub ...]``.
