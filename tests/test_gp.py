@@ -210,6 +210,23 @@ def test_ard_contraction_equals_explicit_sum():
     np.testing.assert_allclose(gp._ard_contract(M, X), explicit, rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.parametrize("n, d", [(7, 11), (30, 500), (3, 1)])
+def test_training_distances_by_the_symmetric_product_equal_the_pairwise_sums(n, d):
+    """The training covariance's scaled distances come from one symmetric rank-k product Z Zᵀ (BLAS syrk) with
+    Z = A diag(√l); reference: Σ_m l_m (a_im − a_jm)² summed over the explicit n × n × d array, and the general
+    test-by-train path of the same function (B a copy of A, so the product is not recognised as symmetric)."""
+    rng = np.random.default_rng(n + d)
+    A = rng.normal(size=(n, d))
+    A -= A.mean(axis=0)
+    l = rng.gamma(0.5, size=d)
+    explicit = np.einsum("m,ijm->ij", l, (A[:, None, :] - A[None, :, :]) ** 2)
+    S = gp._scaled_sqdist(A, A, l)
+    np.testing.assert_allclose(S, explicit, rtol=1e-12, atol=1e-12 * explicit.max())
+    np.testing.assert_array_equal(S, S.T)  # exactly symmetric, zero diagonal
+    np.testing.assert_array_equal(np.diag(S), 0.0)
+    np.testing.assert_allclose(S, gp._scaled_sqdist(A, A.copy(), l), rtol=1e-12, atol=1e-12 * explicit.max())
+
+
 @pytest.mark.parametrize("approximation", ["laplace", "ep"])
 def test_ard_gradient_never_allocates_an_n_by_n_by_d_array(approximation):
     import tracemalloc

@@ -84,6 +84,35 @@ def test_gp_ard_rfe_keeps_relevant_genes_and_is_seeded(problem):
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("Selector", [GPARDRFE, GPARDFS])
+def test_the_fold_fits_report_their_iterations_and_convergence(problem, Selector):
+    """``fold_n_iter_`` / ``fold_converged_``: every GP-ARD fold fit's L-BFGS-B iterations and whether it met its
+    convergence test. Reference: the same fold fit redone with GaussianProcessClassifier directly (the selector's
+    folds and seeds from its own RandomState draws), and a cap of 2 iterations, which no fit can meet."""
+    X, y = problem
+    kw = dict(n_folds=3, n_restarts=0, random_state=0, **({"p": 4} if Selector is GPARDRFE else {"alpha": 0.05}))
+    sel = Selector(max_iter=500, **kw).fit(X, y)
+    its = sel.fold_n_iter_ if Selector is GPARDFS else sel.fold_n_iter_[0]
+    conv = sel.fold_converged_ if Selector is GPARDFS else sel.fold_converged_[0]
+    genes = np.arange(X.shape[1]) if Selector is GPARDRFE else np.flatnonzero(sel.prefilter_support_)
+    rng = np.random.RandomState(0)
+    from genesel._core.resampling import resampling_masks
+    masks = resampling_masks(np.where(y == np.unique(y)[1], 1, -1), 3, 1, rng)
+    np.testing.assert_array_equal(masks, sel.train_masks_)
+    seed = rng.randint(0, 2**31 - 1, size=(len(sel.sizes_), 3) if Selector is GPARDRFE else 3).ravel()[0]
+    gp = GaussianProcessClassifier(ard=True, n_restarts=0, max_iter=500, random_state=int(seed))
+    gp.fit(X[np.ix_(masks[0], genes)], y[masks[0]])
+    assert its[0] == gp.n_iter_ and conv[0] == gp.optimizer_converged_
+    assert np.all(conv) and np.all(its < 500)  # small problem, generous cap: every fit converges
+    if Selector is GPARDRFE:
+        assert len(sel.fold_n_iter_) == len(sel.sizes_) and all(c.shape == (3,) for c in sel.fold_converged_)
+    capped = Selector(max_iter=2, **kw).fit(X, y)
+    for it, cv in (zip(capped.fold_n_iter_, capped.fold_converged_) if Selector is GPARDRFE else
+                   [(capped.fold_n_iter_, capped.fold_converged_)]):
+        assert np.all(it == 2) and not np.any(cv)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_gp_ard_fs_prefilter_and_selection(problem):
     X, y = problem
     fs = GPARDFS(alpha=0.05, n_folds=4, n_restarts=0, max_iter=60, random_state=0).fit(X, y)

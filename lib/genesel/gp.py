@@ -50,7 +50,21 @@ matrix M.  With ∂K/∂l_m = −½ v0 E ∘ D_m (E the exponential part, D_m[i,
 
     Σ_ij M̃_ij (x_im − x_jm)² = 2 Σ_i (M̃ 1)_i x_im² − 2 Σ_i x_im (M̃ X)_im
 
-for all m at once: two matrix products, O(n²d) time and O(n² + nd) memory (:func:`_ard_contract`).
+for all m at once: two matrix products, O(n²d) time and O(n² + nd) memory (:func:`_ard_contract`).  The training
+covariance's distances come from one symmetric rank-k product Z Zᵀ with Z = X diag(√l) (BLAS syrk, half the
+multiplications of the general product, :func:`_scaled_sqdist`), so one evaluation of the evidence and its gradient
+costs about 3n²d multiply-adds: measured with one thread (``benchmarks/bench_gp_ard_speed.py --evaluations``, loaded
+2-core machine) 11.5 ms at n = 66, d = 22,283 and 50 ms at 90 × 55,000, 1.22-1.27 times less CPU than with the
+general product, the same evidence and gradient to rounding (relative differences below 3e-15).
+
+Iterations.  On thousands of genes the evidence maximisation is long: after a few hundred iterations the evidence
+is within a few hundredths of a nat of where it ends, and the rest of the run pushes thousands of small l_m further
+towards 0 (the order of the genes beyond the first ten keeps changing).  Measured on the leaderboard's first outer
+training part, one fold fit of a 5-fold split, one start: Chowdary (66 × 22,283) met L-BFGS-B's convergence test
+after 973 and 1,725 iterations (two runs whose arithmetic differs only in rounding, ending at different optima: the
+evidence is multimodal), Gravier (107 × 2,905) after 372 and 557 (two folds); fits on a few hundred genes converge
+within 200.  A fit that stops at ``max_iter`` warns (``ConvergenceWarning``) and records
+``optimizer_converged_ = False``.
 """
 
 from __future__ import annotations
@@ -123,7 +137,19 @@ _SINGLE_THREAD_MAX_N = 2000
 # ---------------------------------------------------------------------------------------------------------------
 def _scaled_sqdist(A, B, l, A_sq=None):
     """S[i, j] = Σ_m l_m (A_im − B_jm)² via one matrix product (A and B centred by the caller; ``A_sq`` = A ∘ A
-    when available)."""
+    when available).
+
+    Training covariance (B is A, one l per gene): with Z = A diag(√l), S = a 1ᵀ + 1 aᵀ − 2 Z Zᵀ, a = diag(Z Zᵀ).
+    ``Z @ Z.T`` is one symmetric rank-k update (BLAS syrk: numpy recognises the product of an array with its own
+    transpose): half the multiplications of the general product (A diag l) Aᵀ, and no separate pass for a."""
+    if B is A and np.ndim(l) == 1:
+        Z = A * np.sqrt(l)
+        G = Z @ Z.T
+        a = np.diag(G).copy()
+        S = a[:, None] + a[None, :] - 2.0 * G
+        np.maximum(S, 0.0, out=S)
+        np.fill_diagonal(S, 0.0)
+        return S
     Al = A * l
     a = A_sq @ l if A_sq is not None and np.ndim(l) == 1 else np.einsum("ij,ij->i", Al, A)
     b = a if B is A else np.einsum("ij,ij->i", B * l, B)
@@ -636,7 +662,8 @@ class GaussianProcessClassifier(BinaryClassifier):
         N(0, 1)); the run with the highest log evidence wins.
     max_iter : int
         Maximum number of L-BFGS-B iterations per run, a run resumed from the flat model included (module
-        docstring, "The flat model").
+        docstring, "The flat model"). The default 200 suffices on a few hundred genes; fits on thousands of genes
+        need up to about 1,700 (module docstring, "Iterations").
     random_state : None, int or RandomState
         Seed of the restart perturbations.
 
@@ -694,12 +721,12 @@ class GaussianProcessClassifier(BinaryClassifier):
     >>> X, y = rng.normal(size=(40, 10)), np.repeat([-1, 1], 20)    # 40 samples x 10 genes
     >>> X[:, :4] += np.outer(y, [1.0, 1.0, -1.0, -1.0])             # genes 0-1 up, 2-3 down in class +1
     >>> gp = GaussianProcessClassifier(n_restarts=0, random_state=0).fit(X[::2], y[::2])
-    >>> np.argsort(-gp.relevances_)[:4].tolist()                    # the largest ARD values
-    [0, 3, 2, 1]
+    >>> np.argsort(-gp.relevances_)[:4].tolist()                    # the largest ARD values (7: noise)
+    [0, 3, 2, 7]
     >>> gp.score(X[1::2], y[1::2])
     0.95
     >>> gp.predict_proba(X[1:6:2]).round(2).tolist()               # P(class -1), P(class +1)
-    [[0.51, 0.49], [0.65, 0.35], [0.65, 0.35]]
+    [[0.53, 0.47], [0.65, 0.35], [0.65, 0.35]]
     """
 
     _parameter_constraints = {

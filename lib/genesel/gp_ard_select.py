@@ -45,10 +45,12 @@ offset would drown the data in its Gram matrix): a C negligible at the scale of 
 is fitted; on data near 1e200, C = 1 is the hard margin. A classifier of the user's (``forward=``) gets X as given.
 
 Cost on today's arrays (``benchmarks/bench_wide.py``, one core). Each GP-ARD evidence evaluation costs O(n^2 d) for
-d genes, and Figures 5.3 and 5.7 maximise it "several times" per fit (``n_restarts=2``: three starts). GP-ARD-RFE
+d genes (about 3 n^2 d multiply-adds: 11.5 ms at 66 x 22,283, 50 ms at 90 x 55,000, :mod:`genesel.gp`, "Cost"),
+and Figures 5.3 and 5.7 maximise it "several times" per fit (``n_restarts=2``: three starts). GP-ARD-RFE
 fits k GP-ARDs per round, the first k on every gene (on 55,000 genes: 10 folds x 9 rounds): with the defaults 100 x
-55,000 take about 95 s of CPU and the 22,283-probe Chowdary set (52 training samples) about 170 s, so GP-ARD-RFE does
-not meet a minute there; ``n_restarts=0`` (one start per fit, not the thesis' "several") takes about 50 s on both.
+55,000 took about 95 s of CPU and the 22,283-probe Chowdary set (52 training samples) about 170 s before the
+training distances became one symmetric product (1.25 times less CPU per evaluation since), so GP-ARD-RFE does not
+meet a minute there; ``n_restarts=0`` (one start per fit, not the thesis' "several") took about 50 s on both.
 GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out forward selection
 over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the genes that pass
 (about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a smaller ``alpha``
@@ -313,7 +315,9 @@ class GPARDRFE(_GPARDBase):
         55,000 GP-ARD-RFE takes about 95 s of CPU with the default and 50 s with ``n_restarts=0``, the way to fit
         today's arrays within a minute (see the module docstring, "Cost").
     max_iter : int, default 200
-        L-BFGS-B iterations per start.
+        L-BFGS-B iterations per start. The first rounds' fits on thousands of genes need more to meet L-BFGS-B's
+        convergence test (up to about 1,700 measured on Chowdary's 22,283 probes; :mod:`genesel.gp`,
+        "Iterations") and stop at the cap with a ``ConvergenceWarning``; ``fold_converged_`` records which.
     forward : "svm" or a scikit-learn classifier, default "svm"
         Classifier of the final LOO forward selection (see the module docstring).
     C : float, default 1.0
@@ -330,7 +334,9 @@ class GPARDRFE(_GPARDBase):
     rounds_ : one dict per elimination round (``genes`` before the round, ``survivors``, ``L``, ``T`` as gene
         indices, ``fold_relevances`` (k, d) and ``average``).
     final_fold_relevances_ : (k, 2^p) ARD values of the last k fold fits; ``average_relevance_`` their normalised
-        average; ``fold_log_evidence_`` the evidences of every fit, per round.
+        average; ``fold_log_evidence_`` the evidences of every fit, per round; ``fold_n_iter_`` and
+        ``fold_converged_`` their L-BFGS-B iterations and whether each met its convergence test (not the
+        ``max_iter`` cap), one array of k per round.
     forward_path_ : the :class:`genesel.forward.ForwardPath` of step 3.
     train_masks_ : (k, n_samples) the fold training masks.
 
@@ -370,15 +376,19 @@ class GPARDRFE(_GPARDBase):
         seeds = rng.randint(0, 2**31 - 1, size=(len(halving_sizes(d, self.p)), self.n_folds_))
         sizes = halving_sizes(d, self.p)
         C = np.arange(d)
-        rounds, evid, eliminated_blocks = [], [], []
+        rounds, evid, eliminated_blocks, iters, converged = [], [], [], [], []
         for r in range(len(sizes)):
             theta = np.empty((self.n_folds_, C.size))
             ev = np.empty(self.n_folds_)
+            it, conv = np.zeros(self.n_folds_, dtype=np.int64), np.zeros(self.n_folds_, dtype=bool)
             for i, mask in enumerate(masks):
                 gp = self._gp(int(seeds[r, i])).fit(Xs[np.ix_(mask, C)], y_pm1[mask])
                 theta[i] = gp.relevances_  # in the data-relative units of Xs
                 ev[i] = gp.log_marginal_likelihood_
+                it[i], conv[i] = gp.n_iter_, gp.optimizer_converged_
             evid.append(ev)
+            iters.append(it)
+            converged.append(conv)
             if r + 1 < len(sizes):
                 res = ard_rfe_round(theta, sizes[r + 1])
                 keep = res["survivors"]
@@ -400,6 +410,8 @@ class GPARDRFE(_GPARDBase):
         self.n_iter_ = len(sizes)
         self.rounds_ = rounds
         self.fold_log_evidence_ = evid
+        self.fold_n_iter_ = iters
+        self.fold_converged_ = converged
         self.train_masks_ = masks
         self.forward_path_ = self._forward(X, y_pm1, S)
         self._drop_units()
@@ -439,10 +451,11 @@ class GPARDFS(_GPARDBase):
     p < alpha_.
     fold_rankings_ : (k, d') R_i as gene indices.  fold_relevances_ : (k, d') ARD values (prefiltered genes in
     ascending index order).  fold_minimal_sets_ : list of the k minimal sets M_i (gene indices, rank order).
-    counts_ : dict gene -> number of M_i holding it.  n_iter_ : k (the GP-ARD fits).  candidate_order_ : R (the union
-    ranked by count, then by average
-    ARD value).  forward_path_ : step 5.  support_ : M*.  feature_order_ / ranking_ : R first, then the other
-    prefiltered genes by average ARD value, then the genes that failed the prefilter by p-value.
+    counts_ : dict gene -> number of M_i holding it.  n_iter_ : k (the GP-ARD fits).  fold_n_iter_, fold_converged_ :
+    (k,) L-BFGS-B iterations of every fold's GP-ARD fit and whether it met its convergence test.
+    candidate_order_ : R (the union ranked by count, then by average ARD value).  forward_path_ : step 5.
+    support_ : M*.  feature_order_ / ranking_ : R first, then the other prefiltered genes by average ARD value, then
+    the genes that failed the prefilter by p-value.
 
     Examples
     --------
@@ -498,10 +511,13 @@ class GPARDFS(_GPARDBase):
         masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
         seeds = rng.randint(0, 2**31 - 1, size=self.n_folds_)
         theta = np.empty((self.n_folds_, G.size))
+        self.fold_n_iter_ = np.zeros(self.n_folds_, dtype=np.int64)
+        self.fold_converged_ = np.zeros(self.n_folds_, dtype=bool)
         R, M = [], []
         for i, mask in enumerate(masks):
             gp = self._gp(int(seeds[i])).fit(Xs[np.ix_(mask, G)], y_pm1[mask])
             theta[i] = gp.relevances_  # in the data-relative units of Xs
+            self.fold_n_iter_[i], self.fold_converged_[i] = gp.n_iter_, gp.optimizer_converged_
             Ri = G[_rank_desc(theta[i])]
             R.append(Ri)
             kmax = None if self.max_forward_genes is None else min(int(self.max_forward_genes), G.size)

@@ -1,0 +1,202 @@
+"""GP-ARD selection against the previous code in the same run (issues 41 and 39): CPU, wall, selections.
+
+For each data set (default: Chowdary 104 x 22,283 and Gordon 181 x 12,533, the two most expensive GP-ARD cells of
+the leaderboard, and Gravier) the leaderboard's first outer training part (repeat 0, fold 0; the cells' own
+preprocessing, :func:`genesel.leaderboard.protocol.prepare`) is given to the catalogue's GP-ARD selectors,
+``GPARDRFE(n_folds=5, n_restarts=0, random_state=seed)`` and ``GPARDFS(...)`` and the final
+``GaussianProcessClassifier(ard=True, n_restarts=0)`` on the selected genes, once with the current modules and once
+with :mod:`genesel.gp` and :mod:`genesel.gp_ard_select` as they were at ``--base`` (read with ``git show`` into a
+temporary folder, imported under other names), one BLAS thread, alternating old and new. Printed per set and
+method: CPU and wall seconds (old, new, ratio), the overlap of the top 10 / top 50 of ``feature_order_``, the
+signature sizes and their overlap, the test errors of the pipeline on the outer test part, and the GP-ARD fits
+that stopped at the iteration cap.
+
+``--evaluations``: instead, the CPU seconds of one evaluation of the log evidence and its gradient (what every
+L-BFGS-B iteration costs) old against new, at the sizes of one GP-ARD fold fit (the training part of a 5-fold split
+of the outer training part: Chowdary 66 x 22,283, Gordon 116 x 12,533, Gravier 107 x 2,905, a 100 x 55,000 array's
+10-fold fit 90 x 55,000) on seeded N(0, 1) data at a seeded point, with the largest relative difference of the
+evidence and of the gradient between the two (rounding only).
+
+``--wide``: instead, ``GPARDRFE()`` and ``GPARDFS()`` with their defaults on ``benchmarks/bench_wide.py``'s seeded
+100 x 55,000 problem, old and new, one BLAS thread: CPU and wall seconds, the iteration-capped fits and how many of
+the 10 informative genes each signature holds.
+
+Measured 2026-11-28 against ec0eaab (loaded 2-core machine, one outer fold): one evaluation 1.22-1.27x less CPU
+(same evidence and gradient to 3e-15); whole selectors 1.05-1.21x CPU (GP-ARD-RFE: Gravier 23.7 -> 22.5 s, Chowdary
+59.0 -> 53.2 s, Gordon 65.6 -> 54.4 s; GP-ARD-FS 1.00-1.08x). The selections move as much as the rounding lets
+iteration-capped fits move: top-10 in common 5-10, top-50 22-50, signature sizes 35/117 (Gravier RFE), 3/4, 5/4,
+3/9, 4/5, 29/29; test errors 10/11, 1/0, 0/0, 12/12, 1/1, 0/0.
+
+Run: ``OPENBLAS_CORETYPE=Haswell python benchmarks/bench_gp_ard_speed.py [--sets chowdary gordon] [--base ec0eaab]
+[--methods rfe fs] [--evaluations | --wide]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+from _common import add_data_arguments, use_mirror
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def old_modules(base):
+    """(gp, gp_ard_select) of commit ``base``, imported from a temporary folder as ``_old_gp`` and
+    ``_old_gp_ard_select`` (the selector module's ``from genesel.gp import`` pointed at the old GP)."""
+    tmp = Path(tempfile.mkdtemp(prefix="old_gp_"))
+    mods = {}
+    for name, path in (("_old_gp", "lib/genesel/gp.py"), ("_old_gp_ard_select", "lib/genesel/gp_ard_select.py")):
+        src = subprocess.run(["git", "show", f"{base}:{path}"], cwd=ROOT, check=True, capture_output=True,
+                             text=True).stdout
+        src = src.replace("from genesel.gp import", "from _old_gp import")
+        (tmp / f"{name}.py").write_text(src)
+        spec = importlib.util.spec_from_file_location(name, tmp / f"{name}.py")
+        mods[name] = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mods[name]
+        spec.loader.exec_module(mods[name])
+    return mods["_old_gp"], mods["_old_gp_ard_select"]
+
+
+def outer_part(name, rep=0, fold=0):
+    """The leaderboard's outer training and test part (preprocessed as the cells do) and the cell's seed."""
+    from genesel.experiments import nested_cv
+    from genesel.leaderboard import cells as C
+    from genesel.leaderboard.protocol import prepare
+
+    task = C.load(name)
+    mode = C.MODES["full"]
+    tr, te, _ = nested_cv(task.y, mode["n_folds"], mode["inner_k"], 0, repeat=rep)[fold]
+    Xa, Xb, _ = prepare(task.prep, task.X, tr, te)
+    return Xa, task.y[tr], Xb, task.y[te], C.fold_seed(0, rep, fold)
+
+
+def capped(sel):
+    """(fits that stopped at the iteration cap, fits) of a fitted selector (old code: counted from its warnings)."""
+    if hasattr(sel, "fold_converged_"):
+        conv = np.concatenate([np.ravel(c) for c in (sel.fold_converged_ if isinstance(sel.fold_converged_, list)
+                                                     else [sel.fold_converged_])])
+        return int(np.sum(~conv)), int(conv.size)
+    return None
+
+
+def run(gp_mod, sel_mod, kind, Xa, ya, Xb, yb, seed):
+    from threadpoolctl import threadpool_limits
+
+    Sel = sel_mod.GPARDRFE if kind == "rfe" else sel_mod.GPARDFS
+    with threadpool_limits(1), warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        t0, c0 = time.perf_counter(), time.process_time()
+        sel = Sel(n_folds=5, n_restarts=0, random_state=seed).fit(Xa, ya)
+        c1, t1 = time.process_time(), time.perf_counter()
+        g = np.flatnonzero(sel.support_)
+        clf = gp_mod.GaussianProcessClassifier(ard=True, n_restarts=0, random_state=seed).fit(Xa[:, g], ya)
+        c2, t2 = time.process_time(), time.perf_counter()
+        err = int(np.sum(clf.predict(Xb[:, g]) != yb))
+    n_cap = sum("iterations" in str(x.message) and "L-BFGS-B" in str(x.message) for x in w)
+    return dict(sel=sel, cpu_sel=c1 - c0, wall_sel=t1 - t0, cpu_gp=c2 - c1, wall_gp=t2 - t1, errors=err,
+                capped_warnings=n_cap, gp_iter=clf.n_iter_, gp_conv=clf.optimizer_converged_)
+
+
+def evaluations(gp_old, gp_new, shapes=((66, 22283), (116, 12533), (107, 2905), (90, 55000)), repeats=5):
+    """Per-evaluation CPU seconds (evidence and gradient) old against new, best of ``repeats`` x 10 calls."""
+    from threadpoolctl import threadpool_limits
+
+    print("| fold fit n x d | CPU ms old | CPU ms new | ratio | rel. diff log Z | rel. diff gradient |")
+    print("|---|---|---|---|---|---|")
+    for n, d in shapes:
+        rng = np.random.default_rng(n + d)
+        X, y = rng.normal(size=(n, d)), np.where(np.arange(n) % 2 == 0, 1, -1)
+        fits, best = {}, {}
+        with threadpool_limits(1), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for name, mod in (("old", gp_old), ("new", gp_new)):
+                fits[name] = mod.GaussianProcessClassifier(n_restarts=0, optimizer=None).fit(X, y)
+            theta = fits["old"]._theta_scaled + 0.5 * rng.normal(size=fits["old"]._theta_scaled.size)
+            out = {}
+            for _ in range(repeats):
+                for name, gp in fits.items():
+                    c0 = time.process_time()
+                    for _ in range(10):
+                        out[name] = gp._evidence(theta, True)
+                    best[name] = min(best.get(name, np.inf), (time.process_time() - c0) / 10)
+        (zo, go, _), (zn, gn, _) = out["old"], out["new"]
+        print(f"| {n} x {d} | {1e3 * best['old']:.1f} | {1e3 * best['new']:.1f} | {best['old'] / best['new']:.2f} | "
+              f"{abs(zn - zo) / abs(zo):.1e} | {np.max(np.abs(gn - go)) / np.max(np.abs(go)):.1e} |", flush=True)
+
+
+def wide(sel_old, sel_new, methods):
+    """The defaults on the 100 x 55,000 problem of bench_wide.py, old and new."""
+    from threadpoolctl import threadpool_limits
+
+    from bench_wide import synthetic
+
+    X, y, _, _, informative = synthetic()
+    print("| 100 x 55,000, defaults | code | CPU s | wall s | capped fits | informative genes in the signature |")
+    print("|---|---|---|---|---|---|")
+    for kind in methods:
+        for name, mod in (("old", sel_old), ("new", sel_new)):
+            Sel = mod.GPARDRFE if kind == "rfe" else mod.GPARDFS
+            with threadpool_limits(1), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t0, c0 = time.perf_counter(), time.process_time()
+                sel = Sel().fit(X, y)
+                cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+            cap = capped(sel)
+            got = np.intersect1d(np.flatnonzero(sel.support_), informative).size
+            print(f"| GP-ARD-{kind.upper()} | {name} | {cpu:.0f} | {wall:.0f} | "
+                  f"{f'{cap[0]} of {cap[1]}' if cap else '-'} | {got} of 10 ({sel.support_.sum()} genes) |",
+                  flush=True)
+
+
+def main(argv=None):
+    ap = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
+    ap.add_argument("--sets", nargs="+", default=["chowdary", "gordon", "gravier"])
+    ap.add_argument("--methods", nargs="+", default=["rfe", "fs"], choices=["rfe", "fs"])
+    ap.add_argument("--base", default="ec0eaab", help="commit of the previous code")
+    ap.add_argument("--folds", nargs="+", type=int, default=[0], help="outer folds of repeat 0")
+    ap.add_argument("--evaluations", action="store_true", help="time one evidence evaluation instead")
+    ap.add_argument("--wide", action="store_true", help="the defaults on bench_wide.py's 100 x 55,000 problem")
+    args = ap.parse_args(argv)
+    use_mirror(args)
+    import genesel.gp as gp_new
+    import genesel.gp_ard_select as sel_new
+
+    gp_old, sel_old = old_modules(args.base)
+    if args.evaluations:
+        evaluations(gp_old, gp_new)
+        return
+    if args.wide:
+        wide(sel_old, sel_new, args.methods)
+        return
+    print("| set | fold | method | CPU s old | CPU s new | CPU ratio | wall ratio | final GP CPU old/new "
+          "| top-10 common | top-50 common | size old/new (common) | test errors old/new | capped fits old/new |")
+    print("|" + "---|" * 13)
+    for name in args.sets:
+        for fold in args.folds:
+            Xa, ya, Xb, yb, seed = outer_part(name, 0, fold)
+            for kind in args.methods:
+                o = run(gp_old, sel_old, kind, Xa, ya, Xb, yb, seed)
+                n = run(gp_new, sel_new, kind, Xa, ya, Xb, yb, seed)
+                fo, fn = o["sel"].feature_order_, n["sel"].feature_order_
+                so, sn = set(np.flatnonzero(o["sel"].support_)), set(np.flatnonzero(n["sel"].support_))
+                cap = capped(n["sel"])
+                print(f"| {name} {Xa.shape[0]}x{Xa.shape[1]} | {fold} | GP-ARD-{kind.upper()} | {o['cpu_sel']:.1f} | "
+                      f"{n['cpu_sel']:.1f} | {o['cpu_sel'] / n['cpu_sel']:.2f} | {o['wall_sel'] / n['wall_sel']:.2f} | "
+                      f"{o['cpu_gp']:.2f}/{n['cpu_gp']:.2f} | "
+                      f"{len(set(fo[:10]) & set(fn[:10]))} | {len(set(fo[:50]) & set(fn[:50]))} | "
+                      f"{len(so)}/{len(sn)} ({len(so & sn)}) | {o['errors']}/{n['errors']} of {yb.size} | "
+                      f"{o['capped_warnings']} warn/{cap[0] if cap else '?'} of {cap[1] if cap else '?'} "
+                      f"(final GP {'conv' if o['gp_conv'] else 'cap'}/{'conv' if n['gp_conv'] else 'cap'}) |",
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()
