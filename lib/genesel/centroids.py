@@ -49,8 +49,26 @@ class ShrunkenCentroids(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, centroids_ (n_classes, n_features; the shrunken centroids x̄'_ik), overall_ (x̄_i), scale_ (s_i + s_0),
-    s0_, deviations_ (d'_ik), threshold_ (the absolute Δ used), priors_, support_ (genes with some d'_ik != 0).
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, sorted.
+    centroids_ : ndarray of shape (n_classes, n_features)
+        The shrunken centroids x̄'_ik = x̄_i + m_k (s_i + s_0) d'_ik.
+    overall_ : ndarray of shape (n_features,)
+        The overall centroid x̄_i of the training samples.
+    scale_ : ndarray of shape (n_features,)
+        s_i + s_0: each gene's pooled within-class sd plus their median.
+    s0_ : float
+        s_0, the median of the s_i.
+    deviations_ : ndarray of shape (n_classes, n_features)
+        The shrunken standardised deviations d'_ik (soft-thresholded by Δ).
+    threshold_ : float
+        The absolute Δ used.
+    priors_ : ndarray of shape (n_classes,)
+        The class priors π_k, in ``classes_`` order.
+    support_ : ndarray of shape (n_features,), dtype bool
+        The genes with some d'_ik != 0 (the genes the classifier uses).
+    n_features_in_ : int
+        The number of genes seen in fit.
     """
 
     def __init__(self, threshold=0.0, threshold_scale="absolute", priors="empirical"):
