@@ -171,6 +171,12 @@ SETTINGS: dict[str, Settings] = {
         small=dict(n_estimators=60, n_estimators_iter=60, random_state=0),
         properties=(("RFBackwardSelector", dict(n_estimators=60, n_estimators_iter=60, random_state=0), "free",
                      None),)),
+    # centroids.py (PAM's nearest shrunken centroids, Tibshirani et al. 2002; Diaz-Uriarte 2006's SC.l / SC.s)
+    "ShrunkenCentroids": Settings(variants=((dict(threshold=0.5, threshold_scale="max"), "shrinkage: genes drop out"),
+                                            (dict(priors="uniform"), "equal priors: no log-prior term")),
+                                  properties=(("ShrunkenCentroids", {}, "free", None),
+                                              ("ShrunkenCentroids shrunk", dict(threshold=0.3, threshold_scale="max"),
+                                               "free", None))),
     # discriminant.py (Dudoit, Fridlyand & Speed 2002; Diaz-Uriarte 2006's DLDA)
     "DLDA": Settings(variants=((dict(priors="empirical"), "the sample Bayes rule: log priors from the class shares"),),
                      properties=(("DLDA", {}, "free", None),

@@ -105,3 +105,81 @@ def test_priors_thresholds_and_bad_input():
         ShrunkenCentroids().fit(X, np.zeros(36, int))
     with pytest.raises(ValueError, match="priors"):
         ShrunkenCentroids(priors=[0.2, 0.2]).fit(X, y)
+
+
+@pytest.mark.parametrize("K", [2, 3])
+def test_decision_function_and_probabilities_are_pams_posterior(K):
+    """-δ_k / 2 from the hand computation (PNAS Eq. 6) is the decision (n, K) for K >= 3, its difference the two-class
+    decision (the log posterior odds of classes_[1], scikit-learn's convention), and scipy's softmax of it the
+    probabilities; the class of the largest is the prediction."""
+    from scipy.special import softmax
+
+    rng = np.random.default_rng(40 + K)
+    n, p = 30, 8
+    y = np.r_[np.repeat(np.arange(K), 4), rng.integers(0, K, n - 4 * K)]
+    X = rng.normal(size=(n, p)) * rng.uniform(0.3, 2.0, size=p)
+    X[:, 0] += 1.2 * y
+    Xt = rng.normal(size=(25, p)) * 1.5
+    est = ShrunkenCentroids(threshold=0.2, threshold_scale="max").fit(X, y)
+    cent, scale, _, _ = _pam_by_hand(X, y, 0.2)
+    pri = np.bincount(y) / n
+    half = np.array([[-0.5 * sum((x[i] - cent[k][i]) ** 2 / scale[i] ** 2 for i in range(p)) + np.log(pri[k])
+                      for k in range(K)] for x in Xt])
+    want = half[:, 1] - half[:, 0] if K == 2 else half
+    np.testing.assert_allclose(est.decision_function(Xt), want, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(est.predict_proba(Xt), softmax(half, axis=1), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(est.predict_log_proba(Xt), np.log(softmax(half, axis=1)), rtol=1e-9, atol=1e-10)
+    np.testing.assert_array_equal(est.predict(Xt), np.argmax(half, axis=1))
+
+
+def test_constant_genes_are_left_out_of_the_model():
+    """A gene constant in the training samples is as if it were not in X (genesel's rule): s_0 is the median of the
+    s_i of the genes that vary (pamr's median over every gene would count the constant genes' zeros and pull s_0
+    down), and the model, predictions and decision values on the other genes are those of the fit without it; the
+    constant genes' values in new data change nothing."""
+    rng = np.random.default_rng(3)
+    y = np.r_[np.zeros(14, int), np.ones(12, int), np.full(10, 2)]
+    X = rng.normal(size=(36, 12)) * rng.uniform(0.5, 2.0, size=12)
+    X[:, 0] += 2.0 * (y == 1)
+    X[:, 1] -= 2.0 * (y == 2)
+    const = [3, 7, 8]
+    X[:, const] = [4.0, -1.5, 0.0]
+    keep = np.setdiff1d(np.arange(12), const)
+    full = ShrunkenCentroids(threshold=0.3, threshold_scale="max").fit(X, y)
+    sub = ShrunkenCentroids(threshold=0.3, threshold_scale="max").fit(X[:, keep], y)
+    assert full.constant_genes_.tolist() == const and full.n_constant_genes_ == 3
+    # the same arithmetic up to numpy's summation order (a strided view against a contiguous copy)
+    assert full.s0_ == pytest.approx(sub.s0_, rel=1e-14) and full.threshold_ == pytest.approx(sub.threshold_, rel=1e-14)
+    np.testing.assert_allclose(full.centroids_[:, keep], sub.centroids_, rtol=1e-14, atol=1e-15)
+    np.testing.assert_array_equal(full.centroids_[:, const], np.tile([4.0, -1.5, 0.0], (3, 1)))
+    assert not full.support_[const].any() and not full.deviations_[:, const].any()
+    Xt = rng.normal(size=(50, 12)) * 2.0
+    Xt2 = Xt.copy()
+    Xt2[:, const] = 1e6 * rng.normal(size=(50, 3))
+    np.testing.assert_allclose(full.decision_function(Xt), sub.decision_function(Xt[:, keep]), rtol=1e-12)
+    np.testing.assert_array_equal(full.decision_function(Xt2), full.decision_function(Xt))
+    np.testing.assert_array_equal(full.predict(Xt), sub.predict(Xt[:, keep]))
+    with pytest.raises(ValueError, match=r"every one of the 12 gene\(s\) is constant"):
+        ShrunkenCentroids().fit(np.ones((36, 12)), y)
+
+
+def test_units_do_not_change_the_model():
+    """Data scaled by 1e-300 or 1e300, or moved 1e12 within-class sds from the origin, give the predictions of the
+    data at scale 1 and no RuntimeWarning (the expanded distance |x|² - 2 x·c + |c|² lost them to cancellation)."""
+    import warnings
+
+    rng = np.random.default_rng(11)
+    y = np.r_[np.zeros(15, int), np.ones(15, int), np.full(12, 2)]
+    X = rng.normal(size=(42, 20))
+    X[:, :3] += 2.5 * np.eye(3)[y]
+    Xt = rng.normal(size=(60, 20))
+    Xt[:, :3] += 2.5 * np.eye(3)[rng.integers(0, 3, 60)]
+    ref = ShrunkenCentroids(threshold=0.2, threshold_scale="max").fit(X, y)
+    shift = 1e12 * (1.0 + np.arange(20) / 20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for a, b in ((1e-300, 0.0), (1e300, 0.0), (1.0, shift), (1e-200, shift)):
+            est = ShrunkenCentroids(threshold=0.2, threshold_scale="max").fit((X + b) * a, y)
+            np.testing.assert_array_equal(est.predict((Xt + b) * a), ref.predict(Xt), err_msg=f"x{a:g} +{b!r}")
+            np.testing.assert_array_equal(est.support_, ref.support_)
+            np.testing.assert_allclose(est.threshold_, ref.threshold_, rtol=1e-3)

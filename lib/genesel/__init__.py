@@ -32,7 +32,8 @@ Díaz-Uriarte & Alvarez de Andrés 2006      ``forest`` (RFBackwardSelector,    
 (random-forest gene selection; the         SmallForestClassifier: Breiman 2001's       method above, one nested
 leaderboard's .632+ comparison)            forest, genesel's own numba trees),         protocol)
                                            ``discriminant`` (DLDA: Dudoit, Fridlyand
-                                           & Speed 2002)
+                                           & Speed 2002), ``centroids``
+                                           (ShrunkenCentroids: PAM, Tibshirani 2002)
 the data sets of all five                  ``datasets``, ``preprocessing``             ``datasets_overview``
                                            (LogTransform, GeneStandardizer,
                                            SampleStandardizer, MissingValueImputer,
@@ -70,6 +71,7 @@ from genesel._version import __version__
 from genesel._core.validation import DegenerateModelWarning
 from genesel.alma import ALMA, ALMAFS, ALMARFE, make_corr_pipeline
 from genesel.arom import L2AROM
+from genesel.centroids import ShrunkenCentroids
 from genesel.discriminant import DLDA
 from genesel.dwd import DWD
 from genesel.filters import ANOVASelector, FisherSelector, KruskalWallisSelector, SignalToNoiseSelector
@@ -96,4 +98,4 @@ __all__ = ["__version__", "ALMA", "ALMAFS", "ALMARFE", "make_corr_pipeline", "DW
            "GolubVoting", "L2AROM", "DegenerateModelWarning", "forward_path", "ForwardPath", "MSVMRFE",
            "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps", "SampleCompressionStumps",
            "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector", "SmallForestClassifier", "OneVsRestSelector",
-           "ANOVASelector", "KruskalWallisSelector", "DLDA"]
+           "ANOVASelector", "KruskalWallisSelector", "DLDA", "ShrunkenCentroids"]
