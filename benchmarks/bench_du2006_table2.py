@@ -15,11 +15,16 @@ taken equal to ours at their B = 200: s.e. x sqrt(B / 200)).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import add_data_arguments, recorded, use_mirror  # noqa: E402
 
 
 def _cell(args):
@@ -44,11 +49,12 @@ def estimate(y, rows):
     return est, float(np.sqrt((len(oob) - 1) / len(oob) * ((jk - jk.mean()) ** 2).sum()))
 
 
+@recorded
 def main(argv=None):
     from genesel.leaderboard.cells import DU2006_METHODS, DU2006_VIEWS, load
     from genesel.leaderboard.du2006 import DU2006_COLUMN_METHODS, DU2006_COLUMNS, DU2006_TABLE2
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     ap.add_argument("--boots", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--inner-k", type=int, default=5)
@@ -57,6 +63,7 @@ def main(argv=None):
     ap.add_argument("--methods", nargs="*", default=list(DU2006_METHODS))
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
+    use_mirror(a)
     paper_of = {m: DU2006_COLUMNS.index(c) for c, m in DU2006_COLUMN_METHODS.items()}
     jobs = [(d, m, b, a.inner_k, a.seed, DU2006_VIEWS.get(d)) for d in a.datasets for m in a.methods
             for b in range(-1, a.boots)]

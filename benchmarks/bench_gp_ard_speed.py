@@ -43,7 +43,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import add_data_arguments, use_mirror
+from _common import add_data_arguments, recorded, use_mirror
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -156,6 +156,7 @@ def wide(sel_old, sel_new, methods):
                   flush=True)
 
 
+@recorded
 def main(argv=None):
     ap = add_data_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
     ap.add_argument("--sets", nargs="+", default=["chowdary", "gordon", "gravier"])

@@ -90,14 +90,14 @@ __all__ = ["read_expression", "looks_like_path", "MULTICLASS_METHODS", "file_sha
 #: one-vs-rest SVMs and the rankings built on them (SVM-RFE, MSVM-RFE, l2-AROM), the filters (Fisher's BSS/WSS,
 #: one-vs-rest signal-to-noise, ANOVA F, Kruskal-Wallis), Golub's voting one against the rest, the random forests,
 #: the multi-class Laplace GP and its ARD selectors, RVM and DWD one against the rest with the RVM/SMLR selectors, and
-#: DLDA (Dudoit et al. 2002). Every other classifier and selector separates two classes and refuses more; the
-#: transformers take any labels.
+#: DLDA (Dudoit et al. 2002), PAM's shrunken centroids (Tibshirani et al. 2002). Every other classifier and selector
+#: separates two classes and refuses more; the transformers take any labels.
 MULTICLASS_METHODS = ("ALMA", "ALMAFS", "ALMARFE", "DWD", "FisherSelector", "SignalToNoiseSelector",
                       "GaussianProcessClassifier", "SVMRFE", "RVM", "SMLR", "KernelSVM", "LinearSVM", "GolubVoting",
                       "L2AROM", "MSVMRFE", "GPARDFS", "GPARDRFE", "RVMSelector", "SMLRSelector", "OccamStumps",
                       "SampleCompressionStumps", "PACBayesStumps", "AdaBoostStumps", "RFBackwardSelector",
                       "SmallForestClassifier", "OneVsRestSelector", "ANOVASelector", "KruskalWallisSelector",
-                      "DLDA")
+                      "DLDA", "ShrunkenCentroids")
 #: Multi-class tools of scikit-learn a user would otherwise pick (named in the message for a multi-class file).
 SKLEARN_MULTICLASS = ("LogisticRegression", "LinearSVC (one-vs-rest)", "RandomForestClassifier",
                       "KNeighborsClassifier", "SelectKBest(f_classif)")
