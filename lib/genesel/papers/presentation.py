@@ -205,20 +205,23 @@ _WARM_SHARE = 0.85
 
 def uncompiled_share() -> float:
     """The share (0 to 1) of genesel's numba kernels not yet in numba's cache for this version of the code: the
-    kernels are those the source declares with ``cache=True`` (the package's top-level modules and ``_core``, the
-    files :func:`genesel._core.jit_cache.kernel_source_digest` covers), the cached ones the index files (``.nbi``) in
-    this version's cache folder. 0 when the folder cannot be read."""
-    from genesel._core import jit_cache
+    kernels are those the source declares with ``cache=True`` (the package's top-level modules and ``_core``), the
+    cached ones the index files (``.nbi``) in numba's cache folder, which genesel points at a folder of this version's
+    code when it is imported (``numba.core.config.CACHE_DIR``; see the architecture page). 0 when it cannot be read."""
+    from numba.core import config
 
-    root = Path(jit_cache.__file__).resolve().parents[1]
+    import genesel
+
+    root = Path(genesel.__file__).resolve().parent
     declared = 0
     for f in list(root.glob("*.py")) + list((root / "_core").glob("*.py")):
         declared += len(re.findall(r"@njit\((?:[^()]|\([^()]*\))*cache=True", f.read_text(encoding="utf-8")))
-    try:
-        cached = sum(1 for _ in jit_cache.cache_folder(jit_cache.kernel_source_digest()).rglob("*.nbi"))
-    except OSError:
+    folder = getattr(config, "CACHE_DIR", "")
+    if not declared or not folder:
         return 0.0
-    if not declared:
+    try:
+        cached = sum(1 for _ in Path(folder).rglob("*.nbi"))
+    except OSError:
         return 0.0
     return float(min(1.0, max(0.0, 1.0 - cached / (_WARM_SHARE * declared))))
 
