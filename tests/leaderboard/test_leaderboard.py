@@ -262,7 +262,8 @@ def test_shrunken_centroids_predict_by_pams_rule_with_the_class_prior():
         c = est.centroids_
         prior = np.array([np.mean(y == k) for k in est.classes_])
         disc = np.array([[-np.sum((x - c[k]) ** 2 / scale**2) + 2 * np.log(prior[k]) for k in range(2)] for x in Xt])
-        np.testing.assert_allclose(est.decision_function(Xt), disc[:, 1] - disc[:, 0], rtol=1e-10)
+        # the decision function is the log posterior odds of classes_[1]: half the difference of the discriminants
+        np.testing.assert_allclose(est.decision_function(Xt), (disc[:, 1] - disc[:, 0]) / 2, rtol=1e-10)
         np.testing.assert_array_equal(est.predict(Xt), est.classes_[disc.argmax(1)])
         uniform = est.classes_[np.argmin([[np.sum((x - c[k]) ** 2) for k in range(2)] for x in Xt], axis=1)]
         assert np.mean(uniform != est.predict(Xt)) > 0.05
