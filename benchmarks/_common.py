@@ -16,16 +16,21 @@
   end, and everything the benchmark printed. The documentation site's performance page is generated from those
   files (nothing there is typed by hand). ``--no-record`` (or ``GENESEL_BENCH_RECORD=0``) runs without writing, for
   a partial or exploratory run.
+- Previous code against this code: :func:`load_previous` imports the modules of an earlier commit as a package of
+  their own (their imports of each other redirected to it), and :func:`compare_previous_folds` runs whole leaderboard
+  folds with the estimators of each and says whether the rows are identical, with the CPU ratio.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import io
 import json
 import os
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["add_data_arguments", "use_mirror", "load_split", "best_of", "report_ratio", "record", "recorded",
-           "RESULTS_DIR"]
+           "load_previous", "compare_previous_folds", "RESULTS_DIR"]
 
 #: where the benchmarks write what they measured (committed: the performance page is generated from it)
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -187,3 +192,57 @@ def recorded(main):
         return result
 
     return wrapper
+
+
+def load_previous(rev: str, modules: tuple[str, ...], package: str, where) -> object:
+    """The modules ``lib/genesel/<name>.py`` of commit ``rev`` as the package ``package`` in folder ``where`` (their
+    ``from genesel import <other>`` of each other redirected to it); returns the package, its modules imported."""
+    root = Path(__file__).resolve().parent.parent
+    pkg = Path(where) / package
+    pkg.mkdir(parents=True, exist_ok=True)
+    (pkg / "__init__.py").write_text("")
+    for name in modules:
+        src = subprocess.run(["git", "show", f"{rev}:lib/genesel/{name}.py"], cwd=root, capture_output=True,
+                             text=True, check=True).stdout
+        for other in modules:
+            src = src.replace(f"from genesel import {other} ", f"from {package} import {other} ")
+        (pkg / f"{name}.py").write_text(src)
+    sys.path.insert(0, str(where))
+    importlib.invalidate_caches()
+    for name in modules:
+        importlib.import_module(f"{package}.{name}")
+    return importlib.import_module(package)
+
+
+def compare_previous_folds(old, new, classes, sets, methods, keys, reset=lambda: None, label="  "):
+    """Outer fold 0 of repeat 0 of the leaderboard (5 inner folds) of each of ``methods`` on each of ``sets``, once
+    with the catalogue's estimator ``classes`` taken from module ``old`` and once from ``new``; ``reset()`` clears
+    any memo before each. Prints and returns, per cell, whether the rows agree on ``keys`` and the CPU ratio."""
+    from genesel.leaderboard import catalogue as CAT
+    from genesel.leaderboard import cells as LC
+
+    saved = {c: getattr(CAT, c) for c in classes}
+    out = []
+    try:
+        for name in sets:
+            LC.load(name)
+            for meth in methods:
+                rows = {}
+                for tag, mod in (("previous", old), ("new", new)):
+                    for c in classes:
+                        setattr(CAT, c, getattr(mod, c))
+                    reset()
+                    rows[tag] = LC.cv_cell(name, meth, 0, 0, 5, 5, 0, False)
+                o, n = rows["previous"], rows["new"]
+                same = all(o.get(k) == n.get(k) for k in keys)
+                print(f"{label}{name}, {meth}: identical rows {same}")
+                line = report_ratio(f"{label}leaderboard fold, {meth}, {name}", (n["wall_seconds"], n["cpu_seconds"]),
+                                    (o["wall_seconds"], o["cpu_seconds"]), other="previous genesel", target=4,
+                                    note=f"identical rows: {same}")
+                out.append(dict(dataset=name, method=meth, identical=same, cpu_new=n["cpu_seconds"],
+                                cpu_old=o["cpu_seconds"], line=line))
+    finally:
+        for c, v in saved.items():
+            setattr(CAT, c, v)
+        reset()
+    return out

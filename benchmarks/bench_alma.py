@@ -25,16 +25,12 @@ Needs the prostate data (``--mirror DIR`` or GENESEL_DATA_MIRROR: a local mirror
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
-import subprocess
-import sys
 import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
-from _common import add_data_arguments, record, recorded, report_ratio, use_mirror
+from _common import (add_data_arguments, compare_previous_folds, load_previous, record, recorded, use_mirror)
 
 ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
@@ -74,7 +70,7 @@ def main(argv=None):
     args = add_data_arguments(ap).parse_args(argv)
     use_mirror(args)
     if args.previous:
-        folds = compare_previous_folds(args.previous, args.previous_sets, args.previous_methods)
+        folds = compare_previous_folds_alma(args.previous, args.previous_sets, args.previous_methods)
         if args.only_previous:
             return {"tables": {"previous_folds": folds}}
 
@@ -150,60 +146,18 @@ def main(argv=None):
     _where_the_time_goes(ds, args, rows)
 
 
-def load_previous(rev, where):
-    """The ALMA modules of commit ``rev`` as the package ``genesel_prev_alma`` in folder ``where``; returns its
-    ``alma`` module."""
-    root = Path(__file__).resolve().parent.parent
-    pkg = Path(where) / "genesel_prev_alma"
-    pkg.mkdir(parents=True, exist_ok=True)
-    (pkg / "__init__.py").write_text("")
-    for name in ("alma", "_alma_kernels"):
-        src = subprocess.run(["git", "show", f"{rev}:lib/genesel/{name}.py"], cwd=root, capture_output=True,
-                             text=True, check=True).stdout
-        src = src.replace("from genesel import _alma_kernels ", "from genesel_prev_alma import _alma_kernels ")
-        (pkg / f"{name}.py").write_text(src)
-    sys.path.insert(0, str(where))
-    importlib.invalidate_caches()
-    return importlib.import_module("genesel_prev_alma.alma")
-
-
-def compare_previous_folds(rev, sets, methods):
+def compare_previous_folds_alma(rev, sets, methods):
     """Whole leaderboard folds of the ALMA methods with the estimators of commit ``rev`` and with these."""
     from genesel import alma as A
-    from genesel.leaderboard import catalogue as CAT
-    from genesel.leaderboard import cells as LC
 
-    classes = ("ALMA", "ALMARFE", "ALMAFS")
-    saved = {c: getattr(CAT, c) for c in classes}
-    keys = ("pred", "scores", "genes", "params", "inner_errors", "errors", "size", "curve_sizes", "curve_errors")
-    out = []
     with tempfile.TemporaryDirectory() as tmp:
-        old = load_previous(rev, tmp)
+        old = load_previous(rev, ("alma", "_alma_kernels"), "genesel_prev_alma", tmp).alma
         old.warm_up()
         A.warm_up()
         print(f"\n[4] leaderboard folds against genesel {rev}")
-        try:
-            for name in sets:
-                LC.load(name)
-                for meth in methods:
-                    rows = {}
-                    for tag, mod in (("previous", old), ("new", A)):
-                        for c in classes:
-                            setattr(CAT, c, getattr(mod, c))
-                        A._RUNS.clear()
-                        rows[tag] = LC.cv_cell(name, meth, 0, 0, 5, 5, 0, False)
-                    o, n = rows["previous"], rows["new"]
-                    same = all(o.get(k) == n.get(k) for k in keys)
-                    print(f"    {name}, {meth}: identical rows {same}")
-                    line = report_ratio(f"    leaderboard fold, {meth}, {name}", (n["wall_seconds"], n["cpu_seconds"]),
-                                        (o["wall_seconds"], o["cpu_seconds"]), other="previous genesel", target=4,
-                                        note=f"identical rows: {same}")
-                    out.append(dict(dataset=name, method=meth, identical=same, cpu_new=n["cpu_seconds"],
-                                    cpu_old=o["cpu_seconds"], line=line))
-        finally:
-            for c, v in saved.items():
-                setattr(CAT, c, v)
-    return out
+        return compare_previous_folds(old, A, ("ALMA", "ALMARFE", "ALMAFS"), sets, methods,
+                                      ("pred", "scores", "genes", "params", "inner_errors", "errors", "size",
+                                       "curve_sizes", "curve_errors"), reset=A._RUNS.clear, label="    ")
 
 
 def _where_the_time_goes(ds, args, rows):

@@ -35,7 +35,6 @@ Usage: python benchmarks/bench_stumps.py [--datasets alon golub ...] [--p 1.0] [
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import subprocess
@@ -45,7 +44,8 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import add_data_arguments, best_of, recorded, report_ratio, use_mirror
+from _common import (add_data_arguments, best_of, compare_previous_folds, load_previous, recorded, report_ratio,
+                     use_mirror)
 
 HERE = Path(__file__).resolve().parent
 SIDE = HERE / ".pyscm-venv"
@@ -340,24 +340,6 @@ def compare_numpy(name, p, S, repeats, eta=0.01):
 _OLD_MODULES = ("stumps", "_stumps_kernels", "bounds")
 
 
-def load_previous(rev, where):
-    """The stump modules of commit ``rev`` as the package ``genesel_prev`` in folder ``where`` (their imports of
-    each other redirected to it); returns its ``stumps`` module."""
-    root = HERE.parent
-    pkg = Path(where) / "genesel_prev"
-    pkg.mkdir(parents=True, exist_ok=True)
-    (pkg / "__init__.py").write_text("")
-    for name in _OLD_MODULES:
-        src = subprocess.run(["git", "show", f"{rev}:lib/genesel/{name}.py"], cwd=root, capture_output=True,
-                             text=True, check=True).stdout
-        for other in _OLD_MODULES:
-            src = src.replace(f"from genesel import {other} ", f"from genesel_prev import {other} ")
-        (pkg / f"{name}.py").write_text(src)
-    sys.path.insert(0, str(where))
-    importlib.invalidate_caches()
-    return importlib.import_module("genesel_prev.stumps")
-
-
 def _inner_part(name):
     from genesel.experiments import nested_cv
     from genesel.leaderboard import cells as LC
@@ -409,39 +391,15 @@ def compare_previous_paths(old, sets):
                 line=line)
 
 
-def compare_previous_folds(old, sets, methods):
+def compare_previous_stump_folds(old, sets, methods):
     """Whole leaderboard folds of the stump methods with the previous learners and with these."""
     from genesel import stumps as ST
     from genesel.leaderboard import catalogue as CAT
-    from genesel.leaderboard import cells as LC
 
-    classes = ("PACBayesStumps", "OccamStumps", "SampleCompressionStumps", "AdaBoostStumps")
-    saved = {c: getattr(CAT, c) for c in classes}
-    keys = ("pred", "scores", "genes", "bound", "params", "inner_errors", "errors", "size")
-    out = []
-    try:
-        for name in sets:
-            LC.load(name)
-            for meth in methods:
-                rows = {}
-                for tag, mod in (("previous", old), ("new", ST)):
-                    for c in classes:
-                        setattr(CAT, c, getattr(mod, c))
-                    CAT.GRID_FITS._entries.clear()
-                    rows[tag] = LC.cv_cell(name, meth, 0, 0, 5, 5, 0, False)
-                same = all(rows["previous"][k] == rows["new"][k] for k in keys)
-                o, n = rows["previous"], rows["new"]
-                print(f"  {name}, {meth}: identical rows {same}")
-                line = report_ratio(f"  leaderboard fold, {meth}, {name}", (n["wall_seconds"], n["cpu_seconds"]),
-                                    (o["wall_seconds"], o["cpu_seconds"]), other="previous genesel", target=4,
-                                    note=f"identical rows: {same}")
-                out.append(dict(dataset=name, method=meth, identical=same, cpu_new=n["cpu_seconds"],
-                                cpu_old=o["cpu_seconds"], line=line))
-    finally:
-        for c, v in saved.items():
-            setattr(CAT, c, v)
-        CAT.GRID_FITS._entries.clear()
-    return out
+    return compare_previous_folds(old, ST, ("PACBayesStumps", "OccamStumps", "SampleCompressionStumps",
+                                            "AdaBoostStumps"), sets, methods,
+                                  ("pred", "scores", "genes", "bound", "params", "inner_errors", "errors", "size"),
+                                  reset=CAT.GRID_FITS._entries.clear)
 
 
 @recorded
@@ -464,11 +422,11 @@ def main(argv=None):
     use_mirror(args)
     if args.previous:
         with tempfile.TemporaryDirectory() as tmp:
-            old = load_previous(args.previous, tmp)
+            old = load_previous(args.previous, _OLD_MODULES, "genesel_prev", tmp).stumps
             print(f"\n== against genesel {args.previous}: paths ==", flush=True)
             paths = compare_previous_paths(old, args.previous_sets)
             print(f"\n== against genesel {args.previous}: leaderboard folds ==", flush=True)
-            folds = compare_previous_folds(old, args.previous_folds, args.previous_methods)
+            folds = compare_previous_stump_folds(old, args.previous_folds, args.previous_methods)
         if args.only_previous:
             return {"tables": {"previous_paths": [paths], "previous_folds": folds}}
     if args.setup_pyscm:

@@ -238,6 +238,23 @@ def _to_metric(L, x, out):
         out[i] = acc
 
 
+@njit(cache=True)
+def _largest_block_sq_dist(a, b, t_res, M):
+    """max over the t_res resamplings r of the squared distance between rows r M .. r M + M - 1 of a and of b (the
+    M machines of one resampling together): how far one resampling's coefficients moved between two steps."""
+    n = a.shape[1]
+    big = 0.0
+    for r in range(t_res):
+        acc = 0.0
+        for mm in range(M):
+            j = r * M + mm
+            for i in range(n):
+                acc += (a[j, i] - b[j, i]) ** 2
+        if acc > big:
+            big = acc
+    return big
+
+
 # columns of the per-slot state ``st`` of _msvm_kernel: the criterion at the last exact evaluation, the summaries the
 # lower bound needs (mean_r V_r, 2 mean_r sqrt(V_r), 2 sqrt(sum_r V_r) / sqrt(t - 1), sd_r V_r), the cumulated drift
 # and the step at that evaluation, and the gene's Euclidean norm
@@ -520,51 +537,21 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
             drift += np.sqrt(step_len)
             # exact distances to the coefficients of the last _RING steps: tighter than the summed drift (the path of
             # the coefficients is not straight)
-            for q in range(_RING):
-                if s - q < 0:
-                    continue
-                ell = (s - q) % _RING
-                big = 0.0
-                for r in range(t_res):
-                    acc = 0.0
-                    for mm in range(M):
-                        j = r * M + mm
-                        for i in range(n):
-                            acc += (prev[j, i] - ring[ell, j, i]) ** 2
-                    if acc > big:
-                        big = acc
-                dist[ell] = np.sqrt(big)
+            for q in range(1, _RING):
+                if s - q >= 0:
+                    dist[(s - q) % _RING] = np.sqrt(_largest_block_sq_dist(prev, ring[(s - q) % _RING], t_res, M))
             ring[s % _RING] = prev
             dist[s % _RING] = 0.0
             slack_m = 0.0
             if has_m:  # the same distances in the metric M (see _metric)
-                stepm = 0.0
                 for j in range(t):
                     _to_metric(Lm, prev[j], cur_m[j])
-                for r in range(t_res):
-                    acc = 0.0
-                    for mm in range(M):
-                        j = r * M + mm
-                        for i in range(n):
-                            acc += (cur_m[j, i] - prev_m[j, i]) ** 2
-                    if acc > stepm:
-                        stepm = acc
-                driftm += np.sqrt(stepm)
+                driftm += np.sqrt(_largest_block_sq_dist(cur_m, prev_m, t_res, M))
                 prev_m[:] = cur_m
                 for q in range(1, _RING):
-                    if s - q < 0:
-                        continue
-                    ell = (s - q) % _RING
-                    big = 0.0
-                    for r in range(t_res):
-                        acc = 0.0
-                        for mm in range(M):
-                            j = r * M + mm
-                            for i in range(n):
-                                acc += (cur_m[j, i] - ringm[ell, j, i]) ** 2
-                        if acc > big:
-                            big = acc
-                    distm[ell] = np.sqrt(big)
+                    if s - q >= 0:
+                        distm[(s - q) % _RING] = np.sqrt(_largest_block_sq_dist(cur_m, ringm[(s - q) % _RING], t_res,
+                                                                                M))
                 ringm[s % _RING] = cur_m
                 distm[s % _RING] = 0.0
                 # rounding of two products L^T c: (n + 2) eps |L|_F |c| each
