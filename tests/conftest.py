@@ -54,25 +54,91 @@ def alon(mirror):
 #: folders whose real-data tests run a paper's or the leaderboard's grid cells (seconds to minutes each)
 GRID_FOLDERS = ("papers", "leaderboard")
 
+#: test files that start processes, install the package, build the site or hash every source file many times: the
+#: full suite's job. Each with its reason (``make test-fast`` leaves them out; ``make test`` and CI run them).
+SLOW_FILES = {
+    "test_grid_reliability.py": "kills and restarts worker processes (loky, dask) around a shared cache",
+    "test_cluster.py": "starts dask schedulers and workers",
+    "test_store_crafted.py": "starts a dozen processes on one cache and decompresses crafted gigabyte records",
+    "test_install.py": "pip-installs the package into fresh virtual environments",
+    "test_jit_cache.py": "compiles the numba kernels in fresh interpreters",
+    "test_codekey_moves.py": "moves modules in a copy of the sources and re-keys every cell",
+    "test_keys.py": "re-keys every leaderboard cell after each of a dozen source edits",
+    "test_docs.py": "builds the documentation site with Sphinx and drives headless Chromium",
+    "test_doctests.py": "runs every docstring example of the package (the documentation's own check)",
+}
 
-def slow_reason(path: Path, fixturenames, markers) -> str | None:
+#: slow by name in files that are otherwise quick: killing process trees, whole pipelines on real data
+SLOW_NAMES = {
+    "test_killed_": "kills a grid and waits for its process tree to go",
+    "test_on_error_finish_runs_every_other_cell": "runs a grid on loky and dask workers",
+    "test_dask_local_cluster": "starts a dask cluster",
+    "test_the_first_pipeline_beats_the_majority_rate": "the whole first pipeline on real data sets",
+    "test_every_registered_set_reads_back_from_every_format": "writes and reads every registered set in every format",
+    "test_preprocessing_reproduces_the_thesis_numbers": "preprocesses the thesis' real data sets",
+    "test_core_install_fits_reads_and_lists": "pip-installs the core package into a fresh virtual environment",
+}
+
+#: ``make test-fast`` runs one in FAST_SLICE of the instances of a large cross-product test (marked ``fast_slice``):
+#: the instances of each first parameter (an estimator) are numbered, the numbering shifted by that parameter's own
+#: place, and those at 0 modulo FAST_SLICE kept: a fixed Latin-square slice, so every estimator keeps some cases and
+#: the cases kept differ from one estimator to the next. The full suite runs them all.
+FAST_SLICE = 4
+
+
+def _costly(item) -> str | None:
+    """The reason when one of the item's parameters is an estimator tests/estimators.py calls ``costly``."""
+    import estimators as E
+
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return None
+    for value in callspec.params.values():
+        reason = E.costly_reason(value)
+        if reason:
+            return reason
+    return None
+
+
+def slow_reason(path: Path, fixturenames, markers, name: str = "") -> str | None:
     """Why a test is ``slow`` (left out of ``make test-fast``), or None: it executes a notebook (``notebook``), or it
-    needs the data mirror and lives where the real-data grids run (tests/papers/, tests/leaderboard/), or it says so
-    itself (``@pytest.mark.slow``, each with its reason beside it)."""
+    needs the data mirror and lives where the real-data grids run (tests/papers/, tests/leaderboard/), or its file or
+    name is in :data:`SLOW_FILES` / :data:`SLOW_NAMES`, or it says so itself (``@pytest.mark.slow``, each with its
+    reason beside it)."""
     if "notebook" in markers:
         return "executes a notebook"
     if "mirror" in fixturenames and any(part in GRID_FOLDERS for part in path.relative_to(ROOT / "tests").parts):
         return "runs a real-data grid"
+    if path.name in SLOW_FILES:
+        return SLOW_FILES[path.name]
+    for prefix, reason in SLOW_NAMES.items():
+        if name.startswith(prefix):
+            return reason
     if "slow" in markers:
         return "marked slow"
     return None
 
 
 def pytest_collection_modifyitems(config, items):
+    counts, places = {}, {}
     for item in items:
         markers = {m.name for m in item.iter_markers()}
-        if "slow" not in markers and slow_reason(Path(str(item.path)), item.fixturenames, markers):
-            item.add_marker(pytest.mark.slow)
+        if "slow" in markers:
+            continue
+        reason = slow_reason(Path(str(item.path)), item.fixturenames, markers, item.name)
+        if reason is None:
+            costly = _costly(item)
+            if costly and "fast_slice" not in markers:
+                reason = f"fits a costly estimator ({costly})"
+            elif "fast_slice" in markers and hasattr(item, "callspec"):
+                first = next(iter(item.callspec.params.values()))
+                key = (item.originalname, first if isinstance(first, str) else type(first).__name__)
+                place = places.setdefault(key, len(places))
+                n = counts[key] = counts.get(key, -1) + 1
+                if (n + place) % (FAST_SLICE * (2 if costly else 1)) != 0:
+                    reason = "outside the quick loop's slice of this cross product (conftest.FAST_SLICE)"
+        if reason:
+            item.add_marker(pytest.mark.slow(reason=reason))
 
 
 _NOT_RUN = {}

@@ -23,13 +23,16 @@ Fields of :class:`Settings`:
 ``variants``
     Further configurations that take a code path the defaults do not (another kernel, approximation, model), each
     with that reason. scikit-learn's checks run them in the full suite only (``slow``): ``make test-fast`` checks
-    every estimator exactly once.
+    every estimator at its defaults only (a slice of the checks: ``tests/conftest.py``, ``FAST_SLICE``).
 ``properties``
     The configurations of the property tests (issue 25's scales and offsets): ``(label, arguments, kind, units)``;
     see ``tests/test_properties.py`` for ``kind`` ("free", "units", "origin", "offset") and ``units``.
 ``stateless``
     It looks at no gene one by one (a log, a per-sample scaling, an imputer): the per-gene rules of
     ``tests/test_constant_genes.py`` do not apply.
+``costly``
+    Why a fit at the defaults takes seconds, or empty. ``make test-fast`` (``tests/conftest.py``) then runs one in
+    ``2 x FAST_SLICE`` of scikit-learn's checks of it and leaves its other table-driven tests to the full suite.
 ``min_per_class``
     The fewest samples per class a fit at ``small`` needs (its inner folds); ``tests/test_estimator_api.py`` fits
     every estimator on exactly that many.
@@ -55,6 +58,7 @@ class Settings:
     properties: tuple = ()
     stateless: bool = False
     min_per_class: int = 2
+    costly: str = ""
     #: the public name builds the estimator from keyword arguments (a class, or a factory like make_corr_pipeline)
     factory: str = ""
 
@@ -135,6 +139,7 @@ SETTINGS: dict[str, Settings] = {
                                properties=(("AdaBoostStumps", dict(n_estimators=10), "free", None),)),
     # gp.py rvm.py smlr.py dwd.py (Tan 2006, chapter 3)
     "GaussianProcessClassifier": Settings(
+        costly="an ARD evidence maximisation with restarts, a Laplace mode search at every step",
         small=dict(n_restarts=0, max_iter=30, random_state=0),
         variants=((dict(approximation="ep", ard=False, n_restarts=0, max_iter=5),
                    "expectation propagation with one length scale"),),
@@ -154,10 +159,12 @@ SETTINGS: dict[str, Settings] = {
         properties=(("MSVMRFE C=1", dict(n_folds=3, n_features_to_select=3, random_state=0), "units", ("C", 2)),)),
     # the GP-ARD selectors are scale-free, but their forward selection is a linear SVM with C in the units of X
     "GPARDRFE": Settings(
+        costly="k-fold GP-ARD fits in every elimination round",
         small=dict(n_folds=3, p=2, n_restarts=0, max_iter=20, random_state=0), min_per_class=3,
         properties=(("GPARDRFE", dict(n_folds=3, p=1, n_restarts=0, max_iter=30, random_state=0), "units",
                      ("C", 2)),)),
     "GPARDFS": Settings(
+        costly="k-fold GP-ARD fits and a forward selection",
         small=dict(n_folds=3, n_restarts=0, max_iter=20, random_state=0), min_per_class=3,
         properties=(("GPARDFS", dict(alpha=0.5, n_folds=3, n_restarts=0, max_iter=30, random_state=0), "units",
                      ("C", 2)),)),
@@ -235,3 +242,22 @@ def check_instances() -> list:
 def variant_instances() -> list:
     """The table's variants (configurations on paths the defaults do not take)."""
     return [build(n, **kw) for n in NAMES for kw, _ in SETTINGS[n].variants]
+
+
+def costly_reason(value) -> str:
+    """``costly`` of ``value`` when it names an estimator of the table (an instance, a Pipeline whose steps hold one,
+    the class, or its name as a test parameter), else ''."""
+    from sklearn.pipeline import Pipeline
+
+    if isinstance(value, Pipeline):
+        return next((r for _, step in value.steps if (r := costly_reason(step))), "")
+    if isinstance(value, BaseEstimator):
+        name = type(value).__name__
+    elif isinstance(value, type) and issubclass(value, BaseEstimator):
+        name = value.__name__
+    elif isinstance(value, str):
+        name = value
+    else:
+        return ""
+    entry = SETTINGS.get(name)
+    return entry.costly if entry else ""

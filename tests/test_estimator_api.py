@@ -210,6 +210,7 @@ CHECK_WARNINGS = pytest.mark.filterwarnings(
     "ignore:GPARDFS. no gene has a Wilcoxon:UserWarning")
 
 
+@pytest.mark.fast_slice
 @CHECK_WARNINGS
 @parametrize_with_checks(E.check_instances(), expected_failed_checks=E.expected_failed_checks)
 def test_every_default_constructed_estimator_meets_the_sklearn_contract(estimator, check):

@@ -267,6 +267,7 @@ def _extreme_params(entries, selector):
     return out
 
 
+@pytest.mark.fast_slice
 @pytest.mark.parametrize("name,est,kind,units,case,selector",
                          _extreme_params(CLASSIFIERS, False) + _extreme_params(SELECTORS, True))
 def test_extreme_cases(name, est, kind, units, case, selector):
