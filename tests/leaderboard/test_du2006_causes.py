@@ -1,0 +1,255 @@
+"""The cells of Díaz-Uriarte & Alvarez de Andrés 2006, Table 2 (.632+ bootstrap) that genesel's estimates miss by more
+than the bootstrap's noise, and what causes each gap (:data:`genesel.leaderboard.du2006.DU2006_GAPS`).
+
+Each test checks a cause, or rules one out, with its own numbers: the data rebuilt by hand (numpy), DLDA written out
+from Dudoit, Fridlyand & Speed (2002)'s formula, the .632+ estimate of fixed-k nearest neighbours (scikit-learn) on
+the bootstrap samples of :func:`genesel.experiments.bootstrap_splits`, and the leaderboard's own protocol on
+variants of the data (:func:`genesel.leaderboard.du2006.bootstrap_632`, B = 10-30 bootstrap samples: a few seconds
+each, since their methods are cheap). Every threshold sits between the two cases the test tells apart, with the
+Monte-Carlo standard error measured here stated beside it.
+"""
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.preprocessing import StandardScaler
+
+from genesel.experiments import bootstrap_splits, error_632plus
+
+PAPER = {("alon", "KNN"): 0.152, ("alon", "DLDA"): 0.137, ("singh", "DLDA"): 0.149, ("singh", "KNN"): 0.100,
+         ("khan", "KNN"): 0.023, ("khan", "DLDA"): 0.011}
+
+
+def _per_sample(L):
+    return (L - L.mean(axis=1, keepdims=True)) / L.std(axis=1, keepdims=True)
+
+
+def _dlda_hand(Xtr, ytr, Xte):
+    """Dudoit et al. 2002's DLDA (equal priors) from its formula: the class minimising sum_j (x_j - mean_kj)^2 / s_j^2,
+    s_j^2 the pooled within-class variance (n - K denominator)."""
+    classes = np.unique(ytr)
+    means = np.array([Xtr[ytr == c].mean(axis=0) for c in classes])
+    resid = Xtr - means[np.searchsorted(classes, ytr)]
+    var = (resid ** 2).sum(axis=0) / (ytr.size - classes.size)
+    w = np.where(var > 0, 1.0 / np.where(var > 0, var, 1.0), 0.0)
+    d = (((Xte[:, None, :] - means[None, :, :]) ** 2) * w).sum(axis=2)
+    return classes[np.argmin(d, axis=1)]
+
+
+def _b632(fit_predict, X, y, B, seed=0):
+    """(.632+ error, jackknife Monte-Carlo s.e., apparent error) of a rule without tuning, on B bootstrap samples."""
+    ap = fit_predict(X, y, X)
+    oob = [(te, fit_predict(X[tr], y[tr], X[te])) for tr, te in bootstrap_splits(y, B, seed, min_distinct=2)]
+    est = error_632plus(y, ap, oob)
+    jk = np.array([error_632plus(y, ap, oob[:i] + oob[i + 1:]).error for i in range(B)])
+    return est.error, float(np.sqrt((B - 1) / B * ((jk - jk.mean()) ** 2).sum())), est.apparent
+
+
+def _sk(est):
+    return lambda Xa, ya, Xb: clone(est).fit(Xa, ya).predict(Xb)
+
+
+def _noise(se, B):
+    """Their Monte-Carlo s.e. taken equal to ours at their B = 200, added (as benchmarks/bench_du2006_table2.py)."""
+    return se * np.sqrt(1.0 + B / 200.0)
+
+
+@pytest.fixture(scope="module")
+def prostate(mirror):
+    from genesel.datasets import load_dataset
+    from genesel.leaderboard.cells import load
+
+    raw = np.asarray(load_dataset("singh").X, dtype=np.float64)
+    return raw, load("singh", "diaz2006").y
+
+
+# ---- Prostate: their data rebuilt, gene for gene ----------------------------------------------------------------
+
+def test_prostate_their_6033_genes_are_rebuilt_exactly(prostate):
+    """Dettling's filter on the registry's copy of Singh's data: floor 10, ceiling 16000, max/min > 5 and
+    max - min >= 50 keeps exactly their 6033 genes; the neighbouring rules do not (5966 with > 50, 6034 with >= 5,
+    other floors far off). scikit-feature's independent Prostate-GE.mat (5966 genes, log10) is the strict variant of
+    the same rule, value for value: the floor of 10 and log10 are the distributed ones."""
+    import scipy.io
+
+    from data_fetch.fetch import fetch_file
+    from genesel.leaderboard.cells import load
+
+    raw, y = prostate
+    T = np.clip(raw, 10.0, 16000.0)
+    hi, lo = T.max(axis=0), T.min(axis=0)
+    r, d = hi / lo, hi - lo
+    assert int(((r > 5) & (d >= 50)).sum()) == 6033
+    assert int(((r > 5) & (d > 50)).sum()) == 5966
+    assert int(((r >= 5) & (d >= 50)).sum()) == 6034
+    for floor in (1.0, 20.0, 100.0):
+        Tf = np.clip(raw, floor, 16000.0)
+        hf, lf = Tf.max(axis=0), Tf.min(axis=0)
+        assert abs(int(((hf / lf > 5) & (hf - lf >= 50)).sum()) - 6033) > 100
+    assert load("singh", "diaz2006").X.shape == (102, 6033)
+    m = scipy.io.loadmat(fetch_file("Prostate-GE.mat"))
+    Xm = np.asarray(m["X"], dtype=np.float64)
+    normal_first = np.r_[np.arange(52, 102), np.arange(52)]  # singh.RData: 52 tumours first; the .mat: 50 normals
+    strict = np.log10(T[:, (r > 5) & (d > 50)])[normal_first]
+    assert Xm.shape == strict.shape
+    assert np.abs(Xm - strict).max() < 0.005  # the .mat's values are rounded
+
+
+def test_prostate_dlda_cannot_reach_their_cell_on_their_6033_genes(prostate):
+    """Their DLDA on Prostate is 0.149. On their 6033 genes, Dudoit's DLDA (written out here, and genesel's, which
+    agrees prediction for prediction) misclassifies a third of the very samples it was fitted on (0.34), on the
+    log10 scale with or without each sample standardised and on the floored intensities unlogged, with equal or
+    empirical priors. A .632+ estimate is a weighted mean of the apparent error
+    and the leave-one-out bootstrap error (at least as large here), so it cannot fall to 0.149: the gap is not the
+    gene filter, the scale or DLDA's definition; their Prostate file or their DLDA differs from what they state."""
+    from genesel.discriminant import DLDA
+    from genesel.leaderboard.cells import load
+
+    raw, y = prostate
+    T = np.clip(raw, 10.0, 16000.0)
+    hi, lo = T.max(axis=0), T.min(axis=0)
+    G = T[:, (hi / lo > 5) & (hi - lo >= 50)]
+    view = load("singh", "diaz2006").X
+    np.testing.assert_array_equal(DLDA(priors="uniform").fit(view, y).predict(view), _dlda_hand(view, y, view))
+    for X in (view, np.log10(G), G):
+        for est in (DLDA(priors="uniform"), DLDA(priors="empirical")):
+            assert np.mean(est.fit(X, y).predict(X) != y) > 0.30
+    err, se, app = _b632(_dlda_hand, view, y, B=20)
+    assert app > 0.30 and err >= app - 1e-12  # measured: 0.343 apparent, .632+ 0.354 (s.e. about 0.01)
+    assert err - PAPER[("singh", "DLDA")] > 10 * _noise(se, 20)
+
+
+def test_prostate_knn_gap_is_not_k_nor_the_filter(prostate):
+    """Their KNN on Prostate is 0.100. On their 6033 genes, nearest neighbours with any fixed k from 1 to 21 have a
+    .632+ error of 0.14 or more (k = 1: 0.138; B = 30), above theirs by more than the noise: neither the gene filter
+    (the 12600-probe view gave 0.197, the 6033 genes 0.177 with k chosen by the inner CV) nor k's grid closes it."""
+    from genesel.leaderboard.cells import load
+
+    view, y = load("singh", "diaz2006").X, prostate[1]
+    res = {k: _b632(_sk(KNeighborsClassifier(k)), view, y, B=30) for k in (1, 3, 5, 9, 15, 21)}
+    best = min(res, key=lambda k: res[k][0])
+    err, se, _ = res[best]
+    assert err - PAPER[("singh", "KNN")] > 2 * _noise(se, 30), res
+
+
+# ---- Colon: the view is their data (DLDA agrees), kNN's gap stays ----------------------------------------------
+
+def test_colon_view_gives_their_dlda(mirror):
+    """On the 'diaz2006' view of Colon (Dettling's log10, each sample standardised) Dudoit's DLDA, which has no
+    hyper-parameter to tune, gives their 0.137 within the noise (measured 0.147, s.e. 0.006, B = 30): the data are
+    theirs, so the kNN gap below is not the data's scale."""
+    from genesel.leaderboard.cells import load
+
+    t = load("alon", "diaz2006")
+    err, se, _ = _b632(_dlda_hand, t.X, t.y, B=30)
+    assert abs(err - PAPER[("alon", "DLDA")]) <= 2 * _noise(se, 30), (err, se)
+
+
+@pytest.mark.slow  # about 50 s: 6 values of k x 61 kNN fits on 62 x 2000
+def test_colon_knn_gap_is_not_k(mirror):
+    """kNN on the same view stays above their 0.152 for every fixed k from 1 to 21 (best k = 1: 0.188, s.e. 0.009,
+    B = 60), even taking the best k after the fact: the grid of k (1-9 here) is not the cause of the leaderboard's
+    0.21-0.23; unexplained."""
+    from genesel.leaderboard.cells import load
+
+    t = load("alon", "diaz2006")
+    res = {k: _b632(_sk(KNeighborsClassifier(k)), t.X, t.y, B=60) for k in (1, 3, 5, 9, 15, 21)}
+    best = min(res, key=lambda k: res[k][0])
+    assert res[best][0] - PAPER[("alon", "KNN")] > 2 * _noise(res[best][1], 60), res
+
+
+@pytest.mark.slow  # about 35 s: kNN by the leaderboard's protocol (inner CV for k) on 21 fits
+def test_colon_the_scale_that_gives_their_knn_contradicts_their_dlda(mirror):
+    """Alon's raw intensities (no log, no per-sample standardisation) are the one reading found that gives their
+    kNN: 0.155 by the leaderboard's protocol (k by the inner CV; B = 20), against 0.21 on the view. But DLDA on the
+    same raw values errs at 0.30 or more, twice their 0.137: both columns cannot come from one raw-scale file, so
+    the raw scale is not their Colon data and the kNN gap stays unexplained."""
+    from genesel.datasets import load_dataset
+    from genesel.leaderboard.cells import load
+    from genesel.leaderboard.du2006 import bootstrap_632
+
+    y = load("alon", "diaz2006").y
+    raw = np.asarray(load_dataset("alon").X, dtype=np.float64)
+    knn = bootstrap_632(raw, y, "kNN (all genes)", n_boot=20)
+    assert abs(knn["error"] - PAPER[("alon", "KNN")]) <= 2 * _noise(knn["mc_se"], 20), knn
+    err, se, _ = _b632(_dlda_hand, raw, y, B=20)
+    assert err - PAPER[("alon", "DLDA")] > 4 * _noise(se, 20), (err, se)
+
+
+# ---- SRBCT: per-gene standardisation and the scale ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def srbct(mirror):
+    from genesel.leaderboard.cells import load
+
+    t = load("khan")
+    return t.X, t.y
+
+
+@pytest.mark.slow  # about 50 s: kNN by the leaderboard's protocol, three readings of the data x 11 fits
+def test_srbct_knn_gap_comes_from_per_gene_standardisation_and_the_log_scale(srbct):
+    """The multi-class board runs kNN on the registry's natural-log ratios standardised gene by gene (0.13-0.14
+    against their 0.023). Without the per-gene step it falls to about 0.09, and on the ratio scale (exp of the
+    registry's values, Khan's relative red intensities) to about 0.04 (k by the inner CV, B = 10): most of the gap
+    is the data's scale and the board's per-gene z-scores, which their methods did not apply. What remains (0.04
+    against 0.023, about 3 s.e.) is not explained."""
+    from genesel.leaderboard.du2006 import bootstrap_632
+
+    X, y = srbct
+    board = bootstrap_632(X, y, "kNN (all genes)", n_boot=10, prep=StandardScaler())
+    log = bootstrap_632(X, y, "kNN (all genes)", n_boot=10)
+    ratio = bootstrap_632(np.exp(X), y, "kNN (all genes)", n_boot=10)
+    assert board["error"] > 0.10 and ratio["error"] < 0.06, (board, log, ratio)
+    assert board["error"] - log["error"] > 2 * np.hypot(board["mc_se"], log["mc_se"])
+    assert log["error"] - ratio["error"] > 2 * np.hypot(log["mc_se"], ratio["mc_se"])
+
+
+def test_srbct_dlda_gap_is_not_the_scale(srbct):
+    """Their DLDA on SRBCT is 0.011. Dudoit's DLDA on the registry's log ratios, on the ratios, and on either with
+    each sample standardised (DLDA ignores per-gene scaling) stays at 0.05-0.07 (B = 30): no reading of the data
+    brings it to theirs; unexplained."""
+    X, y = srbct
+    for Z in (X, np.exp(X), _per_sample(X), _per_sample(np.exp(X))):
+        err, se, _ = _b632(_dlda_hand, Z, y, B=30)
+        assert err - PAPER[("khan", "DLDA")] > 3 * _noise(se, 30), (err, se)
+
+
+# ---- Prostate's random forest: within the noise on their genes -------------------------------------------------
+
+def _paired_632(fp, XA, XB, y, B, seed=0):
+    """.632+ errors of one rule on two versions of the same samples, on the same B bootstrap samples, with the
+    jackknife s.e. of each and of their difference."""
+    def parts(X):
+        return fp(X, y, X), [(te, fp(X[tr], y[tr], X[te])) for tr, te in bootstrap_splits(y, B, seed, min_distinct=2)]
+
+    def jk_se(values):
+        return float(np.sqrt((B - 1) / B * ((values - values.mean()) ** 2).sum()))
+
+    (apA, oobA), (apB, oobB) = parts(XA), parts(XB)
+    a, b = error_632plus(y, apA, oobA).error, error_632plus(y, apB, oobB).error
+    ja = np.array([error_632plus(y, apA, oobA[:i] + oobA[i + 1:]).error for i in range(B)])
+    jb = np.array([error_632plus(y, apB, oobB[:i] + oobB[i + 1:]).error for i in range(B)])
+    return a, b, jk_se(ja), jk_se(jb), jk_se(ja - jb)
+
+
+@pytest.mark.slow  # about 50-100 s: 2 x 11 random forests of 500 trees on 102 x 12600 and 102 x 6033
+def test_prostate_random_forest_is_within_noise_on_their_genes(prostate):
+    """Their random forest on Prostate is 0.077; the leaderboard had 0.110 (B = 50) on all 12600 probes (floored at
+    10, log10, each sample standardised: the view before). On their 6033 genes the same forests (mtry = sqrt(genes),
+    grown to purity) land within the noise of their value (500 trees, B = 10: 0.072; the leaderboard's 2000-tree
+    cells, B = 12: 0.075, s.e. 0.012), and err less than on all probes on the same bootstrap samples (0.104 here;
+    0.094 with 2000 trees). That difference, 0.02-0.03, is 1.4-1.6 paired s.e. at these B: the filter is the likely
+    cause of the B = 50 gap, not a proven one."""
+    from sklearn.ensemble import RandomForestClassifier
+
+    from genesel.leaderboard.cells import load
+
+    raw, y = prostate
+    all_probes = _per_sample(np.log10(np.clip(raw, 10.0, 16000.0)))
+    theirs = load("singh", "diaz2006").X
+    assert theirs.shape == (102, 6033)
+    rf = _sk(RandomForestClassifier(n_estimators=500, max_features="sqrt", n_jobs=1, random_state=0))
+    before, after, se_before, se_after, se_diff = _paired_632(rf, all_probes, theirs, y, B=10)
+    assert abs(after - 0.077) <= 2 * _noise(se_after, 10), (after, se_after)
+    assert before > after, (before, after, se_diff)
