@@ -203,7 +203,79 @@ def _reevaluate(Xt, g, c, wst, cst, rst, gene_anc, anc_slot, anc_ref, free, n_fr
 
 
 @njit(cache=True)
-def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share):
+def _eval_pool(Xp, pg, n_pool, c, wst, cst, rst):
+    """:func:`_eval_gene` for the genes ``pg[:n_pool]`` of the candidate pool, whose rows are copied contiguously in
+    ``Xp``: four genes at a time (independent sums, so the processor overlaps them), each summed in the order of
+    :func:`_dot_row` from the same products, so every value is the one :func:`_eval_gene` gives, bit for bit."""
+    n = Xp.shape[1]
+    M = c.shape[0]
+    p = 0
+    while p + 4 <= n_pool:
+        a0 = 0.0
+        a1 = 0.0
+        a2 = 0.0
+        a3 = 0.0
+        for m in range(M):
+            s0 = 0.0
+            s1 = 0.0
+            s2 = 0.0
+            s3 = 0.0
+            for i in range(n):
+                ci = c[m, i]
+                s0 += ci * Xp[p, i]
+                s1 += ci * Xp[p + 1, i]
+                s2 += ci * Xp[p + 2, i]
+                s3 += ci * Xp[p + 3, i]
+            wst[pg[p], m] = s0
+            wst[pg[p + 1], m] = s1
+            wst[pg[p + 2], m] = s2
+            wst[pg[p + 3], m] = s3
+            a0 += s0 * s0
+            a1 += s1 * s1
+            a2 += s2 * s2
+            a3 += s3 * s3
+        cst[pg[p]] = a0
+        cst[pg[p + 1]] = a1
+        cst[pg[p + 2]] = a2
+        cst[pg[p + 3]] = a3
+        p += 4
+    for q in range(p, n_pool):
+        acc = 0.0
+        for m in range(M):
+            w = 0.0
+            for i in range(n):
+                w += c[m, i] * Xp[q, i]
+            wst[pg[q], m] = w
+            acc += w * w
+        cst[pg[q]] = acc
+    for q in range(n_pool):
+        rst[pg[q]] = np.sqrt(cst[pg[q]])
+
+
+@njit(cache=True)
+def _shrink_pool(Xp, pg, n_pool, in_pool, rst, xnorm, ref):
+    """Keep the half of the candidate pool nearest to the current minimum (``ref`` = its square root), measured in
+    the distance the dual point must travel to bring a gene down to it, (sqrt(c_g) - ref) / |x_g|. Returns the new
+    size."""
+    key = np.empty(n_pool)
+    for q in range(n_pool):
+        g = pg[q]
+        key[q] = (rst[g] - ref) / xnorm[g] if xnorm[g] > 0.0 else -np.inf
+    cut = np.sort(key)[n_pool // 2]
+    m = 0
+    for q in range(n_pool):
+        g = pg[q]
+        if key[q] < cut:
+            pg[m] = g
+            Xp[m] = Xp[q]
+            m += 1
+        else:
+            in_pool[g] = False
+    return m
+
+
+@njit(cache=True)
+def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool_cap):
     """Run SVM-RFE with M machines on one Gram matrix. Xt is genes x samples (C order), Y (M, n) their labels in
     {-1., +1.} (M = 1: the binary SVM; M = K: the K one-vs-rest machines), n_remove the schedule.
 
@@ -261,6 +333,12 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share):
     for q in range(64):
         free[q] = 63 - q
     n_free = 64
+    # candidate pool: genes near the minimum, rows copied contiguously, evaluated at every one-gene stage
+    pcap = max(4, min(pool_cap, d))
+    pg = np.empty(pcap, dtype=np.int64)
+    Xp = np.empty((pcap, n))
+    in_pool = np.zeros(d, dtype=np.bool_)
+    n_pool = 0
     alpha = np.zeros((M, n))
     c = np.zeros((M, n))
     c_old = np.zeros((M, n))
@@ -272,6 +350,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share):
     gaps = np.zeros((n_stages + 1, M))
     n_dots = 0
     n_anchor = 0
+    n_pool_dots = 0
     pos = 0
     alive = np.ones(d, dtype=np.bool_)
     hint = -1
@@ -328,13 +407,34 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share):
             # usually still among the smallest, so that most genes are skipped by their bound
             best = np.inf
             best_g = -1
+            if n_pool > 0 and s > 0:
+                _eval_pool(Xp, pg, n_pool, c, wst, cst, rst)
+                n_dots += n_pool
+                n_pool_dots += n_pool
+                for q in range(n_pool):
+                    g = pg[q]
+                    base[g] = -path[s]
+                    a = gene_anc[g]
+                    if a != s:
+                        anc_ref[a] -= 1
+                        if anc_ref[a] == 0:
+                            free[n_free] = anc_slot[a]
+                            n_free += 1
+                            anc_slot[a] = -1
+                        gene_anc[g] = s
+                        anc_ref[s] += 1
+                    v = cst[g]
+                    if v < best or (v == best and g <= best_g):
+                        best = v
+                        best_g = g
             if hint >= 0 and alive[hint]:
                 if gene_anc[hint] != s:
                     n_free = _reevaluate(Xt, hint, c, wst, cst, rst, gene_anc, anc_slot, anc_ref, free, n_free, s)
                     base[hint] = -path[s]
                     n_dots += 1
-                best = cst[hint]
-                best_g = hint
+                if cst[hint] < best or (cst[hint] == best and hint <= best_g):
+                    best = cst[hint]
+                    best_g = hint
             second = np.inf
             second_g = -1
             best_t = -1
@@ -368,6 +468,14 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share):
                     n_free = _reevaluate(Xt, g, c, wst, cst, rst, gene_anc, anc_slot, anc_ref, free, n_free, s)
                     base[g] = -path[s]
                     n_dots += 1
+                    if not in_pool[g]:  # a gene near the minimum: into the candidate pool
+                        if n_pool == pcap:
+                            n_pool = _shrink_pool(Xp, pg, n_pool, in_pool, rst, xnorm,
+                                                  np.sqrt(min(best, cst[g])))
+                        pg[n_pool] = g
+                        Xp[n_pool] = Xt[g]
+                        in_pool[g] = True
+                        n_pool += 1
                 v = cst[g]
                 if v < best or (v == best and g <= best_g):
                     if g != best_g:
@@ -396,6 +504,14 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share):
         for q in range(k):
             eliminated[pos] = removed[q]
             pos += 1
+            if in_pool[removed[q]]:  # and leave the pool
+                in_pool[removed[q]] = False
+                for p in range(n_pool):
+                    if pg[p] == removed[q]:
+                        n_pool -= 1
+                        pg[p] = pg[n_pool]
+                        Xp[p] = Xp[n_pool]
+                        break
             a = gene_anc[removed[q]]  # the removed genes let go of their anchors
             anc_ref[a] -= 1
             if anc_ref[a] == 0 and a != s:
@@ -418,6 +534,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share):
             K = gram_rows(Xt, rows[:n_rem])
         else:
             add_gram_rows(K, Xt, removed, -1.0)
+    print('DEBUG pool evals', n_pool_dots, 'other evals', n_dots - n_pool_dots, 'anchor refreshes', n_anchor)
     final_rows = rows[:n_rem].copy()
     final_w = np.empty((n_rem, M))
     for t in range(n_rem):
@@ -426,7 +543,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share):
     return eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots, n_anchor
 
 
-def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True, lazy=True, min_share=2):
+def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True, lazy=True, min_share=2, pool_cap=256):
     """Run SVM-RFE (:func:`_rfe_kernel`, the numba loop). ``y``: the binary labels (n,) in {-1., +1.}, or (M, n)
     label rows of M machines (the one-vs-rest problems of K classes). ``lazy=False``: every gene evaluated at every
     stage (the brute force; the same result bit for bit, at O(n d^2) cost).
@@ -437,7 +554,8 @@ def _rfe_path(Xt, y, C, tol, max_iter, n_remove, polish=True, lazy=True, min_sha
     """
     y = np.asarray(y, dtype=np.float64)
     Y = np.ascontiguousarray(y[None, :] if y.ndim == 1 else y)
-    out = _rfe_kernel(Xt, Y, C, tol, max_iter, np.asarray(n_remove, dtype=np.int64), polish, lazy, min_share)
+    out = _rfe_kernel(Xt, Y, C, tol, max_iter, np.asarray(n_remove, dtype=np.int64), polish, lazy, min_share,
+                      pool_cap)
     if y.ndim == 2:
         return out
     eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots, n_anchor = out
