@@ -206,6 +206,17 @@ def _reevaluate(Xt, g, c, wst, cst, rst, gene_anc, anc_slot, anc_ref, free, n_fr
     return n_free
 
 
+@njit(cache=True, inline="always")
+def _set_key(g, rst, base, xnorm, key):
+    """The scan's one-number test of gene g (see ``_rfe_kernel``): key[g] = sqrt(c_g) / |x_g| - base[g] (1 + 1e-9),
+    lowered by 1e-14 of its terms for rounding (-inf for a zero gene, which is never skipped)."""
+    if xnorm[g] > 0.0:
+        r = rst[g] / xnorm[g]
+        key[g] = r - base[g] * (1.0 + 1e-9) - 1e-14 * (r + abs(base[g]))
+    else:
+        key[g] = -np.inf
+
+
 @njit(cache=True)
 def _eval_pool(Xp, pg, n_pool, c, wst, cst, rst):
     """:func:`_eval_gene` for the genes ``pg[:n_pool]`` of the candidate pool, whose rows are copied contiguously in
@@ -332,6 +343,11 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
     cst = np.zeros(d)
     rst = np.zeros(d)  # sqrt(cst), for the bounds
     base = np.zeros(d)  # base[g] + path[s] >= ||C_s - C_a||_F for the anchor a of gene g (looser than the anchor's)
+    key = np.zeros(d)  # _set_key
+    xmin = np.inf  # the smallest norm of a non-zero gene
+    for g in range(d):
+        if 0.0 < xnorm[g] < xmin:
+            xmin = xnorm[g]
     # anchors (indexed by stage): the slot of their dual point in ``pool``, exact distance anc_dist to the dual
     # point of stage anc_at, number of genes holding them; path[s]: path length of the dual point up to stage s
     gene_anc = np.zeros(d, dtype=np.int64)
@@ -399,6 +415,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                 _eval_gene(Xt, g, c, wst, cst)
                 rst[g] = np.sqrt(cst[g])
                 base[g] = -path[s]
+                _set_key(g, rst, base, xnorm, key)
                 if s > 0:
                     a = gene_anc[g]
                     anc_ref[a] -= 1
@@ -424,6 +441,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                 for q in range(n_pool):
                     g = pg[q]
                     base[g] = -path[s]
+                    _set_key(g, rst, base, xnorm, key)
                     a = gene_anc[g]
                     if a != s:
                         anc_ref[a] -= 1
@@ -441,6 +459,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                 if gene_anc[hint] != s:
                     n_free = _reevaluate(Xt, hint, c, wst, cst, rst, gene_anc, anc_slot, anc_ref, free, n_free, s)
                     base[hint] = -path[s]
+                    _set_key(hint, rst, base, xnorm, key)
                     n_dots += 1
                 if cst[hint] < best or (cst[hint] == best and hint <= best_g):
                     best = cst[hint]
@@ -448,8 +467,12 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
             second = np.inf
             second_g = -1
             best_t = -1
+            # the one-number test: gene g's bound exceeds sqrt(best) if key[g] > T (|x_g| >= xmin, rounding inside)
+            T = (path[s] * (1.0 + 1e-9) + slack + np.sqrt(best) / xmin) * (1.0 + 1e-14)
             for t in range(n_rem):
                 g = cur[t]
+                if key[g] > T:
+                    continue
                 # fast test with the gene's own (possibly loose) offset: U = base[g] + path[s] >= ||C_s - C_a||
                 lb = rst[g] - xnorm[g] * ((base[g] + path[s]) * (1.0 + 1e-9) + slack)
                 if lb > 0.0 and lb * lb > best:
@@ -458,6 +481,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                 if a != s:
                     # the anchor's offset (tighter if it was refreshed since the gene last looked)
                     base[g] = anc_dist[a] - path[anc_at[a]]
+                    _set_key(g, rst, base, xnorm, key)
                     lb = rst[g] - xnorm[g] * ((base[g] + path[s]) * (1.0 + 1e-9) + slack)
                     if lb > 0.0 and lb * lb > best:
                         continue
@@ -472,11 +496,13 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                         anc_at[a] = s
                         n_anchor += 1
                         base[g] = anc_dist[a] - path[s]
+                        _set_key(g, rst, base, xnorm, key)
                         lb = rst[g] - xnorm[g] * (anc_dist[a] * (1.0 + 1e-9) + slack)
                         if lb > 0.0 and lb * lb > best:
                             continue
                     n_free = _reevaluate(Xt, g, c, wst, cst, rst, gene_anc, anc_slot, anc_ref, free, n_free, s)
                     base[g] = -path[s]
+                    _set_key(g, rst, base, xnorm, key)
                     n_dots += 1
                     if not in_pool[g]:  # a gene near the minimum: into the candidate pool
                         if n_pool == pcap:
@@ -494,6 +520,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                     best = v
                     best_g = g
                     best_t = t
+                    T = (path[s] * (1.0 + 1e-9) + slack + np.sqrt(best) / xmin) * (1.0 + 1e-14)
                 elif g != best_g and (v < second or (v == second and g < second_g)):
                     second = v
                     second_g = g
