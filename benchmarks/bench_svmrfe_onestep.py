@@ -53,8 +53,8 @@ def main():
                         cls(n_features_to_select=1, step=1).fit(X[:, :64], y)
                 for rfe_C in (1.0, 100.0):
                     kw = {"n_features_to_select": 1, "step": 1, "C": rfe_C / d}
-                    new, c_new = timed(lambda kw=kw: SVMRFE(**kw).fit(X, y))
-                    old, c_old = timed(lambda kw=kw: old_rfe.SVMRFE(**kw).fit(X, y))
+                    new, c_new = timed(lambda kw=kw, X=X, y=y: SVMRFE(**kw).fit(X, y))
+                    old, c_old = timed(lambda kw=kw, X=X, y=y: old_rfe.SVMRFE(**kw).fit(X, y))
                     n_diff = int(np.sum(new.feature_order_ != old.feature_order_))
                     print(f"C={rfe_C:g}/d {label:20s} {X.shape[0]:4d} x {d:6d}: {c_old:6.2f} s -> {c_new:6.2f} s CPU "
                           f"({c_old / c_new:4.2f}x); evaluations {old.n_weight_evaluations_:,} -> "
