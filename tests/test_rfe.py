@@ -87,6 +87,77 @@ def test_rfe_path_matches_textbook_twin(step, C):
     np.testing.assert_allclose(fast[2], final_w, rtol=1e-6, atol=1e-9)
 
 
+def test_gradient_along_rows_is_the_solvers_gradient_bit_for_bit():
+    """rfe._gradient exchanges the loops of genesel._core.smo.gradient (which the twin's from-scratch solves check);
+    every entry must be the same number, or the SMO path (and so the elimination) could change."""
+    from genesel._core.gram import gram_rows
+    from genesel._core.smo import gradient
+
+    rng = np.random.default_rng(3)
+    for n, d in ((7, 30), (23, 400), (40, 90)):
+        Xt = rng.normal(size=(d, n)) * rng.lognormal(0.0, 2.0, size=(d, 1))
+        K = gram_rows(Xt, np.arange(d))
+        y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+        alpha = rng.random(n) * (rng.random(n) < 0.7)  # zeros are skipped by both
+        np.testing.assert_array_equal(grfe._gradient(K, y, alpha), gradient(K, y, alpha))
+        np.testing.assert_allclose(grfe._gradient(K, y, alpha), naive_svm.gradient(K, y, alpha), rtol=1e-10,
+                                   atol=1e-10 * np.abs(K).max() * alpha.sum())
+
+
+def test_pool_evaluation_is_the_single_gene_evaluation_bit_for_bit():
+    rng = np.random.default_rng(4)
+    Xt = rng.normal(size=(60, 37)) * rng.lognormal(0.0, 2.0, size=(60, 1))
+    c = rng.normal(size=(3, 37))
+    genes = rng.permutation(60)[:23]  # 5 groups of four and 3 left over
+    w1, c1 = np.zeros((60, 3)), np.zeros(60)
+    for g in genes:
+        grfe._eval_gene(Xt, g, c, w1, c1)
+    w2, c2, r2 = np.zeros((60, 3)), np.zeros(60), np.zeros(60)
+    grfe._eval_pool(np.ascontiguousarray(Xt[genes]), genes, genes.size, c, w2, c2, r2)
+    np.testing.assert_array_equal(w2, w1)
+    np.testing.assert_array_equal(c2, c1)
+    np.testing.assert_allclose(w1[genes], naive_svm.weights(Xt, c.T, genes), rtol=1e-12)
+
+
+def _brute_force_case(seed):
+    """A small problem with what the lazy argmin must survive: genes of very different norms (unstandardised),
+    exact ties (a duplicated gene, a gene and its negative), a zero gene, two or three classes."""
+    rng = np.random.default_rng(seed)
+    n, d, classes = int(rng.integers(10, 25)), int(rng.integers(60, 160)), int(rng.integers(2, 4))
+    y = np.arange(n) % classes
+    X = rng.normal(size=(n, d))
+    X[:, :3] += 1.5 * (y[:, None] == np.arange(3) % classes)
+    if seed % 2:
+        X *= rng.lognormal(0.0, 1.5, size=d)
+    else:
+        X = (X - X.mean(0)) / X.std(0)
+    X[:, 7] = X[:, 5]
+    X[:, 9] = -X[:, 8]
+    X[:, 11] = 0.0
+    Y = np.where(y[None, :] == np.arange(classes)[:, None], 1.0, -1.0) if classes > 2 else np.where(y == 1, 1.0, -1.0)
+    C = [0.01, 0.3, 10.0][seed % 3]
+    return np.ascontiguousarray(X.T), Y, C
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("pool_cap,min_share", [(512, 2), (4, 2), (4, 1_000_000)])
+def test_lazy_argmin_is_the_brute_force_bit_for_bit(seed, pool_cap, min_share):
+    """The one-gene stages (anchors, candidate pool, path-length bounds) against evaluating every gene at every
+    stage, same solves: the same elimination order bit for bit and the same final weights. A small pool forces its
+    shrinking, min_share 10^6 the path-length bounds alone; a bound that is not one (e.g. forgetting the path walked
+    since an anchor's distance was computed) fails here."""
+    Xt, Y, C = _brute_force_case(seed)
+    sched = elimination_schedule(Xt.shape[0], 1, 1)
+    lazy = grfe._rfe_path(Xt, Y, C, 1e-10, 1_000_000, sched, pool_cap=pool_cap, min_share=min_share)
+    brute = grfe._rfe_path(Xt, Y, C, 1e-10, 1_000_000, sched, lazy=False)
+    np.testing.assert_array_equal(lazy[0], brute[0])
+    np.testing.assert_array_equal(lazy[1], brute[1])
+    np.testing.assert_array_equal(lazy[2], brute[2])
+    np.testing.assert_array_equal(lazy[3], brute[3])  # the same dual solutions at every stage
+    d = Xt.shape[0]
+    assert brute[7] == d * (d + 1) // 2 and lazy[7] < 0.7 * brute[7]  # every gene at every stage; fewer
+
+
 # ---------------------------------------------------------------- agreement with sklearn's RFE
 
 
