@@ -23,7 +23,7 @@ Fields of :class:`Settings`:
 ``variants``
     Further configurations that take a code path the defaults do not (another kernel, approximation, model), each
     with that reason. scikit-learn's checks run them in the full suite only (``slow``): ``make test-fast`` checks
-    every estimator at its defaults only (a slice of the checks: ``tests/conftest.py``, ``FAST_SLICE``).
+    estimators at their defaults only (a slice of the checks: ``tests/conftest.py``, ``FAST_SLICE``).
 ``properties``
     The configurations of the property tests (issue 25's scales and offsets): ``(label, arguments, kind, units)``;
     see ``tests/test_properties.py`` for ``kind`` ("free", "units", "origin", "offset") and ``units``.
@@ -31,8 +31,9 @@ Fields of :class:`Settings`:
     It looks at no gene one by one (a log, a per-sample scaling, an imputer): the per-gene rules of
     ``tests/test_constant_genes.py`` do not apply.
 ``costly``
-    Why a fit at the defaults takes seconds, or empty. ``make test-fast`` (``tests/conftest.py``) then runs one in
-    ``2 x FAST_SLICE`` of scikit-learn's checks of it and leaves its other table-driven tests to the full suite.
+    Why a fit at the defaults takes seconds, or empty. ``make test-fast`` (``tests/conftest.py``) then leaves every
+    test that takes it as a parameter (scikit-learn's checks, the property tests, ...) to the full suite; its own
+    module's unparametrised tests stay in the quick loop.
 ``min_per_class``
     The fewest samples per class a fit at ``small`` needs (its inner folds); ``tests/test_estimator_api.py`` fits
     every estimator on exactly that many.
