@@ -1,5 +1,6 @@
-"""genesel._core.jit_cache: numba's compiled kernels are cached per version of the kernel sources, so a kernel that
-calls a kernel of another module never runs stale machine code after that other module changes."""
+"""genesel._core.jit_cache: numba's compiled kernels are cached per module and per version of the code the module can
+reach, so a kernel that calls a kernel of another module never runs stale machine code after that other module
+changes, and an edit recompiles only the modules that reach the edited one."""
 
 import os
 import shutil
@@ -34,20 +35,42 @@ def _run(lib, cache):
     return out.stdout.strip()
 
 
-def test_digest_follows_the_kernel_sources_only(tmp_path):
-    from genesel._core.jit_cache import kernel_source_digest
+def test_digest_follows_the_code_a_module_can_reach_only(tmp_path):
+    from genesel._core.jit_cache import module_closure, module_digest
 
     lib = _copy(tmp_path)
     pkg = lib / "genesel"
-    before = kernel_source_digest(pkg)
+    names = ("genesel._core.smo", "genesel.msvm_rfe", "genesel.stumps", "genesel._stumps_kernels")
+    before = {m: module_digest(m, pkg) for m in names}
+    assert "genesel._core.linalg" in module_closure("genesel._core.smo", pkg)  # smo's kernels call linalg's
     (pkg / "papers" / "shah2012_report.py").write_text("# a figure edit\n", encoding="utf-8")
-    assert kernel_source_digest(pkg) == before  # papers hold no kernel
+    assert {m: module_digest(m, pkg) for m in names} == before  # no kernel module imports a report
     linalg = pkg / "_core" / "linalg.py"
     src = linalg.read_text()
     linalg.write_text(src.replace('"""', '"""An edited docstring. ', 1) + "\n# an edited comment\n")
-    assert kernel_source_digest(pkg) == before  # documentation only: no recompilation of every kernel
+    assert {m: module_digest(m, pkg) for m in names} == before  # documentation only: nothing recompiles
     linalg.write_text(src + "\n_EDITED = 1\n")
-    assert kernel_source_digest(pkg) != before
+    assert module_digest("genesel._core.smo", pkg) != before["genesel._core.smo"]  # a callee's code changed
+    assert module_digest("genesel._stumps_kernels", pkg) == before["genesel._stumps_kernels"]  # not in its closure
+    msvm = pkg / "msvm_rfe.py"
+    msvm.write_text(msvm.read_text() + "\n_EDITED = 1\n")
+    assert module_digest("genesel.msvm_rfe", pkg) != before["genesel.msvm_rfe"]
+    assert module_digest("genesel.stumps", pkg) == module_digest("genesel.stumps", pkg)
+    assert "genesel.msvm_rfe" not in module_closure("genesel.stumps", pkg)
+
+
+def test_imports_resolve_to_the_modules_they_load(tmp_path):
+    """``from genesel import x`` is the submodule x, relative imports resolve against the package, and an import of
+    a name from the package (which imports everything) counts as the package."""
+    from genesel._core.jit_cache import module_closure
+
+    lib = _copy(tmp_path)
+    pkg = lib / "genesel"
+    (pkg / "probe_a.py").write_text("from genesel import bounds as _b\nfrom ._core import linalg\n")
+    (pkg / "probe_b.py").write_text("def f():\n    from genesel import LinearSVM\n    return LinearSVM\n")
+    closure_a = module_closure("genesel.probe_a", pkg)
+    assert {"genesel.bounds", "genesel._core.linalg"} <= set(closure_a) and "genesel" not in closure_a
+    assert "genesel" in module_closure("genesel.probe_b", pkg)
 
 
 def test_a_changed_callee_in_another_module_is_compiled_afresh(tmp_path):
@@ -64,4 +87,30 @@ def test_a_changed_callee_in_another_module_is_compiled_afresh(tmp_path):
     assert edited != src, "the probe's edit no longer applies: update the test"
     linalg.write_text(edited)
     assert _run(lib, cache) != first, "stale compiled code ran after the callee changed"
-    assert len(list((cache / "genesel" / "numba").iterdir())) == 2  # one folder per source version
+    folders = [p.name for p in (cache / "genesel" / "numba").iterdir()]
+    assert sum(f.startswith("genesel._core.smo-") for f in folders) == 2  # smo: one folder per version of its code
+    assert sum(f.startswith("genesel._core.linalg-") for f in folders) == 2
+    assert sum(f.startswith("genesel._core.gram-") for f in folders) == 1  # gram reaches no linalg: kept
+
+
+def test_an_edit_recompiles_only_the_modules_that_reach_it(tmp_path):
+    """The stumps' compiled kernels survive an edit of MSVM-RFE: their folder keeps its index files."""
+    lib = _copy(tmp_path)
+    cache = tmp_path / "cache"
+    env = dict(os.environ, PYTHONPATH=str(lib), XDG_CACHE_HOME=str(cache))
+    env.pop("NUMBA_CACHE_DIR", None)
+    probe = ("import genesel.stumps as S; S.warm_up(); from genesel._core.jit_cache import loaded_folders; "
+             "print(loaded_folders()['genesel._stumps_kernels'])")
+    run = lambda: subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,  # noqa: E731
+                                 timeout=600)
+    first = run()
+    assert first.returncode == 0, first.stderr[-2000:]
+    folder = Path(first.stdout.strip())
+    compiled = sorted(p.name for p in folder.rglob("*.nbi"))
+    assert compiled, "warm_up compiled nothing into the stumps' folder"
+    msvm = lib / "genesel" / "msvm_rfe.py"
+    msvm.write_text(msvm.read_text() + "\n_EDITED = 1\n")
+    again = run()
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert Path(again.stdout.strip()) == folder
+    assert sorted(p.name for p in folder.rglob("*.nbi")) == compiled

@@ -3,6 +3,7 @@ catalogue entry needs no hand-kept cost; it counts exactly the cells the noteboo
 data's size, guesses for a method the run did not have, and a parameter choice far beyond the mode's budget gets
 the warning."""
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -193,8 +194,16 @@ def test_a_first_run_counts_the_kernels_numba_still_has_to_compile(tmp_path, mon
     declared = sum(1 for f in sources for line in f.read_text(encoding="utf-8").splitlines()
                    if line.lstrip().startswith("@njit(") and "cache=True" in line)
     assert declared >= 50  # the package's kernels, not a miscount
+    old = folder / "genesel.stumps-0123456789abcdef"  # an older version's folder of one module: not counted
+    old.mkdir()
     for i in range(int(0.9 * declared)):
-        (folder / f"k{i}.py311.nbi").touch()
+        (old / f"k{i}.py311.nbi").touch()
+    os.utime(old, (1, 1))
+    current = folder / "genesel.stumps-fedcba9876543210"  # the folder the import touched: this version's
+    current.mkdir()
+    assert P.uncompiled_share() == 1.0
+    for i in range(int(0.9 * declared)):
+        (current / f"k{i}.py311.nbi").touch()
     assert P.uncompiled_share() == 0.0
     warm = P.time_budget(30.0, True, quick_budget=cost.QUICK_BUDGET, full_budget=cost.FULL_BUDGET, what="x").data
     assert "compile" not in warm and "about 30 s" in warm

@@ -1,92 +1,218 @@
-"""Where numba caches genesel's compiled kernels: a folder named after the source code they are compiled from.
+"""Where numba caches genesel's compiled kernels: one folder per module, named after the code its kernels can reach.
 
-numba's ``cache=True`` stores a kernel's machine code beside its module and checks, on loading, only that the
-kernel's *own* source file is unchanged. A kernel that calls kernels of other modules (the SMO solver calls the
-Cholesky of :mod:`genesel._core.linalg`, the RVM kernels call it too, SVM-RFE inlines the Gram updates) keeps its
-old machine code when one of those other files changes: after an upgrade or an edit, stale compiled code would run,
-silently. So genesel points numba's cache at a folder whose name is the digest of the *code* of every source file
-that can hold a kernel (the package's top-level modules and ``_core``, each read as a syntax tree without its
-docstrings and comments): any change to that code selects a new, empty folder, and every kernel is compiled afresh
-once. An edit of a docstring or a comment keeps the folder (numba's own check then recompiles only the kernels of
-the edited file, whose timestamp changed), so documentation work does not recompile every kernel. The folder is
-``$NUMBA_CACHE_DIR/genesel-<digest>`` when you set
-``NUMBA_CACHE_DIR``, else ``$XDG_CACHE_HOME/genesel/numba/<digest>`` (``~/.cache`` by default); the three most recent
-digests are kept, older ones removed.
+numba's ``cache=True`` stores a kernel's machine code and checks, on loading, only that the kernel's *own* source
+file is unchanged. A kernel that calls kernels of other modules (the SMO solver calls the Cholesky of
+:mod:`genesel._core.linalg`, the RVM kernels call it too, SVM-RFE inlines the Gram updates) would keep its old
+machine code when one of those other files changes: after an upgrade or an edit, stale compiled code would run,
+silently. So every module of genesel gets its own cache folder, named by the module and by the digest of the *code*
+of that module and of every genesel module it imports, directly or through others (each read as a syntax tree
+without its docstrings; comments are not in it). An edit of a module's code selects new, empty folders for that
+module and for the modules that import it, whose kernels are compiled afresh once; every other module keeps its
+compiled kernels (editing ``msvm_rfe.py`` recompiles MSVM-RFE's kernels, not the stumps'). An edit of a docstring
+or a comment keeps every folder (numba's own check then recompiles only the kernels of the edited file, whose
+timestamp changed).
 
-Imported first by ``genesel/__init__.py``, before any module that defines a kernel (numba fixes a kernel's cache
-location when its ``@njit(cache=True)`` decorator runs).
+How: numba fixes a kernel's cache folder (``numba.core.config.CACHE_DIR``) when its ``@njit(cache=True)`` decorator
+runs, that is while its module executes. An import hook (:class:`_KernelCacheFinder`, a ``sys.meta_path`` finder
+installed by ``genesel/__init__.py`` before any module that defines a kernel) wraps the loader of every genesel
+module: while the module executes, ``CACHE_DIR`` is that module's folder, and the previous value is restored after
+it (a module imported while another executes gets its own folder and gives the other's back). Between imports
+``CACHE_DIR`` is the parent folder, ``$NUMBA_CACHE_DIR/genesel`` when you set ``NUMBA_CACHE_DIR``, else
+``$XDG_CACHE_HOME/genesel/numba`` (``~/.cache`` by default). The :data:`KEEP` most recent folders of each module
+are kept, older ones removed.
+
+Why by hand: numba offers no cache key over a kernel's callees (its index holds the kernel's own file stamp only).
+The import closure is read here rather than with :mod:`genesel.experiments.codekey` (the grid cells' keys):
+this module runs before any other genesel module is imported, and codekey's fingerprints (``ast.dump`` of every
+file) add more than a second to every ``import genesel``; these digests (the code unparsed, cached by file stamp)
+add about 0.1 s.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.abc
+import importlib.machinery
 import os
 import shutil
+import sys
+from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["kernel_source_digest", "cache_folder", "KEEP"]
+__all__ = ["module_closure", "module_digest", "cache_root", "module_folder", "loaded_folders", "KEEP"]
 
-#: cache folders of other source versions kept beside the current one
+#: cache folders of other source versions of one module kept beside the current one
 KEEP = 6
+_PKG = Path(__file__).resolve().parents[1]
+_FOLDERS: dict[str, Path] = {}  # module name -> its folder, for the modules imported in this process
 
 
-def kernel_source_digest(package_dir: Path | None = None) -> str:
-    """sha256 (16 hex digits) over the names and the code (docstrings and comments left out) of the package's
-    top-level modules and ``_core``."""
-    root = Path(package_dir) if package_dir is not None else Path(__file__).resolve().parents[1]
-    h = hashlib.sha256()
-    for p in sorted(list(root.glob("*.py")) + list((root / "_core").glob("*.py"))):
-        h.update(p.relative_to(root).as_posix().encode() + b"\0")
-        h.update(_code_of(p))
-        h.update(b"\0")
-    return h.hexdigest()[:16]
+def _module_file(name: str, root: Path) -> Path | None:
+    """The source file of genesel module ``name`` (a module file or a package's ``__init__.py``), or None."""
+    parts = name.split(".")[1:]
+    base = root.joinpath(*parts)
+    for p in ((base.with_suffix(".py"),) if parts else ()) + (base / "__init__.py",):
+        if p.is_file():
+            return p
+    return None
 
 
-def _code_of(path: Path) -> bytes:
-    """The module's code without docstrings and comments (its syntax tree, unparsed); the raw bytes when it does
-    not parse."""
+@lru_cache(maxsize=None)
+def _facts(path: Path, mtime_ns: int, size: int, name: str, root: Path) -> tuple[frozenset, bytes]:
+    """(the genesel modules that module ``name`` imports anywhere in its code, sha256 of its code), from one parse of
+    file ``path`` (cached by its stamp). ``from genesel import x`` is the submodule x where there is one, else the
+    package itself (whose ``__init__`` imports everything). The code is the syntax tree without docstrings, unparsed
+    (comments are not in it); the raw bytes when the file does not parse."""
     raw = path.read_bytes()
     try:
         tree = ast.parse(raw)
     except (SyntaxError, ValueError):
-        return raw
+        return frozenset({"genesel"}), hashlib.sha256(raw).digest()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
     for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name == "genesel" or a.name.startswith("genesel."))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                mod = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if mod == "genesel" or mod.startswith("genesel."):
+                subs = [f"{mod}.{a.name}" for a in node.names if _module_file(f"{mod}.{a.name}", root) is not None]
+                out.update(subs)
+                if len(subs) < len(node.names):
+                    out.add(mod)
         body = getattr(node, "body", None)
         if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
                 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
                 and isinstance(body[0].value.value, str)):
             node.body = body[1:] or [ast.Pass()]
-    return ast.unparse(tree).encode()
+    imports = frozenset(m for m in out if _module_file(m, root) is not None)
+    return imports, hashlib.sha256(ast.unparse(tree).encode()).digest()
 
 
-def cache_folder(digest: str) -> Path:
+def _facts_of(m: str, root: Path):
+    path = _module_file(m, root)
+    if path is None:
+        return None
+    st = path.stat()
+    return _facts(path, st.st_mtime_ns, st.st_size, m, root)
+
+
+def module_closure(name: str, root: Path = _PKG) -> list[str]:
+    """``name`` and every genesel module it imports, directly or through others (sorted)."""
+    root = Path(root)
+    seen, todo = set(), [name]
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            facts = _facts_of(m, root)
+            if facts is not None:
+                todo.extend(facts[0] - seen)
+    return sorted(seen)
+
+
+def module_digest(name: str, root: Path = _PKG) -> str:
+    """16 hex digits of sha256 over the names and the code (docstrings and comments left out) of
+    :func:`module_closure` of ``name``."""
+    root = Path(root)
+    h = hashlib.sha256()
+    for m in module_closure(name, root):
+        h.update(m.encode() + b"\0" + _facts_of(m, root)[1])
+    return h.hexdigest()[:16]
+
+
+def cache_root() -> Path:
     base = os.environ.get("NUMBA_CACHE_DIR")
     if base:
-        return Path(base) / f"genesel-{digest}"
+        return Path(base) / "genesel"
     xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(xdg) / "genesel" / "numba" / digest
+    return Path(xdg) / "genesel" / "numba"
 
 
-def _prune(folder: Path) -> None:
-    parent = folder.parent
-    siblings = [p for p in parent.glob("genesel-*" if folder.name.startswith("genesel-") else "*")
-                if p.is_dir() and p != folder]
-    for old in sorted(siblings, key=lambda p: p.stat().st_mtime, reverse=True)[KEEP - 1:]:
-        shutil.rmtree(old, ignore_errors=True)
+def module_folder(name: str) -> Path:
+    """The cache folder of module ``name`` for its code as it is now (``<root>/<name>-<digest>``)."""
+    return cache_root() / f"{name}-{module_digest(name)}"
+
+
+def loaded_folders() -> dict[str, Path]:
+    """{module: cache folder} of the genesel modules imported so far in this process."""
+    return dict(_FOLDERS)
+
+
+def _prepare(name: str) -> Path | None:
+    folder = module_folder(name)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)
+        others = [p for p in folder.parent.glob(f"{name}-*")
+                  if p.is_dir() and p != folder and p.name.rpartition("-")[0] == name]
+        for old in sorted(others, key=lambda p: p.stat().st_mtime, reverse=True)[KEEP - 1:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError:  # an unwritable cache: numba then compiles without caching (correct, only slower)
+        return None
+    return folder
+
+
+class _Loader(importlib.abc.Loader):
+    """The module's own loader, with numba's cache folder pointed at the module's while it executes."""
+
+    def __init__(self, inner, name):
+        self._inner, self._name = inner, name
+
+    def create_module(self, spec):
+        return self._inner.create_module(spec)
+
+    def exec_module(self, module):
+        from numba.core import config
+
+        folder = _prepare(self._name)
+        previous = config.CACHE_DIR
+        if folder is not None:
+            _FOLDERS[self._name] = folder
+            config.CACHE_DIR = str(folder)
+        try:
+            self._inner.exec_module(module)
+        finally:
+            config.CACHE_DIR = previous
+
+    def __getattr__(self, attr):  # get_source, get_code, is_package, ... from the module's own loader
+        return getattr(self._inner, attr)
+
+
+class _KernelCacheFinder(importlib.abc.MetaPathFinder):
+    """Finds genesel's modules as Python's path finder does and wraps their loaders (:class:`_Loader`)."""
+
+    def find_spec(self, fullname, path, target=None):
+        if not fullname.startswith("genesel."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
+            return spec
+        if not str(Path(spec.origin).resolve()).startswith(str(_PKG) + os.sep):
+            return spec  # not this package's files
+        spec.loader = _Loader(spec.loader, fullname)
+        return spec
 
 
 def _configure() -> None:
     from numba.core import config
 
-    folder = cache_folder(kernel_source_digest())
+    root = cache_root()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        os.utime(folder)
-        _prune(folder)
-    except OSError:  # an unwritable cache: numba then compiles without caching (correct, only slower)
+        root.mkdir(parents=True, exist_ok=True)
+        for old in root.iterdir():  # the folders of the one-digest layout (16 hex digits), before genesel 0.2
+            if old.is_dir() and len(old.name) == 16 and all(c in "0123456789abcdef" for c in old.name):
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError:
         pass
-    config.CACHE_DIR = str(folder)
+    config.CACHE_DIR = str(root)
+    if not any(isinstance(f, _KernelCacheFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _KernelCacheFinder())
 
 
 _configure()

@@ -206,8 +206,10 @@ _WARM_SHARE = 0.85
 def uncompiled_share() -> float:
     """The share (0 to 1) of genesel's numba kernels not yet in numba's cache for this version of the code: the
     kernels are those the source declares with ``cache=True`` (the package's top-level modules and ``_core``), the
-    cached ones the index files (``.nbi``) in numba's cache folder, which genesel points at a folder of this version's
-    code when it is imported (``numba.core.config.CACHE_DIR``; see the architecture page). 0 when it cannot be read."""
+    cached ones the index files (``.nbi``) in numba's cache folders of this version of the code: genesel keeps one
+    folder per module and version under ``numba.core.config.CACHE_DIR`` (``<module>-<digest>``) and touches each
+    module's current folder when it imports the module, so the newest folder of each module is this version's (see
+    the architecture page). 0 when it cannot be read."""
     from numba.core import config
 
     import genesel
@@ -220,7 +222,13 @@ def uncompiled_share() -> float:
     if not declared or not folder:
         return 0.0
     try:
-        cached = sum(1 for _ in Path(folder).rglob("*.nbi"))
+        newest = {}
+        for sub in Path(folder).iterdir():
+            module = sub.name.rpartition("-")[0]
+            if sub.is_dir() and module.startswith("genesel"):
+                if module not in newest or sub.stat().st_mtime > newest[module].stat().st_mtime:
+                    newest[module] = sub
+        cached = sum(1 for sub in newest.values() for _ in sub.rglob("*.nbi"))
     except OSError:
         return 0.0
     return float(min(1.0, max(0.0, 1.0 - cached / (_WARM_SHARE * declared))))
