@@ -205,11 +205,10 @@ def _configure() -> None:
     root = cache_root()
     try:
         root.mkdir(parents=True, exist_ok=True)
-        for old in root.iterdir():  # the folders of the one-digest layout (16 hex digits), before genesel 0.2
-            if old.is_dir() and len(old.name) == 16 and all(c in "0123456789abcdef" for c in old.name):
-                shutil.rmtree(old, ignore_errors=True)
     except OSError:
         pass
+    # the folders of the earlier one-digest layout (16 hex digits) are left alone: a process of an earlier version
+    # of genesel may be compiling into one of them right now
     config.CACHE_DIR = str(root)
     if not any(isinstance(f, _KernelCacheFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _KernelCacheFinder())
