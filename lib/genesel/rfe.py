@@ -190,20 +190,39 @@ def _new_anchor(pool, free, n_free, c):
 
 
 @njit(cache=True, inline="always")
+def _release(a, anc_slot, free, n_free):
+    """Give the pool slot of anchor a back to the free list. Returns n_free."""
+    free[n_free] = anc_slot[a]
+    anc_slot[a] = -1
+    return n_free + 1
+
+
+@njit(cache=True, inline="always")
+def _drop_ref(a, anc_ref, anc_slot, free, n_free, keep=-1):
+    """One gene fewer holds anchor a; its slot is released when none does (unless a is ``keep``). Returns n_free."""
+    anc_ref[a] -= 1
+    if anc_ref[a] == 0 and a != keep:
+        n_free = _release(a, anc_slot, free, n_free)
+    return n_free
+
+
+@njit(cache=True, inline="always")
+def _move_anchor(g, s, gene_anc, anc_slot, anc_ref, free, n_free):
+    """Gene g, just evaluated at the dual point of stage s, moves from its anchor to the anchor of stage s.
+    Returns n_free."""
+    n_free = _drop_ref(gene_anc[g], anc_ref, anc_slot, free, n_free)
+    gene_anc[g] = s
+    anc_ref[s] += 1
+    return n_free
+
+
+@njit(cache=True, inline="always")
 def _reevaluate(Xt, g, c, wst, cst, rst, gene_anc, anc_slot, anc_ref, free, n_free, s):
     """Evaluate gene g exactly at the dual point c of stage s and move it from its anchor to the anchor of stage s
     (the old one released when no gene holds it any more). Returns n_free."""
     _eval_gene(Xt, g, c, wst, cst)
     rst[g] = np.sqrt(cst[g])
-    a = gene_anc[g]
-    anc_ref[a] -= 1
-    if anc_ref[a] == 0:
-        free[n_free] = anc_slot[a]
-        n_free += 1
-        anc_slot[a] = -1
-    gene_anc[g] = s
-    anc_ref[s] += 1
-    return n_free
+    return _move_anchor(g, s, gene_anc, anc_slot, anc_ref, free, n_free)
 
 
 @njit(cache=True, inline="always")
@@ -424,12 +443,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                 base[g] = -path[s]
                 _set_key(g, rst, base, xnorm, key)
                 if s > 0:
-                    a = gene_anc[g]
-                    anc_ref[a] -= 1
-                    if anc_ref[a] == 0:
-                        free[n_free] = anc_slot[a]
-                        n_free += 1
-                        anc_slot[a] = -1
+                    n_free = _drop_ref(gene_anc[g], anc_ref, anc_slot, free, n_free)
                 gene_anc[g] = s
             anc_ref[s] = n_rem
             n_dots += n_rem
@@ -449,15 +463,8 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                     g = pg[q]
                     base[g] = -path[s]
                     _set_key(g, rst, base, xnorm, key)
-                    a = gene_anc[g]
-                    if a != s:
-                        anc_ref[a] -= 1
-                        if anc_ref[a] == 0:
-                            free[n_free] = anc_slot[a]
-                            n_free += 1
-                            anc_slot[a] = -1
-                        gene_anc[g] = s
-                        anc_ref[s] += 1
+                    if gene_anc[g] != s:
+                        n_free = _move_anchor(g, s, gene_anc, anc_slot, anc_ref, free, n_free)
                     v = cst[g]
                     if v < best or (v == best and g <= best_g):
                         best = v
@@ -556,16 +563,10 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                         pg[p] = pg[n_pool]
                         Xp[p] = Xp[n_pool]
                         break
-            a = gene_anc[removed[q]]  # the removed genes let go of their anchors
-            anc_ref[a] -= 1
-            if anc_ref[a] == 0 and a != s:
-                free[n_free] = anc_slot[a]
-                n_free += 1
-                anc_slot[a] = -1
+            # the removed genes let go of their anchors (this stage's is decided below)
+            n_free = _drop_ref(gene_anc[removed[q]], anc_ref, anc_slot, free, n_free, s)
         if anc_ref[s] == 0:  # no gene evaluated at this stage: its anchor is not kept
-            free[n_free] = anc_slot[s]
-            n_free += 1
-            anc_slot[s] = -1
+            n_free = _release(s, anc_slot, free, n_free)
         # compact the survivors (keeps ascending index order)
         m2 = 0
         for t in range(n_rem):
