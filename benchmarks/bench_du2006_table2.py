@@ -37,16 +37,10 @@ def _cell(args):
 def estimate(y, rows):
     """(.632+ error, jackknife Monte-Carlo s.e.) from the all-samples row (boot -1) and the bootstrap rows."""
     from genesel.experiments import error_632plus
+    from genesel.leaderboard.du2006 import apparent_and_oob, jackknife_se
 
-    app = rows[-1]
-    ap = np.empty(y.size, dtype=np.int64)
-    ap[np.asarray(app["test_idx"])] = np.asarray(app["pred"])
-    oob = [(np.asarray(r["test_idx"]), np.asarray(r["pred"])) for b, r in sorted(rows.items()) if b >= 0]
-    est = error_632plus(y, ap, oob).error
-    if len(oob) < 2:
-        return est, float("nan")
-    jk = np.array([error_632plus(y, ap, oob[:i] + oob[i + 1:]).error for i in range(len(oob))])
-    return est, float(np.sqrt((len(oob) - 1) / len(oob) * ((jk - jk.mean()) ** 2).sum()))
+    ap, oob = apparent_and_oob(y, rows[-1], (r for b, r in sorted(rows.items()) if b >= 0))
+    return error_632plus(y, ap, oob).error, jackknife_se(y, ap, oob)
 
 
 @recorded

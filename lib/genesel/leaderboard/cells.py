@@ -113,12 +113,19 @@ def _per_sample(L):
     return (L - L.mean(axis=1, keepdims=True)) / L.std(axis=1, keepdims=True)
 
 
-def _dudoit_view(ds):
-    X = np.asarray(ds.X, dtype=np.float64)[ds.train_idx]
-    T = np.clip(X, _DUDOIT["floor"], _DUDOIT["ceiling"])
+def _clip_filter_log(X, floor, ceiling, ratio, difference, *, closed=False, **log):
+    """Dudoit, Fridlyand & Speed (2002)'s gene filter: values clipped to [floor, ceiling], the genes with
+    max/min > ratio and max - min > difference (``closed``: >= difference) kept, then log10. Returns (log values of
+    the kept genes, their indices). Label-free."""
+    T = np.clip(X, floor, ceiling)
     hi, lo = T.max(axis=0), T.min(axis=0)
-    keep = np.flatnonzero((hi / lo > _DUDOIT["ratio"]) & (hi - lo > _DUDOIT["difference"]))
-    L = LogTransform(floor=_DUDOIT["floor"], ceiling=_DUDOIT["ceiling"]).fit_transform(X[:, keep])
+    wide = hi - lo >= difference if closed else hi - lo > difference
+    keep = np.flatnonzero((hi / lo > ratio) & wide)
+    return LogTransform(floor=floor, ceiling=ceiling, **log).fit_transform(X[:, keep]), keep
+
+
+def _dudoit_view(ds):
+    L, keep = _clip_filter_log(np.asarray(ds.X, dtype=np.float64)[ds.train_idx], **_DUDOIT)
     return _per_sample(L), np.asarray(ds.y)[ds.train_idx], np.asarray(ds.gene_ids)[keep]
 
 
@@ -135,11 +142,7 @@ def _diaz_view(ds):
     if ds.name == "alon":
         L = LogTransform(floor=1.0, already_log=False).fit_transform(X)
     else:  # singh
-        f = _DETTLING_PROSTATE
-        T = np.clip(X, f["floor"], f["ceiling"])
-        hi, lo = T.max(axis=0), T.min(axis=0)
-        keep = np.flatnonzero((hi / lo > f["ratio"]) & (hi - lo >= f["difference"]))
-        L = LogTransform(floor=f["floor"], ceiling=f["ceiling"], already_log=False).fit_transform(X[:, keep])
+        L, keep = _clip_filter_log(X, **_DETTLING_PROSTATE, closed=True, already_log=False)
         ids = ids[keep]
     return _per_sample(L), np.asarray(ds.y), ids
 

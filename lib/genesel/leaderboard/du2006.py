@@ -23,7 +23,8 @@ from genesel.leaderboard.cells import DU2006_VIEWS, VIEWS, load
 from genesel.leaderboard.summary import dataset_title
 
 __all__ = ["DU2006_COLUMNS", "DU2006_TABLE2", "DU2006_COLUMN_METHODS", "DU2006_DATA", "DU2006_LYMPHOMA",
-           "DU2006_GAPS", "estimates_632", "du2006_table", "views_note", "gaps_note", "bootstrap_632"]
+           "DU2006_GAPS", "estimates_632", "du2006_table", "views_note", "gaps_note", "bootstrap_632",
+           "apparent_and_oob", "jackknife_se"]
 
 DU2006_COLUMNS = ("no info", "SVM", "KNN", "DLDA", "SC.l", "SC.s", "NN.vs", "random forest", "RF var.sel. s.e. 0",
                   "RF var.sel. s.e. 1")
@@ -104,6 +105,23 @@ DU2006_GAPS = {
         "their randomForest ranks genes by permutation importance, genesel's forest by impurity (Gini) importance"),
 }
 
+def apparent_and_oob(y, all_samples, boot_rows):
+    """(predictions of the rule fitted on all samples, [(test samples, predictions) of each bootstrap sample]) from
+    the row of ``boot=-1`` and the rows of the bootstrap samples (dicts or Series with ``test_idx`` and ``pred``):
+    the inputs of :func:`genesel.experiments.error_632plus`."""
+    ap = np.empty(np.asarray(y).size, dtype=np.int64)
+    ap[np.asarray(all_samples["test_idx"])] = np.asarray(all_samples["pred"])
+    return ap, [(np.asarray(r["test_idx"]), np.asarray(r["pred"])) for r in boot_rows]
+
+
+def jackknife_se(y, ap, oob) -> float:
+    """Monte-Carlo standard error of the .632+ estimate: the jackknife over the bootstrap samples (nan below 2)."""
+    if len(oob) < 2:
+        return float("nan")
+    jk = np.array([error_632plus(y, ap, oob[:i] + oob[i + 1:]).error for i in range(len(oob))])
+    return float(np.sqrt((len(oob) - 1) / len(oob) * ((jk - jk.mean()) ** 2).sum()))
+
+
 def estimates_632(boot: pd.DataFrame | None) -> pd.DataFrame | None:
     """One row per (data set, method) of the bootstrap cells: the .632+ error and its parts (None: no bootstrap in
     this run). A method that could not run at a data set's size in some bootstrap sample is left out there."""
@@ -119,10 +137,7 @@ def estimates_632(boot: pd.DataFrame | None) -> pd.DataFrame | None:
         mg = g["max_genes"].iloc[0]
         mg = None if mg is None or (isinstance(mg, float) and np.isnan(mg)) or view else int(mg)
         y = load(d, view, mg).y
-        app = g[g["boot"] < 0].iloc[0]
-        ap = np.empty(y.size, dtype=np.int64)
-        ap[np.asarray(app["test_idx"])] = np.asarray(app["pred"])
-        oob = [(np.asarray(r["test_idx"]), np.asarray(r["pred"])) for _, r in g[g["boot"] >= 0].iterrows()]
+        ap, oob = apparent_and_oob(y, g[g["boot"] < 0].iloc[0], (r for _, r in g[g["boot"] >= 0].iterrows()))
         est = error_632plus(y, ap, oob)
         rows.append(dict(dataset=d, method=m, view=view, n_boot=len(oob), error_632plus=est.error,
                          apparent=est.apparent, loo_bootstrap=est.loo_bootstrap, no_information=est.no_information,
@@ -212,10 +227,7 @@ def bootstrap_632(X, y, method: str, n_boot: int = 20, seed: int = 0, inner_k: i
         inner = grouped_inner_folds(y, tr, inner_k, seed, repeat=b + 1)
         rows[b] = run_split(m, X, y, tr, te, inner, prep=prep, quick=False, seed=fold_seed(seed, 10_000 + b),
                             curve=False)
-    ap = np.empty(y.size, dtype=np.int64)
-    ap[np.asarray(rows[-1]["test_idx"])] = np.asarray(rows[-1]["pred"])
-    oob = [(np.asarray(rows[b]["test_idx"]), np.asarray(rows[b]["pred"])) for b in range(int(n_boot))]
+    ap, oob = apparent_and_oob(y, rows[-1], (rows[b] for b in range(int(n_boot))))
     est = error_632plus(y, ap, oob)
-    jk = np.array([error_632plus(y, ap, oob[:i] + oob[i + 1:]).error for i in range(len(oob))])
-    se = float(np.sqrt((len(oob) - 1) / len(oob) * ((jk - jk.mean()) ** 2).sum()))
-    return dict(error=float(est.error), mc_se=se, apparent=float(est.apparent), n_boot=len(oob))
+    return dict(error=float(est.error), mc_se=jackknife_se(y, ap, oob), apparent=float(est.apparent),
+                n_boot=len(oob))
