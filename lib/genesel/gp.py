@@ -636,6 +636,202 @@ def _ep(K, y, need_grad, sites=None):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# The optimiser's variables: log hyper-parameters, or shifted logs of the ARD values with a working set
+# ---------------------------------------------------------------------------------------------------------------
+#: L-BFGS-B's projected-gradient tolerance (scipy's default ``gtol``), also the KKT tolerance of frozen relevances
+_PGTOL = 1e-5
+
+
+class _LogVariables:
+    """The log hyper-parameters themselves (a single shared l, ``ard=False``): f(θ) = −log Z(θ)."""
+
+    def __init__(self, gp):
+        self.gp = gp
+        self.state = None
+
+    def to_u(self, theta):
+        return np.array(theta, dtype=float)
+
+    def to_theta(self, u):
+        return np.array(u, dtype=float)
+
+    def bounds(self):
+        return self.gp._layout.bounds()
+
+    def reset(self):
+        pass
+
+    def on_iterate(self, xk):
+        pass
+
+    def kkt(self, u):
+        return True
+
+    def fun(self, u):
+        if not np.all(np.isfinite(u)):  # L-BFGS-B can propose NaN after an infinite value: no Laplace fit
+            return np.inf, np.zeros_like(u)
+        try:
+            log_z, grad, state = self.gp._evidence(self.to_theta(u), True, warm=self.state)
+        except (np.linalg.LinAlgError, FloatingPointError, ValueError):
+            return np.inf, np.zeros_like(u)
+        if not np.isfinite(log_z) or not np.all(np.isfinite(grad)):
+            return np.inf, np.zeros_like(u)
+        self.state = state
+        return -log_z, -grad
+
+
+class _ArdVariables(_LogVariables):
+    """ARD fits: u_m = log(l_m + ε) for the relevances (ε = 1 / Σ gene variances, the default start), logs for
+    v0, v1, v2; and a working set that skips the relevances frozen at their lower bound.
+
+    Why (module docstring, "Iterations"): in log l the gradient of a relevance is l ∂ log Z/∂l, which vanishes as l
+    falls, so L-BFGS-B spends its iterations pushing thousands of irrelevant genes slowly towards log l = −∞. In u
+    the gradient is (l + ε) ∂ log Z/∂l: logarithmic above ε, linear below, so a relevance whose derivative stays
+    negative reaches the lower bound of its box (l = 1e-12, data-relative) in finitely many steps, where L-BFGS-B's
+    projection keeps it (an active bound). The box and the model are the old ones: only the path changes.
+
+    Working set: after an accepted iterate, relevances at the lower bound whose exact gradient points out of the
+    box are frozen. Their squared distances, times the bound value, enter the covariance through one n × n matrix
+    (added once when they freeze); an evaluation then forms the distances and the ARD contraction over the free
+    genes only, O(n² |free|), and reports each frozen gene's last exact gradient (still pointing out, so L-BFGS-B
+    keeps it at its bound; its step and gradient difference are both 0 in the curvature pairs). When L-BFGS-B
+    meets its convergence test, :meth:`kkt` evaluates the exact gradient of every relevance: the run ends only if
+    no frozen relevance's gradient points into the box by more than ``_PGTOL`` (L-BFGS-B's own projected-gradient
+    tolerance), i.e. the projected gradient test holds with exact gradients; otherwise it continues from there with
+    every gene free (the iterations count towards ``max_iter``).
+    """
+
+    def __init__(self, gp):
+        super().__init__(gp)
+        layout = gp._layout
+        self.n_l = layout.n_l
+        self.sl = slice(1, 1 + self.n_l)
+        total_var = float(np.sum(np.var(gp._X, axis=0)))
+        self.eps = 1.0 / total_var if total_var > 0 else 1.0
+        lo, hi = _BOUNDS["l"]
+        self.u_lo = math.log(math.exp(lo) + self.eps)
+        self.u_hi = math.log(math.exp(hi) + self.eps)
+        self.l_bound = math.exp(lo)  # l = max(exp(u) − ε, 1e-12): exactly the old lower bound at u = u_lo
+        self.log_l_bound = lo
+        self.reset()
+
+    def reset(self):
+        n = self.gp._X.shape[0]
+        self.frozen = np.zeros(self.n_l, dtype=bool)
+        self.g_frozen = np.zeros(self.n_l)
+        self.D_frozen = np.zeros((n, n))
+        self._set_free()
+        self.last = None
+
+    def _set_free(self):
+        self.free = np.flatnonzero(~self.frozen)
+        self.X_free = self.gp._X if self.free.size == self.n_l else self.gp._X[:, self.free]
+
+    def to_u(self, theta):
+        u = np.array(theta, dtype=float)
+        u[self.sl] = np.log(np.exp(u[self.sl]) + self.eps)
+        return u
+
+    def to_theta(self, u):
+        theta = np.array(u, dtype=float)
+        ul = theta[self.sl]
+        at = ul <= self.u_lo
+        with np.errstate(divide="ignore", invalid="ignore"):
+            theta[self.sl] = np.where(at, self.log_l_bound, np.log(np.maximum(np.exp(ul) - self.eps, self.l_bound)))
+        return theta
+
+    def bounds(self):
+        b = self.gp._layout.bounds()
+        b[self.sl] = [(self.u_lo, self.u_hi)] * self.n_l
+        return b
+
+    def _sqdist(self, cols):
+        """Σ_{m in cols} (x_im − x_jm)², n × n (one symmetric product)."""
+        Z = self.gp._X[:, cols]
+        G = Z @ Z.T
+        a = np.diag(G).copy()
+        D = a[:, None] + a[None, :] - 2.0 * G
+        np.maximum(D, 0.0, out=D)
+        np.fill_diagonal(D, 0.0)
+        return D
+
+    def _freeze(self, genes, g):
+        if genes.size:
+            self.D_frozen += self._sqdist(genes)
+            self.frozen[genes] = True
+            self.g_frozen[genes] = g
+            self._set_free()
+
+    def _unfreeze(self, genes):
+        if genes.size:
+            self.D_frozen -= self._sqdist(genes)
+            np.maximum(self.D_frozen, 0.0, out=self.D_frozen)
+            self.frozen[genes] = False
+            self._set_free()
+
+    def on_iterate(self, xk):
+        """Freeze the relevances of the accepted iterate that sit on their lower bound with a gradient pointing
+        out of the box (the last evaluation is at the iterate)."""
+        if self.last is None or not np.array_equal(self.last[0], xk):
+            return
+        g = self.last[1][self.sl]
+        cand = np.flatnonzero(~self.frozen & (xk[self.sl] <= self.u_lo) & (g > 0.0))
+        self._freeze(cand, g[cand])
+
+    def kkt(self, u):
+        """Exact gradient at u: True if no frozen relevance's gradient points into the box by more than _PGTOL."""
+        if not self.frozen.any():
+            return True
+        frozen = self.frozen.copy()
+        self.reset()
+        f, g = self.fun(u)
+        return bool(np.isfinite(f) and np.all(g[self.sl][frozen] >= -_PGTOL))
+
+    def fun(self, u):
+        if not np.all(np.isfinite(u)):
+            return np.inf, np.zeros_like(u)
+        ul = u[self.sl]
+        stray = np.flatnonzero(self.frozen & (ul > self.u_lo))  # safety: a frozen relevance moved off its bound
+        self._unfreeze(stray)
+        gp, layout = self.gp, self.gp._layout
+        theta = self.to_theta(u)
+        v0, l, v1, v2 = layout.unpack(theta)
+        try:
+            lf = l[self.free]
+            S = _scaled_sqdist(self.X_free, self.X_free, lf) if self.free.size else np.zeros_like(self.D_frozen)
+            if self.frozen.any():
+                S += self.l_bound * self.D_frozen
+            E = np.exp(-0.5 * S)
+            K = v0 * E
+            if v1:
+                K += v1
+            if v2:
+                K[np.diag_indices_from(K)] += v2
+            log_z, M, state = gp._posterior(K, True, self.state)
+        except (np.linalg.LinAlgError, FloatingPointError, ValueError):
+            return np.inf, np.zeros_like(u)
+        grad = np.empty(layout.size)
+        Mt = M * E
+        grad[0] = v0 * Mt.sum()
+        gl = np.zeros(self.n_l)
+        if self.free.size:
+            # ∂ log Z/∂u_m = (l_m + ε) ∂ log Z/∂l_m = −½ v0 (l_m + ε) Σ_ij M̃_ij (x_im − x_jm)²
+            gl[self.free] = -0.5 * v0 * (lf + self.eps) * _ard_contract(Mt, self.X_free)
+        grad[self.sl] = gl
+        if layout.has_v1:
+            grad[layout.i_v1] = v1 * M.sum()
+        if layout.has_v2:
+            grad[layout.i_v2] = v2 * np.trace(M)
+        if not np.isfinite(log_z) or not np.all(np.isfinite(grad)):
+            return np.inf, np.zeros_like(u)
+        out = -grad
+        out[self.sl][self.frozen] = self.g_frozen[self.frozen]
+        self.state = state
+        self.last = (u.copy(), out.copy())
+        return -log_z, out
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # The estimator
 # ---------------------------------------------------------------------------------------------------------------
 class GaussianProcessClassifier(BinaryClassifier):
@@ -795,6 +991,14 @@ class GaussianProcessClassifier(BinaryClassifier):
     # -- evidence -------------------------------------------------------------------------------------------------
     def _evidence(self, theta, need_grad, warm=None):
         K, E, S = _kernel(theta, self._layout, self._X, self._Xsq)
+        log_z, M, state = self._posterior(K, need_grad, warm)
+        grad = None
+        if need_grad:
+            grad = _theta_gradient(M, theta, self._layout, self._X, E, S)
+        return log_z, grad, state
+
+    def _posterior(self, K, need_grad, warm=None):
+        """Log evidence, the M of its gradient and the posterior state at the covariance K (Laplace or EP)."""
         if self._Y is not None:  # K >= 3 classes: multi-class Laplace
             log_z, M, state = _mc_laplace(K, self._Y, need_grad, a0=None if warm is None else warm["alpha"])
         elif self.approximation == "laplace":
@@ -803,10 +1007,7 @@ class GaussianProcessClassifier(BinaryClassifier):
         else:
             sites = None if warm is None else (warm["nu_tilde"], warm["tau_tilde"])
             log_z, M, state = _ep(K, self._y, need_grad, sites=sites)
-        grad = None
-        if need_grad:
-            grad = _theta_gradient(M, theta, self._layout, self._X, E, S)
-        return log_z, grad, state
+        return log_z, M, state
 
     def log_marginal_likelihood(self, theta=None, eval_gradient=False):
         """Approximate log evidence of the training data at ``theta`` (default: ``theta_``), optionally with its
@@ -828,25 +1029,36 @@ class GaussianProcessClassifier(BinaryClassifier):
         return theta
 
     def _optimise(self, theta0):
+        """One L-BFGS-B run from θ0 (log hyper-parameters): (θ, log evidence, iterations, converged, message).
+
+        Under ARD the optimiser's variables for the relevances are shifted logarithms with the working set of
+        :class:`_ArdVariables` (module docstring, "Iterations"); a single shared l keeps its logarithm."""
         # Each evaluation warm-starts Newton / EP from the previous posterior (deterministic for a given start).
-        cache = {"state": None}
+        var = _ArdVariables(self) if self._layout.n_l > 1 else _LogVariables(self)
+        u0 = var.to_u(theta0)
+        bounds = scipy.optimize.Bounds(*np.array(var.bounds()).T)
 
-        def fun(theta):
-            if not np.all(np.isfinite(theta)):  # L-BFGS-B can propose NaN after an infinite value: no Laplace fit
-                return np.inf, np.zeros_like(theta)
-            try:
-                log_z, grad, state = self._evidence(theta, True, warm=cache["state"])
-            except (np.linalg.LinAlgError, FloatingPointError, ValueError):
-                return np.inf, np.zeros_like(theta)
-            if not np.isfinite(log_z) or not np.all(np.isfinite(grad)):
-                return np.inf, np.zeros_like(theta)
-            cache["state"] = state
-            return -log_z, -grad
+        def run(u, maxiter, stop=None, **tol):
+            """L-BFGS-B from u; under ARD it ends only where the exact gradient of every frozen relevance points
+            out of the box (KKT), else the run continues from there with every gene free."""
+            nit = 0
+            while True:
+                var.reset()
 
-        bounds = scipy.optimize.Bounds(*np.array(self._layout.bounds()).T)
-        res = scipy.optimize.minimize(fun, theta0, jac=True, method="L-BFGS-B", bounds=bounds,
-                                      options={"maxiter": int(self.max_iter)})
-        nit, success, message = res.nit, bool(res.success), str(res.message)
+                def callback(xk):
+                    var.on_iterate(xk)
+                    if stop is not None:
+                        stop(xk)
+
+                res = scipy.optimize.minimize(var.fun, u, jac=True, method="L-BFGS-B", bounds=bounds,
+                                              callback=callback, options={"maxiter": int(maxiter) - nit, **tol})
+                nit += res.nit
+                if not res.success or nit >= maxiter or var.kkt(res.x):
+                    return res, nit
+                u = res.x
+
+        res, nit = run(u0, self.max_iter)
+        success, message = bool(res.success), str(res.message)
         while _at_flat_model(res.x) and nit < self.max_iter:
             # The run ended at the flat model (v0 <= 1e-3; see _FLAT_V0), where the evidence and its
             # gradient differ from those of log p(y) = −n log 2 only at first order in v0, below L-BFGS-B's
@@ -858,10 +1070,8 @@ class GaussianProcessClassifier(BinaryClassifier):
                 if xk[0] > _FLAT_EXIT:
                     raise StopIteration
 
-            esc = scipy.optimize.minimize(fun, res.x, jac=True, method="L-BFGS-B", bounds=bounds,
-                                          callback=leave_flat,
-                                          options={"maxiter": int(self.max_iter) - nit, "gtol": 0.0, "ftol": 0.0})
-            nit += esc.nit
+            esc, k = run(res.x, self.max_iter - nit, stop=leave_flat, gtol=0.0, ftol=0.0)
+            nit += k
             if esc.x[0] <= _FLAT_EXIT:  # still flat: out of budget, or no step raises the evidence
                 if -esc.fun > -res.fun:
                     res = esc
@@ -871,10 +1081,9 @@ class GaussianProcessClassifier(BinaryClassifier):
             if nit >= self.max_iter:
                 res, success, message = esc, False, "STOP: TOTAL NO. OF ITERATIONS REACHED LIMIT"
                 break
-            res = scipy.optimize.minimize(fun, esc.x, jac=True, method="L-BFGS-B", bounds=bounds,
-                                          options={"maxiter": int(self.max_iter) - nit})
-            nit, success, message = nit + res.nit, bool(res.success), str(res.message)
-        return res.x, -res.fun, nit, success, message
+            res, k = run(esc.x, self.max_iter - nit)
+            nit, success, message = nit + k, bool(res.success), str(res.message)
+        return var.to_theta(res.x), -res.fun, nit, success, message
 
     # -- sklearn API ----------------------------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
