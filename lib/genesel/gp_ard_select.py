@@ -77,7 +77,7 @@ from genesel.forward import ForwardPath, forward_path
 from genesel.gp import GaussianProcessClassifier
 from genesel.msvm_rfe import linear_svm_units, svm_forward_path
 
-__all__ = ["GPARDFS", "GPARDRFE", "ard_rfe_round", "normalise_ard", "halving_sizes", "prefilter_level",
+__all__ = ["GPARDFS", "GPARDRFE", "ard_order", "ard_rfe_round", "normalise_ard", "halving_sizes", "prefilter_level",
            "kruskal_pvalues"]
 
 
@@ -88,18 +88,34 @@ def normalise_ard(theta):
     return theta / np.where(nrm > 0, nrm, 1.0)
 
 
-def _rank_desc(values):
-    """Indices by decreasing value, ties by lower index."""
-    return np.argsort(-np.asarray(values, dtype=float), kind="stable")
+def _rank_desc(values, tiebreak=None):
+    """Indices by decreasing value, ties by decreasing ``tiebreak`` (if given), then by lower index."""
+    values = np.asarray(values, dtype=float)
+    if tiebreak is None:
+        return np.argsort(-values, kind="stable")
+    return np.lexsort((np.arange(values.size), -np.asarray(tiebreak, dtype=float), -values))
 
 
-def ard_rfe_round(fold_theta, m):
+def ard_order(relevances, gradients):
+    """Genes by decreasing ARD value; genes with equal values (in practice: every relevance that ended on the
+    lower bound of its box, most genes of a wide array) by decreasing ∂ log evidence / ∂ l (closest to 0: the
+    evidence pushes them out least; :attr:`genesel.gp.GaussianProcessClassifier.relevance_gradients_`), then by
+    lower index."""
+    return _rank_desc(relevances, gradients)
+
+
+def ard_rfe_round(fold_theta, m, fold_gradients=None):
     """One elimination round of GP-ARD-RFE (thesis Figure 5.7, steps 2.1.1.3-2.1.3.5).
 
     Parameters
     ----------
     fold_theta : (k, d) ARD values of the d current genes from the k fold fits (not yet normalised).
     m : number of genes to keep (1 <= m <= d).
+    fold_gradients : (k, d), optional
+        ∂ log evidence / ∂ θ of every fit (:attr:`genesel.gp.GaussianProcessClassifier.relevance_gradients_`): breaks
+        the ties of equal ARD values (relevances on the lower bound of their box) in each R_i (:func:`ard_order`)
+        and the ties of equal averages in S (by the average of the normalised gradients, larger first). Without it
+        ties go to the lower position.
 
     Returns
     -------
@@ -118,7 +134,14 @@ def ard_rfe_round(fold_theta, m):
     m = int(m)
     if not 1 <= m <= d:
         raise ValueError(f"m must be in 1..{d}, got {m}")
-    R = np.array([_rank_desc(row) for row in theta])
+    if fold_gradients is None:
+        grads = None
+    else:
+        grads = np.asarray(fold_gradients, dtype=float)
+        if grads.shape != theta.shape or not np.all(np.isfinite(grads)):
+            raise ValueError(f"fold_gradients must be finite with the shape of fold_theta {theta.shape}, got "
+                             f"{grads.shape}")
+    R = np.array([_rank_desc(row, None if grads is None else grads[i]) for i, row in enumerate(theta)])
     in_top = np.zeros((k, d), dtype=bool)
     for i in range(k):
         in_top[i, R[i, :m]] = True
@@ -126,7 +149,7 @@ def ard_rfe_round(fold_theta, m):
     L = np.flatnonzero(n_top == 0)
     T = np.flatnonzero(n_top == k)
     avg = normalise_ard(theta).mean(axis=0)
-    S = _rank_desc(avg)
+    S = _rank_desc(avg, None if grads is None else normalise_ard(grads).mean(axis=0))
     T_sorted = S[np.isin(S, T)]
     rest = S[~np.isin(S, T) & ~np.isin(S, L)]
     survivors = np.concatenate([T_sorted, rest[: m - T.size]]).astype(np.int64)
@@ -238,6 +261,10 @@ class _GPARDBase(SelectorBase):
     def _in_x_units(self, theta):
         """ARD values of the data-relative units in the units of X (quietly 0 or inf where those cannot hold them)."""
         return in_x_units(theta, 2 * self._exp2) if self._exp2 else theta
+
+    def _gradients_in_x_units(self, grads):
+        """∂ log evidence / ∂ θ of the data-relative units in the units of X."""
+        return in_x_units(grads, -2 * self._exp2) if self._exp2 else grads
 
     def _forward(self, X, y, order, max_genes=None, rows=None):
         """Forward selection with leave-one-out along ``order`` with the SVM (on the data-relative X, C converted)
@@ -379,27 +406,31 @@ class GPARDRFE(_GPARDBase):
         rounds, evid, eliminated_blocks, iters, converged = [], [], [], [], []
         for r in range(len(sizes)):
             theta = np.empty((self.n_folds_, C.size))
+            grads = np.empty((self.n_folds_, C.size))
             ev = np.empty(self.n_folds_)
             it, conv = np.zeros(self.n_folds_, dtype=np.int64), np.zeros(self.n_folds_, dtype=bool)
             for i, mask in enumerate(masks):
                 gp = self._gp(int(seeds[r, i])).fit(Xs[np.ix_(mask, C)], y_pm1[mask])
                 theta[i] = gp.relevances_  # in the data-relative units of Xs
+                grads[i] = gp.relevance_gradients_  # ties of theta (relevances on their lower bound)
                 ev[i] = gp.log_marginal_likelihood_
                 it[i], conv[i] = gp.n_iter_, gp.optimizer_converged_
             evid.append(ev)
             iters.append(it)
             converged.append(conv)
             if r + 1 < len(sizes):
-                res = ard_rfe_round(theta, sizes[r + 1])
+                res = ard_rfe_round(theta, sizes[r + 1], grads)
                 keep = res["survivors"]
                 gone = res["S"][~np.isin(res["S"], keep)]  # eliminated, best first by average ARD value
                 eliminated_blocks.append(C[gone])
                 rounds.append({"genes": C.copy(), "survivors": C[keep], "L": C[res["L"]], "T": C[res["T"]],
-                               "fold_relevances": self._in_x_units(theta), "average": res["average"]})
+                               "fold_relevances": self._in_x_units(theta), "average": res["average"],
+                               "fold_gradients": self._gradients_in_x_units(grads)})
                 C = np.sort(C[keep])
             else:
                 avg = normalise_ard(theta).mean(axis=0)
-                S = C[_rank_desc(avg)]
+                S = C[_rank_desc(avg, normalise_ard(grads).mean(axis=0))]
+                self.final_fold_gradients_ = self._gradients_in_x_units(grads)
                 self.final_fold_relevances_ = self._in_x_units(theta)
                 self.average_relevance_ = avg  # normalised: no units
                 self.final_genes_ = C.copy()
@@ -511,29 +542,33 @@ class GPARDFS(_GPARDBase):
         masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
         seeds = rng.randint(0, 2**31 - 1, size=self.n_folds_)
         theta = np.empty((self.n_folds_, G.size))
+        grads = np.empty((self.n_folds_, G.size))
         self.fold_n_iter_ = np.zeros(self.n_folds_, dtype=np.int64)
         self.fold_converged_ = np.zeros(self.n_folds_, dtype=bool)
         R, M = [], []
         for i, mask in enumerate(masks):
             gp = self._gp(int(seeds[i])).fit(Xs[np.ix_(mask, G)], y_pm1[mask])
             theta[i] = gp.relevances_  # in the data-relative units of Xs
+            grads[i] = gp.relevance_gradients_  # ties of theta (relevances on their lower bound)
             self.fold_n_iter_[i], self.fold_converged_[i] = gp.n_iter_, gp.optimizer_converged_
-            Ri = G[_rank_desc(theta[i])]
+            Ri = G[ard_order(theta[i], grads[i])]
             R.append(Ri)
             kmax = None if self.max_forward_genes is None else min(int(self.max_forward_genes), G.size)
             path = self._forward(X, y_pm1[mask], Ri, max_genes=kmax, rows=mask)
             M.append(Ri[: path.biomarker_size("loo")])
         avg = dict(zip(G.tolist(), theta.mean(axis=0).tolist()))
+        avg_grad = dict(zip(G.tolist(), normalise_ard(grads).mean(axis=0).tolist()))
         counts = {}
         for Mi in M:
             for g in Mi.tolist():
                 counts[g] = counts.get(g, 0) + 1
-        cand = sorted(counts, key=lambda g: (-counts[g], -avg[g], g))
+        cand = sorted(counts, key=lambda g: (-counts[g], -avg[g], -avg_grad[g], g))
         cand = np.array(cand, dtype=np.int64)
         self.forward_path_ = self._forward(X, y_pm1, cand)
         self._drop_units()
         k = self.forward_path_.biomarker_size("loo")
-        rest = [g for g in G[_rank_desc(theta.mean(axis=0))].tolist() if g not in counts]
+        rest = [g for g in G[_rank_desc(theta.mean(axis=0), normalise_ard(grads).mean(axis=0))].tolist()
+                if g not in counts]
         failed = np.flatnonzero(~self.prefilter_support_)
         failed = failed[np.argsort(self.pvalues_[failed], kind="stable")]
         self.feature_order_ = np.concatenate([cand, np.array(rest, dtype=np.int64), failed]).astype(np.int64)
@@ -541,6 +576,7 @@ class GPARDFS(_GPARDBase):
         self.ranking_[self.feature_order_] = np.arange(1, d + 1)
         self.fold_rankings_ = np.array(R)
         self.fold_relevances_ = self._in_x_units(theta)
+        self.fold_relevance_gradients_ = self._gradients_in_x_units(grads)
         self.fold_minimal_sets_ = M
         self.counts_ = counts
         self.n_iter_ = int(self.n_folds_)
