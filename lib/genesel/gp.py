@@ -57,14 +57,29 @@ costs about 3n²d multiply-adds: measured with one thread (``benchmarks/bench_gp
 2-core machine) 11.5 ms at n = 66, d = 22,283 and 50 ms at 90 × 55,000, 1.22-1.27 times less CPU than with the
 general product, the same evidence and gradient to rounding (relative differences below 3e-15).
 
-Iterations.  On thousands of genes the evidence maximisation is long: after a few hundred iterations the evidence
-is within a few hundredths of a nat of where it ends, and the rest of the run pushes thousands of small l_m further
-towards 0 (the order of the genes beyond the first ten keeps changing).  Measured on the leaderboard's first outer
-training part, one fold fit of a 5-fold split, one start: Chowdary (66 × 22,283) met L-BFGS-B's convergence test
-after 973 and 1,725 iterations (two runs whose arithmetic differs only in rounding, ending at different optima: the
-evidence is multimodal), Gravier (107 × 2,905) after 372 and 557 (two folds); fits on a few hundred genes converge
-within 200.  A fit that stops at ``max_iter`` warns (``ConvergenceWarning``) and records
-``optimizer_converged_ = False``.
+Iterations.  In the log hyper-parameters (the code before this one) the evidence maximisation on thousands of genes
+was long: the gradient of a relevance with respect to log l_m is l_m ∂ log Z/∂l_m, which vanishes as l_m falls, so
+after a few hundred iterations L-BFGS-B was still pushing thousands of irrelevant genes slowly towards log l = −∞
+(the order of the genes beyond the first ten kept changing) and most fits on 1,000 genes or more stopped at the
+default cap of 200 iterations (392 of 765 fits of the leaderboard's GP-ARD cells met the convergence test; Chowdary's
+66 × 22,283 fold fits needed 1,000-1,700 iterations at full cost). Under ARD the optimiser's variables for the
+relevances are now the shifted logarithms u_m = log(l_m + ε), ε = 10 / Σ gene variances (ten times the default
+start; :class:`_ArdVariables`): logarithmic where a relevance is large, linear where it is small, so a relevance the
+evidence keeps pushing down reaches the lower bound of its box (1e-12, unchanged) in finitely many steps and stays
+there as an active bound of L-BFGS-B, with a gradient (l_m + ε) ∂ log Z/∂l_m that does not vanish. Relevances frozen
+on that bound (gradient pointing out of the box) leave the working set: an evaluation costs O(n² × free genes), and
+after a few dozen iterations only a few dozen genes of a wide array are free. The model, the box and the evidence
+are the old ones; only the path of the optimiser changes, and with it, the evidence being multimodal, which local
+maximum it reaches. Convergence is L-BFGS-B's own test (relative reduction of −log Z below 2.2e-9 per iteration or
+projected gradient below 1e-5, scipy's defaults, as before) met with the exact gradient of every frozen relevance
+pointing out of its box within 1e-5 (otherwise those are released and the run continues; the iterations count
+towards ``max_iter``). Most genes end on the lower bound with the same relevance; ``relevance_gradients_`` (∂ log Z
+/ ∂l at the fit) orders them. Measured on the leaderboard's first outer training part, 5-fold fits, one start, one
+thread (``benchmarks/check_gp_ard_convergence.py``, ``bench_gp_ard_speed.py``): Chowdary's fold fits converge in
+167-408 iterations (1.0-1.7 s CPU; before: capped at 200 in 3.5 s, or 1,009-1,541 iterations and 18-26 s to
+converge), Gravier's in 458-1,467 (1.0-2.8 s), Alon's and Golub's within 421; the log evidence was higher than the old
+code's converged one on 9 of these 12 fits (by up to 4.5 nats), within 0.01 on one, lower on two (0.08 and 0.29
+nats). A fit that stops at ``max_iter`` warns (``ConvergenceWarning``) and records ``optimizer_converged_ = False``.
 """
 
 from __future__ import annotations
@@ -683,8 +698,8 @@ class _LogVariables:
 
 
 class _ArdVariables(_LogVariables):
-    """ARD fits: u_m = log(l_m + ε) for the relevances (ε = 1 / Σ gene variances, the default start), logs for
-    v0, v1, v2; and a working set that skips the relevances frozen at their lower bound.
+    """ARD fits: u_m = log(l_m + ε) for the relevances (ε = ``_ARD_SHIFT`` / Σ gene variances, ten times the
+    default start), logs for v0, v1, v2; and a working set that skips the relevances frozen at their lower bound.
 
     Why (module docstring, "Iterations"): in log l the gradient of a relevance is l ∂ log Z/∂l, which vanishes as l
     falls, so L-BFGS-B spends its iterations pushing thousands of irrelevant genes slowly towards log l = −∞. In u

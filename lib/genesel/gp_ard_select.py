@@ -499,7 +499,7 @@ class GPARDFS(_GPARDBase):
     >>> np.flatnonzero(fs.prefilter_support_).tolist()              # Wilcoxon p < 0.01
     [0, 1, 2, 3, 7, 60, 78, 81]
     >>> fs.counts_                                                  # in how many folds' minimal sets
-    {0: 3, 1: 3, 81: 2, 2: 2, 3: 1}
+    {0: 3, 1: 3, 81: 2, 2: 2, 3: 1, 7: 1}
     >>> np.flatnonzero(fs.support_).tolist()
     [0, 1, 2, 3, 81]
     """
