@@ -882,8 +882,9 @@ class GaussianProcessClassifier(BinaryClassifier):
         N(0, 1)); the run with the highest log evidence wins.
     max_iter : int
         Maximum number of L-BFGS-B iterations per run, a run resumed from the flat model included (module
-        docstring, "The flat model"). The default 200 suffices on a few hundred genes; fits on thousands of genes
-        need up to about 1,700 (module docstring, "Iterations").
+        docstring, "The flat model"), and the runs continued after a frozen relevance failed its KKT check. Under
+        ARD most of them cost O(n² × free genes), a few dozen genes after the first iterations (module docstring,
+        "Iterations"): the default 2000 covers the fits measured on the registered data sets (at most 1,467).
     random_state : None, int or RandomState
         Seed of the restart perturbations.
 
@@ -973,7 +974,7 @@ class GaussianProcessClassifier(BinaryClassifier):
         l=None,
         optimizer="L-BFGS-B",
         n_restarts=2,
-        max_iter=200,
+        max_iter=2000,
         random_state=None,
     ):
         self.approximation = approximation

@@ -341,10 +341,9 @@ class GPARDRFE(_GPARDBase):
         Figures 5.3 and 5.7: "maximizing the evidence several times"). The cost grows with the starts: on 100 x
         55,000 GP-ARD-RFE takes about 95 s of CPU with the default and 50 s with ``n_restarts=0``, the way to fit
         today's arrays within a minute (see the module docstring, "Cost").
-    max_iter : int, default 200
-        L-BFGS-B iterations per start. The first rounds' fits on thousands of genes need more to meet L-BFGS-B's
-        convergence test (up to about 1,700 measured on Chowdary's 22,283 probes; :mod:`genesel.gp`,
-        "Iterations") and stop at the cap with a ``ConvergenceWarning``; ``fold_converged_`` records which.
+    max_iter : int, default 2000
+        L-BFGS-B iterations per start (:class:`genesel.gp.GaussianProcessClassifier`). Fits that stop at the cap
+        warn (``ConvergenceWarning``); ``fold_converged_`` records which fits met the convergence test.
     forward : "svm" or a scikit-learn classifier, default "svm"
         Classifier of the final LOO forward selection (see the module docstring).
     C : float, default 1.0
@@ -383,7 +382,7 @@ class GPARDRFE(_GPARDBase):
 
     _parameter_constraints = {**_COMMON, "p": [integer(0, None, "left")]}
 
-    def __init__(self, n_folds="auto", p=8, n_restarts=2, max_iter=200, forward="svm", C=1.0, random_state=None):
+    def __init__(self, n_folds="auto", p=8, n_restarts=2, max_iter=2000, forward="svm", C=1.0, random_state=None):
         self.n_folds = n_folds
         self.p = p
         self.n_restarts = n_restarts
@@ -506,7 +505,7 @@ class GPARDFS(_GPARDBase):
 
     _parameter_constraints = {**_COMMON, "alpha": [real(0, 1, "right")], "max_forward_genes": [POSITIVE_INT, None]}
 
-    def __init__(self, alpha=0.01, n_folds="auto", n_restarts=2, max_iter=200, forward="svm", C=1.0,
+    def __init__(self, alpha=0.01, n_folds="auto", n_restarts=2, max_iter=2000, forward="svm", C=1.0,
                  max_forward_genes=None, random_state=None):
         self.alpha = alpha
         self.n_folds = n_folds
