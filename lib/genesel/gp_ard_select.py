@@ -44,18 +44,20 @@ those cannot hold them). The forward selection's linear SVM has its ``C`` in the
 offset would drown the data in its Gram matrix): a C negligible at the scale of X raises ``ValueError`` before any GP
 is fitted; on data near 1e200, C = 1 is the hard margin. A classifier of the user's (``forward=``) gets X as given.
 
-Cost on today's arrays (``benchmarks/bench_wide.py``, one core). Each GP-ARD evidence evaluation costs O(n^2 d) for
-d genes (about 3 n^2 d multiply-adds: 11.5 ms at 66 x 22,283, 50 ms at 90 x 55,000, :mod:`genesel.gp`, "Cost"),
-and Figures 5.3 and 5.7 maximise it "several times" per fit (``n_restarts=2``: three starts). GP-ARD-RFE
-fits k GP-ARDs per round, the first k on every gene (on 55,000 genes: 10 folds x 9 rounds): with the defaults 100 x
-55,000 took about 95 s of CPU and the 22,283-probe Chowdary set (52 training samples) about 170 s before the
-training distances became one symmetric product (1.25 times less CPU per evaluation since), so GP-ARD-RFE does not
-meet a minute there; ``n_restarts=0`` (one start per fit, not the thesis' "several") took about 50 s on both.
-GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out forward selection
-over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the genes that pass
-(about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a smaller ``alpha``
-bound it. The thesis itself left its 19,624-gene set out of these comparisons as too high a dimensionality "for some
-algorithms" (§5.5).
+Cost on today's arrays (``benchmarks/bench_wide.py``, one core). Each GP-ARD evidence evaluation on d genes costs
+O(n^2 d) (about 3 n^2 d multiply-adds: 11.5 ms at 66 x 22,283, 50 ms at 90 x 55,000, :mod:`genesel.gp`, "Cost"),
+but only while the genes are free: the relevances the evidence pushes to the lower bound of their box leave the
+working set after a few dozen iterations, and the rest of a fit costs O(n^2 x a few dozen genes) per iteration
+(:mod:`genesel.gp`, "Iterations"). One first-round fold fit of GP-ARD-RFE on 90 x 55,000 (one start) took 3.3 s of
+CPU to converge (134 iterations) where the log-parameterised code took 16 s for the 200 iterations of its cap
+(measured side by side on a loaded machine). Figures 5.3 and 5.7 maximise the evidence "several times" per fit
+(``n_restarts=2``: three starts); from the perturbed starts some fits reach v0's upper bound (1e5, nearly separable
+training folds) and then climb slowly for thousands of iterations by trading genes in and out, each iteration cheap
+but not free. GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
+forward selection over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the
+genes that pass (about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a
+smaller ``alpha`` bound it. The thesis itself left its 19,624-gene set out of these comparisons as too high a
+dimensionality "for some algorithms" (§5.5).
 """
 
 from __future__ import annotations
@@ -338,9 +340,8 @@ class GPARDRFE(_GPARDBase):
         Elimination stops at 2^p genes (thesis: "empirically, p = 8 is a good choice").
     n_restarts : int, default 2
         Extra seeded starting points of the evidence maximisation of every GP-ARD fit (the best evidence wins;
-        Figures 5.3 and 5.7: "maximizing the evidence several times"). The cost grows with the starts: on 100 x
-        55,000 GP-ARD-RFE takes about 95 s of CPU with the default and 50 s with ``n_restarts=0``, the way to fit
-        today's arrays within a minute (see the module docstring, "Cost").
+        Figures 5.3 and 5.7: "maximizing the evidence several times"). The cost grows with the starts (see the
+        module docstring, "Cost"); ``n_restarts=0`` is the leaderboard's setting.
     max_iter : int, default 2000
         L-BFGS-B iterations per start (:class:`genesel.gp.GaussianProcessClassifier`). Fits that stop at the cap
         warn (``ConvergenceWarning``); ``fold_converged_`` records which fits met the convergence test.
