@@ -11,6 +11,7 @@
 """
 
 import itertools
+import warnings
 import math
 
 import numpy as np
@@ -581,3 +582,55 @@ def test_a_model_flat_in_effect_warns(mirror):
     assert np.max(np.abs(est.latent_mean_train_)) < 0.1
     assert abs(est.log_marginal_likelihood_ + tr.size * math.log(2.0)) < 0.01
     assert np.unique(est.predict(Xb)).size == 1 and np.unique(task.y[te]).size == 2
+
+
+# ------------------------------------------------------------------------------------------------------------
+# convergence of default ARD fits on many genes (issues 39 and 41)
+# ------------------------------------------------------------------------------------------------------------
+def _wide(n=40, d=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, d))
+    X[:, :4] += np.outer(2 * y - 1, [0.8, 0.8, -0.8, -0.8])
+    return X, y
+
+
+def test_default_ard_fit_on_thousands_of_genes_meets_its_convergence_test():
+    """Before: in log l the gradient of a falling relevance vanishes with it, and the default fit on 3,000 genes
+    stopped at the cap of 200 iterations. Now it meets L-BFGS-B's test, and the KKT conditions hold with gradients
+    computed independently (the full evaluation of log_marginal_likelihood): every relevance on its lower bound has
+    ∂ log Z / ∂ log l <= 0 (the evidence pushes it out of the box)."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = _wide()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        m = GaussianProcessClassifier(n_restarts=0).fit(X, y)
+    assert m.optimizer_converged_
+    _, g = m.log_marginal_likelihood(m.theta_, eval_gradient=True)
+    log_l = m.theta_[1 : 1 + X.shape[1]] - 2 * m._x_exp * math.log(2.0)
+    on_bound = log_l <= gp._BOUNDS["l"][0] + 1e-9
+    assert on_bound.sum() > X.shape[1] // 2  # most genes pushed to the bound
+    # KKT in the optimiser's variable u = log(l + eps): -(l + eps) ∂ log Z/∂l >= -1e-5 on the bound (the fit's units
+    # are those of X here: genes of variance ~1)
+    assert m._x_exp == 0
+    eps = gp._ARD_SHIFT / np.var(X, axis=0).sum()
+    dl = g[1 : 1 + X.shape[1]][on_bound] / np.exp(log_l[on_bound])
+    assert np.all((np.exp(log_l[on_bound]) + eps) * dl <= 1e-5)
+    np.testing.assert_allclose(m.relevance_gradients_[on_bound], dl, rtol=1e-6, atol=1e-12)
+
+
+def test_relevance_gradients_are_the_derivative_of_the_evidence():
+    """``relevance_gradients_`` against a central finite difference of the log evidence in l_m (in the units of X),
+    for genes on the lower bound and inside the box."""
+    X, y = _wide(n=30, d=200, seed=1)
+    m = GaussianProcessClassifier(n_restarts=0).fit(X * 3.0, y)
+    theta = m.theta_.copy()
+    l = np.exp(theta[1:201])
+    for j in [int(np.argmax(l)), int(np.argmin(l)), 100]:
+        h = 1e-4 * max(l[j], l.max() * 1e-3)  # the evidence is computed to ~1e-10: a smaller step drowns in it
+        lp, lm = theta.copy(), theta.copy()
+        lp[1 + j] = math.log(l[j] + h)
+        lm[1 + j] = math.log(max(l[j] - h, l[j] * 1e-3))
+        fd = (m.log_marginal_likelihood(lp) - m.log_marginal_likelihood(lm)) / (math.exp(lp[1 + j]) - math.exp(lm[1 + j]))
+        assert m.relevance_gradients_[j] == pytest.approx(fd, rel=2e-3)

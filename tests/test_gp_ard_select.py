@@ -243,3 +243,21 @@ def test_wide_data_fold_fits_do_not_end_at_the_flat_model():
     support = np.flatnonzero(rfe.support_)
     assert support.size >= 1 and set(support.tolist()) <= {0, 1, 2, 3}
     assert np.sum(rfe.feature_order_[:8] < 4) >= 3
+
+
+def test_ties_on_the_lower_bound_are_broken_by_the_evidence_gradient():
+    """Relevances on the lower bound of their box tie (most genes of a wide array since the working-set fit): the
+    evidence gradient orders them, in each fold's R_i and in S; without it the lower position wins."""
+    lo = 1e-12
+    theta = np.array([[5.0, 1.0, lo, lo, lo], [4.0, 2.0, lo, lo, lo]])
+    grads = np.array([[0.0, 0.0, -3.0, -1.0, -2.0], [0.0, 0.0, -2.5, -0.5, -4.0]])
+    plain = ard_rfe_round(theta, 3)
+    tied = ard_rfe_round(theta, 3, grads)
+    assert plain["S"].tolist() == [0, 1, 2, 3, 4]
+    assert tied["S"].tolist() == [0, 1, 3, 2, 4]  # average normalised gradients -0.66, -0.19, -0.69 for 2, 3, 4
+    assert tied["fold_rankings"].tolist() == [[0, 1, 3, 4, 2], [0, 1, 3, 2, 4]]
+    assert tied["T"].tolist() == [0, 1, 3] and tied["L"].tolist() == [2, 4]
+    assert sorted(tied["survivors"].tolist()) == [0, 1, 3]
+    assert sorted(plain["survivors"].tolist()) == [0, 1, 2]
+    with pytest.raises(ValueError, match="fold_gradients"):
+        ard_rfe_round(theta, 3, grads[:, :4])
