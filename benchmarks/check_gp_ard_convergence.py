@@ -24,6 +24,12 @@ top genes and the signatures were the same at one and two BLAS threads on every 
 up to 2,000 samples whatever the caller's pool). Fits on thousands of genes need 400-1,700 iterations to converge
 (:mod:`genesel.gp`, "Iterations").
 
+After the shifted-log relevances with their working set (:mod:`genesel.gp`, "Iterations"; default ``max_iter``
+2000), measured 2026-11-28 on the sets run so far (loaded
+2-core machine): Alon 27 of 27, Golub 37 of 37, Gravier 32 of 32 fits met their convergence test (largest 1,324
+iterations), with the same top genes and signatures at one and two BLAS threads; the other binary sets were not
+rerun (time).
+
 It is slow (the leaderboard's two GP-ARD cells of one outer fold per set, twice). Run:
 ``OPENBLAS_CORETYPE=Haswell python benchmarks/check_gp_ard_convergence.py [--sets alon golub ...]``.
 """
