@@ -684,6 +684,12 @@ class _LogVariables:
     def kkt(self, u):
         return True
 
+    def active_variables(self):
+        return np.arange(self.gp._layout.size)
+
+    def worth_shrinking(self, active):
+        return False
+
     def fun(self, u):
         if not np.all(np.isfinite(u)):  # L-BFGS-B can propose NaN after an infinite value: no Laplace fit
             return np.inf, np.zeros_like(u)
@@ -794,6 +800,19 @@ class _ArdVariables(_LogVariables):
         g = self.last[1][self.sl]
         cand = np.flatnonzero(~self.frozen & (xk[self.sl] <= self.u_lo) & (g > 0.0))
         self._freeze(cand, g[cand])
+
+    def worth_shrinking(self, active):
+        """Whether L-BFGS-B, running on the variables ``active``, should restart on the unfrozen ones only: when at
+        least 1,000 of its variables and half of them are frozen relevances (its own work per iteration, linear in
+        its variables, then outweighs the evidence's; the restart costs its curvature memory)."""
+        n_frozen = int(np.count_nonzero(self.frozen[active[(active >= 1) & (active < 1 + self.n_l)] - 1]))
+        return n_frozen >= 1000 and 2 * n_frozen >= active.size
+
+    def active_variables(self):
+        """Positions in u of every variable but the frozen relevances."""
+        keep = np.ones(self.gp._layout.size, dtype=bool)
+        keep[self.sl] = ~self.frozen
+        return np.flatnonzero(keep)
 
     def kkt(self, u):
         """Exact gradient of every frozen relevance at u: True if none points into the box by more than _PGTOL;
@@ -1074,18 +1093,47 @@ class GaussianProcessClassifier(BinaryClassifier):
             out of the box (KKT), else the run continues from there with every gene free."""
             nit = 0
             var.reset()
+            active = np.arange(u.size)  # the first run: every variable; after a KKT check: all but the frozen
             while True:
-                def callback(xk):
+                base = np.array(u, dtype=float)
+
+                def full(v, base=base, active=active):
+                    if active.size == base.size:
+                        return v
+                    w = base.copy()
+                    w[active] = v
+                    return w
+
+                def fun(v, active=active):
+                    f, g = var.fun(full(v))
+                    return f, (g if active.size == base.size else g[active])
+
+                shrink = [False]
+
+                def callback(vk, active=active):
+                    xk = full(vk)
                     var.on_iterate(xk)
                     if stop is not None:
                         stop(xk)
+                    if var.worth_shrinking(active):
+                        shrink[0] = True
+                        raise StopIteration
 
-                res = scipy.optimize.minimize(var.fun, u, jac=True, method="L-BFGS-B", bounds=bounds,
+                res = scipy.optimize.minimize(fun, base[active], jac=True, method="L-BFGS-B",
+                                              bounds=scipy.optimize.Bounds(bounds.lb[active], bounds.ub[active]),
                                               callback=callback, options={"maxiter": int(maxiter) - nit, **tol})
+                res.x = full(res.x)
                 nit += res.nit
+                if shrink[0] and nit < maxiter:  # not an end: the same run on fewer variables
+                    u = res.x
+                    active = var.active_variables()
+                    continue
                 if not res.success or nit >= maxiter or var.kkt(res.x):
                     return res, nit
                 u = res.x
+                # the frozen relevances stay on their bound: the next run optimises the others only (L-BFGS-B's
+                # own work per iteration is linear in its variables: 55,000 of them cost more than the evidence)
+                active = var.active_variables()
 
         res, nit = run(u0, self.max_iter)
         success, message = bool(res.success), str(res.message)
