@@ -587,7 +587,7 @@ def test_a_model_flat_in_effect_warns(mirror):
 # ------------------------------------------------------------------------------------------------------------
 # convergence of default ARD fits on many genes (issues 39 and 41)
 # ------------------------------------------------------------------------------------------------------------
-def _wide(n=40, d=3000, seed=0):
+def _wide_ard(n=40, d=3000, seed=0):
     rng = np.random.default_rng(seed)
     y = np.repeat([0, 1], n // 2)
     X = rng.normal(size=(n, d))
@@ -602,7 +602,7 @@ def test_default_ard_fit_on_thousands_of_genes_meets_its_convergence_test():
     ∂ log Z / ∂ log l <= 0 (the evidence pushes it out of the box)."""
     from sklearn.exceptions import ConvergenceWarning
 
-    X, y = _wide()
+    X, y = _wide_ard()
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         m = GaussianProcessClassifier(n_restarts=0).fit(X, y)
@@ -623,7 +623,7 @@ def test_default_ard_fit_on_thousands_of_genes_meets_its_convergence_test():
 def test_relevance_gradients_are_the_derivative_of_the_evidence():
     """``relevance_gradients_`` against a central finite difference of the log evidence in l_m (in the units of X),
     for genes on the lower bound and inside the box."""
-    X, y = _wide(n=30, d=200, seed=1)
+    X, y = _wide_ard(n=30, d=200, seed=1)
     m = GaussianProcessClassifier(n_restarts=0).fit(X * 3.0, y)
     theta = m.theta_.copy()
     l = np.exp(theta[1:201])
