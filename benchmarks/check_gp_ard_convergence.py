@@ -26,9 +26,10 @@ up to 2,000 samples whatever the caller's pool). Fits on thousands of genes need
 
 After the shifted-log relevances with their working set (:mod:`genesel.gp`, "Iterations"; default ``max_iter``
 2000), measured 2026-11-28 on the sets run so far (loaded
-2-core machine): Alon 27 of 27, Golub 37 of 37, Gravier 32 of 32 fits met their convergence test (largest 1,324
-iterations), with the same top genes and signatures at one and two BLAS threads; the other binary sets were not
-rerun (time).
+2-core machine): Alon 27 of 27, Golub 37 of 37, Gravier 32 of 32 and Chowdary 47 of 47 fits met their convergence
+test (largest 1,446 iterations: a GP-ARD-FS fold fit on Chowdary's 4,078 prefiltered genes; the first RFE round on
+its 22,283 probes at most 436), with the same top genes and signatures at one and two BLAS threads; the other 16
+binary sets were not rerun (time).
 
 It is slow (the leaderboard's two GP-ARD cells of one outer fold per set, twice). Run:
 ``OPENBLAS_CORETYPE=Haswell python benchmarks/check_gp_ard_convergence.py [--sets alon golub ...]``.
