@@ -29,8 +29,10 @@ iteration-capped fits move: top-10 in common 5-10, top-50 22-50, signature sizes
 
 Measured 2026-11-28 against main (``--base main``: the log-parameterised fits) after the shifted-log relevances with
 their working set (:mod:`genesel.gp`, "Iterations"), GP-ARD-RFE at the catalogue's settings, one outer fold, loaded
-2-core machine: Alon 4.3 -> 3.3 s CPU, Golub 11.2 -> 6.3, Chowdary 50.9 -> 17.6 (2.9x); iteration-capped fold fits
-8 -> 0 of 20, 7 -> 0 of 30, 30 -> 0 of 40; test errors 3/2 of 13, 2/1 of 15, 0/1 of 21; top-10 in common 4, 4, 2
+2-core machine: Alon 4.3 -> 3.3 s CPU, Golub 11.2 -> 6.3, Chowdary 50.9 -> 17.6 (2.9x), Gravier 23.4 -> 29.9
+(0.78x: its 107-sample fold fits now run 500-1,300 iterations whose cost is the Laplace posterior's, O(n^3));
+iteration-capped fold fits 8 -> 0 of 20, 7 -> 0 of 30, 30 -> 0 of 40, 17 -> 0 of 25; test errors 3/2 of 13, 2/1 of
+15, 0/1 of 21, 11/6 of 34; signature sizes 13/14, 19/5, 4/3, 117/44; top-10 in common 4, 4, 2, 4
 (the fits now reach other, higher maxima of a multimodal evidence, and the genes on the lower bound are ordered by
 their evidence gradient, not by how far the capped optimiser had pushed them). One first-round fold fit of
 ``GPARDRFE()`` on the 100 x 55,000 problem (90 x 55,000, one start): 16.0 s capped at 200 iterations -> 2.8 s
