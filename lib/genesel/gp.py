@@ -1131,7 +1131,14 @@ class GaussianProcessClassifier(BinaryClassifier):
                     u = res.x
                     active = var.active_variables()
                     continue
-                if not res.success or nit >= maxiter or var.kkt(res.x):
+                if not res.success or nit >= maxiter:
+                    return res, nit
+                if res.x[0] >= bounds.ub[0] - 1e-9 and res.jac[0] < -_PGTOL:
+                    # v0 on its upper bound with the evidence rising beyond it (∂ log Z / ∂ log v0 > _PGTOL): not a
+                    # maximum of the evidence, whatever the frozen relevances do; the run ends here (module
+                    # docstring, "Separable training folds")
+                    return res, nit
+                if var.kkt(res.x):
                     return res, nit
                 u = res.x
                 # the frozen relevances stay on their bound: the next run optimises the others only (L-BFGS-B's
@@ -1164,7 +1171,8 @@ class GaussianProcessClassifier(BinaryClassifier):
                 break
             res, k = run(esc.x, self.max_iter - nit)
             nit, success, message = nit + k, bool(res.success), str(res.message)
-        return var.to_theta(res.x), -res.fun, nit, success, message
+        edge = bool(res.x[0] >= bounds.ub[0] - 1e-9 and np.size(res.jac) and res.jac[0] < -_PGTOL)
+        return var.to_theta(res.x), -res.fun, nit, success and not edge, message, edge, float(-res.jac[0])
 
     # -- sklearn API ----------------------------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
@@ -1233,6 +1241,7 @@ class GaussianProcessClassifier(BinaryClassifier):
         if self.optimizer is None:
             theta, self.n_iter_ = theta0, 0
             self.restart_log_evidences_ = np.array([])
+            self.restart_v0_at_bound_ = np.array([], dtype=bool)
             self.optimizer_converged_ = True
         else:
             rng = check_random_state(self.random_state)
@@ -1247,11 +1256,27 @@ class GaussianProcessClassifier(BinaryClassifier):
                     "evidence maximisation failed from every starting point (non-finite evidence); check the "
                     "scale of X (e.g. standardise the genes) or the initial v0, v1, v2, l"
                 )
-            best = int(np.nanargmax(np.where(np.isfinite(evid), evid, -np.inf)))
+            # the runs that ended against v0's upper bound with the evidence still rising there found no maximum,
+            # and their evidence is set by where the box ends (module docstring, "Separable training folds"): the
+            # best of the others wins, and one of them only when every run ended there
+            edge = np.array([r[5] for r in runs])
+            pool = np.isfinite(evid) & ~edge
+            if not pool.any():
+                pool = np.isfinite(evid)
+            best = int(np.argmax(np.where(pool, evid, -np.inf)))
             theta, self.n_iter_ = runs[best][0], runs[best][2]
             self.restart_log_evidences_ = evid
+            self.restart_v0_at_bound_ = edge
             self.optimizer_converged_ = runs[best][3]
-            if not runs[best][3]:
+            if edge[best]:
+                warnings.warn(
+                    f"GaussianProcessClassifier: the evidence has no maximum inside v0's box: every optimiser run "
+                    f"ended with the signal variance v0 on its upper bound {math.exp(_BOUNDS['v0'][1]):g} and the "
+                    f"evidence still rising along it (d log Z / d log v0 = {runs[best][6]:.3g}), as on training "
+                    "samples that a few of thousands of genes separate (type-II maximum likelihood overfits, thesis "
+                    "§4.3): the hyper-parameters are where the box stopped the run, not a maximum of the evidence. "
+                    "Filter the genes first or fit fewer of them.", ConvergenceWarning, stacklevel=3)
+            elif not runs[best][3]:
                 warnings.warn(f"GaussianProcessClassifier: L-BFGS-B stopped before convergence after {runs[best][2]} "
                               f"iterations ({runs[best][4]}); the hyper-parameters are not a maximum of the "
                               "evidence. Raise max_iter.", ConvergenceWarning, stacklevel=3)
