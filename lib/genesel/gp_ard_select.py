@@ -364,9 +364,9 @@ class GPARDRFE(_GPARDBase):
         indices, ``fold_relevances`` (k, d) and ``average``).
     final_fold_relevances_ : (k, 2^p) ARD values of the last k fold fits; ``average_relevance_`` their normalised
         average; ``fold_log_evidence_`` the evidences of every fit, per round; ``fold_n_iter_`` and
-        ``fold_converged_`` their L-BFGS-B iterations and whether each met its convergence test at a maximum of
-        the evidence (not the ``max_iter`` cap, nor v0's upper bound with the evidence rising there: :mod:`genesel.gp`,
-        "Separable training folds"), one array of k per round.
+        ``fold_converged_`` their L-BFGS-B iterations and whether each met its convergence test (not the
+        ``max_iter`` cap, nor a stop on v0's upper bound: :mod:`genesel.gp`, "Separable training folds"), one array
+        of k per round.
     forward_path_ : the :class:`genesel.forward.ForwardPath` of step 3.
     train_masks_ : (k, n_samples) the fold training masks.
 
