@@ -31,6 +31,16 @@ test (largest 1,446 iterations: a GP-ARD-FS fold fit on Chowdary's 4,078 prefilt
 its 22,283 probes at most 436), with the same top genes and signatures at one and two BLAS threads; the other 16
 binary sets were not rerun (time).
 
+After the stop on v0's upper bound (:mod:`genesel.gp`, "Separable training folds": a run on that bound with the
+evidence rising beyond it and a failed KKT check of its frozen relevances stops there, not converged, instead of
+climbing on the face of the box), measured 2026-11-28 on six more sets (loaded 2-core machine): Welsh 42 of 42,
+Borovecki 47 of 47, Armstrong 42 of 42 and Garber 32 of 32 fits converged (at most 215 iterations), West 25 of 37 and
+Subramanian 20 of 42 (every other fit stopped on v0's bound, at most 561 iterations; with the climb, i.e. the code
+before, West's 37 had all converged, within 1,112 iterations: these 39- and 40-sample folds of 7,129 and 10,100 genes
+are separable, and their fits end at maxima over the box, on its face, or stop on the way); the same top genes and
+signatures at one and two BLAS threads on all six. Not rerun: the other ten sets, and Alon, Golub, Gravier and
+Chowdary with this rule (time).
+
 It is slow (the leaderboard's two GP-ARD cells of one outer fold per set, twice). Run:
 ``OPENBLAS_CORETYPE=Haswell python benchmarks/check_gp_ard_convergence.py [--sets alon golub ...]``.
 """

@@ -675,6 +675,19 @@ def test_a_run_climbing_on_v0s_upper_bound_stops_and_says_so():
     assert np.any(g_u[on_bound] > 1e-5)
 
 
+def test_without_the_stop_the_run_climbs_on_v0s_upper_bound(monkeypatch):
+    """``_STOP_ON_V0_BOUND = False`` restores the climb on the face of the box: every run continues from where the
+    stop would end it, so the winner's evidence is at least the stopped winner's, after more iterations."""
+    X, y = _separable(2, 30, 1000, 0.6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        stopped = GaussianProcessClassifier(n_restarts=2, random_state=0).fit(X, y)
+        monkeypatch.setattr(gp, "_STOP_ON_V0_BOUND", False)
+        climbed = GaussianProcessClassifier(n_restarts=2, random_state=0).fit(X, y)
+    assert np.all(climbed.restart_log_evidences_ >= stopped.restart_log_evidences_ - 1e-9)
+    assert climbed.log_marginal_likelihood_ > stopped.log_marginal_likelihood_
+
+
 def test_a_maximum_on_v0s_upper_bound_is_converged_and_flagged(monkeypatch):
     """With v0's box narrowed to v0 <= 100 on data whose evidence peaks beyond it, every run ends on that bound at a
     point where the KKT conditions of the box hold: converged (no warning), and flagged in ``restart_v0_at_bound_``

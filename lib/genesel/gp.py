@@ -682,6 +682,10 @@ def _ep(K, y, need_grad, sites=None):
 _PGTOL = 1e-5
 #: ε of the ARD variables u = log(l + ε), as a multiple of the default start 1 / Σ gene variances
 _ARD_SHIFT = 10.0
+#: Stop a run on v0's upper bound when the evidence rises beyond it and the KKT check of the frozen relevances fails,
+#: reported as not converged (module docstring, "Separable training folds"); False: release them and climb on the
+#: face of the box, as before (to a maximum over the box, or to ``max_iter``)
+_STOP_ON_V0_BOUND = True
 
 
 class _LogVariables:
@@ -1167,7 +1171,7 @@ class GaussianProcessClassifier(BinaryClassifier):
                     return res, nit
                 if var.kkt(res.x):
                     return res, nit
-                if res.x[0] >= bounds.ub[0] - 1e-9 and res.jac[0] < -_PGTOL:
+                if _STOP_ON_V0_BOUND and res.x[0] >= bounds.ub[0] - 1e-9 and res.jac[0] < -_PGTOL:
                     # v0 on its upper bound with the evidence rising beyond it (∂ log Z / ∂ log v0 > _PGTOL) and
                     # frozen relevances that would raise it further: no maximum of the evidence inside the box; the
                     # run stops here, not converged, instead of climbing on the face of the box (module docstring,

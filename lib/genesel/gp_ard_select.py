@@ -51,11 +51,16 @@ working set after a few dozen iterations, and the rest of a fit costs O(n^2 x a 
 (:mod:`genesel.gp`, "Iterations"). One first-round fold fit of GP-ARD-RFE on 90 x 55,000 (one start) took 3.3 s of
 CPU to converge (134 iterations) where the log-parameterised code took 16 s for the 200 iterations of its cap
 (measured side by side on a loaded machine). Figures 5.3 and 5.7 maximise the evidence "several times" per fit
-(``n_restarts=2``: three starts); from the perturbed starts some fits reach v0's upper bound (1e5, nearly separable
-training folds) and then climb slowly for thousands of iterations by trading genes in and out, each iteration cheap
-but not free: ``GPARDRFE()`` with its defaults on 100 x 55,000 took 501 s of CPU on a loaded 2-core machine (the
-previous code had used more than 421 s when it was stopped), and 14 of its 30 fold fits of the first three rounds
-(the best of three starts) stopped at the 2,000-iteration cap; ``n_restarts=0`` avoids most of them. GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
+(``n_restarts=2``: three starts). On separable training folds the evidence rises with v0 beyond its box (:mod:`genesel.gp`,
+"Separable training folds"), and runs that reached v0's upper bound 1e5 used to climb on that face of the box for
+thousands of iterations, recruiting genes; they now stop there, reported as not converged, when the evidence would
+only rise further by releasing frozen relevances. ``GPARDRFE(random_state=0)`` with its defaults on 100 x 55,000 (one
+BLAS thread, loaded 2-core machine, both codes in the same period): 549 s CPU before (12 of its 90 fold fits capped at
+2,000 iterations, in the first three rounds), 341 s after (the winning run of 53 of the 90 fold fits ended on v0's bound,
+stopped there or at a maximum over the box; 122 of the 270 runs; no fit capped, at most 395 iterations); 6 of the 10 informative genes in an 11-gene signature both times. The rest
+is the fits' first phase: from every start about 100-150 evaluations on every gene of the round (5 s per start at
+90 x 55,000), half of them spent leaving the flat model (the first steps send v0 to 1e-4), times three starts, ten
+folds and nine rounds; ``n_restarts=0`` (the leaderboard's setting) costs a third of it. GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
 forward selection over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the
 genes that pass (about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a
 smaller ``alpha`` bound it. The thesis itself left its 19,624-gene set out of these comparisons as too high a
