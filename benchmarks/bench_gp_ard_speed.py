@@ -38,14 +38,14 @@ their evidence gradient, not by how far the capped optimiser had pushed them). O
 ``GPARDRFE()`` on the 100 x 55,000 problem (90 x 55,000, one start): 16.0 s capped at 200 iterations -> 2.8 s
 converged in 186 (log evidence -13.51 -> -12.14).
 
-Measured 2026-11-28 after the stop on v0's upper bound (:mod:`genesel.gp`, "Separable training folds") against 1511215,
-``GPARDRFE(random_state=0)`` with its defaults on the 100 x 55,000 problem (the ``--wide`` setting, one BLAS thread,
-both in the same period on a loaded 2-core machine): 549 -> 341 s CPU; fold fits that did not meet their convergence
-test 12 of 90 (capped at 2,000 iterations, rounds 1-3) -> 53 of 90 whose winning run ended on v0's bound (no fit
-capped; at most 395 iterations against 2,000); 6 of the 10 informative genes in an 11-gene signature both times. One
-first-round fold fit with its three starts (90 x 55,000): 23.4 -> 18.4 s CPU, the two perturbed runs stopping on the
-bound after 225 and 241 iterations instead of climbing to the cap. Issue 41's 60 s is not reached: the first phase of
-every run (100-150 evaluations on every gene of the round, half of them leaving the flat model) remains.
+Measured 2026-11-28, ``GPARDRFE(random_state=0)`` with its defaults on the 100 x 55,000 problem (the ``--wide``
+setting, one BLAS thread, both in the same period on a loaded 2-core machine), the code at 1511215 (the default since)
+against the stop on v0's upper bound (``genesel.gp._STOP_ON_V0_BOUND = True``, off by default: :mod:`genesel.gp`,
+"Separable training folds"): 549 -> 341 s CPU; fold fits that did not meet their convergence test 12 of 90 (capped at
+2,000 iterations, rounds 1-3) -> 53 of 90 whose winning run ended on v0's bound (no fit capped; at most 395
+iterations); 6 of the 10 informative genes in an 11-gene signature both times. One first-round fold fit with its
+three starts (90 x 55,000): 23.4 -> 18.4 s CPU. Issue 41's 60 s is not reached either way: the first phase of every
+run (100-150 evaluations on every gene of the round, half of them leaving the flat model) remains.
 
 Run: ``OPENBLAS_CORETYPE=Haswell python benchmarks/bench_gp_ard_speed.py [--sets chowdary gordon] [--base ec0eaab]
 [--methods rfe fs] [--evaluations | --wide]``.

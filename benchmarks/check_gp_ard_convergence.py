@@ -31,15 +31,15 @@ test (largest 1,446 iterations: a GP-ARD-FS fold fit on Chowdary's 4,078 prefilt
 its 22,283 probes at most 436), with the same top genes and signatures at one and two BLAS threads; the other 16
 binary sets were not rerun (time).
 
-After the stop on v0's upper bound (:mod:`genesel.gp`, "Separable training folds": a run on that bound with the
-evidence rising beyond it and a failed KKT check of its frozen relevances stops there, not converged, instead of
-climbing on the face of the box), measured 2026-11-28 on six more sets (loaded 2-core machine): Welsh 42 of 42,
-Borovecki 47 of 47, Armstrong 42 of 42 and Garber 32 of 32 fits converged (at most 215 iterations), West 25 of 37 and
-Subramanian 20 of 42 (every other fit stopped on v0's bound, at most 561 iterations; with the climb, i.e. the code
-before, West's 37 had all converged, within 1,112 iterations: these 39- and 40-sample folds of 7,129 and 10,100 genes
-are separable, and their fits end at maxima over the box, on its face, or stop on the way); the same top genes and
-signatures at one and two BLAS threads on all six. Not rerun: the other ten sets, and Alon, Golub, Gravier and
-Chowdary with this rule (time).
+Six more sets, measured 2026-11-28 (loaded 2-core machine) with the stop on v0's upper bound switched on
+(``genesel.gp._STOP_ON_V0_BOUND = True``: a run on that bound with the evidence rising beyond it and a failed KKT check
+of its frozen relevances stops there, not converged, instead of climbing on the face of the box; off by default):
+Welsh 42 of 42, Borovecki 47 of 47, Armstrong 42 of 42 and Garber 32 of 32 fits converged (at most 215 iterations; no
+fit there was stopped: the default code gave the same iterations), West 25 of 37 and Subramanian 20 of 42 (every other
+fit stopped on v0's bound; at most 561 iterations). With the default climb: West 37 of 37 (within 1,112 iterations)
+and Subramanian 41 of 42 (within 1,872; one first-round fold fit on 10,100 genes capped at 2,000): these 39- and
+40-sample folds are separable, and their fits end at maxima over the box, on its face. The same top genes and
+signatures at one and two BLAS threads on all six, both ways. Not rerun: the other ten sets.
 
 It is slow (the leaderboard's two GP-ARD cells of one outer fold per set, twice). Run:
 ``OPENBLAS_CORETYPE=Haswell python benchmarks/check_gp_ard_convergence.py [--sets alon golub ...]``.

@@ -651,14 +651,15 @@ def _rises_beyond_the_box(m):
     return m.log_marginal_likelihood(beyond) > m.log_marginal_likelihood_ + 1e-4
 
 
-def test_a_run_climbing_on_v0s_upper_bound_stops_and_says_so():
+def test_with_the_stop_a_run_climbing_on_v0s_upper_bound_stops_and_says_so(monkeypatch):
     """30 samples x 1,000 genes, 3 informative: the evidence rises with v0 beyond its box (1e5), and at the end of
-    the winning run frozen relevances would raise it further (gp module docstring, "Separable training folds"). The
-    run stops there and is reported as no maximum: ConvergenceWarning, ``optimizer_converged_`` False,
-    ``restart_v0_at_bound_``. Both facts are checked independently with the full evidence and its gradient. Before:
-    the run climbed on the face of the box, releasing relevances, and had no ``restart_v0_at_bound_``."""
+    the winning run frozen relevances would raise it further (gp module docstring, "Separable training folds"). With
+    ``_STOP_ON_V0_BOUND`` the run stops there and is reported as no maximum: ConvergenceWarning,
+    ``optimizer_converged_`` False, ``restart_v0_at_bound_``. Both facts are checked independently with the full
+    evidence and its gradient. Before: no ``restart_v0_at_bound_``."""
     from sklearn.exceptions import ConvergenceWarning
 
+    monkeypatch.setattr(gp, "_STOP_ON_V0_BOUND", True)
     X, y = _separable(2, 30, 1000, 0.6)
     with pytest.warns(ConvergenceWarning, match="no maximum inside v0's box"):
         m = GaussianProcessClassifier(n_restarts=2, random_state=0).fit(X, y)
@@ -675,17 +676,26 @@ def test_a_run_climbing_on_v0s_upper_bound_stops_and_says_so():
     assert np.any(g_u[on_bound] > 1e-5)
 
 
-def test_without_the_stop_the_run_climbs_on_v0s_upper_bound(monkeypatch):
-    """``_STOP_ON_V0_BOUND = False`` restores the climb on the face of the box: every run continues from where the
-    stop would end it, so the winner's evidence is at least the stopped winner's, after more iterations."""
+def test_by_default_the_run_climbs_on_v0s_upper_bound_to_a_maximum_over_the_box(monkeypatch):
+    """By default (``_STOP_ON_V0_BOUND`` off) the runs continue from where the stop would end them, releasing frozen
+    relevances, so every run's evidence is at least the stopped one's; on these data the winner reaches a maximum over
+    the box on v0's bound: converged, flagged, and the KKT conditions hold with the exact gradients."""
     X, y = _separable(2, 30, 1000, 0.6)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        stopped = GaussianProcessClassifier(n_restarts=2, random_state=0).fit(X, y)
-        monkeypatch.setattr(gp, "_STOP_ON_V0_BOUND", False)
         climbed = GaussianProcessClassifier(n_restarts=2, random_state=0).fit(X, y)
+        monkeypatch.setattr(gp, "_STOP_ON_V0_BOUND", True)
+        stopped = GaussianProcessClassifier(n_restarts=2, random_state=0).fit(X, y)
     assert np.all(climbed.restart_log_evidences_ >= stopped.restart_log_evidences_ - 1e-9)
     assert climbed.log_marginal_likelihood_ > stopped.log_marginal_likelihood_
+    m = climbed
+    assert m.optimizer_converged_ and m.restart_v0_at_bound_[np.argmax(m.restart_log_evidences_)]
+    _, g = m.log_marginal_likelihood(m.theta_, eval_gradient=True)
+    log_l = m.theta_[1 : 1 + X.shape[1]] - 2 * m._x_exp * math.log(2.0)
+    on_bound = log_l <= gp._BOUNDS["l"][0] + 1e-9
+    eps = gp._ARD_SHIFT / np.sum(np.var(np.ldexp(X - X.mean(0), m._x_exp), axis=0))
+    g_u = g[1 : 1 + X.shape[1]] * (np.exp(log_l) + eps) / np.exp(log_l)
+    assert np.all(g_u[on_bound] <= 1e-5) and g[0] > 0
 
 
 def test_a_maximum_on_v0s_upper_bound_is_converged_and_flagged(monkeypatch):

@@ -52,15 +52,15 @@ working set after a few dozen iterations, and the rest of a fit costs O(n^2 x a 
 CPU to converge (134 iterations) where the log-parameterised code took 16 s for the 200 iterations of its cap
 (measured side by side on a loaded machine). Figures 5.3 and 5.7 maximise the evidence "several times" per fit
 (``n_restarts=2``: three starts). On separable training folds the evidence rises with v0 beyond its box (:mod:`genesel.gp`,
-"Separable training folds"), and runs that reached v0's upper bound 1e5 used to climb on that face of the box for
-thousands of iterations, recruiting genes; they now stop there, reported as not converged, when the evidence would
-only rise further by releasing frozen relevances. ``GPARDRFE(random_state=0)`` with its defaults on 100 x 55,000 (one
-BLAS thread, loaded 2-core machine, both codes in the same period): 549 s CPU before (12 of its 90 fold fits capped at
-2,000 iterations, in the first three rounds), 341 s after (the winning run of 53 of the 90 fold fits ended on v0's bound,
-stopped there or at a maximum over the box; 122 of the 270 runs; no fit capped, at most 395 iterations); 6 of the 10 informative genes in an 11-gene signature both times. The rest
-is the fits' first phase: from every start about 100-150 evaluations on every gene of the round (5 s per start at
-90 x 55,000), half of them spent leaving the flat model (the first steps send v0 to 1e-4), times three starts, ten
-folds and nine rounds; ``n_restarts=0`` (the leaderboard's setting) costs a third of it. GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
+"Separable training folds"), and runs that reach v0's upper bound 1e5 climb on that face of the box, recruiting
+genes, to a maximum over the box or for thousands of iterations. ``GPARDRFE(random_state=0)`` with its defaults on
+100 x 55,000 (one BLAS thread, loaded 2-core machine): 549 s CPU, 12 of its 90 fold fits capped at 2,000 iterations
+(in the first three rounds), 6 of the 10 informative genes in an 11-gene signature; stopping the runs where they
+reach the bound (``genesel.gp._STOP_ON_V0_BOUND``, off: no optimality test) took 341 s with the same signature
+quality, the winning run of 53 of the 90 fold fits ending on the bound. Most of the rest is the fits' first phase:
+from every start about 100-150 evaluations on every gene of the round (5 s per start at 90 x 55,000), half of them
+spent leaving the flat model (the first steps send v0 to 1e-4), times three starts, ten folds and nine rounds;
+``n_restarts=0`` (the leaderboard's setting) costs about a third of it. GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
 forward selection over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the
 genes that pass (about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a
 smaller ``alpha`` bound it. The thesis itself left its 19,624-gene set out of these comparisons as too high a
