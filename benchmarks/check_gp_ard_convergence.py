@@ -39,7 +39,10 @@ fit there was stopped: the default code gave the same iterations), West 25 of 37
 fit stopped on v0's bound; at most 561 iterations). With the default climb: West 37 of 37 (within 1,112 iterations)
 and Subramanian 41 of 42 (within 1,872; one first-round fold fit on 10,100 genes capped at 2,000): these 39- and
 40-sample folds are separable, and their fits end at maxima over the box, on its face. The same top genes and
-signatures at one and two BLAS threads on all six, both ways. Not rerun: the other ten sets.
+signatures at one and two BLAS threads on all six, both ways. With the default code, also: Chandran's metastasis set
+42 of 42, Pomeroy 37 of 37 (at most 1,563 iterations), Michigan 32 of 32 and Shipp 37 of 37, the same top genes and
+signatures at both thread counts (the default code fits as 1511215 did, so Alon's, Golub's, Gravier's and Chowdary's
+counts above stand). Not run: Alizadeh, Chandran's primary set, Chiaretti, Gordon, Harvard and Singh.
 
 It is slow (the leaderboard's two GP-ARD cells of one outer fold per set, twice). Run:
 ``OPENBLAS_CORETYPE=Haswell python benchmarks/check_gp_ard_convergence.py [--sets alon golub ...]``.
