@@ -44,7 +44,7 @@ signatures at one and two BLAS threads on all six, both ways. With the default c
 signatures at both thread counts (the default code fits as 1511215 did, so Alon's, Golub's, Gravier's and Chowdary's
 counts above stand); Alizadeh 32 of 32, Harvard 32 of 32, Singh 42 of 42 and Chandran's primary set 42 of 42 (at most
 1,266 iterations). So with the default code 18 of the 20 binary sets have been checked: every fit converged except
-one of Subramanian's 42 (a first-round fold fit on 10,100 genes, capped at 2,000 iterations on v0's upper bound).
+one of Subramanian's 42 (a first-round fold fit on 10,100 genes, capped at 2,000 iterations).
 Not run: Chiaretti and Gordon (time).
 
 It is slow (the leaderboard's two GP-ARD cells of one outer fold per set, twice). Run:
