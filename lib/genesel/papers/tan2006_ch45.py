@@ -36,7 +36,7 @@ from genesel.datasets import recommended_preprocessing
 from genesel.experiments import random_splits, stratified_kfold
 from genesel.forward import forward_path
 from genesel.gp import GaussianProcessClassifier
-from genesel.gp_ard_select import GPARDFS, GPARDRFE
+from genesel.gp_ard_select import GPARDFS, GPARDRFE, ard_order
 from genesel.msvm_rfe import MSVMRFE
 from genesel.papers.common import is_user_file, load_task
 from genesel.papers.tan2006 import GP_MAX_ITER
@@ -227,7 +227,7 @@ def _gp_rank(approximation, A, y, seed, quick):
         gp = GaussianProcessClassifier(approximation=approximation, ard=True, n_restarts=0 if quick else 2,
                                        max_iter=GP_MAX_ITER, random_state=seed).fit(A, y)
     unconverged = sum("L-BFGS-B stopped" in str(x.message) for x in w)
-    return np.argsort(-gp.relevances_, kind="stable"), unconverged
+    return ard_order(gp.relevances_, gp.relevance_gradients_), unconverged
 
 
 def ranking_cell(dataset: str, method: str, variant: str, seed: int, quick: bool, max_genes: int | None = None,
