@@ -19,7 +19,7 @@ def _costs(rows, inner_k=5):
     return pd.DataFrame(rows, columns=["dataset", "method", "n_samples", "n_genes", "cpu_per_fold"]), inner_k
 
 
-#: the full rerun of the re-keyed code (CHANGELOG, Unreleased) is not committed yet: DLDA has no committed cost and the
+#: the full rerun of the re-keyed code (CHANGELOG, 0.2.0) is not committed yet: DLDA has no committed cost and the
 #: multi-class board no committed run. strict: once the rerun is committed these pass, and the marker must go.
 _RERUN_DUE = pytest.mark.xfail(strict=True, reason="the full rerun of the re-keyed code is not committed yet "
                                "(DLDA's cost, the multi-class board's results)")
