@@ -186,9 +186,31 @@ def test_gp_multiclass_fits_are_reproducible_and_warn_when_flat():
     a = GaussianProcessClassifier(random_state=2).fit(X, y)
     b = GaussianProcessClassifier(random_state=2).fit(X, y)
     np.testing.assert_array_equal(a.theta_, b.theta_)
-    rng = np.random.default_rng(2)  # two noise genes, labels unrelated to them: the evidence prefers v0 -> 0
+    rng = np.random.default_rng(2)  # two noise genes, labels unrelated to them: the evidence stays at coin flips'
     with pytest.warns(DegenerateModelWarning, match=r"the fitted model is flat.*coin flips: -n log K = -32\.9"):
         GaussianProcessClassifier(n_restarts=0, random_state=0).fit(rng.normal(size=(30, 2)), np.arange(30) % 3)
+
+
+@pytest.mark.parametrize("K", [2, 3])
+def test_gp_fits_on_noise_warn_by_their_evidence(K):
+    """Labels unrelated to X: whatever maximum the evidence settles on (flat, flat in effect, or just above with one
+    short length scale), every seeded fit warns, and the evidence it reports is within 1 nat of coin flips' -n log K
+    (computed here); labels carried by a gene give no such warning."""
+    import math
+
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        X, y = rng.normal(size=(30, 2)), np.arange(30) % K
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            gp = GaussianProcessClassifier(n_restarts=0, random_state=0).fit(X, y)
+        if gp.log_marginal_likelihood_ + 30 * math.log(K) < 1.0:
+            assert any(issubclass(x.category, DegenerateModelWarning) and "flat" in str(x.message) for x in w), seed
+    X, y = _marked(n_per=10, K=K, d=4, shift=3.0, seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateModelWarning)
+        gp = GaussianProcessClassifier(n_restarts=0, random_state=0).fit(X, y)
+    assert gp.log_marginal_likelihood_ + y.size * math.log(K) > 1.0
 
 
 # --------------------------------------------------------------------------------------------- RVM, DWD: one-vs-rest
