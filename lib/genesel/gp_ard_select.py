@@ -333,6 +333,27 @@ class _GPARDBase(SelectorBase):
 
 
 
+#: GP-ARD-RFE: the first optimiser run of a round's fold-i fit starts from fold i's fit of the round before, restricted
+#: to the surviving genes (:func:`_warm_starts`); False: from the default start, as the restarts do.
+_WARM_START_ROUNDS = True
+
+
+def _warm_starts(prev, genes):
+    """The first starts of a GP-ARD-RFE round's fold fits: fold i's fitted log hyper-parameters of the round before
+    (``prev`` = (its genes, the k ``theta_``), in the units the fits saw) restricted to ``genes`` (a subset of those,
+    ascending), v0, v1 and v2 as they ended. Elimination keeps the genes the fits
+    found relevant, so the previous maximum restricted to them is near a maximum of the smaller problem: the fit skips
+    the first phase of a cold start (leaving the flat model and pushing thousands of relevances to their bound,
+    :mod:`genesel.gp`, "Iterations"). A start point only: the objective and the convergence test are the same, and the
+    restarts still start from the perturbed default (``GaussianProcessClassifier.fit(theta_start=...)``)."""
+    old_genes, thetas = prev
+    pos = np.searchsorted(old_genes, genes)
+    if np.any(pos >= old_genes.size) or np.any(old_genes[np.minimum(pos, old_genes.size - 1)] != genes):
+        raise ValueError("GP-ARD-RFE: the genes of a round must be a subset of the round before")
+    d_old = old_genes.size
+    return [np.concatenate([t[:1], t[1 : 1 + d_old][pos], t[1 + d_old :]]) for t in thetas]
+
+
 class GPARDRFE(_GPARDBase):
     """GP-ARD-RFE (thesis §5.4, Figure 5.7): k-fold GP-ARD, normalised average ARD values with the L/T rules,
     halving to 2^p genes, then forward selection with LOO.
@@ -412,13 +433,18 @@ class GPARDRFE(_GPARDBase):
         sizes = halving_sizes(d, self.p)
         C = np.arange(d)
         rounds, evid, eliminated_blocks, iters, converged = [], [], [], [], []
+        prev = None  # (genes, the fold fits' theta_) of the round before: the first start of this round's fits
         for r in range(len(sizes)):
             theta = np.empty((self.n_folds_, C.size))
             grads = np.empty((self.n_folds_, C.size))
             ev = np.empty(self.n_folds_)
             it, conv = np.zeros(self.n_folds_, dtype=np.int64), np.zeros(self.n_folds_, dtype=bool)
+            starts = (_warm_starts(prev, C) if _WARM_START_ROUNDS and prev is not None else
+                      [None] * self.n_folds_)
+            fits = []
             for i, mask in enumerate(masks):
-                gp = self._gp(int(seeds[r, i])).fit(Xs[np.ix_(mask, C)], y_pm1[mask])
+                gp = self._gp(int(seeds[r, i])).fit(Xs[np.ix_(mask, C)], y_pm1[mask], theta_start=starts[i])
+                fits.append(gp.theta_)
                 theta[i] = gp.relevances_  # in the data-relative units of Xs
                 grads[i] = gp.relevance_gradients_  # ties of theta (relevances on their lower bound)
                 ev[i] = gp.log_marginal_likelihood_
@@ -426,6 +452,7 @@ class GPARDRFE(_GPARDBase):
             evid.append(ev)
             iters.append(it)
             converged.append(conv)
+            prev = (C.copy(), fits)
             if r + 1 < len(sizes):
                 res = ard_rfe_round(theta, sizes[r + 1], grads)
                 keep = res["survivors"]
