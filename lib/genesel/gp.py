@@ -107,6 +107,23 @@ box's KKT conditions hold where it ends), and on separable real folds it stops f
 over the box: with it, 25 of West's 37 and 20 of Subramanian's 42 default fits
 (``benchmarks/check_gp_ard_convergence.py``) end on v0's bound not converged; with the climb, 37 of 37 and 41 of 42 converge (within
 1,112 and 1,872 iterations; one capped at 2,000).
+
+Overheads and start points (issue 41, measured 2026-11-28 on the 90 x 55,000 fold fits of ``benchmarks/bench_wide.py``'s
+problem, one BLAS thread, loaded 2-core machine). Two costs outside the model were removed without changing a number:
+scipy converts the bounds of every L-BFGS-B call element by element in Python (0.3 s per call at 55,000 variables,
+and a run makes several calls: the flat model, the working set, the KKT check), so :func:`_lbfgsb` drives scipy's own
+routine with the bounds as arrays (the same iterates, evaluations and end point bit for bit; tested against
+:func:`scipy.optimize.minimize`); and the Laplace posterior calls LAPACK's potrf, potrs and trtrs directly
+(:func:`_chol`, :func:`_cho_solve`, :func:`_tri_solve`: the same factors bit for bit), whose scipy.linalg wrappers
+cost about a third of an evaluation once only a few dozen genes are free. One start on the first-round fold: 6.0-7.2 s
+-> 5.1-5.9 s CPU; a 90 x 4,096 fit with three starts (3,500 evaluations, most on v0's upper bound) 3.0 -> 2.5 s; same
+theta_ and ARD gradients bit for bit. A start point for the first run can be given (``fit(X, y, theta_start=...)``):
+GP-ARD-RFE starts each round's fold fit from the same fold's fit of the round before
+(:class:`genesel.gp_ard_select.GPARDRFE`). Tried and not kept: starting the ARD run from the maximum of the isotropic
+evidence (one shared relevance, the ``ard=False`` model: 40 iterations, 2.3 s): on that fold it is the flat model
+itself (v0 = 1e-5, log Z = -n log 2: one length scale over 55,000 genes, 10 of them informative, aligns with noise),
+and the ARD run started there stops at once, flat (log Z -62.38, none of the 10 informative genes among its 12 largest
+ARD values), where the default start reaches log Z = -12.11 with 5 of them.
 """
 
 from __future__ import annotations
