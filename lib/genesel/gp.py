@@ -944,12 +944,15 @@ class _ArdVariables(_LogVariables):
         u[self.sl] = np.log(np.exp(u[self.sl]) + self.eps)
         return u
 
-    def to_theta(self, u):
-        theta = np.array(u, dtype=float)
-        ul = theta[self.sl]
+    def _log_l(self, ul):
+        """log l of the relevances' variables ul (elementwise)."""
         at = ul <= self.u_lo
         with np.errstate(divide="ignore", invalid="ignore"):
-            theta[self.sl] = np.where(at, self.log_l_bound, np.log(np.maximum(np.exp(ul) - self.eps, self.l_bound)))
+            return np.where(at, self.log_l_bound, np.log(np.maximum(np.exp(ul) - self.eps, self.l_bound)))
+
+    def to_theta(self, u):
+        theta = np.array(u, dtype=float)
+        theta[self.sl] = self._log_l(theta[self.sl])
         return theta
 
     def bounds(self):
@@ -1026,10 +1029,13 @@ class _ArdVariables(_LogVariables):
         stray = np.flatnonzero(self.frozen & (ul > self.u_lo))  # safety: a frozen relevance moved off its bound
         self._unfreeze(stray)
         gp, layout = self.gp, self.gp._layout
-        theta = self.to_theta(u)
-        v0, l, v1, v2 = layout.unpack(theta)
+        # layout.unpack(self.to_theta(u)) for v0, v1, v2 and the free relevances only (elementwise, the same values):
+        # the transformation of all d relevances cost as much as the posterior when few genes are free
+        v0 = math.exp(u[0])
+        v1 = math.exp(u[layout.i_v1]) if layout.has_v1 else 0.0
+        v2 = math.exp(u[layout.i_v2]) if layout.has_v2 else 0.0
         try:
-            lf = l[self.free]
+            lf = np.exp(self._log_l(u[1 + self.free]))
             S = _scaled_sqdist(self.X_free, self.X_free, lf) if self.free.size else np.zeros_like(self.D_frozen)
             if self.frozen.any():
                 S += self.l_bound * self.D_frozen
