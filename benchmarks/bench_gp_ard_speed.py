@@ -8,8 +8,9 @@ preprocessing, :func:`genesel.leaderboard.protocol.prepare`) is given to the cat
 with :mod:`genesel.gp` and :mod:`genesel.gp_ard_select` as they were at ``--base`` (read with ``git show`` into a
 temporary folder, imported under other names), one BLAS thread, alternating old and new. Printed per set and
 method: CPU and wall seconds (old, new, ratio), the overlap of the top 10 / top 50 of ``feature_order_``, the
-signature sizes and their overlap, the test errors of the pipeline on the outer test part, and the GP-ARD fits
-that stopped at the iteration cap.
+signature sizes and their overlap, the test errors of the pipeline on the outer test part, and the GP-ARD fold fits
+that did not meet their convergence test (``fold_converged_``; code without it: the warnings that name L-BFGS-B's
+iteration cap, which miss the runs capped on v0's upper bound, whose warning names the bound).
 
 ``--evaluations``: instead, the CPU seconds of one evaluation of the log evidence and its gradient (what every
 L-BFGS-B iteration costs) old against new, at the sizes of one GP-ARD fold fit (the training part of a 5-fold split
@@ -208,13 +209,14 @@ def main(argv=None):
                 n = run(gp_new, sel_new, kind, Xa, ya, Xb, yb, seed)
                 fo, fn = o["sel"].feature_order_, n["sel"].feature_order_
                 so, sn = set(np.flatnonzero(o["sel"].support_)), set(np.flatnonzero(n["sel"].support_))
-                cap = capped(n["sel"])
+                cap, cap_old = capped(n["sel"]), capped(o["sel"])
                 print(f"| {name} {Xa.shape[0]}x{Xa.shape[1]} | {fold} | GP-ARD-{kind.upper()} | {o['cpu_sel']:.1f} | "
                       f"{n['cpu_sel']:.1f} | {o['cpu_sel'] / n['cpu_sel']:.2f} | {o['wall_sel'] / n['wall_sel']:.2f} | "
                       f"{o['cpu_gp']:.2f}/{n['cpu_gp']:.2f} | "
                       f"{len(set(fo[:10]) & set(fn[:10]))} | {len(set(fo[:50]) & set(fn[:50]))} | "
                       f"{len(so)}/{len(sn)} ({len(so & sn)}) | {o['errors']}/{n['errors']} of {yb.size} | "
-                      f"{o['capped_warnings']} warn/{cap[0] if cap else '?'} of {cap[1] if cap else '?'} "
+                      f"{cap_old[0] if cap_old else str(o['capped_warnings']) + ' warn'}/{cap[0] if cap else '?'} of "
+                      f"{cap[1] if cap else '?'} "
                       f"(final GP {'conv' if o['gp_conv'] else 'cap'}/{'conv' if n['gp_conv'] else 'cap'}) |",
                       flush=True)
 
