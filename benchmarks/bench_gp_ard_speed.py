@@ -48,6 +48,19 @@ iterations); 6 of the 10 informative genes in an 11-gene signature both times. O
 three starts (90 x 55,000): 23.4 -> 18.4 s CPU. Issue 41's 60 s is not reached either way: the first phase of every
 run (100-150 evaluations on every gene of the round, half of them leaving the flat model) remains.
 
+Measured 2026-11-28 against 12965de (issue 41: scipy's L-BFGS-B routine driven with array bounds, LAPACK called
+directly, only the free relevances transformed: the same fits bit for bit; and GP-ARD-RFE's warm starts along the
+elimination path, :mod:`genesel.gp_ard_select`), the catalogue's settings, one outer fold, heavily loaded 2-core
+machine. GP-ARD-RFE: Alon 2.6 -> 0.8 s CPU, Golub 7.1 -> 2.2, Chowdary 22.1 -> 8.8, Gravier 45.8 -> 10.2 (2.5-4.5x);
+signature sizes 21/41, 17/21, 4/7, 44/48, top-10 in common 7, 5, 3, 3; test errors 1/1 of 13, 1/0 of 15, 0/0 of 21,
+6/8 of 34; fold fits that did not meet their convergence test 0/0 of 20, 0/0 of 30, 1/1 of 40 (the same first-round
+fit on Chowdary, capped on v0's upper bound at 2,000 iterations: the table printed "0 warn" for the old code, whose
+count came from warnings that do not name that case; fixed since), 0/0 of 25. GP-ARD-FS (no warm starts: one round):
+1.11-1.25x less CPU with the same ranking, signature and test errors (top-10 10 of 10, top-50 50 of 50). With the warm
+starts off (``genesel.gp_ard_select._WARM_START_ROUNDS = False``) GP-ARD-RFE on Chowdary fits exactly as 12965de
+(the same iterations and evidences of all 40 fold fits) in 15.8 s against 19.7 (old) and 7.3 (warm), measured side by
+side.
+
 Run: ``OPENBLAS_CORETYPE=Haswell python benchmarks/bench_gp_ard_speed.py [--sets chowdary gordon] [--base ec0eaab]
 [--methods rfe fs] [--evaluations | --wide]``.
 """
