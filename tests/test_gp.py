@@ -722,12 +722,16 @@ def _rosen_with_grad(calls):
     return f
 
 
+@pytest.mark.parametrize("c_routine", [True, False])
 @pytest.mark.parametrize("maxiter, stop_at", [(500, None), (7, None), (500, 5)])
-def test_lbfgsb_driver_is_scipys_minimize_bit_for_bit(maxiter, stop_at):
+def test_lbfgsb_driver_is_scipys_minimize_bit_for_bit(maxiter, stop_at, c_routine, monkeypatch):
     """gp._lbfgsb against scipy.optimize.minimize(method="L-BFGS-B") on a bounded Rosenbrock problem with active
     bounds: the same points evaluated in the same order, the same end point, value, gradient, iterations and success,
-    at convergence, at the iteration cap, and when the callback raises StopIteration."""
+    at convergence, at the iteration cap, and when the callback raises StopIteration; driving scipy's routine
+    (scipy >= 1.15) and through the fallback for older scipy (minimize itself)."""
     import scipy.optimize
+
+    monkeypatch.setattr(gp, "_C_LBFGSB", gp._C_LBFGSB and c_routine)
 
     rng = np.random.default_rng(0)
     x0 = rng.normal(size=12)
