@@ -61,6 +61,13 @@ starts off (``genesel.gp_ard_select._WARM_START_ROUNDS = False``) GP-ARD-RFE on 
 (the same iterations and evidences of all 40 fold fits) in 15.8 s against 19.7 (old) and 7.3 (warm), measured side by
 side.
 
+``--wide`` after the same changes (measured 2026-11-28, one process per version, 2-core machine under a load of
+5-10): ``GPARDRFE(random_state=0)`` 396 s CPU with the warm starts, 478 s with them off (the fits of 12965de bit for
+bit: same iterations, evidences, signature), side by side; 12965de itself 604 s, measured earlier under a lighter load.
+Fold fits not converged 15 / 14 / 14 of 90; informative genes in the signature 6 of 10 in 32 genes / 5 in 7 / 5 in 7.
+``GPARDFS(random_state=0)``: 39.9 -> 37.5 s, the same 8-gene signature (5 informative). Issue 41's 60 s is not
+reached (:mod:`genesel.gp_ard_select`, "Cost").
+
 Run: ``OPENBLAS_CORETYPE=Haswell python benchmarks/bench_gp_ard_speed.py [--sets chowdary gordon] [--base ec0eaab]
 [--methods rfe fs] [--evaluations | --wide]``.
 """

@@ -74,7 +74,21 @@ reach the bound (``genesel.gp._STOP_ON_V0_BOUND``, off: no optimality test) took
 quality, the winning run of 53 of the 90 fold fits ending on the bound. Most of the rest is the fits' first phase:
 from every start about 100-150 evaluations on every gene of the round (5 s per start at 90 x 55,000), half of them
 spent leaving the flat model (the first steps send v0 to 1e-4), times three starts, ten folds and nine rounds;
-``n_restarts=0`` (the leaderboard's setting) costs about a third of it. GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
+``n_restarts=0`` (the leaderboard's setting) costs about a third of it. Measured 2026-11-28 (issue 41; one BLAS
+thread, 2-core machine under a load of 5-10): the overheads removed from :mod:`genesel.gp` ("Overheads and start
+points": the same fits bit for bit) and the warm starts along the elimination path (above) bring
+``GPARDRFE(random_state=0)`` to 396 s CPU, against 478 s for the same code with cold starts (the fits of 12965de bit
+for bit: the same iterations, evidences and signature) in the same period, and 604 s for 12965de itself measured
+earlier under a lighter load; one first-round fold fit with its three starts 30.0 -> 22.5 s (same fit). With the warm
+starts 15 of the 90 fold fits did not meet their convergence test (cold: 14; all capped at 2,000 iterations on v0's
+upper bound, rounds 1-3), the later rounds' fits kept higher evidences (e.g. folds 1 and 2 of round 6: -5.30 and
+-5.24 against -12.54 and -11.90 cold), and the signature holds 6 of the 10 informative genes in 32 genes (cold: 5 in
+7; the top 10 of ``feature_order_`` 6 against 5). Issue 41's 60 s is not reached: what remains is mostly the runs that
+climb on v0's upper bound for up to 2,000 iterations (the winning run of 13 of the 20 fold fits of rounds 1-2 ended
+at that cap), which the method keeps (:mod:`genesel.gp`, "Separable training folds"), and the first phase
+of the two perturbed restarts, which start cold in every round. GP-ARD-FS (one round, no warm starts): 39.9 -> 37.5 s
+CPU with the same signature. Starting the ARD runs from the isotropic maximum was tried and not kept
+(:mod:`genesel.gp`). GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
 forward selection over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the
 genes that pass (about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a
 smaller ``alpha`` bound it. The thesis itself left its 19,624-gene set out of these comparisons as too high a
