@@ -33,8 +33,8 @@ start from the perturbed default as in the first round, and the highest evidence
 convergence test: only the start of one run moves (``_WARM_START_ROUNDS = False`` restores the cold starts). Its
 consequence: elimination keeps the genes the fits found relevant and most of the eliminated ones sit on the lower bound
 of their box (1e-12), so the previous maximum restricted to the survivors is nearly always still a KKT point. On
-Chowdary's first leaderboard training part (83 x 22,283, 5 folds, ``n_restarts=0``, measured 2026-11-28) the fold fits of
-rounds 2-8 converged within 0-94 iterations (cold: 66-456) at the same log evidence as their fold's first-round fit,
+Chowdary's first leaderboard training part (83 x 22,283, 5 folds, ``n_restarts=0``, measured 2026-11-28) the fold fits
+of rounds 2-8 converged within 0-94 iterations (cold: 66-456) at the same log evidence as their fold's first-round fit,
 where the cold starts reached other maxima of the multimodal evidence (fold 0: -5.74 in round 2 against the warm -4.91;
 folds 3 and 4 a few hundredths higher cold). With ``n_restarts=0`` the rounds after the first then rank the survivors
 as the first round's fits did (up to the order of the genes on the bound, by their evidence gradients); the restarts
