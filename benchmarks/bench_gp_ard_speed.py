@@ -8,8 +8,9 @@ preprocessing, :func:`genesel.leaderboard.protocol.prepare`) is given to the cat
 with :mod:`genesel.gp` and :mod:`genesel.gp_ard_select` as they were at ``--base`` (read with ``git show`` into a
 temporary folder, imported under other names), one BLAS thread, alternating old and new. Printed per set and
 method: CPU and wall seconds (old, new, ratio), the overlap of the top 10 / top 50 of ``feature_order_``, the
-signature sizes and their overlap, the test errors of the pipeline on the outer test part, and the GP-ARD fits
-that stopped at the iteration cap.
+signature sizes and their overlap, the test errors of the pipeline on the outer test part, and the GP-ARD fold fits
+that did not meet their convergence test (``fold_converged_``; code without it: the warnings that name L-BFGS-B's
+iteration cap, which miss the runs capped on v0's upper bound, whose warning names the bound).
 
 ``--evaluations``: instead, the CPU seconds of one evaluation of the log evidence and its gradient (what every
 L-BFGS-B iteration costs) old against new, at the sizes of one GP-ARD fold fit (the training part of a 5-fold split
@@ -46,6 +47,26 @@ against the stop on v0's upper bound (``genesel.gp._STOP_ON_V0_BOUND = True``, o
 iterations); 6 of the 10 informative genes in an 11-gene signature both times. One first-round fold fit with its
 three starts (90 x 55,000): 23.4 -> 18.4 s CPU. Issue 41's 60 s is not reached either way: the first phase of every
 run (100-150 evaluations on every gene of the round, half of them leaving the flat model) remains.
+
+Measured 2026-11-28 against 12965de (issue 41: scipy's L-BFGS-B routine driven with array bounds, LAPACK called
+directly, only the free relevances transformed: the same fits bit for bit; and GP-ARD-RFE's warm starts along the
+elimination path, :mod:`genesel.gp_ard_select`), the catalogue's settings, one outer fold, heavily loaded 2-core
+machine. GP-ARD-RFE: Alon 2.6 -> 0.8 s CPU, Golub 7.1 -> 2.2, Chowdary 22.1 -> 8.8, Gravier 45.8 -> 10.2 (2.5-4.5x);
+signature sizes 21/41, 17/21, 4/7, 44/48, top-10 in common 7, 5, 3, 3; test errors 1/1 of 13, 1/0 of 15, 0/0 of 21,
+6/8 of 34; fold fits that did not meet their convergence test 0/0 of 20, 0/0 of 30, 1/1 of 40 (the same first-round
+fit on Chowdary, capped on v0's upper bound at 2,000 iterations: the table printed "0 warn" for the old code, whose
+count came from warnings that do not name that case; fixed since), 0/0 of 25. GP-ARD-FS (no warm starts: one round):
+1.11-1.25x less CPU with the same ranking, signature and test errors (top-10 10 of 10, top-50 50 of 50). With the warm
+starts off (``genesel.gp_ard_select._WARM_START_ROUNDS = False``) GP-ARD-RFE on Chowdary fits exactly as 12965de
+(the same iterations and evidences of all 40 fold fits) in 15.8 s against 19.7 (old) and 7.3 (warm), measured side by
+side.
+
+``--wide`` after the same changes (measured 2026-11-28, one process per version, 2-core machine under a load of
+5-10): ``GPARDRFE(random_state=0)`` 396 s CPU with the warm starts, 478 s with them off (the fits of 12965de bit for
+bit: same iterations, evidences, signature), side by side; 12965de itself 604 s, measured earlier under a lighter load.
+Fold fits not converged 15 / 14 / 14 of 90; informative genes in the signature 6 of 10 in 32 genes / 5 in 7 / 5 in 7.
+``GPARDFS(random_state=0)``: 39.9 -> 37.5 s, the same 8-gene signature (5 informative). Issue 41's 60 s is not
+reached (:mod:`genesel.gp_ard_select`, "Cost").
 
 Run: ``OPENBLAS_CORETYPE=Haswell python benchmarks/bench_gp_ard_speed.py [--sets chowdary gordon] [--base ec0eaab]
 [--methods rfe fs] [--evaluations | --wide]``.
@@ -208,13 +229,14 @@ def main(argv=None):
                 n = run(gp_new, sel_new, kind, Xa, ya, Xb, yb, seed)
                 fo, fn = o["sel"].feature_order_, n["sel"].feature_order_
                 so, sn = set(np.flatnonzero(o["sel"].support_)), set(np.flatnonzero(n["sel"].support_))
-                cap = capped(n["sel"])
+                cap, cap_old = capped(n["sel"]), capped(o["sel"])
                 print(f"| {name} {Xa.shape[0]}x{Xa.shape[1]} | {fold} | GP-ARD-{kind.upper()} | {o['cpu_sel']:.1f} | "
                       f"{n['cpu_sel']:.1f} | {o['cpu_sel'] / n['cpu_sel']:.2f} | {o['wall_sel'] / n['wall_sel']:.2f} | "
                       f"{o['cpu_gp']:.2f}/{n['cpu_gp']:.2f} | "
                       f"{len(set(fo[:10]) & set(fn[:10]))} | {len(set(fo[:50]) & set(fn[:50]))} | "
                       f"{len(so)}/{len(sn)} ({len(so & sn)}) | {o['errors']}/{n['errors']} of {yb.size} | "
-                      f"{o['capped_warnings']} warn/{cap[0] if cap else '?'} of {cap[1] if cap else '?'} "
+                      f"{cap_old[0] if cap_old else str(o['capped_warnings']) + ' warn'}/{cap[0] if cap else '?'} of "
+                      f"{cap[1] if cap else '?'} "
                       f"(final GP {'conv' if o['gp_conv'] else 'cap'}/{'conv' if n['gp_conv'] else 'cap'}) |",
                       flush=True)
 

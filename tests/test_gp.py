@@ -710,3 +710,144 @@ def test_a_maximum_on_v0s_upper_bound_is_converged_and_flagged(monkeypatch):
         m = GaussianProcessClassifier(n_restarts=2, random_state=0).fit(X, y)
     assert m.optimizer_converged_ and m.restart_v0_at_bound_.all() and m.v0_ == pytest.approx(100.0)
     assert _rises_beyond_the_box(m)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Speed without new numerics: scipy's L-BFGS-B routine driven with array bounds, LAPACK called directly
+# ---------------------------------------------------------------------------------------------------------------
+def _rosen_with_grad(calls):
+    def f(x):
+        calls.append(np.array(x))
+        return scipy.optimize.rosen(x), scipy.optimize.rosen_der(x)
+    return f
+
+
+@pytest.mark.parametrize("c_routine", [True, False])
+@pytest.mark.parametrize("maxiter, stop_at", [(500, None), (7, None), (500, 5)])
+def test_lbfgsb_driver_is_scipys_minimize_bit_for_bit(maxiter, stop_at, c_routine, monkeypatch):
+    """gp._lbfgsb against scipy.optimize.minimize(method="L-BFGS-B") on a bounded Rosenbrock problem with active
+    bounds: the same points evaluated in the same order, the same end point, value, gradient, iterations and success,
+    at convergence, at the iteration cap, and when the callback raises StopIteration; driving scipy's routine
+    (scipy >= 1.15) and through the fallback for older scipy (minimize itself)."""
+    import scipy.optimize
+
+    monkeypatch.setattr(gp, "_C_LBFGSB", gp._C_LBFGSB and c_routine)
+
+    rng = np.random.default_rng(0)
+    x0 = rng.normal(size=12)
+    lb, ub = np.full(12, -0.5), np.full(12, 0.8)
+    lb[3], ub[7] = -np.inf, np.inf
+    out = []
+    for driver in ("scipy", "own"):
+        calls, seen = [], []
+
+        def cb(xk, seen=seen):
+            seen.append(np.array(xk))
+            if stop_at is not None and len(seen) >= stop_at:
+                raise StopIteration
+
+        if driver == "scipy":
+            r = scipy.optimize.minimize(_rosen_with_grad(calls), x0, jac=True, method="L-BFGS-B",
+                                        bounds=scipy.optimize.Bounds(lb, ub), callback=cb,
+                                        options={"maxiter": maxiter})
+        else:
+            r = gp._lbfgsb(_rosen_with_grad(calls), x0, lb, ub, maxiter, callback=cb)
+        out.append((r, calls, seen))
+    (ra, ca, sa), (rb, cb_, sb) = out
+    assert len(ca) == len(cb_) and all(np.array_equal(a, b) for a, b in zip(ca, cb_))
+    assert len(sa) == len(sb) and all(np.array_equal(a, b) for a, b in zip(sa, sb))
+    assert np.array_equal(ra.x, rb.x) and ra.fun == rb.fun and np.array_equal(ra.jac, rb.jac)
+    assert (ra.nit, bool(ra.success)) == (rb.nit, bool(rb.success))
+    if stop_at is None and maxiter == 500:
+        assert rb.success and np.any(rb.x == ub)  # converged with active bounds
+
+
+def test_lapack_helpers_are_scipy_linalgs():
+    import scipy.linalg
+
+    rng = np.random.default_rng(1)
+    A = rng.normal(size=(9, 9))
+    B = A @ A.T + np.eye(9)
+    L = gp._chol(B)
+    assert np.array_equal(L, scipy.linalg.cholesky(B, lower=True, check_finite=False))
+    b = rng.normal(size=(9, 3))
+    assert np.array_equal(gp._cho_solve(L, b), scipy.linalg.cho_solve((L, True), b, check_finite=False))
+    assert np.array_equal(gp._tri_solve(L, b), scipy.linalg.solve_triangular(L, b, lower=True))
+    with pytest.raises(np.linalg.LinAlgError):
+        gp._chol(-B)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# theta_start: the first run's start point (GP-ARD-RFE's warm starts along the elimination path)
+# ---------------------------------------------------------------------------------------------------------------
+def _kkt_holds(m, X, tol=1e-5):
+    """The KKT conditions of the box at the fit, with the exact gradient (log_marginal_likelihood): every
+    relevance inside the box has |∂ log Z / ∂u| <= tol, every relevance on its lower bound ∂ log Z / ∂u <= tol
+    (u = log(l + eps), the optimiser's variable), and v0 stationary or pushing against a bound it sits on."""
+    _, g = m.log_marginal_likelihood(m.theta_, eval_gradient=True)
+    d = X.shape[1]
+    log_l = m.theta_[1 : 1 + d] - 2 * m._x_exp * math.log(2.0)
+    l = np.exp(log_l)
+    on_bound = log_l <= gp._BOUNDS["l"][0] + 1e-9
+    eps = gp._ARD_SHIFT / np.sum(np.var(np.ldexp(X - X.mean(0), m._x_exp), axis=0))
+    g_u = g[1 : 1 + d] * (l + eps) / l
+    lo, hi = gp._BOUNDS["v0"]
+    v0_ok = (abs(g[0]) <= 1e-3 or (m.theta_[0] >= hi - 1e-9 and g[0] > 0) or (m.theta_[0] <= lo + 1e-9 and g[0] < 0))
+    return bool(np.all(g_u[on_bound] <= tol) and np.all(np.abs(g_u[~on_bound]) <= 1e-3) and v0_ok)
+
+
+def test_a_start_at_a_maximum_stays_there_and_meets_the_kkt_conditions():
+    """Started from a converged fit's own theta_, the first run ends at once at the same maximum (evidence equal to
+    1e-8, few iterations), converged, with the KKT conditions of the box holding at the exact gradient; before
+    theta_start there was no way to give the run its start (fit() took no such argument)."""
+    X, y = _wide_ard()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cold = GaussianProcessClassifier(n_restarts=0).fit(X, y)
+        warm = GaussianProcessClassifier(n_restarts=0).fit(X, y, theta_start=cold.theta_)
+    assert cold.optimizer_converged_ and warm.optimizer_converged_
+    assert warm.log_marginal_likelihood_ >= cold.log_marginal_likelihood_ - 1e-8
+    assert warm.n_iter_ < cold.n_iter_ // 4
+    assert _kkt_holds(warm, X)
+
+
+def test_a_warm_start_on_fewer_genes_reaches_a_maximum_and_the_restarts_are_unchanged():
+    """The GP-ARD-RFE situation: a fit on all genes restricted to its 1,024 best genes is the first start of the fit on
+    those genes. It converges, to a point where the KKT conditions hold (exact gradients), in fewer iterations than
+    from the default start; the restart runs start where they did without theta_start (same seeded perturbations
+    of the initial values: the same evidences)."""
+    from genesel.gp_ard_select import _warm_starts, ard_order
+
+    X, y = _wide_ard()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        full = GaussianProcessClassifier(n_restarts=0).fit(X, y)
+        keep = np.sort(ard_order(full.relevances_, full.relevance_gradients_)[:1024])
+        start = _warm_starts((np.arange(X.shape[1]), [full.theta_]), keep)[0]
+        assert np.array_equal(start, np.r_[full.theta_[0], full.theta_[1 + keep], full.theta_[1 + X.shape[1]:]])
+        cold = GaussianProcessClassifier(n_restarts=1, random_state=3).fit(X[:, keep], y)
+        warm = GaussianProcessClassifier(n_restarts=1, random_state=3).fit(X[:, keep], y, theta_start=start)
+    assert warm.restart_log_evidences_[1] == cold.restart_log_evidences_[1]  # the restart: bit for bit
+    one = GaussianProcessClassifier(n_restarts=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        w0 = one.fit(X[:, keep], y, theta_start=start)
+        n_warm = w0.n_iter_
+        assert w0.optimizer_converged_ and _kkt_holds(w0, X[:, keep])
+        n_cold = GaussianProcessClassifier(n_restarts=0).fit(X[:, keep], y).n_iter_
+    assert n_warm < n_cold
+
+
+def test_theta_start_is_checked():
+    X, y = _toy()
+    with pytest.raises(ValueError, match="theta_start must hold 8 finite"):
+        GaussianProcessClassifier().fit(X, y, theta_start=np.zeros(5))
+    with pytest.raises(ValueError, match="theta_start must hold"):
+        GaussianProcessClassifier().fit(X, y, theta_start=np.full(8, np.nan))
+    with pytest.raises(ValueError, match="optimizer=None"):
+        GaussianProcessClassifier(optimizer=None).fit(X, y, theta_start=np.zeros(8))
+    # outside the box: moved onto it (log v0 = 50 -> the upper bound), and the fit runs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = GaussianProcessClassifier(n_restarts=0).fit(X, y, theta_start=np.r_[50.0, np.zeros(7)])
+    assert np.isfinite(m.log_marginal_likelihood_)

@@ -261,3 +261,41 @@ def test_ties_on_the_lower_bound_are_broken_by_the_evidence_gradient():
     assert sorted(plain["survivors"].tolist()) == [0, 1, 2]
     with pytest.raises(ValueError, match="fold_gradients"):
         ard_rfe_round(theta, 3, grads[:, :4])
+
+
+def test_rfe_rounds_warm_start_from_the_same_folds_previous_fit(problem, monkeypatch):
+    """GP-ARD-RFE's warm starts along the elimination path: the first optimiser run of round r's fold-i fit starts
+    from fold i's fitted theta_ of round r - 1 restricted to the surviving genes (v0, v1, v2 as they ended); round 1
+    and, with ``_WARM_START_ROUNDS`` off, every round start from the default. Checked by recording every fold fit's
+    ``theta_start`` and ``theta_`` and rebuilding the restriction from ``rounds_`` by hand; every warm-started fit
+    converges (before: fit() took no start, every round started cold)."""
+    import genesel.gp_ard_select as sel_mod
+
+    X, y = problem
+    seen = []
+    real_fit = GaussianProcessClassifier.fit
+
+    def spy(self, X_, y_, theta_start=None):
+        out = real_fit(self, X_, y_, theta_start=theta_start)
+        seen.append((X_.shape[1], None if theta_start is None else np.array(theta_start), out.theta_.copy(),
+                     out.optimizer_converged_))
+        return out
+
+    monkeypatch.setattr(GaussianProcessClassifier, "fit", spy)
+    sel = GPARDRFE(n_folds=3, p=3, n_restarts=1, max_iter=2000, random_state=0).fit(X, y)
+    k = 3
+    assert len(seen) == k * len(sel.sizes_)
+    assert all(s[1] is None for s in seen[:k])
+    for r in range(1, len(sel.sizes_)):
+        genes_before, kept = sel.rounds_[r - 1]["genes"], np.sort(sel.rounds_[r - 1]["survivors"])
+        pos = np.array([int(np.flatnonzero(genes_before == g)[0]) for g in kept])
+        d_old = genes_before.size
+        for i in range(k):
+            prev = seen[(r - 1) * k + i][2]
+            want = np.r_[prev[0], prev[1 + pos], prev[1 + d_old:]]
+            np.testing.assert_array_equal(seen[r * k + i][1], want)
+            assert seen[r * k + i][3]  # converged
+    seen.clear()
+    monkeypatch.setattr(sel_mod, "_WARM_START_ROUNDS", False)
+    GPARDRFE(n_folds=3, p=3, n_restarts=1, max_iter=2000, random_state=0).fit(X, y)
+    assert all(s[1] is None for s in seen)

@@ -107,6 +107,24 @@ box's KKT conditions hold where it ends), and on separable real folds it stops f
 over the box: with it, 25 of West's 37 and 20 of Subramanian's 42 default fits
 (``benchmarks/check_gp_ard_convergence.py``) end on v0's bound not converged; with the climb, 37 of 37 and 41 of 42 converge (within
 1,112 and 1,872 iterations; one capped at 2,000).
+
+Overheads and start points (issue 41, measured 2026-11-28 on the 90 x 55,000 fold fits of ``benchmarks/bench_wide.py``'s
+problem, one BLAS thread, loaded 2-core machine). Two costs outside the model were removed without changing a number:
+scipy converts the bounds of every L-BFGS-B call element by element in Python (0.3 s per call at 55,000 variables,
+and a run makes several calls: the flat model, the working set, the KKT check), so :func:`_lbfgsb` drives scipy's own
+routine with the bounds as arrays (the same iterates, evaluations and end point bit for bit; tested against
+:func:`scipy.optimize.minimize`); and the Laplace posterior calls LAPACK's potrf, potrs and trtrs directly
+(:func:`_chol`, :func:`_cho_solve`, :func:`_tri_solve`: the same factors bit for bit), whose scipy.linalg wrappers
+cost about a third of an evaluation once only a few dozen genes are free; and an evaluation transforms only the free
+relevances from the optimiser's variables (all 55,000 cost as much as the posterior). The first-round fold fit with
+its three starts: 30.0 -> 22.5 s CPU side by side (3,500 evaluations at 90 x 4,096: 4.2 -> 3.6 s); the same theta_,
+evidences and ARD gradients bit for bit. A start point for the first run can be given (``fit(X, y, theta_start=...)``):
+GP-ARD-RFE starts each round's fold fit from the same fold's fit of the round before
+(:class:`genesel.gp_ard_select.GPARDRFE`). Tried and not kept: starting the ARD run from the maximum of the isotropic
+evidence (one shared relevance, the ``ard=False`` model: 40 iterations, 2.3 s): on that fold it is the flat model
+itself (v0 = 1e-5, log Z = -n log 2: one length scale over 55,000 genes, 10 of them informative, aligns with noise),
+and the ARD run started there stops at once, flat (log Z -62.38, none of the 10 informative genes among its 12 largest
+ARD values), where the default start reaches log Z = -12.11 with 5 of them.
 """
 
 from __future__ import annotations
@@ -320,6 +338,41 @@ _LIKELIHOODS = {"logistic": _logistic_derivs, "probit": _probit_derivs}
 # ---------------------------------------------------------------------------------------------------------------
 # Laplace approximation (R&W Alg. 3.1 and 5.1)
 # ---------------------------------------------------------------------------------------------------------------
+def _chol(B):
+    """Lower Cholesky factor of B: LAPACK's potrf as ``scipy.linalg.cholesky(B, lower=True)`` calls it (the same
+    factor bit for bit) without its Python wrapper, which cost about a third of an evaluation of the evidence of a
+    GP-ARD fit once only a few dozen genes are free (n = 90: the thousands of iterations on v0's upper bound,
+    module docstring, "Separable training folds")."""
+    c, info = _POTRF(B, lower=1, clean=1)
+    if info > 0:
+        raise np.linalg.LinAlgError(f"{info}-th leading minor of the array is not positive definite")
+    if info < 0:
+        raise ValueError(f"LAPACK potrf: illegal value in argument {-info}")
+    return c
+
+
+def _cho_solve(L, b):
+    """B⁻¹ b from the lower factor L of B (``scipy.linalg.cho_solve((L, True), b)``: LAPACK potrs)."""
+    x, info = _POTRS(L, b, lower=1)
+    if info != 0:
+        raise ValueError(f"LAPACK potrs: illegal value in argument {-info}")
+    return x
+
+
+def _tri_solve(L, B):
+    """L⁻¹ B, L lower triangular in Fortran order (``scipy.linalg.solve_triangular(L, B, lower=True)``: LAPACK
+    trtrs)."""
+    x, info = _TRTRS(L, B, lower=1)
+    if info > 0:
+        raise np.linalg.LinAlgError(f"singular matrix: resolution failed at diagonal {info - 1}")
+    if info < 0:
+        raise ValueError(f"LAPACK trtrs: illegal value in argument {-info}")
+    return x
+
+
+_POTRF, _POTRS, _TRTRS = scipy.linalg.lapack.dpotrf, scipy.linalg.lapack.dpotrs, scipy.linalg.lapack.dtrtrs
+
+
 def _laplace(K, y, link, need_grad, a0=None):
     """Mode, log evidence and (optionally) the symmetric M of the evidence gradient (Alg. 3.1/5.1).
 
@@ -341,9 +394,9 @@ def _laplace(K, y, link, need_grad, a0=None):
     for _ in range(_NEWTON_MAX_ITER):
         sw = np.sqrt(w)
         B = np.eye(n) + sw[:, None] * K * sw[None, :]
-        L = scipy.linalg.cholesky(B, lower=True, check_finite=False)
+        L = _chol(B)
         b = w * f + g
-        c = scipy.linalg.cho_solve((L, True), sw * (K @ b), check_finite=False)
+        c = _cho_solve(L, sw * (K @ b))
         da = b - sw * c - a
         step = 1.0
         while True:  # step halving keeps Ψ(f) = log p(y|f) − ½ fᵀK⁻¹f non-decreasing
@@ -361,14 +414,14 @@ def _laplace(K, y, link, need_grad, a0=None):
     loglik, g, w, d3 = derivs(y, f)
     sw = np.sqrt(w)
     B = np.eye(n) + sw[:, None] * K * sw[None, :]
-    L = scipy.linalg.cholesky(B, lower=True, check_finite=False)
+    L = _chol(B)
     log_z = -0.5 * a @ f + loglik - np.sum(np.log(np.diag(L)))
     state = {"f": f, "alpha": g, "sqrt_w": sw, "L": L}
     if not need_grad:
         return log_z, None, state
     # R = W½ (I + W½KW½)⁻¹ W½ = W½ Lᵀ\(L\W½);  C = L\(W½K)
-    R = sw[:, None] * scipy.linalg.cho_solve((L, True), np.diag(sw), check_finite=False)
-    C = scipy.linalg.solve_triangular(L, sw[:, None] * K, lower=True)
+    R = sw[:, None] * _cho_solve(L, np.diag(sw))
+    C = _tri_solve(L, sw[:, None] * K)
     # s2 = ∂ log Z / ∂f̂ = −½ diag(Σ) ∂W/∂f̂ = +½ diag(Σ) ∂³log p (W = −∂²log p; R&W print the sign of the
     # W-derivative, GPML's infLaplace and sklearn agree with this one)
     s2 = 0.5 * (np.diag(K) - np.einsum("ij,ij->j", C, C)) * d3
@@ -696,6 +749,108 @@ _ARD_SHIFT = 10.0
 _STOP_ON_V0_BOUND = False
 
 
+def _scipy_has_c_lbfgsb():
+    """Whether scipy's L-BFGS-B is the C translation (scipy >= 1.15) whose reverse-communication routine
+    ``setulb`` :func:`_lbfgsb` drives; older versions go through :func:`scipy.optimize.minimize`."""
+    try:
+        major, minor = (int(v) for v in scipy.__version__.split(".")[:2])
+        from scipy.optimize import _lbfgsb  # noqa: F401
+    except (ImportError, ValueError):
+        return False
+    return (major, minor) >= (1, 15)
+
+
+_C_LBFGSB = _scipy_has_c_lbfgsb()
+
+
+def _lbfgsb(fun, x0, lb, ub, maxiter, callback=None, ftol=2.220446049250313e-09, gtol=_PGTOL, maxcor=10,
+            maxls=20, maxfun=15000):
+    """``scipy.optimize.minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=Bounds(lb, ub), callback=callback,
+    options=dict(maxiter=maxiter, ftol=ftol, gtol=gtol))``, the same iterates and the same evaluations bit for bit
+    (scipy's own L-BFGS-B routine ``setulb`` driven as ``scipy.optimize._lbfgsb_py._minimize_lbfgsb`` drives it:
+    one evaluation of ``fun`` at the start, cached at a repeated point, the callback called with a copy of every
+    new iterate, a ``StopIteration`` in it ending the run with ``success`` False), but with the bounds set up as
+    arrays: scipy converts the bounds of every call element by element in Python (``old_bound_to_new``, the
+    ``nbd`` loop), 0.1-0.2 s per call at 55,000 genes, about a quarter of the CPU of a GP-ARD start on 90 x 55,000
+    (cProfile), because :meth:`GaussianProcessClassifier._optimise` restarts L-BFGS-B several times per start (the
+    flat model, the working set, the KKT check). Why not scipy's: only this set-up differs; scipy before 1.15
+    (Fortran ``setulb``, another signature) uses :func:`scipy.optimize.minimize` itself. Tested against it
+    (``tests/test_gp.py``)."""
+    x0 = np.asarray(x0, dtype=float).ravel()
+    lb, ub = np.asarray(lb, dtype=float), np.asarray(ub, dtype=float)
+    if not _C_LBFGSB:
+        cb = None
+        if callback is not None:
+            def cb(xk):
+                return callback(xk)
+        return scipy.optimize.minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=scipy.optimize.Bounds(lb, ub),
+                                       callback=cb, options={"maxiter": maxiter, "ftol": ftol, "gtol": gtol,
+                                                             "maxcor": maxcor, "maxls": maxls, "maxfun": maxfun})
+    from scipy.optimize import _lbfgsb as ext
+
+    n = x0.size
+    if lb.shape != (n,) or ub.shape != (n,) or np.any(lb > ub):
+        raise ValueError("L-BFGS-B: the bounds must be two arrays of the length of x0 with lb <= ub")
+    x = np.clip(x0, lb, ub)
+    fin_lo, fin_hi = np.isfinite(lb), np.isfinite(ub)
+    low_bnd = np.where(fin_lo, lb, 0.0)
+    upper_bnd = np.where(fin_hi, ub, 0.0)
+    # scipy's codes: 0 unbounded, 1 lower only, 2 both, 3 upper only
+    nbd = np.where(fin_lo & fin_hi, 2, np.where(fin_lo, 1, np.where(fin_hi, 3, 0))).astype(np.int32)
+    cache = {"x": None, "nfev": 0}
+
+    def fg(z):
+        if cache["x"] is None or not np.array_equal(z, cache["x"]):
+            cache["x"] = np.array(z, dtype=float)
+            f_, g_ = fun(np.copy(cache["x"]))
+            cache["f"] = float(np.asarray(f_).item()) if not np.isscalar(f_) else f_
+            cache["g"] = np.atleast_1d(np.copy(g_))
+            cache["nfev"] += 1
+        return cache["f"], cache["g"]
+
+    fg(x)  # scipy's ScalarFunction evaluates at the start when it is built
+    m = int(maxcor)
+    factr = ftol / np.finfo(float).eps
+    f = np.array(0.0, dtype=np.float64)
+    g = np.zeros((n,), dtype=np.float64)
+    wa = np.zeros(2 * m * n + 5 * n + 11 * m * m + 8 * m, np.float64)
+    iwa = np.zeros(3 * n, dtype=np.int32)
+    task = np.zeros(2, dtype=np.int32)
+    ln_task = np.zeros(2, dtype=np.int32)
+    lsave = np.zeros(4, dtype=np.int32)
+    isave = np.zeros(44, dtype=np.int32)
+    dsave = np.zeros(29, dtype=np.float64)
+    nit, stopped = 0, False
+    while True:
+        g = g.astype(np.float64)
+        ext.setulb(m, x, low_bnd, upper_bnd, nbd, f, g, factr, gtol, wa, iwa, task, lsave, isave, dsave, maxls,
+                   ln_task)
+        if task[0] == 3:
+            f, g = fg(x)
+        elif task[0] == 1:
+            nit += 1
+            if callback is not None:
+                try:
+                    callback(np.copy(x))
+                except StopIteration:
+                    stopped = True
+                    task[0], task[1] = 5, 505
+            if nit >= maxiter:
+                task[0], task[1] = 5, 504
+            elif cache["nfev"] > maxfun:
+                task[0], task[1] = 5, 502
+        else:
+            break
+    from scipy.optimize._lbfgsb_py import status_messages, task_messages
+
+    warnflag = 0 if task[0] == 4 else (1 if cache["nfev"] > maxfun or nit >= maxiter else 2)
+    message = status_messages[int(task[0])] + ": " + task_messages[int(task[1])]
+    if stopped:
+        warnflag, message = 99, "`callback` raised `StopIteration`."
+    return scipy.optimize.OptimizeResult(fun=f, jac=g, nfev=cache["nfev"], njev=cache["nfev"], nit=nit,
+                                         status=warnflag, message=message, x=x, success=warnflag == 0)
+
+
 class _LogVariables:
     """The log hyper-parameters themselves (a single shared l, ``ard=False``): f(θ) = −log Z(θ)."""
 
@@ -795,12 +950,15 @@ class _ArdVariables(_LogVariables):
         u[self.sl] = np.log(np.exp(u[self.sl]) + self.eps)
         return u
 
-    def to_theta(self, u):
-        theta = np.array(u, dtype=float)
-        ul = theta[self.sl]
+    def _log_l(self, ul):
+        """log l of the relevances' variables ul (elementwise)."""
         at = ul <= self.u_lo
         with np.errstate(divide="ignore", invalid="ignore"):
-            theta[self.sl] = np.where(at, self.log_l_bound, np.log(np.maximum(np.exp(ul) - self.eps, self.l_bound)))
+            return np.where(at, self.log_l_bound, np.log(np.maximum(np.exp(ul) - self.eps, self.l_bound)))
+
+    def to_theta(self, u):
+        theta = np.array(u, dtype=float)
+        theta[self.sl] = self._log_l(theta[self.sl])
         return theta
 
     def bounds(self):
@@ -877,10 +1035,13 @@ class _ArdVariables(_LogVariables):
         stray = np.flatnonzero(self.frozen & (ul > self.u_lo))  # safety: a frozen relevance moved off its bound
         self._unfreeze(stray)
         gp, layout = self.gp, self.gp._layout
-        theta = self.to_theta(u)
-        v0, l, v1, v2 = layout.unpack(theta)
+        # layout.unpack(self.to_theta(u)) for v0, v1, v2 and the free relevances only (elementwise, the same values):
+        # the transformation of all d relevances cost as much as the posterior when few genes are free
+        v0 = math.exp(u[0])
+        v1 = math.exp(u[layout.i_v1]) if layout.has_v1 else 0.0
+        v2 = math.exp(u[layout.i_v2]) if layout.has_v2 else 0.0
         try:
-            lf = l[self.free]
+            lf = np.exp(self._log_l(u[1 + self.free]))
             S = _scaled_sqdist(self.X_free, self.X_free, lf) if self.free.size else np.zeros_like(self.D_frozen)
             if self.frozen.any():
                 S += self.l_bound * self.D_frozen
@@ -1166,9 +1327,8 @@ class GaussianProcessClassifier(BinaryClassifier):
                         shrink[0] = True
                         raise StopIteration
 
-                res = scipy.optimize.minimize(fun, base[active], jac=True, method="L-BFGS-B",
-                                              bounds=scipy.optimize.Bounds(bounds.lb[active], bounds.ub[active]),
-                                              callback=callback, options={"maxiter": int(maxiter) - nit, **tol})
+                res = _lbfgsb(fun, base[active], bounds.lb[active], bounds.ub[active], int(maxiter) - nit,
+                              callback=callback, **tol)
                 res.x = full(res.x)
                 nit += res.nit
                 if shrink[0] and nit < maxiter:  # not an end: the same run on fewer variables
@@ -1224,8 +1384,16 @@ class GaussianProcessClassifier(BinaryClassifier):
 
     # -- sklearn API ----------------------------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit the hyper-parameters (unless ``optimizer=None``) and the approximate posterior."""
+    def fit(self, X, y, theta_start=None):
+        """Fit the hyper-parameters (unless ``optimizer=None``) and the approximate posterior.
+
+        ``theta_start`` (optional): log hyper-parameters in the layout and units of ``theta_`` (e.g. a previous
+        fit's ``theta_`` restricted to these genes) from which the *first* optimiser run starts instead of the
+        initial values ``v0``, ``l``, ``v1``, ``v2``; values outside the box are moved onto it. The ``n_restarts``
+        extra runs still start from the initial values perturbed (the same seeded draws), and the run of the highest
+        evidence wins. A start point only: the objective, the box and the convergence test are unchanged
+        (GP-ARD-RFE starts each round's fold fit from the same fold's fit of the round before,
+        :class:`genesel.gp_ard_select.GPARDRFE`)."""
         if scipy.sparse.issparse(X):
             raise TypeError("GaussianProcessClassifier does not support sparse input X; pass a dense array")
         X, y_index, self.classes_ = check_classification_fit(self, X, y, constant="keep", min_samples=2)
@@ -1243,13 +1411,25 @@ class GaussianProcessClassifier(BinaryClassifier):
                     f"holds {n_classes} classes; the multi-class model's likelihood is the softmax (link='auto' or "
                     "'logistic'), link='probit' is binary: wrap it in sklearn.multiclass.OneVsRestClassifier for a "
                     "one-vs-rest probit model")
+        if theta_start is not None:
+            if self.optimizer is None:
+                raise ValueError("theta_start is the start of the evidence maximisation; with optimizer=None the "
+                                 "initial values v0, l, v1, v2 are used as they are: pass those instead")
+            theta_start = np.asarray(theta_start, dtype=float)
+            size = 1 + (X.shape[1] if self.ard else 1) + int(self.v1 > 0) + int(self.v2 > 0)
+            if theta_start.shape != (size,) or not np.all(np.isfinite(theta_start)):
+                raise ValueError(f"theta_start must hold {size} finite log hyper-parameters (the layout of theta_: "
+                                 f"log v0, {'one log l per gene' if self.ard else 'log l'}"
+                                 f"{', log v1' if self.v1 > 0 else ''}{', log v2' if self.v2 > 0 else ''}), got "
+                                 f"shape {theta_start.shape}")
         with blas_threads_for(X.shape[0], _SINGLE_THREAD_MAX_N):
             if n_classes == 2:
-                return self._fit(X, np.where(y_index == 1, 1, -1).astype(np.int64))
-            return self._fit(X, None, np.eye(n_classes)[y_index])
+                return self._fit(X, np.where(y_index == 1, 1, -1).astype(np.int64), theta_start=theta_start)
+            return self._fit(X, None, np.eye(n_classes)[y_index], theta_start=theta_start)
 
-    def _fit(self, X, y_pm1, Y=None):
-        """Fit on the two-class labels ``y_pm1`` (±1), or on the one-hot targets ``Y`` (n × K, K >= 3)."""
+    def _fit(self, X, y_pm1, Y=None, theta_start=None):
+        """Fit on the two-class labels ``y_pm1`` (±1), or on the one-hot targets ``Y`` (n × K, K >= 3); the first
+        optimiser run from ``theta_start`` (units of X) when given."""
         link, n_l, l0 = self._check_params(X.shape[1])
 
         self._link = link
@@ -1294,7 +1474,10 @@ class GaussianProcessClassifier(BinaryClassifier):
         else:
             rng = check_random_state(self.random_state)
             bounds = np.array(self._layout.bounds())
-            starts = [theta0]
+            first = theta0
+            if theta_start is not None:
+                first = np.clip(self._to_scaled_theta(theta_start), bounds[:, 0], bounds[:, 1])
+            starts = [first]
             for _ in range(self.n_restarts):
                 starts.append(np.clip(theta0 + rng.normal(size=theta0.size), bounds[:, 0], bounds[:, 1]))
             runs = [self._optimise(t) for t in starts]

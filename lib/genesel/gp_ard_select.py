@@ -26,6 +26,20 @@ expression data with Gaussian processes*, Bioinformatics 21(16), 2005, as given 
    with S, the ranking of the last 2^p genes by their average normalised ARD values;
 3. forward selection on S with LOO on the whole training data: M* is the smallest prefix with the fewest errors.
 
+Warm starts along the elimination path. The figure does not say where the evidence maximisations of a round start.
+Here the first optimiser run of round r's fold-i fit starts from fold i's fitted hyper-parameters of round r - 1
+restricted to the surviving genes (``GaussianProcessClassifier.fit(theta_start=...)``); the ``n_restarts`` other runs
+start from the perturbed default as in the first round, and the highest evidence wins. Same objective, box and
+convergence test: only the start of one run moves (``_WARM_START_ROUNDS = False`` restores the cold starts). Its
+consequence: elimination keeps the genes the fits found relevant and most of the eliminated ones sit on the lower bound
+of their box (1e-12), so the previous maximum restricted to the survivors is nearly always still a KKT point. On
+Chowdary's first leaderboard training part (83 x 22,283, 5 folds, ``n_restarts=0``, measured 2026-11-28) the fold fits
+of rounds 2-8 converged within 0-94 iterations (cold: 66-456) at the same log evidence as their fold's first-round fit,
+where the cold starts reached other maxima of the multimodal evidence (fold 0: -5.74 in round 2 against the warm -4.91;
+folds 3 and 4 a few hundredths higher cold). With ``n_restarts=0`` the rounds after the first then rank the survivors
+as the first round's fits did (up to the order of the genes on the bound, by their evidence gradients); the restarts
+(``n_restarts=2``, the default) search afresh in every round.
+
 The elimination rule of one round is the public function :func:`ard_rfe_round` (tested on a running example built
 to the properties of thesis Figures 5.4-5.6; the figures' numbers are not in the text).
 
@@ -60,7 +74,21 @@ reach the bound (``genesel.gp._STOP_ON_V0_BOUND``, off: no optimality test) took
 quality, the winning run of 53 of the 90 fold fits ending on the bound. Most of the rest is the fits' first phase:
 from every start about 100-150 evaluations on every gene of the round (5 s per start at 90 x 55,000), half of them
 spent leaving the flat model (the first steps send v0 to 1e-4), times three starts, ten folds and nine rounds;
-``n_restarts=0`` (the leaderboard's setting) costs about a third of it. GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
+``n_restarts=0`` (the leaderboard's setting) costs about a third of it. Measured 2026-11-28 (issue 41; one BLAS
+thread, 2-core machine under a load of 5-10): the overheads removed from :mod:`genesel.gp` ("Overheads and start
+points": the same fits bit for bit) and the warm starts along the elimination path (above) bring
+``GPARDRFE(random_state=0)`` to 396 s CPU, against 478 s for the same code with cold starts (the fits of 12965de bit
+for bit: the same iterations, evidences and signature) in the same period, and 604 s for 12965de itself measured
+earlier under a lighter load; one first-round fold fit with its three starts 30.0 -> 22.5 s (same fit). With the warm
+starts 15 of the 90 fold fits did not meet their convergence test (cold: 14; all capped at 2,000 iterations on v0's
+upper bound, rounds 1-3), the later rounds' fits kept higher evidences (e.g. folds 1 and 2 of round 6: -5.30 and
+-5.24 against -12.54 and -11.90 cold), and the signature holds 6 of the 10 informative genes in 32 genes (cold: 5 in
+7; the top 10 of ``feature_order_`` 6 against 5). Issue 41's 60 s is not reached: what remains is mostly the runs that
+climb on v0's upper bound for up to 2,000 iterations (the winning run of 13 of the 20 fold fits of rounds 1-2 ended
+at that cap), which the method keeps (:mod:`genesel.gp`, "Separable training folds"), and the first phase
+of the two perturbed restarts, which start cold in every round. GP-ARD-FS (one round, no warm starts): 39.9 -> 37.5 s
+CPU with the same signature. Starting the ARD runs from the isotropic maximum was tried and not kept
+(:mod:`genesel.gp`). GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
 forward selection over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the
 genes that pass (about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a
 smaller ``alpha`` bound it. The thesis itself left its 19,624-gene set out of these comparisons as too high a
@@ -333,6 +361,27 @@ class _GPARDBase(SelectorBase):
 
 
 
+#: GP-ARD-RFE: the first optimiser run of a round's fold-i fit starts from fold i's fit of the round before, restricted
+#: to the surviving genes (:func:`_warm_starts`); False: from the default start, as the restarts do.
+_WARM_START_ROUNDS = True
+
+
+def _warm_starts(prev, genes):
+    """The first starts of a GP-ARD-RFE round's fold fits: fold i's fitted log hyper-parameters of the round before
+    (``prev`` = (its genes, the k ``theta_``), in the units the fits saw) restricted to ``genes`` (a subset of those,
+    ascending), v0, v1 and v2 as they ended. Elimination keeps the genes the fits
+    found relevant, so the previous maximum restricted to them is near a maximum of the smaller problem: the fit skips
+    the first phase of a cold start (leaving the flat model and pushing thousands of relevances to their bound,
+    :mod:`genesel.gp`, "Iterations"). A start point only: the objective and the convergence test are the same, and the
+    restarts still start from the perturbed default (``GaussianProcessClassifier.fit(theta_start=...)``)."""
+    old_genes, thetas = prev
+    pos = np.searchsorted(old_genes, genes)
+    if np.any(pos >= old_genes.size) or np.any(old_genes[np.minimum(pos, old_genes.size - 1)] != genes):
+        raise ValueError("GP-ARD-RFE: the genes of a round must be a subset of the round before")
+    d_old = old_genes.size
+    return [np.concatenate([t[:1], t[1 : 1 + d_old][pos], t[1 + d_old :]]) for t in thetas]
+
+
 class GPARDRFE(_GPARDBase):
     """GP-ARD-RFE (thesis §5.4, Figure 5.7): k-fold GP-ARD, normalised average ARD values with the L/T rules,
     halving to 2^p genes, then forward selection with LOO.
@@ -412,13 +461,18 @@ class GPARDRFE(_GPARDBase):
         sizes = halving_sizes(d, self.p)
         C = np.arange(d)
         rounds, evid, eliminated_blocks, iters, converged = [], [], [], [], []
+        prev = None  # (genes, the fold fits' theta_) of the round before: the first start of this round's fits
         for r in range(len(sizes)):
             theta = np.empty((self.n_folds_, C.size))
             grads = np.empty((self.n_folds_, C.size))
             ev = np.empty(self.n_folds_)
             it, conv = np.zeros(self.n_folds_, dtype=np.int64), np.zeros(self.n_folds_, dtype=bool)
+            starts = (_warm_starts(prev, C) if _WARM_START_ROUNDS and prev is not None else
+                      [None] * self.n_folds_)
+            fits = []
             for i, mask in enumerate(masks):
-                gp = self._gp(int(seeds[r, i])).fit(Xs[np.ix_(mask, C)], y_pm1[mask])
+                gp = self._gp(int(seeds[r, i])).fit(Xs[np.ix_(mask, C)], y_pm1[mask], theta_start=starts[i])
+                fits.append(gp.theta_)
                 theta[i] = gp.relevances_  # in the data-relative units of Xs
                 grads[i] = gp.relevance_gradients_  # ties of theta (relevances on their lower bound)
                 ev[i] = gp.log_marginal_likelihood_
@@ -426,6 +480,7 @@ class GPARDRFE(_GPARDBase):
             evid.append(ev)
             iters.append(it)
             converged.append(conv)
+            prev = (C.copy(), fits)
             if r + 1 < len(sizes):
                 res = ard_rfe_round(theta, sizes[r + 1], grads)
                 keep = res["survivors"]
