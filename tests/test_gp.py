@@ -851,3 +851,41 @@ def test_theta_start_is_checked():
         warnings.simplefilter("ignore")
         m = GaussianProcessClassifier(n_restarts=0).fit(X, y, theta_start=np.r_[50.0, np.zeros(7)])
     assert np.isfinite(m.log_marginal_likelihood_)
+
+
+@pytest.mark.parametrize("change", ["raises", "differs"])
+def test_a_scipy_whose_private_lbfgsb_routine_changed_falls_back_to_minimize(change, monkeypatch):
+    """The direct driver of scipy's private ``setulb`` is used only when a once-per-process check finds it giving
+    minimize's iterates bit for bit; a driver that raises (a changed signature) or answers differently (a changed
+    routine) sends every fit through scipy.optimize.minimize, with minimize's result."""
+    import scipy.optimize
+
+    if not gp._C_LBFGSB:
+        pytest.skip("this scipy has no C L-BFGS-B routine: minimize is used anyway")
+    gp._direct_lbfgsb_agrees.cache_clear()
+    assert gp._direct_lbfgsb_agrees()
+    real = gp._lbfgsb_direct
+
+    def changed(*args):
+        if change == "raises":
+            raise TypeError("setulb() takes 16 positional arguments")
+        res = real(*args)
+        res.x = res.x + 1e-12
+        return res
+
+    monkeypatch.setattr(gp, "_lbfgsb_direct", changed)
+    gp._direct_lbfgsb_agrees.cache_clear()
+    try:
+        assert not gp._direct_lbfgsb_agrees()
+
+        def fun(x):
+            return float(np.sum((x - 2.0) ** 2 + np.cos(3 * x))), 2.0 * (x - 2.0) - 3 * np.sin(3 * x)
+
+        lb, ub = np.zeros(4), np.full(4, 1.5)
+        got = gp._lbfgsb(fun, np.full(4, 0.3), lb, ub, 100)
+        ref = scipy.optimize.minimize(fun, np.full(4, 0.3), jac=True, method="L-BFGS-B",
+                                      bounds=scipy.optimize.Bounds(lb, ub))
+        np.testing.assert_array_equal(got.x, ref.x)
+        assert got.nit == ref.nit and got.success == ref.success
+    finally:
+        gp._direct_lbfgsb_agrees.cache_clear()

@@ -129,6 +129,7 @@ ARD values), where the default start reaches log Z = -12.11 with 5 of them.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -774,18 +775,57 @@ def _lbfgsb(fun, x0, lb, ub, maxiter, callback=None, ftol=2.220446049250313e-09,
     ``nbd`` loop), 0.1-0.2 s per call at 55,000 genes, about a quarter of the CPU of a GP-ARD start on 90 x 55,000
     (cProfile), because :meth:`GaussianProcessClassifier._optimise` restarts L-BFGS-B several times per start (the
     flat model, the working set, the KKT check). Why not scipy's: only this set-up differs; scipy before 1.15
-    (Fortran ``setulb``, another signature) uses :func:`scipy.optimize.minimize` itself. Tested against it
-    (``tests/test_gp.py``)."""
+    (Fortran ``setulb``, another signature) uses :func:`scipy.optimize.minimize` itself, and so does any scipy whose
+    private routine fails the bit-for-bit check against it of :func:`_direct_lbfgsb_agrees` (once per process).
+    Tested against it (``tests/test_gp.py``)."""
     x0 = np.asarray(x0, dtype=float).ravel()
     lb, ub = np.asarray(lb, dtype=float), np.asarray(ub, dtype=float)
-    if not _C_LBFGSB:
-        cb = None
-        if callback is not None:
-            def cb(xk):
-                return callback(xk)
-        return scipy.optimize.minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=scipy.optimize.Bounds(lb, ub),
-                                       callback=cb, options={"maxiter": maxiter, "ftol": ftol, "gtol": gtol,
-                                                             "maxcor": maxcor, "maxls": maxls, "maxfun": maxfun})
+    if _C_LBFGSB and _direct_lbfgsb_agrees():
+        return _lbfgsb_direct(fun, x0, lb, ub, maxiter, callback, ftol, gtol, maxcor, maxls, maxfun)
+    return _lbfgsb_scipy(fun, x0, lb, ub, maxiter, callback, ftol, gtol, maxcor, maxls, maxfun)
+
+
+def _lbfgsb_scipy(fun, x0, lb, ub, maxiter, callback, ftol, gtol, maxcor, maxls, maxfun):
+    """:func:`_lbfgsb` through :func:`scipy.optimize.minimize` (the reference; scipy before 1.15, or a scipy whose
+    private routine no longer agrees with it)."""
+    cb = None
+    if callback is not None:
+        def cb(xk):
+            return callback(xk)
+    return scipy.optimize.minimize(fun, x0, jac=True, method="L-BFGS-B", bounds=scipy.optimize.Bounds(lb, ub),
+                                   callback=cb, options={"maxiter": maxiter, "ftol": ftol, "gtol": gtol,
+                                                         "maxcor": maxcor, "maxls": maxls, "maxfun": maxfun})
+
+
+
+@functools.cache
+def _direct_lbfgsb_agrees():
+    """Whether :func:`_lbfgsb_direct` gives :func:`scipy.optimize.minimize`'s iterates bit for bit on a small bounded
+    problem with active bounds, checked once per process: ``setulb`` is private to scipy, and a scipy whose routine
+    changed its signature or its behaviour sends every fit through ``minimize`` instead (slower, never wrong)."""
+    rng = np.random.default_rng(0)
+    A = rng.normal(size=(6, 6))
+    H, b = A @ A.T + np.eye(6), rng.normal(size=6) * 4.0
+
+    def fun(x):
+        return 0.5 * x @ H @ x - b @ x + np.sum(np.cos(x)), H @ x - b - np.sin(x)
+
+    lb, ub = np.full(6, -0.5), np.full(6, 0.7)
+    lb[0], ub[5] = -np.inf, np.inf
+    try:
+        for maxiter in (3, 200):
+            a = _lbfgsb_direct(fun, np.zeros(6), lb, ub, maxiter, None, 2.220446049250313e-09, _PGTOL, 10, 20, 15000)
+            r = _lbfgsb_scipy(fun, np.zeros(6), lb, ub, maxiter, None, 2.220446049250313e-09, _PGTOL, 10, 20, 15000)
+            if not (np.array_equal(a.x, r.x) and a.fun == r.fun and a.nit == r.nit and a.nfev == r.nfev
+                    and a.success == r.success):
+                return False
+    except Exception:  # noqa: BLE001 - any failure of the private routine means: use the public one
+        return False
+    return True
+
+
+def _lbfgsb_direct(fun, x0, lb, ub, maxiter, callback, ftol, gtol, maxcor, maxls, maxfun):
+    """:func:`_lbfgsb` driving scipy's private ``setulb`` with the bounds as arrays."""
     from scipy.optimize import _lbfgsb as ext
 
     n = x0.size
