@@ -632,7 +632,8 @@ def test_relevance_gradients_are_the_derivative_of_the_evidence():
         lp, lm = theta.copy(), theta.copy()
         lp[1 + j] = math.log(l[j] + h)
         lm[1 + j] = math.log(max(l[j] - h, l[j] * 1e-3))
-        fd = (m.log_marginal_likelihood(lp) - m.log_marginal_likelihood(lm)) / (math.exp(lp[1 + j]) - math.exp(lm[1 + j]))
+        fd = ((m.log_marginal_likelihood(lp) - m.log_marginal_likelihood(lm))
+              / (math.exp(lp[1 + j]) - math.exp(lm[1 + j])))
         assert m.relevance_gradients_[j] == pytest.approx(fd, rel=2e-3)
 
 

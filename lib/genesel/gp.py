@@ -105,8 +105,8 @@ informative genes (the default start's: 5; the capped winner's: 2); ``GPARDRFE(r
 341 s of CPU instead of 549. But the stop is no optimality test (neither the evidence's first-order conditions nor the
 box's KKT conditions hold where it ends), and on separable real folds it stops fits that the climb brings to a maximum
 over the box: with it, 25 of West's 37 and 20 of Subramanian's 42 default fits
-(``benchmarks/check_gp_ard_convergence.py``) end on v0's bound not converged; with the climb, 37 of 37 and 41 of 42 converge (within
-1,112 and 1,872 iterations; one capped at 2,000).
+(``benchmarks/check_gp_ard_convergence.py``) end on v0's bound not converged; with the climb, 37 of 37 and 41 of 42
+converge (within 1,112 and 1,872 iterations; one capped at 2,000).
 
 Overheads and start points (issue 41, measured 2026-11-28 on the 90 x 55,000 fold fits of ``benchmarks/bench_wide.py``'s
 problem, one BLAS thread, loaded 2-core machine). Two costs outside the model were removed without changing a number:
@@ -1352,13 +1352,13 @@ class GaussianProcessClassifier(BinaryClassifier):
                     w[active] = v
                     return w
 
-                def fun(v, active=active):
+                def fun(v, active=active, n=base.size):
                     f, g = var.fun(full(v))
-                    return f, (g if active.size == base.size else g[active])
+                    return f, (g if active.size == n else g[active])
 
                 shrink = [False]
 
-                def callback(vk, active=active):
+                def callback(vk, active=active, shrink=shrink):
                     xk = full(vk)
                     var.on_iterate(xk)
                     if stop is not None:
