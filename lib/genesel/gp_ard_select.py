@@ -67,8 +67,8 @@ CPU to converge (134 iterations) where the log-parameterised code took 16 s for 
 (measured side by side on a loaded machine). Figures 5.3 and 5.7 maximise the evidence "several times" per fit
 (``n_restarts=2``: three starts). On separable training folds the evidence rises with v0 beyond its box
 (:mod:`genesel.gp`, "Separable training folds"), and runs that reach v0's upper bound 1e5 climb on that face of the
-box, recruiting genes, to a maximum over the box or for thousands of iterations. ``GPARDRFE(random_state=0)`` with its defaults on
-100 x 55,000 (one BLAS thread, loaded 2-core machine): 549 s CPU, 12 of its 90 fold fits capped at 2,000 iterations
+box, recruiting genes, to a maximum over the box or for thousands of iterations.
+``GPARDRFE(random_state=0)`` with its defaults on 100 x 55,000 (one BLAS thread, loaded 2-core machine): 549 s CPU, 12 of its 90 fold fits capped at 2,000 iterations
 (in the first three rounds), 6 of the 10 informative genes in an 11-gene signature; stopping the runs where they
 reach the bound (``genesel.gp._STOP_ON_V0_BOUND``, off: no optimality test) took 341 s with the same signature
 quality, the winning run of 53 of the 90 fold fits ending on the bound. Most of the rest is the fits' first phase:
