@@ -58,42 +58,40 @@ those cannot hold them). The forward selection's linear SVM has its ``C`` in the
 offset would drown the data in its Gram matrix): a C negligible at the scale of X raises ``ValueError`` before any GP
 is fitted; on data near 1e200, C = 1 is the hard margin. A classifier of the user's (``forward=``) gets X as given.
 
-Cost on today's arrays (``benchmarks/bench_wide.py``, one core). Each GP-ARD evidence evaluation on d genes costs
-O(n^2 d) (about 3 n^2 d multiply-adds: 11.5 ms at 66 x 22,283, 50 ms at 90 x 55,000, :mod:`genesel.gp`, "Cost"),
-but only while the genes are free: the relevances the evidence pushes to the lower bound of their box leave the
-working set after a few dozen iterations, and the rest of a fit costs O(n^2 x a few dozen genes) per iteration
-(:mod:`genesel.gp`, "Iterations"). One first-round fold fit of GP-ARD-RFE on 90 x 55,000 (one start) took 3.3 s of
-CPU to converge (134 iterations) where the log-parameterised code took 16 s for the 200 iterations of its cap
-(measured side by side on a loaded machine). Figures 5.3 and 5.7 maximise the evidence "several times" per fit
-(``n_restarts=2``: three starts). On separable training folds the evidence rises with v0 beyond its box
-(:mod:`genesel.gp`, "Separable training folds"), and runs that reach v0's upper bound 1e5 climb on that face of the
-box, recruiting genes, to a maximum over the box or for thousands of iterations.
-``GPARDRFE(random_state=0)`` with its defaults on 100 x 55,000 (one BLAS thread, loaded 2-core machine): 549 s CPU, 12 of its 90 fold fits capped at 2,000 iterations
-(in the first three rounds), 6 of the 10 informative genes in an 11-gene signature; stopping the runs where they
-reach the bound (``genesel.gp._STOP_ON_V0_BOUND``, off: no optimality test) took 341 s with the same signature
-quality, the winning run of 53 of the 90 fold fits ending on the bound. Most of the rest is the fits' first phase:
-from every start about 100-150 evaluations on every gene of the round (5 s per start at 90 x 55,000), half of them
-spent leaving the flat model (the first steps send v0 to 1e-4), times three starts, ten folds and nine rounds;
-``n_restarts=0`` (the leaderboard's setting) costs about a third of it. Measured 2026-11-28 (issue 41; one BLAS
-thread, 2-core machine under a load of 5-10): the overheads removed from :mod:`genesel.gp` ("Overheads and start
-points": the same fits bit for bit) and the warm starts along the elimination path (above) bring
-``GPARDRFE(random_state=0)`` to 396 s CPU, against 478 s for the same code with cold starts (the fits of 12965de bit
-for bit: the same iterations, evidences and signature) in the same period, and 604 s for 12965de itself measured
-earlier under a lighter load; one first-round fold fit with its three starts 30.0 -> 22.5 s (same fit). With the warm
-starts 15 of the 90 fold fits did not meet their convergence test (cold: 14; all capped at 2,000 iterations on v0's
-upper bound, rounds 1-3), the later rounds' fits kept higher evidences (e.g. folds 1 and 2 of round 6: -5.30 and
--5.24 against -12.54 and -11.90 cold), and the signature holds 6 of the 10 informative genes in 32 genes (cold: 5 in
-7; the top 10 of ``feature_order_`` 6 against 5). Issue 41's 60 s is not reached: what remains is mostly the runs that
-climb on v0's upper bound for up to 2,000 iterations (the winning run of 13 of the 20 fold fits of rounds 1-2 ended
-at that cap), which the method keeps (:mod:`genesel.gp`, "Separable training folds"), and the first phase
-of the two perturbed restarts, which start cold in every round. GP-ARD-FS (one round, no warm starts): 39.9 -> 37.5 s
-CPU with the same signature. Starting the ARD runs from the isotropic maximum was tried and not kept
-(:mod:`genesel.gp`). GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a leave-one-out
-forward selection over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost grows with the
-genes that pass (about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283); ``max_forward_genes`` or a
-smaller ``alpha`` bound it. The thesis itself left its 19,624-gene set out of these comparisons as too high a
-dimensionality "for some algorithms" (§5.5).
-"""
+Cost on today's arrays (``benchmarks/bench_wide.py``, one core). Each GP-ARD evidence evaluation on d genes costs O(n^2
+d) (about 3 n^2 d multiply-adds: 11.5 ms at 66 x 22,283, 50 ms at 90 x 55,000, :mod:`genesel.gp`, "Cost"), but only
+while the genes are free: the relevances the evidence pushes to the lower bound of their box leave the working set after
+a few dozen iterations, and the rest of a fit costs O(n^2 x a few dozen genes) per iteration (:mod:`genesel.gp`,
+"Iterations"). One first-round fold fit of GP-ARD-RFE on 90 x 55,000 (one start) took 3.3 s of CPU to converge (134
+iterations) where the log-parameterised code took 16 s for the 200 iterations of its cap (measured side by side on a
+loaded machine). Figures 5.3 and 5.7 maximise the evidence "several times" per fit (``n_restarts=2``: three starts). On
+separable training folds the evidence rises with v0 beyond its box (:mod:`genesel.gp`, "Separable training folds"), and
+runs that reach v0's upper bound 1e5 climb on that face of the box, recruiting genes, to a maximum over the box or for
+thousands of iterations. ``GPARDRFE(random_state=0)`` with its defaults on 100 x 55,000 (one BLAS thread, loaded 2-core
+machine): 549 s CPU, 12 of its 90 fold fits capped at 2,000 iterations (in the first three rounds), 6 of the 10
+informative genes in an 11-gene signature; stopping the runs where they reach the bound
+(``genesel.gp._STOP_ON_V0_BOUND``, off: no optimality test) took 341 s with the same signature quality, the winning run
+of 53 of the 90 fold fits ending on the bound. Most of the rest is the fits' first phase: from every start about 100-150
+evaluations on every gene of the round (5 s per start at 90 x 55,000), half of them spent leaving the flat model (the
+first steps send v0 to 1e-4), times three starts, ten folds and nine rounds; ``n_restarts=0`` (the leaderboard's
+setting) costs about a third of it. Measured 2026-11-28 (issue 41; one BLAS thread, 2-core machine under a load of
+5-10): the overheads removed from :mod:`genesel.gp` ("Overheads and start points": the same fits bit for bit) and the
+warm starts along the elimination path (above) bring ``GPARDRFE(random_state=0)`` to 396 s CPU, against 478 s for the
+same code with cold starts (the fits of 12965de bit for bit: the same iterations, evidences and signature) in the same
+period, and 604 s for 12965de itself measured earlier under a lighter load; one first-round fold fit with its three
+starts 30.0 -> 22.5 s (same fit). With the warm starts 15 of the 90 fold fits did not meet their convergence test (cold:
+14; all capped at 2,000 iterations on v0's upper bound, rounds 1-3), the later rounds' fits kept higher evidences (e.g.
+folds 1 and 2 of round 6: -5.30 and -5.24 against -12.54 and -11.90 cold), and the signature holds 6 of the 10
+informative genes in 32 genes (cold: 5 in 7; the top 10 of ``feature_order_`` 6 against 5). Issue 41's 60 s is not
+reached: what remains is mostly the runs that climb on v0's upper bound for up to 2,000 iterations (the winning run of
+13 of the 20 fold fits of rounds 1-2 ended at that cap), which the method keeps (:mod:`genesel.gp`, "Separable training
+folds"), and the first phase of the two perturbed restarts, which start cold in every round. GP-ARD-FS (one round, no
+warm starts): 39.9 -> 37.5 s CPU with the same signature. Starting the ARD runs from the isotropic maximum was tried and
+not kept (:mod:`genesel.gp`). GP-ARD-FS fits its GPs only on the genes that pass the Wilcoxon prefilter and runs a
+leave-one-out forward selection over all of them in every fold (thesis §5.4, (3): "K·N·D validations"), so its cost
+grows with the genes that pass (about 30 s with 544 of 55,000, 13 s with 3,448 of Chowdary's 22,283);
+``max_forward_genes`` or a smaller ``alpha`` bound it. The thesis itself left its 19,624-gene set out of these
+comparisons as too high a dimensionality "for some algorithms" (§5.5). """
 
 from __future__ import annotations
 
