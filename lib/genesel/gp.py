@@ -201,6 +201,17 @@ _SINGLE_THREAD_MAX_N = 2000
 # ---------------------------------------------------------------------------------------------------------------
 # Covariance (thesis Eq. 3.8) and the O(n²d) ARD contraction
 # ---------------------------------------------------------------------------------------------------------------
+def _row_sqdist(Z):
+    """D[i, j] = ||z_i − z_j||² of the rows of Z, from Z Zᵀ (one symmetric rank-k update, BLAS syrk): a 1ᵀ + 1 aᵀ
+    − 2 Z Zᵀ with a = diag(Z Zᵀ), rounding below 0 clipped and the diagonal exactly 0."""
+    G = Z @ Z.T
+    a = np.diag(G).copy()
+    D = a[:, None] + a[None, :] - 2.0 * G
+    np.maximum(D, 0.0, out=D)
+    np.fill_diagonal(D, 0.0)
+    return D
+
+
 def _scaled_sqdist(A, B, l, A_sq=None):
     """S[i, j] = Σ_m l_m (A_im − B_jm)² via one matrix product (A and B centred by the caller; ``A_sq`` = A ∘ A
     when available).
@@ -209,13 +220,7 @@ def _scaled_sqdist(A, B, l, A_sq=None):
     ``Z @ Z.T`` is one symmetric rank-k update (BLAS syrk: numpy recognises the product of an array with its own
     transpose): half the multiplications of the general product (A diag l) Aᵀ, and no separate pass for a."""
     if B is A and np.ndim(l) == 1:
-        Z = A * np.sqrt(l)
-        G = Z @ Z.T
-        a = np.diag(G).copy()
-        S = a[:, None] + a[None, :] - 2.0 * G
-        np.maximum(S, 0.0, out=S)
-        np.fill_diagonal(S, 0.0)
-        return S
+        return _row_sqdist(A * np.sqrt(l))
     Al = A * l
     a = A_sq @ l if A_sq is not None and np.ndim(l) == 1 else np.einsum("ij,ij->i", Al, A)
     b = a if B is A else np.einsum("ij,ij->i", B * l, B)
@@ -1008,13 +1013,7 @@ class _ArdVariables(_LogVariables):
 
     def _sqdist(self, cols):
         """Σ_{m in cols} (x_im − x_jm)², n × n (one symmetric product)."""
-        Z = self.gp._X[:, cols]
-        G = Z @ Z.T
-        a = np.diag(G).copy()
-        D = a[:, None] + a[None, :] - 2.0 * G
-        np.maximum(D, 0.0, out=D)
-        np.fill_diagonal(D, 0.0)
-        return D
+        return _row_sqdist(self.gp._X[:, cols])
 
     def _freeze(self, genes, g):
         if genes.size:
