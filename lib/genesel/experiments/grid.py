@@ -30,6 +30,12 @@ forged, written with another key or stored under another cell's name is deleted,
 anything (:class:`CacheKeyMismatch`, from the key fingerprint at the cache root). Temporary files of interrupted
 writes are removed by :func:`clear_cache` and, once older than an hour, by the next ``run_grid`` on the same folder.
 
+Cache only. With ``GENESEL_CACHE_ONLY`` set (``genesel run --cache-only``), a grid that finds any of its cells
+missing from the cache computes nothing and raises :class:`CellsNotCached`, naming the grid, how many cells are
+missing and the first of them. That is the last pass of a run computed in pieces (across sessions, on a cluster):
+the notebooks read every cell and write the tables, and a cell whose key moved since (its code edited, another
+genesel version) stops the pass at once instead of starting hours of computing.
+
 Interrupts. Ctrl-C (``KeyboardInterrupt``) stops the workers (joblib terminates its pool). A parent that dies
 without cleaning up (``kill -9``, a crash, an out-of-memory kill) takes its workers with it, even inside a long
 numba call (:mod:`genesel.experiments.workers`), and loky's resource trackers follow when the last worker has gone.
@@ -68,10 +74,17 @@ from genesel.experiments.progress import progress as _progress
 from genesel.experiments.workers import WorkerDied
 
 __all__ = ["run_grid", "cell_key", "default_cache_dir", "clear_cache", "CacheIntegrityWarning", "ENV_SCHEDULER",
-           "CellFailed", "GridCellsFailed", "cached_records", "WorkerDied", "CacheWriteError", "CacheKeyMismatch"]
+           "ENV_CACHE_ONLY", "CellFailed", "GridCellsFailed", "CellsNotCached", "cached_records", "WorkerDied",
+           "CacheWriteError", "CacheKeyMismatch"]
 
 ENV_CACHE = "GENESEL_CACHE_DIR"
 ENV_SCHEDULER = "GENESEL_SCHEDULER"
+ENV_CACHE_ONLY = "GENESEL_CACHE_ONLY"
+
+
+def cache_only() -> bool:
+    """Whether grids may only read their cache (``GENESEL_CACHE_ONLY`` set to anything but "", "0", "false", "no")."""
+    return os.environ.get(ENV_CACHE_ONLY, "").strip().lower() not in ("", "0", "false", "no")
 
 
 def default_cache_dir() -> Path:
@@ -190,6 +203,20 @@ class GridCellsFailed(RuntimeError):
             lines.append(f"  ... and {len(failures) - 10} more")
         lines.append("the first one's traceback:\n" + failures[0][1].traceback)
         super().__init__("\n".join(lines))
+
+
+class CellsNotCached(RuntimeError):
+    """Raised by :func:`run_grid` in cache-only mode (``GENESEL_CACHE_ONLY``) when cells are missing from the cache,
+    before anything is computed; ``missing`` lists them."""
+
+    def __init__(self, name: str, missing: list, total: int, cache_dir):
+        self.missing = missing
+        first = json.dumps(missing[0], sort_keys=True, default=str)
+        super().__init__(
+            f"{name}: {len(missing)} of {total} cells are not in the cache {cache_dir}, and {ENV_CACHE_ONLY} is set "
+            f"(this run may only read the cache): nothing was computed. The first missing cell: {first}. A cell's key "
+            "holds its parameters, genesel's version and the code it runs: check that this is the code and the "
+            f"parameters of the run that filled the cache, or unset {ENV_CACHE_ONLY} to compute them.")
 
 
 def _timed(func, cell, finish: bool = False):
@@ -315,6 +342,8 @@ def run_grid(cells, func, *, cache_dir=None, n_jobs: int = 1, backend: str | Non
         else:
             todo[k] = c
 
+    if todo and cache_only():
+        raise CellsNotCached(desc or name, list(todo.values()), len(set(keys)), cache_dir)
     bar = _progress(len(set(keys)), len(results), desc or getattr(func, "__name__", "cells"), progress)
 
     def cached_elsewhere(k, val, secs):  # another run on this cache computed it meanwhile

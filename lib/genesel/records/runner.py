@@ -240,7 +240,7 @@ def _record(out: Path, mode: str, parameters: dict, known: dict, figures_dir: Pa
 
 def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: dict | None = None,
                      timeout: int = 3600, progress: bool = False, scheduler: str | None = None,
-                     figures_dir: Path | None = None) -> Path:
+                     figures_dir: Path | None = None, cache_only: bool = False) -> Path:
     """Run one notebook with papermill (parameters injected after its ``parameters`` cell) into
     ``out_dir/<name>.ipynb``; returns that path.
 
@@ -250,7 +250,8 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
     (``GENESEL_PROGRESS=log``, unless set otherwise), so the saved notebook holds them rather than a bar's every
     state. ``scheduler``: a dask scheduler address; every grid of the notebook then runs on that cluster
     (``GENESEL_SCHEDULER``). ``figures_dir``: where the notebook saves its figures (``GENESEL_FIGURES_DIR``;
-    default: as :mod:`genesel.plotting` decides)."""
+    default: as :mod:`genesel.plotting` decides). ``cache_only``: every grid of the notebook may only read its cache
+    (``GENESEL_CACHE_ONLY``; a missing cell stops the notebook: :class:`genesel.experiments.grid.CellsNotCached`)."""
     import papermill as pm
 
     parameters = dict(parameters or {})
@@ -267,7 +268,7 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
     if scheduler and "://" not in scheduler and Path(scheduler).expanduser().is_file():
         scheduler = str(Path(scheduler).expanduser().resolve())  # a connection file: the kernel runs elsewhere
     env = {"GENESEL_PROGRESS": os.environ.get("GENESEL_PROGRESS") or "log", "GENESEL_SCHEDULER": scheduler,
-           "GENESEL_FIGURES_DIR": figures_dir,
+           "GENESEL_FIGURES_DIR": figures_dir, "GENESEL_CACHE_ONLY": "1" if cache_only else None,
            # one OpenBLAS kernel on every CPU (docs/architecture.md, "Reproducibility across machines"): AVX-512
            # kernels round differently and move the GP-ARD fits, so a table would depend on the machine
            "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE") or BLAS_CORETYPE}
@@ -320,6 +321,10 @@ def main(argv=None) -> int:
     ap.add_argument("--scheduler", default=os.environ.get("GENESEL_SCHEDULER") or None, metavar="ADDRESS",
                     help="run every grid on this dask scheduler (e.g. tcp://10.0.0.5:8786; default: "
                          "$GENESEL_SCHEDULER, else this machine)")
+    ap.add_argument("--cache-only", action="store_true",
+                    help="compute nothing: every grid reads its cells from the cache (GENESEL_CACHE_DIR), and a "
+                         "notebook with a cell missing there fails at once, naming it (the last pass of a run "
+                         "computed in pieces, which writes the tables and figures)")
     ap.add_argument("names", nargs="*", help="notebook name prefixes (default: all), e.g. 00 01")
     args = ap.parse_args(argv)
     from genesel.extras import check
@@ -347,7 +352,7 @@ def main(argv=None) -> int:
         print(f"[{args.mode}] {p.name}{extra} ...", flush=True)
         try:
             out = run_notebook(p, args.mode, params, timeout=900 if args.mode == "quick" else 7 * 86400,
-                               scheduler=args.scheduler)
+                               scheduler=args.scheduler, cache_only=args.cache_only)
             print(f"[{args.mode}] {p.name} done in {time.perf_counter() - t0:.0f} s -> {out}", flush=True)
         except Exception as exc:  # report every notebook, then fail
             failed.append(p.name)
