@@ -24,8 +24,13 @@ are kept, older ones removed.
 Why by hand: numba offers no cache key over a kernel's callees (its index holds the kernel's own file stamp only).
 The import closure is read here rather than with :mod:`genesel.experiments.codekey` (the grid cells' keys):
 this module runs before any other genesel module is imported, and codekey's fingerprints (``ast.dump`` of every
-file) add more than a second to every ``import genesel``; these digests (the code unparsed, cached by file stamp)
-add about 0.1 s.
+file) add more than a second to every ``import genesel``. These digests (the code unparsed) cost about 15 ms of CPU
+per module, a second for the 60-odd modules a notebook imports, in every process (each notebook kernel, each grid
+worker): so each file's facts (its genesel imports and the digest of its code) are also kept on disk beside the
+kernels, in ``module-facts.json`` under the cache root, keyed by the file's path, modification time (ns) and size
+and by the Python version (``ast.unparse`` may change between versions), and a process reads them from there, parsing
+only the files changed since (measured: 1.0 s -> 0.1 s CPU per ``import genesel`` of a notebook's modules). The index
+is written atomically (a temporary file renamed over it); a damaged or unreadable one is ignored and rewritten.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.abc
+import json
 import importlib.machinery
 import os
 import shutil
@@ -94,12 +100,67 @@ def _facts(path: Path, mtime_ns: int, size: int, name: str, root: Path) -> tuple
     return imports, hashlib.sha256(ast.unparse(tree).encode()).digest()
 
 
+#: the on-disk index of :func:`_facts` (module docstring): {"version": ..., "files": {path: entry}}
+_INDEX_NAME = "module-facts.json"
+_INDEX_VERSION = f"1-py{sys.version_info[0]}.{sys.version_info[1]}"
+_index: dict | None = None  # this process's copy of the files' entries
+_index_dirty = False
+
+
+def _index_file() -> Path:
+    return cache_root() / _INDEX_NAME
+
+
+def _read_index() -> dict:
+    global _index
+    if _index is None:
+        try:
+            data = json.loads(_index_file().read_text(encoding="utf-8"))
+            files = data["files"] if data.get("version") == _INDEX_VERSION else {}
+            _index = files if isinstance(files, dict) else {}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            _index = {}
+    return _index
+
+
+def _write_index() -> None:
+    """Write the index if this process added to it (atomically; an unwritable cache root is left alone)."""
+    global _index_dirty
+    if not _index_dirty or _index is None:
+        return
+    target = _index_file()
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        live = {f: e for f, e in _index.items() if os.path.exists(f)}  # files since deleted (a test's copy) go
+        tmp.write_text(json.dumps({"version": _INDEX_VERSION, "files": live}), encoding="utf-8")
+        os.replace(tmp, target)
+        _index_dirty = False
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
 def _facts_of(m: str, root: Path):
+    global _index_dirty
     path = _module_file(m, root)
     if path is None:
         return None
     st = path.stat()
-    return _facts(path, st.st_mtime_ns, st.st_size, m, root)
+    index = _read_index()
+    stamp = [st.st_mtime_ns, st.st_size, m, str(root)]
+    entry = index.get(str(path))
+    if isinstance(entry, list) and len(entry) == 6 and entry[:4] == stamp:
+        try:
+            return frozenset(entry[4]), bytes.fromhex(entry[5])
+        except (TypeError, ValueError):
+            pass
+    facts = _facts(path, st.st_mtime_ns, st.st_size, m, root)
+    index[str(path)] = stamp + [sorted(facts[0]), facts[1].hex()]
+    _index_dirty = True
+    return facts
 
 
 def module_closure(name: str, root: Path = _PKG) -> list[str]:
@@ -146,6 +207,7 @@ def loaded_folders() -> dict[str, Path]:
 
 def _prepare(name: str) -> Path | None:
     folder = module_folder(name)
+    _write_index()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         os.utime(folder)
