@@ -383,27 +383,31 @@ def test_maths_in_headings_and_text_is_mathematics(site):
 
 
 def test_internal_links_and_anchors_resolve(site):
+    """Every link between pages of the site reaches a page, and every #anchor an id of it. Each page is parsed once,
+    its links and its ids read from the one tree (a page that is only a link target is parsed when first met)."""
     out, _ = site
     ids: dict[Path, set] = {}
-    broken = []
+    links: list[tuple[Path, str]] = []
     for page in _pages(out):
         soup = _soup(page)
-        for a in soup.find_all("a", href=True):
-            href = a["href"]
-            parts = urlsplit(href)
-            if parts.scheme or href.startswith(("mailto:", "javascript:", "//")):
-                continue  # external links are not fetched
-            target = page if not parts.path else (page.parent / unquote(parts.path)).resolve()
-            if target.is_dir():
-                target = target / "index.html"
-            if not target.exists():
-                broken.append(f"{page.relative_to(out)} -> {href}")
-                continue
-            if parts.fragment and target.suffix == ".html":
-                if target not in ids:
-                    ids[target] = {t["id"] for t in _soup(target).find_all(id=True)}
-                if unquote(parts.fragment) not in ids[target]:
-                    broken.append(f"{page.relative_to(out)} -> {href} (no such anchor)")
+        ids[page.resolve()] = {t["id"] for t in soup.find_all(id=True)}
+        links += [(page, a["href"]) for a in soup.find_all("a", href=True)]
+    broken = []
+    for page, href in links:
+        parts = urlsplit(href)
+        if parts.scheme or href.startswith(("mailto:", "javascript:", "//")):
+            continue  # external links are not fetched
+        target = page.resolve() if not parts.path else (page.parent / unquote(parts.path)).resolve()
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.exists():
+            broken.append(f"{page.relative_to(out)} -> {href}")
+            continue
+        if parts.fragment and target.suffix == ".html":
+            if target not in ids:
+                ids[target] = {t["id"] for t in _soup(target).find_all(id=True)}
+            if unquote(parts.fragment) not in ids[target]:
+                broken.append(f"{page.relative_to(out)} -> {href} (no such anchor)")
     assert not broken, "\n".join(broken[:40])
 
 
