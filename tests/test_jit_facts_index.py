@@ -18,22 +18,18 @@ NAMES = ("genesel._core.smo", "genesel.msvm_rfe", "genesel._stumps_kernels")
 
 @pytest.fixture
 def fresh(tmp_path, monkeypatch):
-    """A copy of the package and an empty cache root; this process's index and parse cache forgotten (restored
-    after: the real index is re-read on next use)."""
+    """A copy of the package and an empty cache root; this process's index forgotten (restored after)."""
     pkg = tmp_path / "lib" / "genesel"
     shutil.copytree(ROOT / "lib" / "genesel", pkg, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     monkeypatch.setattr(J, "_index", None)
     monkeypatch.setattr(J, "_index_dirty", False)
-    J._facts.cache_clear()
-    yield pkg
-    J._facts.cache_clear()
+    return pkg
 
 
 def _forget():
     J._index = None
     J._index_dirty = False
-    J._facts.cache_clear()
 
 
 def _no_parsing(monkeypatch):
@@ -65,7 +61,6 @@ def test_a_changed_file_is_parsed_again(fresh):
     assert after["genesel._core.smo"] != before["genesel._core.smo"]  # a callee's code changed: not the old entry
     assert after["genesel._stumps_kernels"] == before["genesel._stumps_kernels"]
     _forget()
-    J._facts.cache_clear()
     assert J.module_digest("genesel._core.smo", fresh) == after["genesel._core.smo"]
 
 
@@ -88,5 +83,4 @@ def test_a_stale_entry_for_the_same_stamp_but_another_module_name_is_not_used(fr
     J.module_digest("genesel.msvm_rfe", fresh)
     entry = J._index[str(fresh / "msvm_rfe.py")]
     J._index[str(fresh / "msvm_rfe.py")] = [entry[0], entry[1], "genesel.other", entry[3], [], "00" * 32]
-    J._facts.cache_clear()
     assert J._facts_of("genesel.msvm_rfe", fresh)[1] != bytes(32)

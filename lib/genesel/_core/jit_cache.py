@@ -29,8 +29,9 @@ per module, a second for the 60-odd modules a notebook imports, in every process
 worker): so each file's facts (its genesel imports and the digest of its code) are also kept on disk beside the
 kernels, in ``module-facts.json`` under the cache root, keyed by the file's path, modification time (ns) and size
 and by the Python version (``ast.unparse`` may change between versions), and a process reads them from there, parsing
-only the files changed since (measured: 1.0 s -> 0.1 s CPU per ``import genesel`` of a notebook's modules). The index
-is written atomically (a temporary file renamed over it); a damaged or unreadable one is ignored and rewritten.
+only the files changed since (measured on a loaded machine: the digests of a notebook's 63 modules 0.83 s -> 0.014 s
+of CPU; its whole import 2.9 s -> 1.9 s). The index is written atomically (a temporary file renamed over it); a
+damaged or unreadable one is ignored and rewritten.
 """
 
 from __future__ import annotations
@@ -38,12 +39,11 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.abc
-import json
 import importlib.machinery
+import json
 import os
 import shutil
 import sys
-from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["module_closure", "module_digest", "cache_root", "module_folder", "loaded_folders", "KEEP"]
@@ -64,12 +64,12 @@ def _module_file(name: str, root: Path) -> Path | None:
     return None
 
 
-@lru_cache(maxsize=None)
-def _facts(path: Path, mtime_ns: int, size: int, name: str, root: Path) -> tuple[frozenset, bytes]:
+def _facts(path: Path, name: str, root: Path) -> tuple[frozenset, bytes]:
     """(the genesel modules that module ``name`` imports anywhere in its code, sha256 of its code), from one parse of
-    file ``path`` (cached by its stamp). ``from genesel import x`` is the submodule x where there is one, else the
-    package itself (whose ``__init__`` imports everything). The code is the syntax tree without docstrings, unparsed
-    (comments are not in it); the raw bytes when the file does not parse."""
+    file ``path`` (:func:`_facts_of` keeps the result by the file's stamp, in this process and on disk). ``from
+    genesel import x`` is the submodule x where there is one, else the package itself (whose ``__init__`` imports
+    everything). The code is the syntax tree without docstrings, unparsed (comments are not in it); the raw bytes
+    when the file does not parse."""
     raw = path.read_bytes()
     try:
         tree = ast.parse(raw)
@@ -144,6 +144,8 @@ def _write_index() -> None:
 
 
 def _facts_of(m: str, root: Path):
+    """:func:`_facts` of module ``m``, read from the index (this process's copy of it, loaded from disk once) while
+    the file's stamp matches its entry, else parsed and entered."""
     global _index_dirty
     path = _module_file(m, root)
     if path is None:
@@ -157,7 +159,7 @@ def _facts_of(m: str, root: Path):
             return frozenset(entry[4]), bytes.fromhex(entry[5])
         except (TypeError, ValueError):
             pass
-    facts = _facts(path, st.st_mtime_ns, st.st_size, m, root)
+    facts = _facts(path, m, root)
     index[str(path)] = stamp + [sorted(facts[0]), facts[1].hex()]
     _index_dirty = True
     return facts
