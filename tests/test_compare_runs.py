@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from genesel.records.compare_runs import compare_dirs, compare_tables, holm, key_columns, leaderboard_changes, main
+from genesel.records.compare_runs import compare_dirs, compare_tables, key_columns, leaderboard_changes, main
 
 
 def _table(change=None):
@@ -69,27 +69,6 @@ def test_directories(tmp_path):
     assert res.loc["only_here.csv", "first difference"] == "missing"
     assert main([str(a), str(b), "--tables", "tan2006_*"]) == 0
     assert main([str(a), str(b), "--tables", "shah2012_*"]) == 1
-
-
-def _closed_bonferroni(p):
-    """Holm's adjusted p-values by their definition as a closed test of Bonferroni tests: the largest, over every
-    set of hypotheses holding i, of min(1, |S| min_S p) (brute force over the subsets)."""
-    from itertools import combinations
-
-    m = len(p)
-    return np.array([max(min(1.0, k * min(p[j] for j in S)) for k in range(1, m + 1)
-                         for S in combinations(range(m), k) if i in S) for i in range(m)])
-
-
-def test_holm_against_the_closed_test_and_statsmodels():
-    rng = np.random.default_rng(0)
-    cases = (rng.uniform(0, 0.2, 8), np.array([0.01, 0.04, 0.03, 0.2, 0.04]), np.array([0.5]), rng.uniform(0, 1, 7))
-    for p in cases:
-        np.testing.assert_allclose(holm(p), _closed_bonferroni(p), rtol=0, atol=1e-15)
-    assert np.isnan(holm([0.01, np.nan])[1]) and holm([0.01, np.nan])[0] == 0.01
-    multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
-    for p in cases:
-        np.testing.assert_allclose(holm(p), multipletests(p, method="holm")[1], rtol=0, atol=1e-15)
 
 
 def _summary(rows):

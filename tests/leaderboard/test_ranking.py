@@ -75,6 +75,22 @@ def test_holm_matches_statsmodels():
     np.testing.assert_allclose(RK.holm(p), multipletests(p, method="holm")[1])
 
 
+def _closed_bonferroni(p):
+    """Holm's adjusted p-values by their definition as a closed test of Bonferroni tests: the largest, over every
+    set of hypotheses holding i, of min(1, |S| min_S p) (brute force over the subsets)."""
+    from itertools import combinations
+
+    m = len(p)
+    return np.array([max(min(1.0, k * min(p[j] for j in S)) for k in range(1, m + 1)
+                         for S in combinations(range(m), k) if i in S) for i in range(m)])
+
+
+def test_holm_is_the_closed_test_of_bonferroni_tests():
+    rng = np.random.default_rng(0)
+    for p in (rng.uniform(0, 0.2, 8), np.array([0.01, 0.04, 0.03, 0.2, 0.04]), np.array([0.5]), rng.uniform(0, 1, 7)):
+        np.testing.assert_allclose(RK.holm(p), _closed_bonferroni(p), rtol=0, atol=1e-15)
+
+
 def _toy_summary():
     # two data sets of 40 samples, 10 in the smaller class; method "good" errs 2 times on "easy", "bad" 12 times
     rows = []

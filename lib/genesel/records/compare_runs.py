@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["compare_tables", "compare_dirs", "key_columns", "leaderboard_changes", "holm", "main"]
+__all__ = ["compare_tables", "compare_dirs", "key_columns", "leaderboard_changes", "main"]
 
 _TIME_COL = re.compile(r"cpu|wall|seconds|\btime\b", re.I)
 _TIME_ROW = re.compile(r"cpu seconds|costliest|time per|cpu s\b", re.I)
@@ -75,14 +75,15 @@ def compare_tables(a: pd.DataFrame, b: pd.DataFrame, keys: list | None = None,
             if list(a.columns) != list(b.columns):
                 return [f"columns differ: {list(a.columns)} vs {list(b.columns)}"], skipped
             return [f"{len(a)} rows vs {len(b)}"], skipped
-    cols = [c for c in a.columns if c in set(b.columns)]
+    in_a, in_b = set(a.columns), set(b.columns)
+    cols = [c for c in a.columns if c in in_b]
     timed_cols = [c for c in cols if _TIME_COL.search(str(c))]
     skipped += [f"column {c!r}" for c in timed_cols]
     if keys is None:
         pairs = [(f"row {i}", a.iloc[i], b.iloc[i]) for i in range(len(a))]
     else:
-        only_a = [c for c in a.columns if c not in set(b.columns)]
-        only_b = [c for c in b.columns if c not in set(a.columns)]
+        only_a = [c for c in a.columns if c not in in_b]
+        only_b = [c for c in b.columns if c not in in_a]
         if only_a:
             diffs.append(f"columns only in the first: {only_a}")
         if only_b:
@@ -112,20 +113,6 @@ def compare_tables(a: pd.DataFrame, b: pd.DataFrame, keys: list | None = None,
     return diffs, skipped
 
 
-def holm(p) -> np.ndarray:
-    """Holm's step-down adjustment of the p-values ``p`` (family-wise error; nan stays nan)."""
-    p = np.asarray(p, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    order = ok[np.argsort(p[ok], kind="stable")]
-    m = order.size
-    running = 0.0
-    for i, j in enumerate(order):
-        running = max(running, min(1.0, (m - i) * p[j]))
-        out[j] = running
-    return out
-
-
 def _welch_p(m1, s1, n1, m2, s2, n2) -> float:
     """Welch's two-sided p from two summaries (mean, sd, n): 1 when the means agree, 0 when they differ with no
     spread on either side."""
@@ -148,6 +135,8 @@ def leaderboard_changes(a: pd.DataFrame, b: pd.DataFrame, level: float = 0.05) -
     both summaries hold them; unpaired, so it cannot use that both runs share their folds: conservative), Holm's
     adjustment over the moved rows, and the verdict at ``level``. Rows of one summary only are left out (see
     :func:`compare_tables`)."""
+    from genesel.leaderboard.ranking import holm
+
     missing = [c for c in _LB_COLUMNS if c not in a.columns or c not in b.columns]
     if missing:
         raise ValueError(f"not a leaderboard summary: no column(s) {missing}")
