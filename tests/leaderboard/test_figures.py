@@ -66,7 +66,7 @@ def test_label_placement_keeps_crowded_labels_apart():
 def pareto_figs(summary):
     # the panels the issue named (Subramanian and Chiaretti: no front drawn), a one-method front (Prostate against
     # stability), an outcome set where no method
-    # beats the larger class, and two crowded ones
+    # beats the most frequent class, and two crowded ones
     keep = ["alon", "golub", "singh", "subramanian", "chiaretti", "harvard", "gordon"]
     s = summary[summary["dataset"].isin(keep)]
     figs = {a: F.plot_pareto(s, a) for a in ("size", "stability")}
@@ -116,9 +116,9 @@ def test_every_panel_has_a_front_or_a_note_and_intervals_inside_0_100(pareto_fig
     # Chiaretti against size: two methods tie on the one front point (1 gene, no error): the note says so
     ax = next(a for a in figs["size"].axes if "Chiaretti" in a.get_title())
     assert any(t.get_text().startswith("front: 2 methods tied") for t in ax.texts)
-    # a data set where no method beats the larger class says so
+    # a data set where no method beats the most frequent class says so
     ax = next(a for a in figs["size"].axes if "Subramanian" in a.get_title())
-    assert "no method beats the larger class" in ax.get_title()
+    assert "no method beats the most frequent class" in ax.get_title()
 
 
 def test_the_critical_difference_diagram_is_dark_and_large(summary):

@@ -12,7 +12,7 @@ moves no cell's cache key).
   it stays within 0-100 %); against stability, Nogueira's 95 % interval as well (cut at Φ = 1, its largest
   value). The Pareto front is drawn as a staircase on every panel and its methods named, without overlap
   (:mod:`genesel.leaderboard.labels`); a panel whose front is one method says so. A dashed line marks the error of
-  always predicting the larger class; a data set where no method beats it (:func:`genesel.leaderboard.ranking.
+  always predicting the most frequent class; a data set where no method beats it (:func:`genesel.leaderboard.ranking.
   majority_class_tests`) has a grey panel and says so in its title.
 - :func:`plot_curves`: the test error of each ranked method at fixed signature sizes, one panel per data set; a
   family per line style and marker, at most 7 colours within a family (Okabe & Ito's colour-blind-safe palette).
@@ -314,7 +314,7 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
         title = dataset_title(d)
         if d in none_beats:
             ax.set_facecolor("#ececec")
-            ax.set_title(title + "\nno method beats the larger class", fontsize=15, color="#8b0000")
+            ax.set_title(title + "\nno method beats the most frequent class", fontsize=15, color="#8b0000")
         else:
             ax.set_title(title, fontsize=15)
         names = g["method"].to_numpy()[front]
@@ -347,7 +347,7 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
                if f in shown]
     handles += [Line2D([], [], color=_INK, lw=2.4, marker="o", ms=14, mfc="none", mew=2,
                        label="Pareto front (named)"),
-                Line2D([], [], color="0.25", lw=1.6, ls="--", label="always predicting the larger class")]
+                Line2D([], [], color="0.25", lw=1.6, ls="--", label="always predicting the most frequent class")]
     if few:
         fig.legend(handles=handles, loc="center right", ncol=1, fontsize=16, frameon=False)
         fig.tight_layout(rect=(0.03, 0.9 / fig.get_figheight(), 1 - 5.3 / fig.get_figwidth(),

@@ -15,12 +15,12 @@ key).
   in which its mean rank is the lowest (ties for the lowest shared equally). A method's ranks within a data set do
   not depend on which other data sets are drawn, so a resample's mean rank is the mean of the drawn rows.
 - **Data sets where no method beats the majority class** (:func:`majority_class_tests`): per data set and method,
-  the exact one-sided binomial test of its errors against the error of always predicting the larger class (the
+  the exact one-sided binomial test of its errors against the error of always predicting the most frequent class (the
   smaller class's share p0 of the samples): k errors among the n samples (one repeat of K-fold CV tests each sample
   once; ``errors_per_repeat``, the mean over the repeats, rounded), H0: error rate ≥ p0, p = P(Bin(n, p0) ≤ k)
   (``scipy.stats.binomtest``). Holm's step-down correction over the data set's methods controls the chance that any
   method is declared better than the majority class by luck (:func:`holm`); a data set with no adjusted p below
-  α is marked, its ranks (an order among methods that all do no better than guessing the larger class) are shown
+  α is marked, its ranks (an order among methods that all do no better than guessing the most frequent class) are shown
   apart, and the ranking is also given without it.
 
   Why this test. It needs only the error counts, which the committed table holds, so the marking is reproducible
@@ -165,17 +165,17 @@ def majority_class_tests(summary: pd.DataFrame, alpha: float = 0.05) -> dict:
 
 
 def majority_table(major: dict) -> pd.DataFrame:
-    """:func:`majority_class_tests`'s verdict per data set, readable: the error of always predicting the larger
+    """:func:`majority_class_tests`'s verdict per data set, readable: the error of always predicting the most frequent
     class, the fewest errors of any method (and which), that method's one-sided p-value and the smallest
-    Holm-adjusted p-value over the methods, and whether some method beats the larger class."""
+    Holm-adjusted p-value over the methods, and whether some method beats the most frequent class."""
     s = major["sets"]
     return pd.DataFrame({
         "data set": s["dataset"].map(dataset_title).to_numpy(), "samples": s["n_samples"].to_numpy(),
-        "larger class always: error %": (100 * s["majority_error"]).round(1).to_numpy(),
+        "most frequent class always: error %": (100 * s["majority_error"]).round(1).to_numpy(),
         "fewest errors %": (100 * s["best_error"]).round(1).to_numpy(), "by": s["best_method"].to_numpy(),
         "its p (one-sided)": [f"{p:.2g}" for p in s["best_p"]],
         "smallest p after Holm": [f"{p:.2g}" for p in s["min_p_holm"]],
-        "a method beats the larger class (5 %)": np.where(s["beats_majority"], "yes", "no"),
+        "a method beats the most frequent class (5 %)": np.where(s["beats_majority"], "yes", "no"),
     }).set_index("data set")
 
 
@@ -281,12 +281,13 @@ def ranking_sentences(rt: dict) -> str:
     if len(bad):
         names = "\n".join(f"* {dataset_title(r['dataset'])}: fewest errors {100 * r['best_error']:.1f} % "
                            f"({r['best_method']}) against {100 * r['majority_error']:.1f} % always predicting the "
-                           f"larger class; one-sided p = {r['best_p']:.2g} before Holm's correction"
+                           f"most frequent class; one-sided p = {r['best_p']:.2g} before Holm's correction"
                            for _, r in bad.iterrows())
         text = (f"**Data sets where no method beats the majority class.** On {len(bad)} of the {len(sets)} data sets "
-                f"no method's error is below that of always predicting the larger class at {100 * rt['alpha']:.0f} % "
+                f"no method's error is below that of always predicting the most frequent class at "
+                f"{100 * rt['alpha']:.0f} % "
                 f"(exact one-sided binomial test per method, Holm over the {n_m} methods). Their ranks order "
-                "methods that do no better than guessing the larger class:\n\n" + names + "\n\n")
+                "methods that do no better than guessing the most frequent class:\n\n" + names + "\n\n")
         if "boot_informative" in rt:
             bi = rt["boot_informative"]
             inf = rt["informative"]
@@ -301,8 +302,8 @@ def ranking_sentences(rt: dict) -> str:
         lines.append(text)
     else:
         lines.append(f"On every one of the {len(sets)} data sets some method's error is below that of always "
-                     f"predicting the larger class at {100 * rt['alpha']:.0f} % (exact one-sided binomial test per "
-                     f"method, Holm over the {n_m} methods).")
+                     f"predicting the most frequent class at {100 * rt['alpha']:.0f} % (exact one-sided binomial "
+                     f"test per method, Holm over the {n_m} methods).")
     return "\n\n".join(lines)
 
 
