@@ -198,3 +198,33 @@ def test_the_status_of_a_multiclass_run_counts_its_own_cells():
     assert {c["method"] for c in g["cv"]} == set(K.method_names("multiclass"))
     assert {c["dataset"] for c in g["boot"]} == {"khan"}
     assert {c["dataset"] for c in St.run_cells("full")["boot"]} == {"alon", "golub", "singh"}
+
+
+def test_the_class_balance_answer_on_k_classes_states_the_k_class_identity_and_it_holds():
+    """Exercise 4 on the multi-class board: the answer speaks of the smallest class and gives the K-class identity
+    error - balanced error = sum_k (p_k - 1/K) e_k (not the two-class (p_large - 1/2)(e_large - e_small)); the
+    identity is checked here on random predictions against scikit-learn's accuracy and balanced accuracy."""
+    from sklearn.metrics import accuracy_score, balanced_accuracy_score
+
+    from genesel.leaderboard import exercises as X
+
+    rng = np.random.default_rng(3)
+    for K in (3, 4, 7):
+        y = rng.integers(0, K, 200)
+        y[:K] = np.arange(K)
+        pred = np.where(rng.random(200) < 0.6, y, rng.integers(0, K, 200))
+        p = np.bincount(y, minlength=K) / y.size
+        e = np.array([np.mean(pred[y == k] != k) for k in range(K)])
+        lhs = (1 - accuracy_score(y, pred)) - (1 - balanced_accuracy_score(y, pred))
+        assert lhs == pytest.approx(np.sum((p - 1 / K) * e), abs=1e-12)
+    summary = pd.DataFrame({"dataset": ["khan"] * 2, "method": ["SVM (all genes)", "DLDA (all genes)"],
+                            "n_classes": [4, 4], "smaller_class_share": [8 / 63] * 2,
+                            "smaller_class_predicted": [0.05, 0.13], "error": [0.02, 0.05],
+                            "balanced_error": [0.04, 0.05]})
+    table, answer = X.class_balance(summary)
+    text = answer.data
+    assert "smallest class" in text and "(p_k - 1/K) e_k" in text and "p_large" not in text
+    assert "smallest class: share of samples %" in table.columns
+    binary = summary.drop(columns="n_classes")
+    text2 = X.class_balance(binary)[1].data
+    assert "smaller class" in text2 and "p_large - 1/2" in text2

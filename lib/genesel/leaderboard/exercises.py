@@ -144,10 +144,12 @@ def class_balance(summary: pd.DataFrame, max_share: float = 0.4, lean: float = 0
         return pd.DataFrame(), Markdown(f"No data set of this run has a class under {100 * max_share:.0f} % of its "
                                         "samples, so no method can lean towards one.")
     g["lean"] = g["smaller_class_predicted"] - g["smaller_class_share"]
+    multi = "n_classes" in g and bool((g["n_classes"].fillna(2) > 2).any())  # K >= 3: the smallest class
+    smaller, larger = ("smallest", "larger ones") if multi else ("smaller", "larger")
     g = g.sort_values(["dataset", "lean"], ascending=[True, False], kind="stable")
     table = pd.DataFrame({
         "data set": g["dataset"].map(dataset_title).to_numpy(), "method": g["method"].to_numpy(),
-        "smaller class: share of samples %": (100 * g["smaller_class_share"]).round(1).to_numpy(),
+        f"{smaller} class: share of samples %": (100 * g["smaller_class_share"]).round(1).to_numpy(),
         "its share of predictions %": (100 * g["smaller_class_predicted"]).round(1).to_numpy(),
         "lean (points)": (100 * g["lean"]).round(1).to_numpy() + 0.0,
         "error %": (100 * g["error"]).round(1).to_numpy(),
@@ -162,19 +164,28 @@ def class_balance(summary: pd.DataFrame, max_share: float = 0.4, lean: float = 0
 
     small, large = per[per["lean"] > lean].iloc[::-1], per[per["lean"] < -lean]
     text = [(f"{len(sets)} data sets of this run have" if len(sets) > 1 else "One data set of this run has")
-            + f" a smaller class under {100 * max_share:.0f} % of the samples ("
+            + f" a {smaller} class under {100 * max_share:.0f} % of the samples ("
             + ", ".join(f"{dataset_title(d)} {100 * v:.0f} %" for d, v in zip(sets["dataset"],
                                                                                 sets["smaller_class_share"])) + ")."]
-    text.append(f"Leaning towards the smaller class by more than {100 * lean:.0f} points on average: "
-                + (named(small) if len(small) else "no method") + ". Towards the larger class: "
+    text.append(f"Leaning towards the {smaller} class by more than {100 * lean:.0f} points on average: "
+                + (named(small) if len(small) else "no method") + f". Towards the {larger}: "
                 + (named(large) if len(large) else "no method") + ".")
-    text.append("The error weighs each class by its share p, the balanced error by one half: the error minus the "
-                "balanced error is (p_large - 1/2)(e_large - e_small), e the error rates within each class. A rule "
-                "that gives the smaller class more than its share of the predictions tends to err on the larger "
-                "class, and then its error is above its balanced error. One that leans the other way errs on the few "
-                "samples of the smaller class: a small error, a larger balanced error, and at the extreme every "
-                "sample given the larger class (the league tables' column *folds predicting one class*). On "
-                "unbalanced data read both errors.")
+    if multi:
+        text.append("The error weighs each class k by its share p_k, the balanced error by 1/K: the error minus the "
+                    "balanced error is the sum over the classes of (p_k - 1/K) e_k, e_k the error rate within class "
+                    "k. A rule that gives the small classes more than their share of the predictions errs on the "
+                    "large ones, and then its error is above its balanced error. One that leans the other way errs "
+                    "on the few samples of the small classes: a small error, a larger balanced error, and at the "
+                    "extreme a class that is never predicted (its recall 0 in the per-class recall table). On "
+                    "unbalanced data read both errors.")
+    else:
+        text.append("The error weighs each class by its share p, the balanced error by one half: the error minus the "
+                    "balanced error is (p_large - 1/2)(e_large - e_small), e the error rates within each class. A "
+                    "rule that gives the smaller class more than its share of the predictions tends to err on the "
+                    "larger class, and then its error is above its balanced error. One that leans the other way errs "
+                    "on the few samples of the smaller class: a small error, a larger balanced error, and at the "
+                    "extreme every sample given the larger class (the league tables' column *folds predicting one "
+                    "class*). On unbalanced data read both errors.")
     if any(m in CATALOGUE and CATALOGUE[m].paper == "Gentile 2003" for m in small.index):
         text.append("The ALMA methods have no bias: their hyperplanes pass through the origin (Gentile 2003; genesel "
                     "keeps the paper's form). The genes are centred on the training part, so along any direction w "

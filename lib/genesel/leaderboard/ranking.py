@@ -270,7 +270,7 @@ def ranking_sentences(rt: dict) -> str:
     if "boot_balanced" in rt:
         bb = rt["boot_balanced"]
         pos = _positions(bb["mean_rank"])
-        text = (f"**Balanced error** (the mean of the two classes' error rates). {_lowest(bb['mean_rank'])} the "
+        text = (f"**Balanced error** (the mean of the per-class error rates). {_lowest(bb['mean_rank'])} the "
                 f"lowest mean rank, {_interval(bb.iloc[0])}, lowest in {100 * bb.iloc[0]['share_first']:.0f} % of the "
                 "resamples")
         if bb.index[0] != lead:
