@@ -144,3 +144,24 @@ def test_one_data_set_gives_ranks_without_intervals_and_says_so():
     # two methods tied for the lowest mean rank: the sentence names both
     tie = pd.concat([one, one[one["method"] == "good"].assign(method="twin")])
     assert "good and twin share the lowest mean rank" in RK.ranking_sentences(RK.ranking_table(tie))
+
+
+def test_the_ranking_says_the_methods_differ_only_when_friedmans_test_shows_it():
+    """The sentence beside Nemenyi's critical difference follows Friedman's p-value (scipy's
+    friedmanchisquare on the same error table): "not all alike" below 5 %, "do not show that the methods differ"
+    above. The multi-class preview printed "not all alike" at p = 0.057."""
+    from scipy.stats import friedmanchisquare
+
+    def summary(errs):  # errs[d][m]: errors of 40 on data set d
+        return pd.DataFrame([dict(dataset=f"d{d}", method=f"m{m}", n_samples=40, smaller_class_share=0.45,
+                                  errors_per_repeat=k, error=k / 40, balanced_error=k / 40)
+                             for d, row in enumerate(errs) for m, k in enumerate(row)])
+
+    clear = [[1, 5, 9], [2, 6, 10], [0, 4, 12], [1, 7, 9], [3, 8, 11]]  # the same order on every data set
+    mixed = [[1, 5, 9], [9, 5, 1], [5, 1, 9], [1, 9, 5], [9, 1, 5]]
+    for errs, differ in ((clear, True), (mixed, False)):
+        p = friedmanchisquare(*np.array(errs).T).pvalue
+        assert (p < 0.05) == differ
+        text = RK.ranking_sentences(RK.ranking_table(summary(errs), n_boot=200))
+        assert ("not all alike" in text) == differ
+        assert ("do not show that the methods differ" in text) == (not differ)

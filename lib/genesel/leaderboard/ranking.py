@@ -234,6 +234,14 @@ def ranking_table(summary: pd.DataFrame, res: pd.DataFrame | None = None, n_boot
     return out
 
 
+def _friedman_words(p: float, alpha: float) -> str:
+    """Friedman's test in words, saying no more than it shows at level ``alpha``."""
+    if p < alpha:
+        return f"Friedman p = {p:.2g}: the methods are not all alike"
+    return (f"Friedman p = {p:.2g}, not below {100 * alpha:.0f} %: these data sets do not show that the methods "
+            "differ at all")
+
+
 def _share_list(b: pd.DataFrame, skip: str, k: int = 3) -> str:
     rest = b.drop(index=skip).sort_values("share_first", ascending=False, kind="stable")
     rest = rest[rest["share_first"] >= 0.005].head(k)
@@ -264,8 +272,8 @@ def ranking_sentences(rt: dict) -> str:
         within = int((b["mean_rank"] - b["mean_rank"].iloc[0] < err["cd"]).sum()) - 1
         text += (f" Nemenyi's critical difference at {100 * rt['alpha']:.0f} % is {err['cd']:.1f} ranks: {within} "
                  "other "
-                 f"method(s) have mean ranks within it of {lead}'s, so the test does not tell them apart from it "
-                 f"(Friedman p = {err['friedman_p']:.2g}: the methods are not all alike).")
+                 f"method(s) have mean ranks within it of {lead}'s, so the test does not tell them apart from it ("
+                 + _friedman_words(err["friedman_p"], rt["alpha"]) + ").")
     lines.append(text)
     if "boot_balanced" in rt:
         bb = rt["boot_balanced"]
