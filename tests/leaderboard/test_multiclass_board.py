@@ -227,4 +227,5 @@ def test_the_class_balance_answer_on_k_classes_states_the_k_class_identity_and_i
     assert "smallest class: share of samples %" in table.columns
     binary = summary.drop(columns="n_classes")
     text2 = X.class_balance(binary)[1].data
-    assert "smaller class" in text2 and "p_large - 1/2" in text2
+    assert "smaller class" in text2 and "p_large - 1/2" in text2 and "Towards the larger class:" in text2
+    assert "Towards the larger classes:" in text

@@ -145,7 +145,7 @@ def class_balance(summary: pd.DataFrame, max_share: float = 0.4, lean: float = 0
                                         "samples, so no method can lean towards one.")
     g["lean"] = g["smaller_class_predicted"] - g["smaller_class_share"]
     multi = "n_classes" in g and bool((g["n_classes"].fillna(2) > 2).any())  # K >= 3: the smallest class
-    smaller, larger = ("smallest", "larger ones") if multi else ("smaller", "larger")
+    smaller, larger = ("smallest", "larger classes") if multi else ("smaller", "larger class")
     g = g.sort_values(["dataset", "lean"], ascending=[True, False], kind="stable")
     table = pd.DataFrame({
         "data set": g["dataset"].map(dataset_title).to_numpy(), "method": g["method"].to_numpy(),
