@@ -106,3 +106,17 @@ def test_diaz2006_views_are_dettlings_preprocessing_by_hand(mirror):
         np.testing.assert_array_equal(Xa, t.X[:10])  # the data as they had it
     with pytest.raises(ValueError, match="exists for"):
         load("khan", "diaz2006")
+
+
+def test_the_tallys_one_sample_rule_uses_the_samples_of_their_data(mirror):
+    """The agreement tally compares a .632+ cell of their Table 2 within one sample of *their* data set: the n of
+    each data set in :data:`genesel.leaderboard.claims.SAMPLES` is that of the 'diaz2006' view the bootstrap runs on
+    (their Leukemia is Golub's 38 training samples, not the registry's 72)."""
+    from genesel.leaderboard import claims
+    from genesel.leaderboard.cells import DU2006_VIEWS, load
+    from genesel.leaderboard.summary import dataset_title
+
+    for name, view in DU2006_VIEWS.items():
+        short = dataset_title(name).split(" (")[0]
+        if short in claims.SAMPLES:
+            assert claims.SAMPLES[short] == load(name, view, None).y.size, name

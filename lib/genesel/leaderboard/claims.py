@@ -3,8 +3,8 @@ rule (read by :mod:`genesel.records.agreement`).
 
 - Díaz-Uriarte & Alvarez de Andrés (2006), Table 2: the .632+ bootstrap error of each of their methods on the
   data sets genesel has (Colon, Leukemia, Prostate), from ``figures/leaderboard_du2006_table2.csv``: within one
-  sample (1/n of the data set's n); their DLDA is genesel's DLDA from the next full run on (a committed table
-  without it says "no counterpart"). Their SRBCT row is compared on the multi-class board
+  sample (1/n of the n samples of their data: 62, 38 and 102); their DLDA is genesel's DLDA from the next full
+  run on (a committed table without it says "no counterpart"). Their SRBCT row is compared on the multi-class board
   (``figures/leaderboard_multiclass_du2006_table2.csv``), not yet counted here.
 - Shah, Marchand & Corbeil (2012), Tables 1-2: errors per 5-fold CV of the methods the leaderboard runs, under the
   paper's own design (repeated 5-fold CV, everything chosen by an inner CV; 10 repetitions here, 20 in the paper):
@@ -32,8 +32,9 @@ PAPER = "Díaz-Uriarte 2006"
 NOTEBOOKS = {"06_leaderboard": ("leaderboard", ("leaderboard_*.csv",))}
 EXPLAINED = ()
 
-#: samples of the data sets of Díaz-Uriarte's Table 2 that genesel has
-SAMPLES = {"Colon": 62, "Leukemia": 72, "Prostate": 102}
+#: samples of the data sets of Díaz-Uriarte's Table 2 that genesel has, as they had them (their Leukemia is Golub's
+#: 38 training samples, rebuilt exactly by the 'diaz2006' view: one sample of theirs is 1/38, not 1/72)
+SAMPLES = {"Colon": 62, "Leukemia": 38, "Prostate": 102}
 _SHAH, _TAN = "Shah 2012", "Tan 2006"
 _OTHER = ("another protocol: the thesis' one 10-fold CV with C fixed and the biomarker set's size by LOO forward "
           "selection, against the leaderboard's 10 × 5-fold CV with everything chosen by an inner CV")
