@@ -120,3 +120,35 @@ def test_the_tallys_one_sample_rule_uses_the_samples_of_their_data(mirror):
         short = dataset_title(name).split(" (")[0]
         if short in claims.SAMPLES:
             assert claims.SAMPLES[short] == load(name, view, None).y.size, name
+
+
+def test_a_cell_is_within_noise_when_the_gap_is_at_most_two_se_of_the_difference():
+    """Their Monte-Carlo s.e. is unknown and taken as ours would be at their B = 200: at our B = 200 the s.e. of the
+    difference is sqrt(2) x ours (benchmarks/bench_du2006_table2.py's rule); at B = 50, sqrt(1.25) x ours."""
+    from genesel.leaderboard.du2006 import within_noise
+
+    se = 0.005
+    assert within_noise(0.150 + 0.0141, 0.150, se, 200) and not within_noise(0.150 + 0.0142, 0.150, se, 200)
+    assert within_noise(0.150 - 0.0111, 0.150, se, 50) and not within_noise(0.150 - 0.0112, 0.150, se, 50)
+
+
+def test_the_table_flags_the_cells_beyond_noise_and_the_note_names_each_with_its_verdict():
+    """du2006_table computes 'within noise' from each cell's own s.e.; gaps_note lists exactly the flagged cells,
+    with the verdict of :data:`DU2006_GAPS` where there is one and 'no cause tested yet' where there is none."""
+    import pandas as pd
+
+    from genesel.leaderboard import du2006 as D
+
+    paper = dict(zip(D.DU2006_COLUMNS, D.DU2006_TABLE2["alon"]))
+    est = pd.DataFrame([dict(dataset="alon", method=m, n_boot=200, mc_se=0.004, no_info_majority=0.355,
+                             error_632plus=paper[c] + {"KNN": 0.046, "SVM": -0.038}.get(c, 0.005))
+                        for c, m in D.DU2006_COLUMN_METHODS.items()])
+    table = D.du2006_table(est)
+    flags = table.xs(D.dataset_title("alon"))["within noise"]
+    assert set(flags[flags == "no"].index) == {"KNN", "SVM"} and flags["no info"] == "–"
+    assert (flags.drop(["no info", "KNN", "SVM"]) == "yes").all()
+    note = D.gaps_note(table=table)
+    assert note.startswith("2 of the 9 cells compared are beyond the bootstrap's noise")
+    assert "KNN: ours 0.198 against their 0.152 (+0.046" in note and D.DU2006_GAPS[("alon", "KNN")][0] in note
+    assert "SVM: ours 0.109 against their 0.147 (-0.038" in note and "no cause tested yet" in note
+    assert "DLDA: ours" not in note

@@ -177,6 +177,7 @@ def test_the_632plus_bootstrap_beside_their_srbct_row(mirror):
     assert row.loc["no info", "paper"] == 0.635 and row.loc["no info", "genesel"] == round(1 - 23 / 63, 3)
     assert row.loc["DLDA", "genesel method"] == "DLDA (all genes)"
     assert isinstance(row.loc["DLDA", "genesel"], float) and 0.0 <= row.loc["DLDA", "genesel"] <= 0.635
+    assert row.loc["DLDA", "s.e. (Monte Carlo)"] >= 0.0 and row.loc["DLDA", "within noise"] in ("yes", "no")
     assert "Lymphoma: not compared" in du2006.views_note(["khan"])
 
 
@@ -209,14 +210,14 @@ def test_the_class_balance_answer_on_k_classes_states_the_k_class_identity_and_i
     from genesel.leaderboard import exercises as X
 
     rng = np.random.default_rng(3)
-    for K in (3, 4, 7):
-        y = rng.integers(0, K, 200)
-        y[:K] = np.arange(K)
-        pred = np.where(rng.random(200) < 0.6, y, rng.integers(0, K, 200))
-        p = np.bincount(y, minlength=K) / y.size
-        e = np.array([np.mean(pred[y == k] != k) for k in range(K)])
+    for k_ in (3, 4, 7):
+        y = rng.integers(0, k_, 200)
+        y[:k_] = np.arange(k_)
+        pred = np.where(rng.random(200) < 0.6, y, rng.integers(0, k_, 200))
+        p = np.bincount(y, minlength=k_) / y.size
+        e = np.array([np.mean(pred[y == k] != k) for k in range(k_)])
         lhs = (1 - accuracy_score(y, pred)) - (1 - balanced_accuracy_score(y, pred))
-        assert lhs == pytest.approx(np.sum((p - 1 / K) * e), abs=1e-12)
+        assert lhs == pytest.approx(np.sum((p - 1 / k_) * e), abs=1e-12)
     summary = pd.DataFrame({"dataset": ["khan"] * 2, "method": ["SVM (all genes)", "DLDA (all genes)"],
                             "n_classes": [4, 4], "smaller_class_share": [8 / 63] * 2,
                             "smaller_class_predicted": [0.05, 0.13], "error": [0.02, 0.05],

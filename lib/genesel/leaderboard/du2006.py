@@ -23,7 +23,7 @@ from genesel.leaderboard.cells import DU2006_VIEWS, VIEWS, load
 from genesel.leaderboard.summary import dataset_title
 
 __all__ = ["DU2006_COLUMNS", "DU2006_TABLE2", "DU2006_COLUMN_METHODS", "DU2006_DATA", "DU2006_LYMPHOMA",
-           "DU2006_GAPS", "estimates_632", "du2006_table", "views_note", "gaps_note", "bootstrap_632",
+           "DU2006_GAPS", "estimates_632", "du2006_table", "within_noise", "views_note", "gaps_note", "bootstrap_632",
            "apparent_and_oob", "jackknife_se"]
 
 DU2006_COLUMNS = ("no info", "SVM", "KNN", "DLDA", "SC.l", "SC.s", "NN.vs", "random forest", "RF var.sel. s.e. 0",
@@ -123,8 +123,9 @@ def jackknife_se(y, ap, oob) -> float:
 
 
 def estimates_632(boot: pd.DataFrame | None) -> pd.DataFrame | None:
-    """One row per (data set, method) of the bootstrap cells: the .632+ error and its parts (None: no bootstrap in
-    this run). A method that could not run at a data set's size in some bootstrap sample is left out there."""
+    """One row per (data set, method) of the bootstrap cells: the .632+ error, its Monte-Carlo standard error
+    (``mc_se``, :func:`jackknife_se`) and its parts (None: no bootstrap in this run). A method that could not run at
+    a data set's size in some bootstrap sample is left out there."""
     if boot is None:
         return None
     from genesel.leaderboard.summary import applicable
@@ -140,15 +141,25 @@ def estimates_632(boot: pd.DataFrame | None) -> pd.DataFrame | None:
         ap, oob = apparent_and_oob(y, g[g["boot"] < 0].iloc[0], (r for _, r in g[g["boot"] >= 0].iterrows()))
         est = error_632plus(y, ap, oob)
         rows.append(dict(dataset=d, method=m, view=view, n_boot=len(oob), error_632plus=est.error,
+                         mc_se=jackknife_se(y, ap, oob),
                          apparent=est.apparent, loo_bootstrap=est.loo_bootstrap, no_information=est.no_information,
                          size=float(g.loc[g["boot"] >= 0, "size"].mean()),
                          no_info_majority=float(1.0 - np.max(np.unique(y, return_counts=True)[1]) / y.size)))
     return pd.DataFrame(rows)
 
 
+def within_noise(ours: float, paper: float, se: float, n_boot: int, their_boot: int = 200) -> bool:
+    """Whether our .632+ estimate is within the bootstrap's noise of theirs: |ours - paper| <= 2 s.e. of the
+    difference, where our Monte-Carlo s.e. ``se`` (``n_boot`` samples) and theirs, unknown and taken as ours would
+    be at their B = ``their_boot``, add: s.e. of the difference = se * sqrt(1 + n_boot / their_boot). The Monte-Carlo
+    noise only: it says whether more bootstrap samples could close the gap, not whether the two rules are alike."""
+    return bool(abs(ours - paper) <= 2.0 * se * np.sqrt(1.0 + n_boot / their_boot))
+
+
 def du2006_table(est: pd.DataFrame | None) -> pd.DataFrame:
     """Díaz-Uriarte & Alvarez de Andrés 2006, Table 2 beside our .632+ estimates, one row per data set and
-    column of theirs; a data set their table does not have (a user's file, another registered set) gets our
+    column of theirs, with our Monte-Carlo s.e. and whether the cell is within the bootstrap's noise of theirs
+    (:func:`within_noise`); a data set their table does not have (a user's file, another registered set) gets our
     estimates with '–' as the paper's value. ``est`` None (no bootstrap in this run): one row saying so."""
     if est is None:
         return pd.DataFrame([{"data set": "–", "their column": "–", "genesel method": "–", "paper": "–",
@@ -160,38 +171,65 @@ def du2006_table(est: pd.DataFrame | None) -> pd.DataFrame:
         e = est[est["dataset"] == d].set_index("method")
         published = DU2006_TABLE2.get(d, ("–",) * len(DU2006_COLUMNS))
         for col, paper in zip(DU2006_COLUMNS, published):
+            se, nb = np.nan, 0
             if col == "no info":
                 ours = e["no_info_majority"].iloc[0]
-                meth = "(always the larger class)"
+                meth = "(always the most frequent class)"
             else:
                 meth = DU2006_COLUMN_METHODS[col]
                 ours = e.loc[meth, "error_632plus"] if meth in e.index else np.nan
+                if meth in e.index and "mc_se" in e:
+                    se, nb = float(e.loc[meth, "mc_se"]), int(e.loc[meth, "n_boot"])
+            flag = "–"
+            if np.isfinite(ours) and np.isfinite(se) and paper != "–":
+                flag = "yes" if within_noise(float(ours), float(paper), se, nb) else "no"
             rows.append({"data set": dataset_title(d), "their column": col, "genesel method": meth or "no counterpart",
-                         "paper": paper, "genesel": round(float(ours), 3) if np.isfinite(ours) else "–"})
+                         "paper": paper, "genesel": round(float(ours), 3) if np.isfinite(ours) else "–",
+                         "s.e. (Monte Carlo)": round(se, 4) if np.isfinite(se) else "–", "within noise": flag})
     return pd.DataFrame(rows).set_index(["data set", "their column"]) if rows else pd.DataFrame(rows)
 
 
-def views_note(datasets=None) -> str:
+def views_note(datasets=None, table: pd.DataFrame | None = None) -> str:
     """The data views of the .632+ comparison and how each data set of their Table 2 that ran (``datasets``; None:
-    all three) differs from theirs; empty when none of them ran."""
+    all three) differs from theirs, and the cells beyond the bootstrap's noise (:func:`gaps_note`; of ``table``, this
+    run's :func:`du2006_table`, when given); empty when none of them ran."""
     shown = [d for d in (DU2006_VIEWS if datasets is None else datasets) if d in DU2006_DATA]
     if not shown:
         return ""
     views = [f"{k}: {v}" for k, v in VIEWS.items() if any(DU2006_VIEWS.get(d) == k for d in shown)]
-    gaps = gaps_note(shown)
+    gaps = gaps_note(shown, table)
     return "; ".join(views + ["Data sets of their Table 2 here: " + "; ".join(DU2006_DATA[d] for d in shown)]
                      + ([DU2006_LYMPHOMA] if "khan" in shown else [])) + (f". {gaps}" if gaps else "")
 
 
-def gaps_note(datasets=None) -> str:
-    """The cells of their Table 2 that stayed beyond the bootstrap's noise on ``datasets`` (None: all), each with its
-    verdict and numbers (:data:`DU2006_GAPS`); empty when none of them ran."""
-    keys = [k for k in DU2006_GAPS if datasets is None or k[0] in datasets]
-    if not keys:
+def gaps_note(datasets=None, table: pd.DataFrame | None = None) -> str:
+    """The cells of their Table 2 beyond the bootstrap's noise, each with its verdict and numbers
+    (:data:`DU2006_GAPS`): with ``table`` (:func:`du2006_table` of this run), the cells it flags ("within noise":
+    "no"), a flagged cell without an entry said to have no cause tested yet; without it, the entries of
+    ``datasets`` (None: all). Empty when there is none."""
+    if table is None:
+        keys = [k for k in DU2006_GAPS if datasets is None or k[0] in datasets]
+        if not keys:
+            return ""
+        return "Cells beyond the bootstrap's noise: " + "; ".join(
+            f"{dataset_title(d)} {col}: {DU2006_GAPS[(d, col)][0]} ({DU2006_GAPS[(d, col)][1]})" for d, col in keys)
+    t = table.reset_index()
+    if "within noise" not in t:
         return ""
-    return "Cells beyond the bootstrap's noise: " + "; ".join(
-        f"{dataset_title(d)} {col}: {DU2006_GAPS[(d, col)][0]} ({DU2006_GAPS[(d, col)][1]})" for d, col in keys)
-
+    names = {dataset_title(d): d for d in DU2006_TABLE2}
+    parts = []
+    for _, r in t[t["within noise"] == "no"].iterrows():
+        key = (names.get(r["data set"]), r["their column"])
+        gap = float(r["genesel"]) - float(r["paper"])
+        head = (f"{r['data set']} {r['their column']}: ours {float(r['genesel']):.3f} against their "
+                f"{float(r['paper']):.3f} ({gap:+.3f}, our Monte-Carlo s.e. {float(r['s.e. (Monte Carlo)']):.3f})")
+        parts.append(f"{head}, {DU2006_GAPS[key][0]} ({DU2006_GAPS[key][1]})" if key in DU2006_GAPS
+                     else f"{head}, no cause tested yet")
+    n = int((t["within noise"] != "–").sum())
+    if not parts:
+        return f"All {n} cells compared are within the bootstrap's noise of theirs." if n else ""
+    return (f"{len(parts)} of the {n} cells compared are beyond the bootstrap's noise (more than 2 s.e. of the "
+            "difference, their Monte-Carlo noise taken as ours): " + "; ".join(parts))
 
 
 def bootstrap_632(X, y, method: str, n_boot: int = 20, seed: int = 0, inner_k: int = 5, prep=None) -> dict:
