@@ -217,6 +217,7 @@ _specs = [
         "Small round blue cell tumours, 4 classes; 2308 cDNA genes, log ratios. Multi-class (y = 0..3).",
         "Khan J, Wei JS, Ringner M et al. Classification and diagnostic prediction of cancers using gene "
         "expression profiling and artificial neural networks. Nat Med 7:673-679, 2001.",
+        title="Small round blue cell tumours (Khan 2001)",
         scale="log",
     ),
     DatasetSpec(
@@ -225,6 +226,7 @@ _specs = [
         "Breast tumour subtypes, 5 classes coded 1-5; 456 genes, centred log ratios. Multi-class (y = 0..4).",
         "Sorlie T, Perou CM, Tibshirani R et al. Gene expression patterns of breast carcinomas distinguish tumor "
         "subclasses with clinical implications. PNAS 98:10869-10874, 2001.",
+        title="Breast tumour subtypes (Sørlie 2001)",
         scale="log",
     ),
     DatasetSpec(
@@ -232,6 +234,7 @@ _specs = [
         "Multi-tissue carcinomas, 4 classes coded 1-4; 5565 genes. Multi-class (y = 0..3).",
         "Su AI, Welsh JB, Sapinoso LM et al. Molecular classification of human carcinomas by use of gene "
         "expression signatures. Cancer Res 61:7388-7393, 2001.",
+        title="Multi-tissue carcinomas (Su 2001)",
         scale="log",
     ),
     DatasetSpec(
@@ -242,6 +245,7 @@ _specs = [
         "Soft-tissue sarcomas, 10 classes (GEO GDS2736); HG-U133A. Multi-class.",
         "Nakayama R, Nemoto T, Takahashi H et al. Gene expression analysis of soft tissue sarcomas. Mod Pathol "
         "20:749-759, 2007.",
+        title="Soft-tissue sarcomas (Nakayama 2007)",
         scale="raw",
     ),
     DatasetSpec(
@@ -250,6 +254,7 @@ _specs = [
         "DNA methylation of normal tissues, 3 classes; 1413 CpG loci. Multi-class.",
         "Christensen BC, Houseman EA, Marsit CJ et al. Aging and environmental exposures alter tissue-specific DNA "
         "methylation dependent upon CpG island context. PLoS Genet 5:e1000602, 2009.",
+        title="Normal tissues, DNA methylation (Christensen 2009)",
         scale="fraction", measures="methylation",
     ),
     DatasetSpec(

@@ -440,7 +440,8 @@ def test_display_name_reads_the_registry_and_a_paper_spelling():
     assert display_name("leukemia") == "Leukemia (Golub 1999)"  # aliases resolve
     assert display_name("chandran_primary") == "Prostate, primary (Chandran 2007)"
     assert display_name("gordon") == "Lung adenocarcinoma vs mesothelioma (Gordon 2002)"
-    assert display_name("khan") == "khan"  # no title in the registry (a multi-class set): the name
+    assert display_name("khan") == "Small round blue cell tumours (Khan 2001)"
+    assert display_name("mnist_0v8") == "mnist_0v8"  # no title in the registry: the name
     assert display_name("my_own_file") == "my_own_file"  # not registered (a user's data set)
     spelling = {"golub": "Leuk", "pomeroy": "C_MD"}
     assert display_name("golub", spelling) == "Leuk" and display_name("cmd", spelling) == "C_MD"
