@@ -1,0 +1,136 @@
+"""Cell shards (genesel.experiments.shards, `genesel shards`): a finished cell carried to a cache of another key is
+served exactly as computed; a cell of other code is not served; a damaged or crafted shard is refused by name."""
+
+import hashlib
+import json
+import lzma
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from genesel.experiments import shards as S
+from genesel.experiments.grid import ENV_CACHE_ONLY, CellsNotCached, run_grid
+from genesel.leaderboard.cells import cv_cell, cv_cells
+
+pytestmark = pytest.mark.usefixtures("mirror")
+
+METHODS = ["t-test + SVM", "SVM (all genes)"]
+
+
+def _cells():
+    return cv_cells(["alon"], METHODS, n_repeats=1, n_folds=3, inner_k=3, seed=0, quick=True, max_genes=60)
+
+
+def _frame(cache):
+    return run_grid(_cells(), cv_cell, cache_dir=cache, progress=False).sort_values(["method", "fold"])
+
+
+def plain_cell(n: int, seed: int) -> dict:
+    """A grid function that loads no data (a test that switches the cache key must not touch the parsed-data cache,
+    which the same key authenticates): arrays, NaN, a tuple, a long list of integers."""
+    rng = np.random.default_rng(seed)
+    return {"scores": rng.normal(size=n), "ints": np.arange(n, dtype=np.int32), "nan": float("nan"),
+            "pair": (n, "n"), "genes": list(range(0, 40 * n, 3)), "scalar": np.float64(1) / 3}
+
+
+def test_a_cell_is_served_exactly_on_a_machine_with_another_key(tmp_path, monkeypatch):
+    cells = [dict(n=n, seed=s) for n in (1, 5) for s in (0, 1)]
+    monkeypatch.setenv("GENESEL_CACHE_KEY", "the first machine's key, 32 characters")
+    first = run_grid(cells, plain_cell, cache_dir=tmp_path / "a", progress=False)
+    assert S.export_cells(tmp_path / "a", plain_cell, cells, tmp_path / "p.xz")["exported"] == 4
+    monkeypatch.setenv("GENESEL_CACHE_KEY", "the second machine's key, 32 characters")
+    with pytest.raises(S.ShardError, match="genesel's own grid functions"):  # by name, only genesel's functions
+        S.import_shard(tmp_path / "p.xz", tmp_path / "b")
+    with pytest.raises(S.ShardError, match="not of"):
+        S.import_shard(tmp_path / "p.xz", tmp_path / "b", func=_frame)
+    assert S.import_shard(tmp_path / "p.xz", tmp_path / "b", func=plain_cell)["imported"] == 4
+    monkeypatch.setenv(ENV_CACHE_ONLY, "1")
+    again = run_grid(cells, plain_cell, cache_dir=tmp_path / "b", progress=False)
+    for col in ("scores", "ints", "genes"):
+        for a, b in zip(first[col], again[col]):
+            assert type(a) is type(b) and np.array_equal(a, b)
+    assert all(isinstance(v, tuple) for v in again["pair"]) and np.isnan(again["nan"]).all()
+    assert (again["scalar"] == np.float64(1) / 3).all()
+
+
+@pytest.fixture
+def exported(tmp_path):
+    first = _frame(tmp_path / "a")
+    got = S.export_cells(tmp_path / "a", cv_cell, _cells() + [dict(_cells()[0], seed=7)], tmp_path / "alon.cells.xz")
+    assert got == {"exported": 6, "missing": 1}  # the seed-7 cell was never computed
+    return first, tmp_path / "alon.cells.xz"
+
+
+def test_imported_leaderboard_cells_are_served_exactly(exported, tmp_path, monkeypatch):
+    first, shard = exported
+    assert S.import_shard(shard, tmp_path / "b") == {"imported": 6, "present": 0, "stale": 0,
+                                                      "func": "genesel.leaderboard.cells.cv_cell"}
+    assert S.import_shard(shard, tmp_path / "b")["present"] == 6
+    monkeypatch.setenv(ENV_CACHE_ONLY, "1")  # nothing may be computed: every cell must come from the shard
+    again = _frame(tmp_path / "b")
+    cols = [c for c in first.columns if c not in ("written",)]
+    pd.testing.assert_frame_equal(first[cols].reset_index(drop=True), again[cols].reset_index(drop=True))
+    with pytest.raises(CellsNotCached):  # a cell the shard does not hold is not invented
+        run_grid([dict(_cells()[0], seed=7)], cv_cell, cache_dir=tmp_path / "b", progress=False)
+
+
+def test_cells_of_other_code_are_stale_and_not_imported(exported, tmp_path, monkeypatch):
+    import genesel._version
+
+    _, shard = exported
+    monkeypatch.setattr(genesel._version, "__version__", "9.9.9")  # every key of this "code" differs
+    got = S.import_shard(shard, tmp_path / "c")
+    assert (got["imported"], got["stale"]) == (0, 6)
+
+
+def _write(path, data):
+    body = json.dumps(data).encode()
+    head = json.dumps({"format": S.FORMAT, "sha256": hashlib.sha256(body).hexdigest()}).encode()
+    path.write_bytes(lzma.compress(head + b"\n" + body))
+    return path
+
+
+def test_damaged_or_crafted_shards_are_refused_by_name(exported, tmp_path, monkeypatch):
+    _, shard = exported
+    data = json.loads(lzma.decompress(shard.read_bytes()).partition(b"\n")[2])
+    blob = bytearray(shard.read_bytes())
+    blob[len(blob) // 2] ^= 0xFF
+    (tmp_path / "flipped.xz").write_bytes(bytes(blob))
+    with pytest.raises(S.ShardError, match="flipped.xz"):
+        S.read_shard(tmp_path / "flipped.xz")
+    head, _, body = lzma.decompress(shard.read_bytes()).partition(b"\n")
+    (tmp_path / "edited.xz").write_bytes(lzma.compress(head + b"\n" + body.replace(b'"errors":', b'"errorz":', 1)))
+    with pytest.raises(S.ShardError, match="damaged"):
+        S.read_shard(tmp_path / "edited.xz")
+    code = dict(data, func="os.system")
+    with pytest.raises(S.ShardError, match="genesel's own grid functions"):
+        S.import_shard(_write(tmp_path / "code.xz", code), tmp_path / "d")
+    objects = json.loads(json.dumps(data))
+    objects["cells"][0]["result"]["arrays"] = [{"dtype": "|O", "shape": [1], "data": [1]}]
+    with pytest.raises(S.ShardError, match="dtype object"):
+        S.read_shard(_write(tmp_path / "objects.xz", objects))
+    monkeypatch.setattr(S, "MAX_BYTES", 1000)  # a file that expands past the bound is refused before it is parsed
+    with pytest.raises(S.ShardError, match="larger than 1000 bytes"):
+        S.read_shard(shard)
+    (tmp_path / "plain.txt").write_text("not a shard")
+    with pytest.raises(S.ShardError, match="not an xz-compressed cell shard"):
+        S.read_shard(tmp_path / "plain.txt")
+
+
+def test_the_command_exports_per_data_set_and_imports_a_folder(tmp_path, monkeypatch, capsys):
+    from genesel.cli import main
+    from genesel.leaderboard import shards as L
+
+    monkeypatch.setattr("genesel.leaderboard.status.run_cells",
+                        lambda mode, datasets, methods, seed, board: {"cv": _cells(), "boot": []})
+    _frame(tmp_path / "a")
+    assert main(["shards", "export", "--datasets", "alon", "--cache", str(tmp_path / "a"),
+                 "--out", str(tmp_path / "out")]) == 0
+    assert "6 of      6 cells" in capsys.readouterr().out
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["alon.cv" + L._SUFFIX]
+    assert main(["shards", "import", str(tmp_path / "out"), "--cache", str(tmp_path / "b")]) == 0
+    assert "6 imported, 0 already in the cache, 0 stale" in capsys.readouterr().out
+    (tmp_path / "bad.cells.xz").write_text("x")
+    assert main(["shards", "import", str(tmp_path / "bad.cells.xz"), "--cache", str(tmp_path / "b")]) == 1
+    assert "bad.cells.xz" in capsys.readouterr().out
