@@ -138,9 +138,9 @@ def _is_presentation(stem):
 #: every other module of papers/ holds cells or what cells use: its code is part of cache keys
 LEADERBOARD = PKG / "leaderboard"
 #: leaderboard modules that only read results (summaries, tables, ranks, figures, the published numbers, cost, the
-#: exercises' answers, the claims beside the papers; how far a run is): never in a cell's key
+#: exercises' answers, the claims beside the papers; how far a run is; carrying its cells): never in a cell's key
 LEADERBOARD_READERS = ("summary", "tables", "ranking", "figures", "labels", "du2006", "published", "cost",
-                       "exercises", "claims", "status")
+                       "exercises", "claims", "status", "shards")
 CELL_MODULES = sorted([f"genesel.papers.{p.stem}" for p in PAPERS.glob("*.py")
                        if p.stem != "__init__" and not _is_presentation(p.stem)]
                       + [f"genesel.leaderboard.{p.stem}" for p in LEADERBOARD.glob("*.py")
