@@ -157,16 +157,17 @@ def _outputs(nb):
     return [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
 
 
-def _run(path, tmp_path, monkeypatch, parameters=None):
+def _run(path, tmp_path, monkeypatch, parameters=None, *, cache):
     """Run ``path`` in quick mode under the inline backend (as `make run` and JupyterLab run it), and check what
     every run must hold: figures saved, nothing on stderr, every figure shown with its title as alt text, and no
-    text that cannot be true of the run (:func:`notebook_text.scan_notebook`)."""
+    text that cannot be true of the run (:func:`notebook_text.scan_notebook`). ``cache``: the grid cache, the
+    session's notebook cache (conftest.notebook_cell_cache), so a cell two runs share is computed once."""
     from genesel.records.runner import execute_notebook
     from notebook_text import scan_notebook
 
     figs = tmp_path / "figures"
     monkeypatch.setenv("GENESEL_FIGURES_DIR", str(figs))
-    monkeypatch.setenv("GENESEL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("GENESEL_CACHE_DIR", str(cache))
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel's inline backend: plt.show() displays figures
     out = execute_notebook(path, tmp_path / "runs", quick=True, parameters=parameters, timeout=900)
     assert out.exists()
@@ -198,18 +199,18 @@ def test_every_notebook_keeps_its_tables_on_record(path):
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs_quick(path, tmp_path, monkeypatch, mirror):
-    _run(path, tmp_path, monkeypatch)
+def test_notebook_runs_quick(path, tmp_path, monkeypatch, mirror, notebook_cell_cache):
+    _run(path, tmp_path, monkeypatch, cache=notebook_cell_cache)
 
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 @pytest.mark.registration("paper", "OTHER_DATA", "tests/test_notebooks.py")
-def test_notebook_runs_on_another_data_set(path, tmp_path, monkeypatch, mirror):
+def test_notebook_runs_on_another_data_set(path, tmp_path, monkeypatch, mirror, notebook_cell_cache):
     params = OTHER_DATA.get(path.stem)
     if params is None:
         pytest.fail(f"add {path.stem} to OTHER_DATA: every notebook must run on a non-default data set")
-    _run(path, tmp_path, monkeypatch, parameters=params)
+    _run(path, tmp_path, monkeypatch, parameters=params, cache=notebook_cell_cache)
 
 
 #: Per paper, the notebook run on a user's file (issue 22): the registered set written out, how many of its most
@@ -277,7 +278,7 @@ def _texts(nb) -> list:
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("stem", list(USER_FILES))
-def test_a_paper_notebook_runs_on_a_users_file(stem, tmp_path, monkeypatch, mirror):
+def test_a_paper_notebook_runs_on_a_users_file(stem, tmp_path, monkeypatch, mirror, notebook_cell_cache):
     """Issue 22: a registered set written to a CSV of one's own, passed as the notebook's data-set parameter with
     ``label``, runs in quick mode without a warning, shows the file by its name in its tables and figure titles,
     never by its path, and says nothing that cannot be true of the run."""
@@ -287,7 +288,8 @@ def test_a_paper_notebook_runs_on_a_users_file(stem, tmp_path, monkeypatch, mirr
     params = {"datasets": str(path), "label": label, **extra}
     if stem == "06_leaderboard":
         params["boot_datasets"] = str(path)
-    nb = _run(ROOT / "notebooks" / f"{stem}.ipynb", tmp_path, monkeypatch, parameters=params)
+    nb = _run(ROOT / "notebooks" / f"{stem}.ipynb", tmp_path, monkeypatch, parameters=params,
+              cache=notebook_cell_cache)
     texts = _texts(nb)
     assert not [t for t in texts if str(folder) in t], "an output shows the file's path; show its name"
     tables = [t for o in _outputs(nb) for t in ["".join(o.get("data", {}).get("text/html", ""))] if "<table" in t]
@@ -423,7 +425,7 @@ def test_every_figure_shown_in_a_notebook_carries_its_title_as_alt_text(tmp_path
 
 
 @pytest.mark.notebook
-def test_the_leaderboard_on_a_grouped_count_study(tmp_path, monkeypatch, mirror):
+def test_the_leaderboard_on_a_grouped_count_study(tmp_path, monkeypatch, mirror, notebook_cell_cache):
     """Issue 37: notebook 06 on a paired count study (Alon's colon as patients' tumour and normal pairs, Poisson
     counts at library sizes varying four-fold; tests/study_files.py) with ``groups``: it runs, states its decisions
     (counts normalised by library size, the folds and what adapted, the splits grouped), runs no .632+ bootstrap
@@ -445,7 +447,8 @@ def test_the_leaderboard_on_a_grouped_count_study(tmp_path, monkeypatch, mirror)
     monkeypatch.setenv("GENESEL_RUNS_DIR", str(tmp_path / "tables"))
     params = {"datasets": str(path), "label": "tissue", "groups": "patient",
               "methods": '["SVM (all genes)", "kNN (all genes)", "MSVM-RFE + SVM"]'}
-    nb = _run(ROOT / "notebooks" / "06_leaderboard.ipynb", tmp_path, monkeypatch, parameters=params)
+    nb = _run(ROOT / "notebooks" / "06_leaderboard.ipynb", tmp_path, monkeypatch, parameters=params,
+              cache=notebook_cell_cache)
     text = "\n".join(_texts(nb))
     assert "counts normalised by library size" in text and "Splits grouped by 'patient' (22 groups)" in text
     assert "smallest class: outer / inner training part" in text and "no .632+ comparison" in text
@@ -458,7 +461,7 @@ def test_the_leaderboard_on_a_grouped_count_study(tmp_path, monkeypatch, mirror)
 
 
 @pytest.mark.notebook
-def test_the_leaderboard_on_a_users_multiclass_file(tmp_path, monkeypatch, mirror):
+def test_the_leaderboard_on_a_users_multiclass_file(tmp_path, monkeypatch, mirror, notebook_cell_cache):
     """Issue 38: a K-class study of one's own (Khan's SRBCT written as a CSV, its Burkitt lymphomas cut to 3 so that
     one class is too small for the folds) runs through notebook 06 in quick mode without ``classes``: the multi-class
     board is chosen from the data, the class of 3 is left out with a line saying so, a binary-only method gives its
@@ -481,7 +484,8 @@ def test_the_leaderboard_on_a_users_multiclass_file(tmp_path, monkeypatch, mirro
     params = {"datasets": str(path), "label": "subtype",
               "methods": '["t-test + SVM", "ANOVA F + SVM", "t-test one-vs-rest + SVM", "DLDA (all genes)", '
                          '"shrunken centroids (SC.s)", "multinomial L1 logistic regression"]'}
-    nb = _run(ROOT / "notebooks" / "06_leaderboard.ipynb", tmp_path, monkeypatch, parameters=params)
+    nb = _run(ROOT / "notebooks" / "06_leaderboard.ipynb", tmp_path, monkeypatch, parameters=params,
+              cache=notebook_cell_cache)
     text = "\n".join(_texts(nb))
     assert "3 samples, fewer than 5" in text and "EWS (23) / NB (12) / RMS (20)" in text
     assert "not applicable: binary only" in text
