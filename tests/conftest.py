@@ -34,6 +34,21 @@ def mirror() -> Path:
 
 
 @pytest.fixture(scope="session")
+def notebook_cell_cache(tmp_path_factory) -> Path:
+    """One grid cache (``GENESEL_CACHE_DIR``) for the notebook runs of a test session, so that a cell two notebook
+    tests compute identically (the same data set, protocol and code: one key) is computed once. Under pytest-xdist
+    every worker uses the same folder (the session's temporary root, shared by the workers): the cache's claims
+    (:mod:`genesel.experiments.claims`) let one worker compute a cell while another waits for its record. For tests
+    that only run notebooks: a test of caching or recomputation itself keeps a cache of its own."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # .../pytest-N/popen-gwK -> .../pytest-N, the same for every worker of the session
+    folder = base / "notebook-cell-cache"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
 def golub(mirror):
     from genesel.datasets import load_dataset
 

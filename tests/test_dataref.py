@@ -149,6 +149,8 @@ def test_a_notebook_parameter_becomes_the_value_once(tmp_path):
     assert refs == [str(DataRef.of(p, label="cell type", classes=["CD14+ Monocyte", "B cell"]))]
     assert load_dataset(refs[0]).classes == ("CD14+ Monocyte", "B cell")
     assert dataset_list(DataRef.of(refs[0]), ["alon"]) == refs  # a DataRef passes as it is
+    # the path alone, not in a list (papermill -p datasets my.csv; the notebook tests pass files in lists)
+    assert dataset_list(str(p), ["alon"], label="cell type", classes='["CD14+ Monocyte", "B cell"]') == refs
     yaml_form = dataset_list([str(p)], ["alon"], label="cell type", classes="[CD14+ Monocyte, B cell]")
     assert yaml_form == refs
     with pytest.raises(ValueError, match=r"3 classes.*-p classes '\[\"B cell\", \"CD14\+ Monocyte\"\]'"):

@@ -265,14 +265,15 @@ def test_notebook_parameters_are_checked():
 
 
 @pytest.mark.notebook
-def test_notebook_runs_on_an_alias_passed_as_a_papermill_string(tmp_path, monkeypatch, mirror):
-    """papermill -p datasets '["leukemia"]' (a string holding a list, and an alias) and -p step 1."""
+def test_notebook_runs_on_an_alias_passed_as_a_papermill_string(tmp_path, monkeypatch, mirror, notebook_cell_cache):
+    """papermill -p datasets '["leukemia"]' (a string holding a list, and an alias) and -p step 1. The grid cache is
+    the session's notebook cache (conftest.notebook_cell_cache): Leukemia cells another run computed are read."""
     from pathlib import Path
 
     from genesel.records.runner import execute_notebook
 
     monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path / "figures"))
-    monkeypatch.setenv("GENESEL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("GENESEL_CACHE_DIR", str(notebook_cell_cache))
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = Path(__file__).resolve().parents[2] / "notebooks" / "01_guyon2002_svm_rfe.ipynb"
     out = execute_notebook(nb, tmp_path / "runs", quick=True, parameters={"datasets": '["leukemia"]'}, timeout=900)
