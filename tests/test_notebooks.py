@@ -215,7 +215,7 @@ def test_notebook_runs_on_another_data_set(path, tmp_path, monkeypatch, mirror, 
         pytest.fail(f"add {path.stem} to OTHER_DATA: every notebook must run on a non-default data set")
     params = dict(params)
     user = None
-    if path.stem in USER_FILES and path.stem not in USER_FILE_ALONE:
+    if path.stem in USER_FILES:
         name, n_genes, orientation, extra = USER_FILES[path.stem]
         folder = tmp_path / "my data"
         file, label = _user_file(name, n_genes, orientation, folder)
@@ -253,15 +253,6 @@ USER_FILES = {
 }
 
 
-#: Papers whose user's-file run stays a run of its own (test_a_paper_notebook_runs_on_a_users_file), with why; the
-#: others' file runs beside the other data set, in test_notebook_runs_on_another_data_set (one execution, both
-#: checks). Run beside a registered set these printed text that cannot be true of the run (found when the runs were
-#: folded): to be fixed in their presentation, then folded too.
-USER_FILE_ALONE = {
-    "03_helleputte2009_transfer": "beside gordon: a negative zero ('-0.000') in cell 28",
-    "05a_tan2006_classifiers": "beside prostate: 'nan' in cell 3",
-    "06_leaderboard": "beside leukemia: a range whose ends agree ('6.0 [6.0–6.0]') in cell 15",
-}
 
 
 def _user_file(name: str, n_genes, orientation: str, folder: Path):
@@ -308,28 +299,13 @@ def _texts(nb) -> list:
     return out
 
 
-@pytest.mark.notebook
-@pytest.mark.parametrize("stem", list(USER_FILE_ALONE))
-def test_a_paper_notebook_runs_on_a_users_file(stem, tmp_path, monkeypatch, mirror, notebook_cell_cache):
-    """Issue 22, for the papers of USER_FILE_ALONE (the others: test_notebook_runs_on_another_data_set): the user's
-    file alone (a bare path, not a list) as the data-set parameter; :func:`_check_users_file`."""
-    name, n_genes, orientation, extra = USER_FILES[stem]
-    folder = tmp_path / "my data"
-    path, label = _user_file(name, n_genes, orientation, folder)
-    params = {"datasets": str(path), "label": label, **extra}
-    if stem == "06_leaderboard":
-        params["boot_datasets"] = str(path)
-    nb = _run(ROOT / "notebooks" / f"{stem}.ipynb", tmp_path, monkeypatch, parameters=params,
-              cache=notebook_cell_cache)
-    _check_users_file(nb, folder, path)
-
-
 def _check_users_file(nb, folder: Path, path: Path):
     """Issue 22: a registered set written to a CSV of one's own (:func:`_user_file`), passed in the notebook's
     data-set parameter with ``label``, runs in quick mode without a warning (:func:`_run`), shows the file by its
     name in its tables and figure titles, never by its path, and says nothing that cannot be true of the run
-    (:func:`_run`). Checked on the run that holds the file: :func:`test_notebook_runs_on_another_data_set`'s, or
-    :func:`test_a_paper_notebook_runs_on_a_users_file`'s for USER_FILE_ALONE."""
+    (:func:`_run`). Checked on the run that holds the file, :func:`test_notebook_runs_on_another_data_set`'s (the
+    file beside the other data set; 03, 05a and 06 printed text that could not be true there until their
+    presentation was fixed: a negative zero, an empty class-count cell, a range whose ends agree)."""
     texts = _texts(nb)
     assert not [t for t in texts if str(folder) in t], "an output shows the file's path; show its name"
     tables = [t for o in _outputs(nb) for t in ["".join(o.get("data", {}).get("text/html", ""))] if "<table" in t]

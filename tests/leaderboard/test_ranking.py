@@ -165,3 +165,23 @@ def test_the_ranking_says_the_methods_differ_only_when_friedmans_test_shows_it()
         text = RK.ranking_sentences(RK.ranking_table(summary(errs), n_boot=200))
         assert ("not all alike" in text) == differ
         assert ("do not show that the methods differ" in text) == (not differ)
+
+
+def test_an_interval_whose_resamples_all_agree_is_not_printed_as_a_range():
+    """A method ranked alike on every data set has the same mean rank in every resample: printed as that, not as a
+    range whose ends agree ('6.0 [6.0–6.0]', which the notebooks' output scan rejects); a spread stays a range."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from notebook_text import scan_text
+
+    col = "error: mean rank [95 % interval]"
+    alike = RK.ranking_table(_toy_summary(), n_boot=200)["table"][col]  # "good" first on both sets
+    assert alike["good"] == "1.0 (every resample: 1.0)" and alike["bad"] == "2.0 (every resample: 2.0)"
+    s = _toy_summary()
+    s.loc[(s["dataset"] == "hard") & (s["method"] == "bad"), ["errors_per_repeat", "error", "balanced_error"]] = \
+        (1, 1 / 40, 1 / 40)  # "bad" first on "hard": the ranks now differ between the resamples
+    spread = RK.ranking_table(s, n_boot=200)["table"][col]
+    assert spread["good"].startswith("1.5 [1.0–2.0]") and spread["bad"].startswith("1.5 [1.0–2.0]")
+    assert not scan_text("\n".join([*alike, *spread]))

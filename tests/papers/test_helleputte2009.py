@@ -200,3 +200,13 @@ def test_small_protocol_end_to_end(prostate):
     tests, claims = R.claims(res, 12533, B=50, n_boot=20)
     assert len(tests) == 4
     assert {c["genesel"] for c in claims} <= {"holds", "holds partly", "does not hold here"}
+
+
+def test_gains_are_never_printed_with_a_negative_zero():
+    """Beside Gordon a transfer gain of -0.0002 printed "-0.000" (a sign the number does not have): the sentence and
+    the table round first, then print."""
+    idx = pd.MultiIndex.from_tuples([("r", "t", "x"), ("r", "u", "x")], names=["run", "target", "transfer"])
+    g = pd.DataFrame({"Kuncheva gain": [-0.0002, 0.0001], "BCR gain": [-0.0003, -0.0001]}, index=idx)
+    text = R.gains_sentence(g)
+    assert "-0.000" not in text and "Kuncheva +0.000, BCR +0.000" in text
+    assert R.gains_sentence(g.assign(**{"BCR gain": [-0.004, -0.002]})).endswith("BCR -0.003.")

@@ -48,3 +48,19 @@ def test_bullets_quote_the_run():
     assert "holds on 1 of 1 data sets" in text
     assert "Colon, GP-Laplace: X601, X43" in text and "Colon, GP-EP: ZYX (X95735_at), B" in text
     assert "1 of 2 fits stopped at the optimiser's iteration cap" in text
+
+
+def test_the_data_table_has_no_empty_cell_when_the_classes_are_named_differently(mirror, tmp_path):
+    """Prostate ('Normal', 'Tumor') beside a user's Colon file ('normal', 'tumour'): one class column for both,
+    holding the names and the counts (a column per naming left NaN in the other's row)."""
+    from genesel.datasets import load_dataset
+
+    colon = load_dataset("alon")
+    path = tmp_path / "colon.csv"
+    pd.DataFrame(colon.X[:, :300], columns=[f"g{i}" for i in range(300)]).assign(
+        tissue=np.where(colon.y > 0, "tumour", "normal")).to_csv(path, index=False)
+    from genesel.papers.presentation import dataset_list
+
+    t = R.data_table(dataset_list(["prostate", str(path)], ["golub"], label="tissue"), max_genes=200)
+    assert not t.isna().any().any(), t
+    assert list(t["classes (samples)"]) == ["Tumor 52 / Normal 50", "tumour 40 / normal 22"]

@@ -186,7 +186,12 @@ def _lowest(mean_ranks: pd.Series) -> str:
 
 
 def _interval(r) -> str:
-    return f"{r['mean_rank']:.1f} [{r['lo']:.1f}–{r['hi']:.1f}]"
+    """'4.2 [3.1–5.0]'; where every resample gave the same rank (a method alike on every data set), that instead
+    of a range whose ends agree: '6.0 (every resample: 6.0)'."""
+    lo, hi = f"{r['lo']:.1f}", f"{r['hi']:.1f}"
+    if lo == hi:
+        return f"{r['mean_rank']:.1f} (every resample: {lo})"
+    return f"{r['mean_rank']:.1f} [{lo}–{hi}]"
 
 
 def _positions(mean_ranks: pd.Series) -> pd.Series:

@@ -780,9 +780,10 @@ def direction_summary(runs: dict, n_features: int, *, B=B_DEFAULT, seed=0) -> pd
         tests = _direction_tests(res, n_features, B, 200, seed) if (res["method"] != "none").any() else pd.DataFrame()
         for r in tests.itertuples():
             rows.append({"run": label, "target": study_name(r.target), "transfer": method_label(r.method, r.sources),
-                         "Kuncheva gain": round(r.d_kuncheva, 3),
-                         "95 % interval": ("–" if np.isnan(r.d_k_lo) else f"{r.d_k_lo:+.3f} to {r.d_k_hi:+.3f}"),
-                         "BCR gain": round(r.d_bcr + 0.0, 3), "Wilcoxon p": round(r.p_bcr, 3)})
+                         "Kuncheva gain": _gain(r.d_kuncheva),
+                         "95 % interval": ("–" if np.isnan(r.d_k_lo) else
+                                           f"{_gain(r.d_k_lo):+.3f} to {_gain(r.d_k_hi):+.3f}"),
+                         "BCR gain": _gain(r.d_bcr), "Wilcoxon p": round(r.p_bcr, 3)})
     cols = ["run", "target", "transfer", "Kuncheva gain", "95 % interval", "BCR gain", "Wilcoxon p"]
     return pd.DataFrame(rows, columns=cols).set_index(cols[:3])
 
@@ -793,7 +794,14 @@ def gains_sentence(summary: pd.DataFrame) -> str:
         return "No transfer direction ran: the target has no source that shares none of its samples."
     g = summary.groupby(level="run", sort=False)[["Kuncheva gain", "BCR gain"]].mean()
     return "Mean gain over the directions: " + "; ".join(
-        f"{run}: Kuncheva {r['Kuncheva gain']:+.3f}, BCR {r['BCR gain'] + 0.0:+.3f}" for run, r in g.iterrows()) + "."
+        f"{run}: Kuncheva {_gain(r['Kuncheva gain']):+.3f}, BCR {_gain(r['BCR gain']):+.3f}"
+        for run, r in g.iterrows()) + "."
+
+
+def _gain(x: float) -> float:
+    """``x`` rounded to 3 decimals, never a negative zero (a gain of -0.0002 printed "-0.000" shows a sign that
+    is not there)."""
+    return round(float(x), 3) + 0.0
 
 
 def ranking_agreement(target: str, sources, aligned: dict) -> pd.DataFrame:

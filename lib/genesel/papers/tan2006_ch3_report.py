@@ -45,13 +45,16 @@ QUICK_BUDGET, FULL_BUDGET = 45.0, 1200.0
 
 
 def data_table(datasets, max_genes=None) -> pd.DataFrame:
-    """The data sets as the run sees them: samples, class counts (second / first class), genes used."""
+    """The data sets as the run sees them: samples, class counts (second class, first class), genes used. The classes
+    are named in the cell ("Tumor 52 / Normal 50"), not in the column's name, so data sets whose classes are named
+    differently share the column (no empty cells)."""
     rows = []
     for d in datasets:
         ds = load_task(d, max_genes)
         X, y, classes = ds.X, ds.y, ds.classes
         rows.append({"data set": thesis_name(d), "samples": X.shape[0],
-                     f"{classes[1]} / {classes[0]}": f"{(y > 0).sum()} / {(y < 0).sum()}", "genes used": X.shape[1]})
+                     "classes (samples)": f"{classes[1]} {(y > 0).sum()} / {classes[0]} {(y < 0).sum()}",
+                     "genes used": X.shape[1]})
     return pd.DataFrame(rows)
 
 
