@@ -253,3 +253,23 @@ def test_prostate_random_forest_is_within_noise_on_their_genes(prostate):
     before, after, se_before, se_after, se_diff = _paired_632(rf, all_probes, theirs, y, B=10)
     assert abs(after - 0.077) <= 2 * _noise(se_after, 10), (after, se_after)
     assert before > after, (before, after, se_diff)
+
+
+@pytest.mark.slow  # about 15 s: two SVMs on 60 bootstrap samples of Colon
+def test_colon_svm_gap_is_not_c_and_e1071s_default_radial_kernel_closes_it(mirror):
+    """Ours is lower than their 0.147. A linear SVM at e1071's other defaults (genes scaled, cost 1) stays below
+    theirs beyond the noise (0.116, s.e. 0.006, B = 60; the leaderboard's C from its grid gives 0.109): C is not the
+    cause. With e1071's default radial kernel (gamma = 1/#genes, cost 1, genes scaled) the estimate is within their
+    noise (0.155, s.e. 0.009): a candidate cause, to be checked against the kernel their Methods state."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import SVC
+
+    from genesel.leaderboard.cells import load
+
+    t = load("alon", "diaz2006")
+    paper = 0.147
+    linear = _b632(_sk(make_pipeline(StandardScaler(), SVC(kernel="linear", C=1.0))), t.X, t.y, B=60)
+    assert paper - linear[0] > 2 * _noise(linear[1], 60), linear
+    radial = _b632(_sk(make_pipeline(StandardScaler(), SVC(kernel="rbf", C=1.0, gamma=1.0 / t.X.shape[1]))),
+                   t.X, t.y, B=60)
+    assert abs(radial[0] - paper) <= 2 * _noise(radial[1], 60), radial
