@@ -134,3 +134,14 @@ def test_the_command_exports_per_data_set_and_imports_a_folder(tmp_path, monkeyp
     (tmp_path / "bad.cells.xz").write_text("x")
     assert main(["shards", "import", str(tmp_path / "bad.cells.xz"), "--cache", str(tmp_path / "b")]) == 1
     assert "bad.cells.xz" in capsys.readouterr().out
+
+
+def test_every_committed_shard_reads():
+    """The shards a rerun carries in figures/cells (figures/README.md) are whole: each decompresses within the
+    bound, matches its SHA-256 and names a grid function of this genesel."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "figures" / "cells"
+    for path in sorted(root.rglob("*.cells.xz")):
+        data = S.read_shard(path)
+        assert data["cells"] and S._resolve(data["func"]), path
