@@ -143,5 +143,5 @@ def test_every_committed_shard_reads():
 
     root = Path(__file__).resolve().parents[1] / "figures" / "cells"
     for path in sorted(root.rglob("*.cells.xz")):
-        data = S.read_shard(path)
+        data = S.read_shard(path, results=False)  # the results are decoded on import (tested above)
         assert data["cells"] and S._resolve(data["func"]), path
