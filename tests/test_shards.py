@@ -30,7 +30,8 @@ def plain_cell(n: int, seed: int) -> dict:
     """A grid function that loads no data (a test that switches the cache key must not touch the parsed-data cache,
     which the same key authenticates): arrays, NaN, a tuple, a long list of integers."""
     rng = np.random.default_rng(seed)
-    return {"scores": rng.normal(size=n), "ints": np.arange(n, dtype=np.int32), "nan": float("nan"),
+    return {"scores": np.r_[rng.normal(size=n), np.nan, -np.inf], "ints": np.arange(n, dtype=np.int32),
+            "nan": float("nan"),
             "pair": (n, "n"), "genes": list(range(0, 40 * n, 3)), "scalar": np.float64(1) / 3}
 
 
@@ -49,7 +50,7 @@ def test_a_cell_is_served_exactly_on_a_machine_with_another_key(tmp_path, monkey
     again = run_grid(cells, plain_cell, cache_dir=tmp_path / "b", progress=False)
     for col in ("scores", "ints", "genes"):
         for a, b in zip(first[col], again[col]):
-            assert type(a) is type(b) and np.array_equal(a, b)
+            assert type(a) is type(b) and np.array_equal(a, b, equal_nan=col == "scores")
     assert all(isinstance(v, tuple) for v in again["pair"]) and np.isnan(again["nan"]).all()
     assert (again["scalar"] == np.float64(1) / 3).all()
 

@@ -83,37 +83,22 @@ def _unplain(entry, where: str):
 def export_cells(cache_dir, func, cells, path, *, note: str = "") -> dict:
     """Write the cells of ``func`` among ``cells`` (dicts of its parameters) that ``cache_dir`` holds to the shard
     ``path`` (atomically; sorted by key, so the same cells give the same file). Returns ``{"exported", "missing"}``.
-    Records are checked with this cache's key as a grid reads them (a record that fails is reported and deleted, as
-    there)."""
+    Records are read as a grid reads them (:func:`genesel.experiments.grid.cached_records`: checked with this
+    cache's key; one that fails is left out)."""
     from genesel._version import __version__
-    from genesel.experiments.grid import cell_key
+    from genesel.experiments.grid import cached_records, cell_key
 
-    folder = func_folder(Path(cache_dir), func)
-    entries, missing = [], 0
-    for cell in cells:
-        key = cell_key(func, cell)
-        hit, result, seconds = read_cell(folder, key)
-        if not hit:
-            missing += 1
-            continue
-        cpu = _cpu_seconds(folder, key)
-        entries.append({"key": key, "cell": cell, "seconds": seconds, "cpu_seconds": cpu, "result": _plain(result)})
-    entries.sort(key=lambda e: e["key"])
+    keys = {cell_key(func, cell): cell for cell in cells}
+    found = cached_records(func, list(keys), Path(cache_dir))
+    entries = [{"key": k, "cell": keys[k], "seconds": r.get("seconds"), "cpu_seconds": r.get("cpu_seconds"),
+                "result": _plain(r["result"])} for k, r in sorted(found.items())]
+    # NaN and infinities inside arrays are written as JSON's NaN / Infinity tokens (Python's json reads them back)
     body = json.dumps({"func": _qualified(func), "version": __version__, "note": note, "cells": entries},
-                      sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
+                      sort_keys=True, separators=(",", ":")).encode()
     head = json.dumps({"format": FORMAT, "sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body)}).encode()
     blob = lzma.compress(head + b"\n" + body, preset=9)
     atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(blob))
-    return {"exported": len(entries), "missing": missing}
-
-
-def _cpu_seconds(folder: Path, key: str):
-    from genesel._core.store import read_record
-
-    try:
-        return read_record(record_path(folder, key), kind="cell").get("cpu_seconds")
-    except Exception:  # noqa: BLE001 - read_cell has just verified it; a race only loses the CPU seconds
-        return None
+    return {"exported": len(entries), "missing": len(keys) - len(entries)}
 
 
 def read_shard(path, *, results: bool = True) -> dict:
