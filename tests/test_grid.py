@@ -240,7 +240,10 @@ def test_digest_is_stable_across_calls():
 # ---------------------------------------------------------------------------------------------- interrupts
 
 _KILL_SCRIPT = '''
-import sys, time
+import signal, sys, time
+# Ctrl-C as in a terminal: a process started by a pytest-xdist worker (or in the background by a shell) inherits
+# SIGINT ignored, and then the grid ran to its end and the test took a minute without testing Ctrl-C at all
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, {here!r})
 from genesel.experiments import run_grid
 
@@ -296,7 +299,9 @@ def test_killed_grid_leaves_no_process_behind(tmp_path, signame):
         kids = psutil.Process(proc.pid).children(recursive=True)
         assert len(kids) >= 2
         proc.send_signal(getattr(signal, signame))
-        proc.wait(timeout=300)  # a guard, not a speed check: on a loaded 2-core machine Ctrl-C took over 60 s
+        t_signal = time.monotonic()
+        proc.wait(timeout=300)  # a guard; the grid's 400 cells of 0.3 s would take a minute on 2 workers:
+        assert time.monotonic() - t_signal < 30, f"{signame}: the grid went on instead of stopping"
         deadline = time.monotonic() + 30
         while _alive(kids) and time.monotonic() < deadline:
             time.sleep(0.2)
