@@ -33,7 +33,8 @@ import numpy as np
 
 from genesel._core.io import atomic_write
 from genesel._core.store import decode, encode
-from genesel.experiments.cache import func_folder, read_cell, record_path, write_cell
+from genesel.experiments.cache import func_folder, read_cell, write_cell
+from genesel.experiments.grid import _func_name as _qualified  # the name a grid writes into its records
 
 __all__ = ["ShardError", "export_cells", "import_shard", "read_shard", "MAX_BYTES", "FORMAT"]
 
@@ -47,10 +48,6 @@ _KINDS = "biufU"  # array dtypes a shard may hold: bool, integers, floats, unico
 class ShardError(ValueError):
     """A shard that cannot be read: damaged, not a shard, of another format, or holding something other than plain
     data. The message names the file and what is wrong."""
-
-
-def _qualified(func) -> str:
-    return f"{func.__module__}.{func.__qualname__}"
 
 
 def _resolve(name: str):
@@ -153,7 +150,7 @@ def import_shard(path, cache_dir, func=None) -> dict:
         key = cell_key(func, e["cell"])
         if key != e["key"]:
             counts["stale"] += 1
-        elif record_path(folder, key).exists() and read_cell(folder, key)[0]:
+        elif read_cell(folder, key)[0]:
             counts["present"] += 1
         else:
             write_cell(folder, key, _qualified(func), e["cell"], e["result"], e["seconds"], e.get("cpu_seconds"))
