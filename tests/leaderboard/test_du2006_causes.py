@@ -135,15 +135,44 @@ def test_prostate_knn_gap_is_not_k_nor_the_filter(prostate):
 
 # ---- Colon: the view is their data (DLDA agrees), kNN's gap stays ----------------------------------------------
 
-def test_colon_view_gives_their_dlda(mirror):
+def test_colon_dlda_is_close_to_theirs_on_the_view_but_beyond_the_noise(mirror):
     """On the 'diaz2006' view of Colon (Dettling's log10, each sample standardised) Dudoit's DLDA, which has no
-    hyper-parameter to tune, gives their 0.137 within the noise (measured 0.147, s.e. 0.006, B = 30): the data are
-    theirs, so the kNN gap below is not the data's scale."""
+    hyper-parameter to tune, comes close to their 0.137: 0.150 (s.e. 0.003, B = 200, seed 0: the leaderboard's
+    0.2.0 cell) and 0.150-0.159 over 8 seeds (mean 0.156; the seeds' sd 0.003 equals the jackknife s.e.), where
+    log10 without the per-sample step gives 0.32: the view is the right scale. But the gap, 0.013-0.019, is beyond
+    the bootstrap's noise at B = 200, and neither empirical priors nor class variances (diagonal QDA) close it:
+    unexplained (small)."""
     from genesel.leaderboard.cells import load
 
     t = load("alon", "diaz2006")
-    err, se, _ = _b632(_dlda_hand, t.X, t.y, B=30)
-    assert abs(err - PAPER[("alon", "DLDA")]) <= 2 * _noise(se, 30), (err, se)
+    paper = PAPER[("alon", "DLDA")]
+    err, se, _ = _b632(_dlda_hand, t.X, t.y, B=200)
+    assert 0 < err - paper < 0.025 and err - paper > 2 * _noise(se, 200), (err, se)
+    log10_only = _b632(_dlda_hand, np.log10(_colon_raw()), t.y, B=30)  # Alon's intensities are >= 5.8
+    assert log10_only[0] > 0.25, log10_only
+
+    def priors(Xa, ya, Xb):
+        classes = np.unique(ya)
+        means = np.array([Xa[ya == c].mean(axis=0) for c in classes])
+        var = ((Xa - means[np.searchsorted(classes, ya)]) ** 2).sum(axis=0) / (ya.size - classes.size)
+        d = (((Xb[:, None, :] - means[None]) ** 2) / var).sum(axis=2)
+        return classes[np.argmin(d - 2 * np.log([np.mean(ya == c) for c in classes]), axis=1)]
+
+    def dqda(Xa, ya, Xb):
+        classes = np.unique(ya)
+        d = [(((Xb - Xa[ya == c].mean(axis=0)) ** 2) / Xa[ya == c].var(axis=0, ddof=1)).sum(axis=1)
+             + np.log(Xa[ya == c].var(axis=0, ddof=1)).sum() for c in classes]
+        return classes[np.argmin(np.array(d).T, axis=1)]
+
+    for rule in (priors, dqda):
+        e, s, _ = _b632(rule, t.X, t.y, B=200)
+        assert e - paper > 2 * _noise(s, 200), (rule.__name__, e, s)
+
+
+def _colon_raw():
+    from genesel.datasets import load_dataset
+
+    return np.asarray(load_dataset("alon").X, dtype=np.float64)
 
 
 @pytest.mark.slow  # about 50 s: 6 values of k x 61 kNN fits on 62 x 2000
