@@ -386,3 +386,74 @@ def test_colon_shrunken_centroids_gap_is_the_number_of_inner_folds(mirror):
     assert abs(e - paper_s) <= 2 * _noise(se, 200), (e, se)
     e, se = _pam_632(X, y, 10, 200, fewest=False, leaky=True)
     assert abs(e - paper_l) <= 2 * _noise(se, 200), (e, se)
+
+
+# ---- Colon's NN.vs: the inner CV dealing a bootstrap sample's copies apart ------------------------------------------
+
+def _fisher_knn(Xa, ya, Xb, sizes, ks):
+    """kNN on the top genes of Fisher's criterion (mu_+ - mu_-)^2 / (s_+^2 + s_-^2) of (Xa, ya), at every size and k:
+    {(size, k): predictions}; distances summed gene by gene along the ranking (numpy only, no scikit-learn)."""
+    c = np.unique(ya)
+    A, Bc = Xa[ya == c[0]], Xa[ya == c[1]]
+    order = np.argsort(-(A.mean(0) - Bc.mean(0)) ** 2 / (A.var(0) + Bc.var(0)), kind="stable")[: max(sizes)]
+    cum = np.cumsum((Xb[:, None, order] - Xa[None, :, order]) ** 2, axis=2)
+    out = {}
+    for s in sizes:
+        near = np.argsort(cum[:, :, s - 1], axis=1, kind="stable")
+        for k in ks:
+            votes = np.stack([(ya[near[:, :k]] == label).sum(axis=1) for label in c], axis=1)
+            out[(s, k)] = c[np.argmax(votes, axis=1)]
+    return out
+
+
+def _nnvs_632(X, y, k_folds, B, leaky, seed=0):
+    """.632+ (and jackknife s.e.) of kNN on Fisher genes with the gene count (2-256) and k (1-9) chosen jointly by an
+    inner CV (fewest errors, then fewer genes, then the smaller k), on the leaderboard's bootstrap samples; the
+    inner folds those of its boot cells, or (``leaky``) dealt over the bootstrap sample's copies as if it were a data
+    set, so that a sample's copies can sit on both sides of an inner split."""
+    from genesel.experiments import grouped_inner_folds
+    from genesel.experiments.protocols import stratified_kfold
+
+    sizes, ks = (2, 4, 8, 16, 32, 64, 128, 256), (1, 3, 5, 7, 9)
+    keys = [(s, k) for s in sizes for k in ks]
+
+    def choose_and_predict(tr, te, rep):
+        inner = ([(tr[a], tr[b]) for a, b in stratified_kfold(y[tr], k_folds, seed, repeat=rep)] if leaky
+                 else grouped_inner_folds(y, tr, k_folds, seed, repeat=rep))
+        errs = dict.fromkeys(keys, 0)
+        for a, b in inner:
+            for key, pred in _fisher_knn(X[a], y[a], X[b], sizes, ks).items():
+                errs[key] += int((pred != y[b]).sum())
+        s, k = min(keys, key=lambda q: (errs[q], q[0], keys.index(q)))
+        return _fisher_knn(X[tr], y[tr], X[te], (s,), (k,))[(s, k)]
+
+    every = np.arange(y.size)
+    small = np.bincount(np.searchsorted(np.unique(y), y)).min()
+    ap = choose_and_predict(every, every, 0)
+    oob = [(te, choose_and_predict(tr, te, b + 1)) for b in range(B)
+           for (tr, te), in [bootstrap_splits(y, 1, seed, min_distinct=min(k_folds, max(2, small - 1)), start=b)]]
+    est = error_632plus(y, ap, oob)
+    jk = np.array([error_632plus(y, ap, oob[:i] + oob[i + 1:]).error for i in range(B)])
+    return est.error, float(np.sqrt((B - 1) / B * ((jk - jk.mean()) ** 2).sum()))
+
+
+def test_colon_nnvs_gap_is_the_inner_cv_dealing_copies_apart(mirror):
+    """Their NN.vs on Colon is 0.158; the leaderboard's is 0.144 (s.e. 0.003, B = 200), lower beyond the noise. kNN
+    on Fisher genes written out by hand gives the board's predictions on its first bootstrap samples (0.141 at
+    B = 200 against the board's 0.144: a tie-break differs somewhere), and stays below theirs with 10 inner folds
+    (0.142). With the inner folds dealt over the bootstrap sample's copies as if it were a data set (what a CV run
+    on the bootstrap sample does: pamr.cv, e1071's tune), a sample's copy in the validation fold finds itself at
+    distance 0, the inner CV favours the smallest k and gene counts, and the estimate rises to 0.163 (s.e. 0.004),
+    within their noise. Explained, if their NN.vs tuned that way: their text does not say how its CV was run."""
+    from genesel.leaderboard.cells import load
+    from genesel.leaderboard.du2006 import bootstrap_632
+
+    t = load("alon", "diaz2006")
+    X, y = t.X, t.y
+    cells = bootstrap_632(X, y, "kNN on Fisher genes", n_boot=4)
+    assert _nnvs_632(X, y, 5, 4, leaky=False)[0] == pytest.approx(cells["error"], abs=1e-12), cells
+    paper = 0.158
+    e, se = _nnvs_632(X, y, 10, 200, leaky=False)
+    assert paper - e > 2 * _noise(se, 200), (e, se)
+    e, se = _nnvs_632(X, y, 10, 200, leaky=True)
+    assert abs(e - paper) <= 2 * _noise(se, 200), (e, se)
