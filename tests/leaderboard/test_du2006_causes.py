@@ -341,29 +341,38 @@ def _pam_predict(fit, rel, Xte):
     return np.array(out)
 
 
-def _pam_632(X, y, k, B, fewest, leaky=False, seed=0):
-    """.632+ (and jackknife s.e.) of PAM with its threshold chosen by a k-fold inner CV in every bootstrap sample, the
-    ties to the largest threshold (SC.s, ``fewest``) or the smallest (SC.l); the bootstrap samples and (not ``leaky``)
-    the inner folds of the leaderboard's boot cells. ``leaky``: the inner folds dealt over the copies of the bootstrap
-    sample as if it were a data set, as pamr.cv does (its balanced.folds)."""
+def _tuned_632(choose_and_predict, y, k_folds, B, leaky, seed=0):
+    """.632+ (and its jackknife s.e.) of a rule tuned by an inner CV in every bootstrap sample:
+    ``choose_and_predict(train, test, inner_folds)`` chooses on the folds and predicts ``test``. The bootstrap samples
+    and (not ``leaky``) the inner folds are those of the leaderboard's boot cells; ``leaky``: the inner folds dealt
+    over the copies of the bootstrap sample as if it were a data set (what pamr.cv's balanced.folds or e1071's tune
+    do), so that a sample's copies can sit on both sides of an inner split."""
     from genesel.experiments import grouped_inner_folds
     from genesel.experiments.protocols import stratified_kfold
+    from genesel.leaderboard.du2006 import jackknife_se
 
-    def choose_and_predict(tr, te, rep):
-        inner = ([(tr[a], tr[b]) for a, b in stratified_kfold(y[tr], k, seed, repeat=rep)] if leaky
-                 else grouped_inner_folds(y, tr, k, seed, repeat=rep))
+    def inner(tr, rep):
+        if leaky:
+            return [(tr[a], tr[b]) for a, b in stratified_kfold(y[tr], k_folds, seed, repeat=rep)]
+        return grouped_inner_folds(y, tr, k_folds, seed, repeat=rep)
+
+    every = np.arange(y.size)
+    small = np.bincount(np.searchsorted(np.unique(y), y)).min()
+    ap = choose_and_predict(every, every, inner(every, 0))
+    splits = bootstrap_splits(y, B, seed, min_distinct=min(k_folds, max(2, small - 1)))
+    oob = [(te, choose_and_predict(tr, te, inner(tr, b + 1))) for b, (tr, te) in enumerate(splits)]
+    return error_632plus(y, ap, oob).error, jackknife_se(y, ap, oob)
+
+
+def _pam_632(X, y, k, B, fewest, leaky=False, seed=0):
+    """:func:`_tuned_632` of PAM with its threshold chosen among its 30 by the inner CV, the ties to the largest
+    threshold (SC.s, ``fewest``) or the smallest (SC.l)."""
+    def choose_and_predict(tr, te, inner):
         errs = sum((_pam_predict(_pam_fit(X[a], y[a]), _PAM_REL, X[b]) != y[b]).sum(axis=1) for a, b in inner)
         best = np.flatnonzero(errs == errs.min())
         return _pam_predict(_pam_fit(X[tr], y[tr]), _PAM_REL[best[-1] if fewest else best[0]], X[te])[0]
 
-    every = np.arange(y.size)
-    small = np.bincount(np.searchsorted(np.unique(y), y)).min()
-    ap = choose_and_predict(every, every, 0)
-    oob = [(te, choose_and_predict(tr, te, b + 1)) for b in range(B)
-           for (tr, te), in [bootstrap_splits(y, 1, seed, min_distinct=min(k, max(2, small - 1)), start=b)]]
-    est = error_632plus(y, ap, oob)
-    jk = np.array([error_632plus(y, ap, oob[:i] + oob[i + 1:]).error for i in range(B)])
-    return est.error, float(np.sqrt((B - 1) / B * ((jk - jk.mean()) ** 2).sum()))
+    return _tuned_632(choose_and_predict, y, k, B, leaky, seed)
 
 
 def test_colon_shrunken_centroids_gap_is_the_number_of_inner_folds(mirror):
@@ -409,19 +418,12 @@ def _fisher_knn(Xa, ya, Xb, sizes, ks):
 
 
 def _nnvs_632(X, y, k_folds, B, leaky, seed=0):
-    """.632+ (and jackknife s.e.) of kNN on Fisher genes with the gene count (2-256) and k (1-9) chosen jointly by an
-    inner CV (fewest errors, then fewer genes, then the smaller k), on the leaderboard's bootstrap samples; the
-    inner folds those of its boot cells, or (``leaky``) dealt over the bootstrap sample's copies as if it were a data
-    set, so that a sample's copies can sit on both sides of an inner split."""
-    from genesel.experiments import grouped_inner_folds
-    from genesel.experiments.protocols import stratified_kfold
-
+    """:func:`_tuned_632` of kNN on Fisher genes with the gene count (2-256) and k (1-9) chosen jointly by the inner
+    CV (fewest errors, then fewer genes, then the smaller k)."""
     sizes, ks = (2, 4, 8, 16, 32, 64, 128, 256), (1, 3, 5, 7, 9)
     keys = [(s, k) for s in sizes for k in ks]
 
-    def choose_and_predict(tr, te, rep):
-        inner = ([(tr[a], tr[b]) for a, b in stratified_kfold(y[tr], k_folds, seed, repeat=rep)] if leaky
-                 else grouped_inner_folds(y, tr, k_folds, seed, repeat=rep))
+    def choose_and_predict(tr, te, inner):
         errs = dict.fromkeys(keys, 0)
         for a, b in inner:
             for key, pred in _fisher_knn(X[a], y[a], X[b], sizes, ks).items():
@@ -429,14 +431,7 @@ def _nnvs_632(X, y, k_folds, B, leaky, seed=0):
         s, k = min(keys, key=lambda q: (errs[q], q[0], keys.index(q)))
         return _fisher_knn(X[tr], y[tr], X[te], (s,), (k,))[(s, k)]
 
-    every = np.arange(y.size)
-    small = np.bincount(np.searchsorted(np.unique(y), y)).min()
-    ap = choose_and_predict(every, every, 0)
-    oob = [(te, choose_and_predict(tr, te, b + 1)) for b in range(B)
-           for (tr, te), in [bootstrap_splits(y, 1, seed, min_distinct=min(k_folds, max(2, small - 1)), start=b)]]
-    est = error_632plus(y, ap, oob)
-    jk = np.array([error_632plus(y, ap, oob[:i] + oob[i + 1:]).error for i in range(B)])
-    return est.error, float(np.sqrt((B - 1) / B * ((jk - jk.mean()) ** 2).sum()))
+    return _tuned_632(choose_and_predict, y, k_folds, B, leaky, seed)
 
 
 def test_colon_nnvs_gap_is_the_inner_cv_dealing_copies_apart(mirror):
