@@ -254,6 +254,30 @@ def test_diaz_uriarte_is_counted_once_and_matches_the_leaderboards_rows(rows):
     assert sorted(zip(lb.paper, lb.genesel)) == sorted(zip(du["paper value"], du.genesel))
 
 
+def test_the_multiclass_boards_srbct_row_is_counted_by_the_same_rule(tmp_path):
+    """Díaz-Uriarte's SRBCT row is compared on the multi-class board (its own table): its cells join the tally beside
+    the binary board's, judged within one of their 63 samples."""
+    from genesel.leaderboard import claims
+
+    figs = tmp_path / "figures"
+    figs.mkdir()
+    shutil.copy(FIGURES / "leaderboard_du2006_table2.csv", figs)
+    binary = len(claims.cells(figs))
+    head = "data set,their column,genesel method,paper,genesel,s.e. (Monte Carlo),within noise\n"
+    srbct = "Small round blue cell tumours (Khan 2001)"
+    (figs / "leaderboard_multiclass_du2006_table2.csv").write_text(
+        head + f"{srbct},SVM,SVM (all genes),0.017,0.016,0.0015,yes\n"
+        f"{srbct},KNN,kNN (all genes),0.023,0.157,0.0045,no\n"
+        f"{srbct},SC.s,shrunken centroids (SC.s),0.025,0.04,0.002,no\n")
+    rows = pd.DataFrame(A.judge_rows(figs, [claims]))
+    mine = rows[rows.quantity.str.startswith("Small round blue cell tumours: ")]
+    assert len(claims.cells(figs)) == binary + 3 and len(mine) == 3
+    verdict = dict(zip(mine.quantity.str.split(": ").str[1], mine.verdict))
+    # 0.001 apart: within 1/63; 0.134 apart: not; 0.015 apart: within 1/63 = 0.0159
+    assert verdict == {"SVM (.632+ error)": "agrees", "KNN (.632+ error)": "unexplained",
+                       "SC.s (.632+ error)": "agrees"}, verdict
+
+
 def test_change_a_number_and_the_count_changes(tmp_path):
     figs = tmp_path / "figures"
     figs.mkdir()
