@@ -366,9 +366,10 @@ def _tuned_632(choose_and_predict, y, k_folds, B, leaky, seed=0):
 
     every = np.arange(y.size)
     small = np.bincount(np.searchsorted(np.unique(y), y)).min()
-    ap = choose_and_predict(every, every, inner(every, 0))
     splits = bootstrap_splits(y, B, seed, min_distinct=min(k_folds, max(2, small - 1)))
-    oob = [(te, choose_and_predict(tr, te, inner(tr, b + 1))) for b, (tr, te) in enumerate(splits)]
+    with threadpool_limits(limits=1, user_api="blas"):  # tiny products: threads only wait for each other
+        ap = choose_and_predict(every, every, inner(every, 0))
+        oob = [(te, choose_and_predict(tr, te, inner(tr, b + 1))) for b, (tr, te) in enumerate(splits)]
     return error_632plus(y, ap, oob).error, jackknife_se(y, ap, oob)
 
 
@@ -393,8 +394,7 @@ def _pam_632(X, y, k, B, fewest, leaky=False, seed=0, zscore=False):
         best = np.flatnonzero(errs == errs.min())
         return fit_predict(tr, te, _PAM_REL[best[-1] if fewest else best[0]])[0]
 
-    with threadpool_limits(limits=1, user_api="blas"):  # tiny products: threads only wait for each other
-        return _tuned_632(choose_and_predict, y, k, B, leaky, seed)
+    return _tuned_632(choose_and_predict, y, k, B, leaky, seed)
 
 
 def test_colon_shrunken_centroids_gap_is_the_number_of_inner_folds(mirror):
@@ -474,8 +474,18 @@ def _nnvs_632(X, y, k_folds, B, leaky, seed=0, zscore=False, every_gene=False):
         s, k = min(keys, key=lambda q: (errs[q], q[0], keys.index(q)))
         return _fisher_knn(X[tr], y[tr], X[te], (s,), (k,), zscore)[(s, k)]
 
-    with threadpool_limits(limits=1, user_api="blas"):  # tiny products: threads only wait for each other
-        return _tuned_632(choose_and_predict, y, k_folds, B, leaky, seed)
+    return _tuned_632(choose_and_predict, y, k_folds, B, leaky, seed)
+
+
+def _nnvs_copies_apart(X, y, paper, k_folds, zscore=False):
+    """The NN.vs reading on one data set: kNN on Fisher genes by hand with ``k_folds`` inner folds stays below their
+    ``paper`` beyond the noise when the folds keep a bootstrap sample's copies together, and comes within it when
+    they deal the copies apart. Returns the first estimate and its s.e."""
+    board, se_board = _nnvs_632(X, y, k_folds, 200, leaky=False, zscore=zscore)
+    assert paper - board > 2 * _noise(se_board, 200), (board, se_board)
+    e, se = _nnvs_632(X, y, k_folds, 200, leaky=True, zscore=zscore)
+    assert abs(e - paper) <= 2 * _noise(se, 200), (e, se)
+    return board, se_board
 
 
 def test_colon_nnvs_gap_is_the_inner_cv_dealing_copies_apart(mirror):
@@ -496,11 +506,7 @@ def test_colon_nnvs_gap_is_the_inner_cv_dealing_copies_apart(mirror):
     # the same rule: equal here; a tolerance of about one prediction, for a near-tie of distances (scikit-learn
     # computes them through dot products) another machine may break apart
     assert _nnvs_632(X, y, 5, 4, leaky=False)[0] == pytest.approx(cells["error"], abs=0.01), cells
-    paper = 0.158
-    e, se = _nnvs_632(X, y, 10, 200, leaky=False)
-    assert paper - e > 2 * _noise(se, 200), (e, se)
-    e, se = _nnvs_632(X, y, 10, 200, leaky=True)
-    assert abs(e - paper) <= 2 * _noise(se, 200), (e, se)
+    _nnvs_copies_apart(X, y, 0.158, 10)
 
 
 def test_srbct_nnvs_gap_is_the_inner_cv_dealing_copies_apart(srbct):
@@ -512,12 +518,8 @@ def test_srbct_nnvs_gap_is_the_inner_cv_dealing_copies_apart(srbct):
     10 such folds: 0.024; the board's own code with those folds: 0.024), within their noise, at its edge. Explained
     if their NN.vs tuned that way (their text does not say how its CV was run)."""
     X, y = srbct
-    paper = 0.031
-    board, se_board = _nnvs_632(X, y, 5, 200, leaky=False, zscore=True)
+    board, se_board = _nnvs_copies_apart(X, y, 0.031, 5, zscore=True)
     assert board == pytest.approx(0.015, abs=0.0015), (board, se_board)  # the board's cells, 0.2.0 rerun
-    assert paper - board > 2 * _noise(se_board, 200), (board, se_board)
-    e, se = _nnvs_632(X, y, 5, 200, leaky=True, zscore=True)
-    assert abs(e - paper) <= 2 * _noise(se, 200), (e, se)
 
 
 @pytest.mark.filterwarnings("ignore:the smallest class has:UserWarning")  # 10 folds over a class of 7-9 copies
@@ -553,12 +555,7 @@ def test_leukemia_nnvs_gap_is_the_inner_cv_dealing_copies_apart(leukemia):
     """Their NN.vs on Leukemia is 0.056; the board's is 0.037 (s.e. 0.003, B = 200), lower beyond the noise. kNN on
     Fisher genes by hand gives 0.039 at the board's folds; with the 5 inner folds dealt over the bootstrap sample's
     copies, 0.049 (s.e. 0.004), within their noise: the cause of Colon's and SRBCT's NN.vs cells."""
-    X, y = leukemia
-    paper = 0.056
-    board, se_board = _nnvs_632(X, y, 5, 200, leaky=False)
-    assert paper - board > 2 * _noise(se_board, 200), (board, se_board)
-    e, se = _nnvs_632(X, y, 5, 200, leaky=True)
-    assert abs(e - paper) <= 2 * _noise(se, 200), (e, se)
+    _nnvs_copies_apart(*leukemia, 0.056, 5)
 
 
 def test_leukemia_knn_and_shrunken_centroids_gaps_are_not_the_inner_folds(leukemia):

@@ -154,8 +154,8 @@ DU2006_GAPS = {
     ("khan", "DLDA"): (
         "unexplained",
         "paper 0.011; ours 0.075 (s.e. 0.004; the 0.2.0 rerun, B = 200) on the log ratios; 0.05-0.07 on the "
-        "ratios and on either "
-        "with each sample standardised (DLDA ignores per-gene scaling): no reading of the data reaches theirs"),
+        "ratios and on either with each sample standardised (DLDA ignores per-gene scaling): no reading of the data "
+        "reaches theirs"),
     ("golub", "RF var.sel. s.e. 1"): (
         "unexplained (small)",
         "paper 0.075; ours 0.100 (s.e. 0.007; the 0.2.0 rerun, B = 200) on their exact 38 x 3051; at 0.1.0 0.102 "
