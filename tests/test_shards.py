@@ -146,3 +146,30 @@ def test_every_committed_shard_reads():
     for path in sorted(root.rglob("*.cells.xz")):
         data = S.read_shard(path, results=False)  # the results are decoded on import (tested above)
         assert data["cells"] and S._resolve(data["func"]), path
+
+
+def test_compute_fills_the_cache_resumes_and_names_a_failing_cell(tmp_path, monkeypatch, capsys):
+    """`genesel shards compute` computes the board's cells into the cache (then `export` finds every one), computes
+    nothing a second time, and a cell that raises is named while the others are cached (exit status 1)."""
+    from genesel.cli import main
+
+    monkeypatch.setattr("genesel.leaderboard.status.run_cells",
+                        lambda mode, datasets, methods, seed, board: {"cv": _cells(), "boot": []})
+    args = ["shards", "compute", "--datasets", "alon", "--cache", str(tmp_path / "a"), "--quiet"]
+    assert main(args) == 0
+    assert "6 of      6 cells cached (6 new, 0 failed)" in capsys.readouterr().out
+    assert main(args) == 0
+    assert "6 of      6 cells cached (0 new, 0 failed)" in capsys.readouterr().out
+    expect = _frame(tmp_path / "b")  # the same cells computed by the grid itself: the same results
+    monkeypatch.setenv(ENV_CACHE_ONLY, "1")
+    got = _frame(tmp_path / "a")
+    timed = [c for c in got.columns if c.endswith("seconds")]  # how long a cell took differs from run to run
+    pd.testing.assert_frame_equal(got.drop(columns=timed).reset_index(drop=True),
+                                  expect.drop(columns=timed).reset_index(drop=True), check_like=True)
+    monkeypatch.delenv(ENV_CACHE_ONLY)
+    bad = [dict(c, fold=99) if i == 0 else c for i, c in enumerate(_cells())]
+    monkeypatch.setattr("genesel.leaderboard.status.run_cells",
+                        lambda mode, datasets, methods, seed, board: {"cv": bad, "boot": []})
+    assert main(["shards", "compute", "--datasets", "alon", "--cache", str(tmp_path / "c"), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "5 of      6 cells cached (5 new, 1 failed)" in out and "failed: t-test + SVM" in out and "IndexError" in out

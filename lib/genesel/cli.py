@@ -10,7 +10,7 @@ subcommand        what it does                                                  
 ``onrecord``      rewrite the generated blocks from committed tables (``--check``)   :mod:`genesel.records.onrecord`
 ``compare-runs``  compare two runs' tables cell by cell                              :mod:`genesel.records.compare_runs`
 ``cluster``       write a SLURM (dask-jobqueue) recipe for running the grids         :mod:`genesel.experiments.cluster`
-``shards``        carry the leaderboard's finished cells to another machine          :mod:`genesel.leaderboard.shards`
+``shards``        compute the leaderboard's cells; carry them to another machine     :mod:`genesel.leaderboard.shards`
 ================  =================================================================  ===================================
 
 Each subcommand is the ``main(argv)`` of its module, imported only when it is asked for, so ``genesel data --list``
@@ -33,7 +33,7 @@ COMMANDS = {
     "onrecord": ("genesel.records.onrecord", "rewrite the generated on-record text from the committed tables"),
     "compare-runs": ("genesel.records.compare_runs", "compare two runs' tables cell by cell"),
     "cluster": ("genesel.experiments.cluster", "a SLURM recipe (dask-jobqueue) for the grids"),
-    "shards": ("genesel.leaderboard.shards", "export or import the leaderboard's finished cells (another machine)"),
+    "shards": ("genesel.leaderboard.shards", "compute the leaderboard's cells; export or import them (another machine)"),
 }
 
 

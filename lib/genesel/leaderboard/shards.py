@@ -6,15 +6,21 @@ the cache holds: ``<out>/<data set>.cv.cells.xz`` and ``<data set>.boot.cells.xz
 ``figures/cells/<board>``, where a full run computed over several machines keeps them until its last pass).
 ``genesel shards import PATH... [--cache DIR]`` (files or folders) writes their cells into the cache under its own
 key, each only if this code computes the key it was exported under: a cell of other code is left out (stale) and
-its grid recomputes it. ``--cache`` defaults to ``GENESEL_CACHE_DIR`` or ``runs/cache``, as the notebooks'.
+its grid recomputes it. ``genesel shards compute [--board binary] [--datasets ...] [--jobs N] [--cache DIR]``
+computes the full run's cells into the cache, data set by data set (the cross-validation grid, then the .632+ grid),
+skipping those already there: a run spread over sessions or machines is this command, interrupted and restarted as
+often as needed, then ``export``. Several processes may share one cache (one per core, say): each cell is claimed
+before it is computed, and a dead process's claims are taken over. ``--cache`` defaults to ``GENESEL_CACHE_DIR`` or
+``runs/cache``, as the notebooks'.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
-__all__ = ["export", "main"]
+__all__ = ["compute", "export", "main"]
 
 _SUFFIX = ".cells.xz"
 
@@ -44,6 +50,46 @@ def export(board: str, datasets, cache_dir, out_dir, seed: int = 0) -> list[dict
     return rows
 
 
+def compute(board: str, datasets, cache_dir, *, n_jobs: int = 1, seed: int = 0, progress: bool = True,
+            echo=print) -> list[dict]:
+    """Compute notebook 06's full-run cells of ``datasets`` on ``board`` into ``cache_dir`` (what is cached is read,
+    not recomputed), one data set at a time, its cross-validation grid then its .632+ grid. A failing cell does not
+    stop the run (``on_error="finish"``): the others are computed and cached, and the row of its grid names it. One
+    row per data set and grid: cells, cells cached before and after, failures, wall seconds."""
+    import time
+
+    from genesel.experiments.grid import GridCellsFailed, cached_records, cell_key, run_grid
+    from genesel.leaderboard.cells import boot_cell, cv_cell
+    from genesel.leaderboard.status import run_cells
+
+    rows = []
+    for d in datasets:
+        grids = run_cells("full", [d], None, seed, board)
+        for grid, func in (("cv", cv_cell), ("boot", boot_cell)):
+            cells = grids[grid]
+            if not cells:
+                continue
+            keys = [cell_key(func, c) for c in cells]
+            before = len(cached_records(func, keys, cache_dir))
+            t0, failed = time.perf_counter(), []
+            if before < len(cells):
+                try:
+                    run_grid(cells, func, cache_dir=cache_dir, n_jobs=n_jobs, on_error="finish", progress=progress,
+                             desc=f"{board} {d} {'.632+' if grid == 'boot' else 'cv'}")
+                except GridCellsFailed as exc:
+                    failed = [f"{c.get('method')}, {json.dumps(c, sort_keys=True, default=str)}: {f!r}"
+                              for c, f in exc.failures]
+            row = dict(dataset=d, grid=grid, cells=len(cells), cached_before=before,
+                       cached_after=len(cached_records(func, keys, cache_dir)), failed=failed,
+                       seconds=time.perf_counter() - t0)
+            echo(f"{d:20s} {grid:4s} {row['cached_after']:6d} of {row['cells']:6d} cells cached "
+                 f"({row['cached_after'] - before} new, {len(failed)} failed) in {row['seconds']:.0f} s")
+            for f in failed:
+                echo(f"    failed: {f}")
+            rows.append(row)
+    return rows
+
+
 def _paths(items) -> list[Path]:
     out = []
     for p in map(Path, items):
@@ -64,6 +110,14 @@ def main(argv=None) -> int:
     ex.add_argument("--cache", default=None, help="the cache to read (default: $GENESEL_CACHE_DIR or runs/cache)")
     ex.add_argument("--out", default=None, help="default: figures/cells/<board>")
     ex.add_argument("--seed", type=int, default=0)
+    co = sub.add_parser("compute", help="compute the full run's cells into the cache, data set by data set "
+                                        "(resumable; processes may share a cache)")
+    co.add_argument("--board", default="binary", choices=["binary", "multiclass"])
+    co.add_argument("--datasets", nargs="*", default=None, help="in this order (default: every data set of the board)")
+    co.add_argument("--cache", default=None, help="the cache to fill (default: $GENESEL_CACHE_DIR or runs/cache)")
+    co.add_argument("--jobs", type=int, default=1, help="worker processes of this command (default 1)")
+    co.add_argument("--seed", type=int, default=0)
+    co.add_argument("--quiet", action="store_true", help="no progress bar (one line per data set and grid only)")
     im = sub.add_parser("import", help="write the cells of shards (files or folders) into the cache")
     im.add_argument("paths", nargs="+", help="shard files or folders of them (e.g. figures/cells/binary)")
     im.add_argument("--cache", default=None, help="the cache to write into (default: $GENESEL_CACHE_DIR or runs/cache)")
@@ -76,6 +130,10 @@ def main(argv=None) -> int:
         for r in export(a.board, a.datasets or board_sets(a.board), cache, out, a.seed):
             print(f"{r['dataset']:20s} {r['grid']:4s} {r['exported']:6d} of {r['of']:6d} cells  {r['file']}")
         return 0
+    if a.what == "compute":
+        rows = compute(a.board, a.datasets or board_sets(a.board), cache, n_jobs=a.jobs, seed=a.seed,
+                       progress=not a.quiet)
+        return 1 if any(r["failed"] for r in rows) else 0
     status = 0
     for p in _paths(a.paths):
         try:
