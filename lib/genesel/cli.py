@@ -33,7 +33,7 @@ COMMANDS = {
     "onrecord": ("genesel.records.onrecord", "rewrite the generated on-record text from the committed tables"),
     "compare-runs": ("genesel.records.compare_runs", "compare two runs' tables cell by cell"),
     "cluster": ("genesel.experiments.cluster", "a SLURM recipe (dask-jobqueue) for the grids"),
-    "shards": ("genesel.leaderboard.shards", "compute the leaderboard's cells; export or import them (another machine)"),
+    "shards": ("genesel.leaderboard.shards", "compute the leaderboard's cells, export or import them"),
 }
 
 
