@@ -1,4 +1,5 @@
-"""``genesel shards``: carry the leaderboard's finished cells between machines (:mod:`genesel.experiments.shards`).
+"""``genesel shards``: compute the leaderboard's cells, and carry the finished ones between machines
+(:mod:`genesel.experiments.shards`).
 
 ``genesel shards export [--board binary] [--datasets alon golub] [--cache DIR] [--out DIR]`` writes, per data set,
 the cells of notebook 06's full run (its cross-validation grid, and the .632+ grid where the data set has one) that
