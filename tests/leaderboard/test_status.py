@@ -64,8 +64,29 @@ def test_the_rate_of_the_last_hour():
     t = pd.DataFrame({"grid": "cv", "dataset": "d", "method": "m", "done": [True, True, True, False],
                       "cpu": [100.0, 200.0, 50.0, 360.0], "cpu_high": [100.0, 200.0, 50.0, 720.0],
                       "finished": [400.0, 3000.0, 4000.0, float("nan")], "estimated": "measured"})
-    n, cpu, per_s = S.recent_rate(t, now=4100.0)  # the first cell finished more than an hour before
-    assert (n, cpu) == (2, 250.0) and per_s == pytest.approx(250.0 / 3600)
+    n, cpu, per_s, running = S.recent_rate(t, now=4100.0)  # the first cell finished more than an hour before
+    # without wall times each cell ran for its CPU seconds: 200 s and 50 s, apart
+    assert (n, cpu, running) == (2, 250.0, 250.0) and per_s == pytest.approx(1.0)
     assert S.recent_rate(t, now=9000.0) is None
     text = S.summary_text(t, cores=2, now=4100.0)
-    assert "the last hour: 2 cells finished" in text
+    assert "the last hour: 2 cells finished" in text and "running for 4 min of it" in text
+
+
+def test_the_rate_counts_the_time_the_run_ran_not_the_hour():
+    """Two workers busy for the last 20 minutes of an hour after 40 idle ones (a run resumed): 2 CPU seconds per
+    second while running, not 0.67; a cell begun before the hour counts with its share inside it."""
+    import pandas as pd
+
+    now = 10_000.0
+    fin = [now - 1200 + 300 * (i + 1) for i in range(4)]  # worker A: four cells of 300 s in the last 20 minutes
+    fin += [now - 1200 + 600 * (i + 1) for i in range(2)]  # worker B: two cells of 600 s
+    t = pd.DataFrame({"grid": "cv", "dataset": "d", "method": "m", "done": True,
+                      "cpu": [300.0] * 4 + [600.0] * 2, "wall": [300.0] * 4 + [600.0] * 2, "finished": fin,
+                      "estimated": "measured"})
+    n, cpu, per_s, running = S.recent_rate(t, now=now)
+    assert (n, cpu, running) == (6, 2400.0, 1200.0) and per_s == pytest.approx(2.0)
+    # a cell of 2 h that ended 10 minutes ago: only its 50 minutes inside the hour count, and it ran for all of them
+    one = pd.DataFrame({"grid": "cv", "dataset": "d", "method": "m", "done": True, "cpu": [7200.0],
+                        "wall": [7200.0], "finished": [now - 600.0], "estimated": "measured"})
+    n, cpu, per_s, running = S.recent_rate(one, now=now)
+    assert (cpu, running) == (3000.0, 3000.0) and per_s == pytest.approx(1.0)

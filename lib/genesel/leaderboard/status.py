@@ -57,16 +57,19 @@ def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0, bo
 
 
 def read_costs(func, keys, cache_dir=None) -> dict:
-    """{key: (CPU seconds, time written)} of the cached cells of ``func`` among ``keys``: the seconds the cell
-    measured around its method (the notebook's "CPU seconds per outer fold"), else the grid's around the whole call,
-    and when the cell finished (:func:`genesel.experiments.grid.cached_records`)."""
+    """{key: (CPU seconds, time written, wall seconds)} of the cached cells of ``func`` among ``keys``: the seconds
+    the cell measured around its method (the notebook's "CPU seconds per outer fold"), else the grid's around the
+    whole call; when the cell finished (:func:`genesel.experiments.grid.cached_records`); and how long the grid's
+    call took (wall; the CPU seconds where a record has no wall time)."""
     out = {}
     for k, rec in cached_records(func, keys, cache_dir).items():
         res = rec.get("result")
         cpu = res.get("cpu_seconds") if isinstance(res, dict) else None  # the method's own, as the notebook's table
         if cpu is None:
             cpu = rec.get("cpu_seconds")  # the grid's: the whole call, loading the data included
-        out[k] = (float(cpu if cpu is not None else rec.get("seconds", np.nan)), float(rec["written"]))
+        cpu = float(cpu if cpu is not None else rec.get("seconds", np.nan))
+        wall = rec.get("seconds")
+        out[k] = (cpu, float(rec["written"]), float(wall) if wall is not None else cpu)
     return out
 
 
@@ -109,7 +112,8 @@ def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed
             rows.append(dict(grid=grid, dataset=c["dataset"], method=c["method"], n=n, genes=g,
                              inner_k=c["inner_k"], quick=c["quick"], done=k in costs,
                              cpu=costs[k][0] if k in costs else np.nan,
-                             finished=costs[k][1] if k in costs else np.nan))
+                             finished=costs[k][1] if k in costs else np.nan,
+                             wall=costs[k][2] if k in costs else np.nan))
     t = pd.DataFrame(rows)
     t["cpu_high"] = t["cpu"]
     t["estimated"] = np.where(t["done"], "measured", "")
@@ -148,17 +152,33 @@ def _range(lo: float, hi: float) -> str:
 
 
 def recent_rate(t: pd.DataFrame, now: float | None = None, window: float = 3600.0):
-    """(cells, their CPU seconds, CPU seconds per wall second) of the cells finished in the last ``window``
-    seconds before ``now``: how fast the run actually goes (its workers, and whatever else the machine runs);
-    None when none finished then."""
+    """(cells, their CPU seconds, CPU seconds per wall second while running, seconds running) of the cells finished
+    in the last ``window`` seconds before ``now``: how fast the run actually goes (its workers, and whatever else
+    the machine runs); None when none finished then.
+
+    "Running" is the time in the window during which at least one of these cells was being computed (the union of
+    their [finish - wall, finish] intervals), so a run that was stopped for part of the hour (a session's end, a
+    pause) is timed on the minutes it ran, not on the whole hour; a cell begun before the window counts with the
+    share of its CPU inside it. Without a ``wall`` column every cell is taken to have run for its CPU seconds."""
     import time
 
     now = time.time() if now is None else float(now)
     recent = t[t["done"] & (t["finished"] > now - window) & (t["finished"] <= now)]
     if not len(recent):
         return None
-    cpu = float(recent["cpu"].sum())
-    return len(recent), cpu, cpu / window
+    cpu_all = recent["cpu"].to_numpy(float)
+    wall = recent["wall"].to_numpy(float) if "wall" in recent else cpu_all
+    wall = np.where(np.isfinite(wall) & (wall > 0), wall, np.maximum(cpu_all, 1e-9))
+    end = recent["finished"].to_numpy(float)
+    start = np.maximum(end - wall, now - window)
+    cpu = float(np.sum(cpu_all * (end - start) / wall))
+    running, reach = 0.0, -np.inf
+    for a, b in sorted(zip(start, end)):  # the union's length
+        if b > reach:
+            running += b - max(a, reach)
+            reach = b
+    running = max(running, 1e-9)
+    return len(recent), cpu, cpu / running, running
 
 
 def summary_text(t: pd.DataFrame, cores: int = 2, now: float | None = None) -> str:
@@ -185,9 +205,11 @@ def summary_text(t: pd.DataFrame, cores: int = 2, now: float | None = None) -> s
     spent, lo, hi = t.loc[t["done"], "cpu"].sum(), todo["cpu"].sum(), todo["cpu_high"].sum()
     rate = recent_rate(t, now)
     if rate is not None and len(todo):
-        n_recent, cpu_recent, per_s = rate
-        lines.append(f"the last hour: {n_recent} cells finished, {_hours(cpu_recent)} of their CPU: {per_s:.2f} CPU "
-                     f"seconds per second; at that rate the rest takes {_range(lo / per_s, hi / per_s)}")
+        n_recent, cpu_recent, per_s, running = rate
+        ran = "" if running >= 0.95 * 3600 else f" (cells were running for {_hours(running)} of it)"
+        lines.append(f"the last hour: {n_recent} cells finished, {_hours(cpu_recent)} of their CPU{ran}: "
+                     f"{per_s:.2f} CPU seconds per second while running; at that rate the rest takes "
+                     f"{_range(lo / per_s, hi / per_s)}")
     k = max(1, int(cores))
     lines.append(f"\n{int(t['done'].sum())} of {len(t)} cells done ({100 * t['done'].mean():.1f} %); CPU spent "
                  f"{_hours(spent)}; left: {_range(lo, hi)} CPU, {_range(lo / k, hi / k)} wall on {k} cores "
