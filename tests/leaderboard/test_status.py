@@ -90,3 +90,26 @@ def test_the_rate_counts_the_time_the_run_ran_not_the_hour():
                         "wall": [7200.0], "finished": [now - 600.0], "estimated": "measured"})
     n, cpu, per_s, running = S.recent_rate(one, now=now)
     assert (cpu, running) == (3000.0, 3000.0) and per_s == pytest.approx(1.0)
+
+
+def test_exercise_3s_methods_are_named_not_timed_and_its_grid_is_counted():
+    """Exercise 3 (another seed) reruns named cheap methods, the same on any machine; a run restricted to other
+    methods gets its cheapest by the committed run's cost (the same list however often it is asked), never a
+    two-class-only method on the multi-class board; `genesel status` counts the grid, seed + 1."""
+    from genesel.leaderboard import exercises as X
+    from genesel.leaderboard.catalogue import CATALOGUE, method_names
+    from genesel.leaderboard.cost import cell_cpu_seconds
+
+    for board in ("binary", "multiclass"):
+        assert X.seed_methods(method_names(board), board) == list(X.SEED_METHODS)
+    mine = ["GP-ARD-RFE + GP", "kNN (all genes)", "MSVM-RFE + SVM", "S2N + weighted voting", "Fisher + SVM"]
+    got = X.seed_methods(mine, "binary")
+    assert got[0] == "kNN (all genes)" and len(got) == 4 and X.seed_methods(mine[::-1], "binary") == got
+    cost = {m: cell_cpu_seconds(m, 100, 5000, 5, False)[0] for m in mine}
+    left_out = (set(mine) - set(got)).pop()
+    assert all(cost[left_out] >= cost[m] for m in got[1:])  # the dearest of the others is the one left out
+    two_class = [m for m in method_names("multiclass") if CATALOGUE[m].binary_only]
+    assert two_class and not set(X.seed_methods(two_class + ["DLDA (all genes)"], "multiclass")) & set(two_class)
+    g = S.run_cells("full", datasets=["alon"])
+    assert {c["method"] for c in g["seed"]} == set(X.SEED_METHODS) and {c["seed"] for c in g["seed"]} == {1}
+    assert len(g["seed"]) == 4 * 10 * 5 and {c["seed"] for c in g["cv"]} == {0}

@@ -8,7 +8,8 @@ the cache holds: ``<out>/<data set>.cv.cells.xz`` and ``<data set>.boot.cells.xz
 ``genesel shards import PATH... [--cache DIR]`` (files or folders) writes their cells into the cache under its own
 key, each only if this code computes the key it was exported under: a cell of other code is left out (stale) and
 its grid recomputes it. ``genesel shards compute [--board binary] [--datasets ...] [--jobs N] [--cache DIR]``
-computes the full run's cells into the cache, data set by data set (the cross-validation grid, then the .632+ grid),
+computes the full run's cells into the cache, data set by data set (the cross-validation grid, the .632+ grid, and
+Exercise 3's "another seed" grid),
 skipping those already there: a run spread over sessions or machines is this command, interrupted and restarted as
 often as needed, then ``export``. Several processes may share one cache (one per core, say): each cell is claimed
 before it is computed, and a dead process's claims are taken over. ``--cache`` defaults to ``GENESEL_CACHE_DIR`` or
@@ -29,14 +30,13 @@ _SUFFIX = ".cells.xz"
 def export(board: str, datasets, cache_dir, out_dir, seed: int = 0) -> list[dict]:
     """One row per data set and grid: cells exported and cells of the full run not in the cache."""
     from genesel.experiments.shards import export_cells
-    from genesel.leaderboard.cells import boot_cell, cv_cell
-    from genesel.leaderboard.status import run_cells
+    from genesel.leaderboard.status import grid_functions, run_cells
 
     rows = []
     for d in datasets:
         grids = run_cells("full", [d], None, seed, board)
-        for grid, func in (("cv", cv_cell), ("boot", boot_cell)):
-            if not grids[grid]:
+        for grid, func in grid_functions():
+            if not grids.get(grid):
                 continue
             path = Path(out_dir) / f"{d}.{grid}{_SUFFIX}"
             tmp = path.with_name(path.name + ".new")
@@ -54,20 +54,19 @@ def export(board: str, datasets, cache_dir, out_dir, seed: int = 0) -> list[dict
 def compute(board: str, datasets, cache_dir, *, n_jobs: int = 1, seed: int = 0, progress: bool = True,
             echo=print) -> list[dict]:
     """Compute notebook 06's full-run cells of ``datasets`` on ``board`` into ``cache_dir`` (what is cached is read,
-    not recomputed), one data set at a time, its cross-validation grid then its .632+ grid. A failing cell does not
+    not recomputed), one data set at a time: its cross-validation grid, its .632+ grid, Exercise 3's grid. A failing cell does not
     stop the run (``on_error="finish"``): the others are computed and cached, and the row of its grid names it. One
     row per data set and grid: cells, cells cached before and after, failures, wall seconds."""
     import time
 
     from genesel.experiments.grid import GridCellsFailed, cached_records, cell_key, run_grid
-    from genesel.leaderboard.cells import boot_cell, cv_cell
-    from genesel.leaderboard.status import run_cells
+    from genesel.leaderboard.status import GRID_TITLES, grid_functions, run_cells
 
     rows = []
     for d in datasets:
         grids = run_cells("full", [d], None, seed, board)
-        for grid, func in (("cv", cv_cell), ("boot", boot_cell)):
-            cells = grids[grid]
+        for grid, func in grid_functions():
+            cells = grids.get(grid)
             if not cells:
                 continue
             keys = [cell_key(func, c) for c in cells]
@@ -76,7 +75,7 @@ def compute(board: str, datasets, cache_dir, *, n_jobs: int = 1, seed: int = 0, 
             if before < len(cells):
                 try:
                     run_grid(cells, func, cache_dir=cache_dir, n_jobs=n_jobs, on_error="finish", progress=progress,
-                             desc=f"{board} {d} {'.632+' if grid == 'boot' else 'cv'}")
+                             desc=f"{board} {d} {GRID_TITLES[grid]}")
                 except GridCellsFailed as exc:
                     failed = [f"{c.get('method')}, {json.dumps(c, sort_keys=True, default=str)}: {f!r}"
                               for c, f in exc.failures]

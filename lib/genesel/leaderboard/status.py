@@ -20,8 +20,8 @@ The estimate of a cell not yet run, best available first:
 The cells of the run are those notebook 06 makes with the given mode (:data:`genesel.leaderboard.cells.MODES`),
 keyed as the grid keys them (:func:`genesel.experiments.cell_key`, per method: :mod:`genesel.leaderboard.keys`):
 a cell computed by older code of its method counts as not done, as the notebook would recompute it. The "another
-seed" grid of the notebook's last exercise (its 4 cheapest methods, known only once the first grid is summarised)
-is not counted; it costs about as much as those methods' share of one data set's grid.
+seed" grid of the notebook's Exercise 3 (:func:`genesel.leaderboard.exercises.seed_methods`, the cross-validation of
+four cheap methods with the next seed) is counted as a grid of its own.
 """
 
 from __future__ import annotations
@@ -34,14 +34,17 @@ import pandas as pd
 
 from genesel.experiments.grid import cached_records, cell_key
 
-__all__ = ["run_cells", "read_costs", "status", "summary_text", "main"]
+__all__ = ["run_cells", "grid_functions", "GRID_TITLES", "read_costs", "status", "summary_text", "main"]
 
 
 def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0, board: str = "binary") -> dict:
-    """{"cv": cells, "boot": cells} of notebook 06 with these parameters (defaults as the notebook's, on ``board``:
-    "binary" or "multiclass"); the .632+ cells on the run's data sets of Díaz-Uriarte 2006's Table 2."""
+    """{"cv": cells, "boot": cells, "seed": cells} of notebook 06 with these parameters (defaults as the notebook's,
+    on ``board``: "binary" or "multiclass"): the cross-validation grid, the .632+ cells on the run's data sets of
+    Díaz-Uriarte 2006's Table 2, and Exercise 3's grid (its methods' cross-validation with ``seed + 1``).
+    :func:`grid_functions` gives each grid's cell function."""
     from genesel.leaderboard import cells as C
     from genesel.leaderboard.catalogue import method_names
+    from genesel.leaderboard.exercises import seed_methods
 
     p = C.MODES[mode]
     quick = mode == "quick"
@@ -53,7 +56,20 @@ def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0, bo
                     seed=seed, quick=quick, max_genes=p["max_genes"])
     boot = C.boot_cells(boot_sets, list(C.DU2006_METHODS), n_boot=p["n_boot"], inner_k=p["inner_k"], seed=seed,
                         quick=quick, max_genes=p["max_genes"])
-    return {"cv": cv, "boot": boot}
+    other = C.cv_cells(datasets, seed_methods(methods, board), n_repeats=p["n_repeats"], n_folds=p["n_folds"],
+                       inner_k=p["inner_k"], seed=seed + 1, quick=quick, max_genes=p["max_genes"])
+    return {"cv": cv, "boot": boot, "seed": other}
+
+
+#: how each grid of :func:`run_cells` is shown
+GRID_TITLES = {"cv": "cross-validation", "boot": ".632+", "seed": "another seed"}
+
+
+def grid_functions() -> list:
+    """[(grid, cell function)] of :func:`run_cells`' grids, in the order notebook 06 runs them."""
+    from genesel.leaderboard.cells import boot_cell, cv_cell
+
+    return [("cv", cv_cell), ("boot", boot_cell), ("seed", cv_cell)]
 
 
 def read_costs(func, keys, cache_dir=None) -> dict:
@@ -97,13 +113,12 @@ def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed
     CPU seconds of a done cell, else the low estimate, ``cpu_high`` the high one, ``estimated``: how: "measured",
     "same method and data", "method, scaled", "committed run"; ``finished``: when a done cell was written, epoch
     seconds)."""
-    from genesel.leaderboard.cells import boot_cell, cv_cell
     from genesel.leaderboard.cost import cell_cpu_seconds
 
     rows = []
     grids = run_cells(mode, datasets, methods, seed, board)
-    for grid, func in (("cv", cv_cell), ("boot", boot_cell)):
-        cells = grids[grid]
+    for grid, func in grid_functions():
+        cells = grids.get(grid, [])
         keys = [cell_key(func, c) for c in cells]
         costs = read_costs(func, keys, cache_dir)
         shapes = _shapes(cells)
@@ -126,8 +141,9 @@ def status(cache_dir=None, mode: str = "full", datasets=None, methods=None, seed
     for i in np.flatnonzero(~t["done"].to_numpy()):
         r = t.iloc[i]
         n, g = float(r["n"]), float(r["genes"])
-        if (r["grid"], r["dataset"], r["method"]) in same.index:
-            lo = hi = same[(r["grid"], r["dataset"], r["method"])]
+        like = ("cv" if r["grid"] == "seed" else r["grid"], r["dataset"], r["method"])  # another seed: as the cv's
+        if like in same.index:
+            lo = hi = same[like]
             how = "same method and data"
         elif r["method"] in low.index:
             lo, hi = low[r["method"]] * n * g, high[r["method"]] * n * n * g
@@ -193,7 +209,7 @@ def summary_text(t: pd.DataFrame, cores: int = 2, now: float | None = None) -> s
     left = left.reindex(by.index).fillna(0.0)
     by["CPU left (est.)"] = [_range(a, b) for a, b in zip(left["cpu"], left["cpu_high"])]
     by = by.reset_index()
-    by["grid"] = by["grid"].map({"cv": "cross-validation", "boot": ".632+"})
+    by["grid"] = by["grid"].map(GRID_TITLES)
     lines.append(by.to_string(index=False))
     if len(todo):
         top = todo.groupby("method")["cpu_high"].sum().sort_values(ascending=False)
