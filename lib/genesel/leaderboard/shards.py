@@ -54,9 +54,9 @@ def export(board: str, datasets, cache_dir, out_dir, seed: int = 0) -> list[dict
 def compute(board: str, datasets, cache_dir, *, n_jobs: int = 1, seed: int = 0, progress: bool = True,
             echo=print) -> list[dict]:
     """Compute notebook 06's full-run cells of ``datasets`` on ``board`` into ``cache_dir`` (what is cached is read,
-    not recomputed), one data set at a time: its cross-validation grid, its .632+ grid, Exercise 3's grid. A failing cell does not
-    stop the run (``on_error="finish"``): the others are computed and cached, and the row of its grid names it. One
-    row per data set and grid: cells, cells cached before and after, failures, wall seconds."""
+    not recomputed), one data set at a time: its cross-validation grid, its .632+ grid, Exercise 3's grid. A failing
+    cell does not stop the run (``on_error="finish"``): the others are computed and cached, and the row of its grid
+    names it. One row per data set and grid: cells, cells cached before and after, failures, wall seconds."""
     import time
 
     from genesel.experiments.grid import GridCellsFailed, cached_records, cell_key, run_grid
