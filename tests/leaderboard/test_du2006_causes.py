@@ -314,6 +314,30 @@ def test_colon_svm_gap_is_neither_c_nor_e1071s_default_radial_kernel(mirror):
     assert on_leukemia[0] - 0.014 > 2 * _noise(on_leukemia[1], 40), on_leukemia
 
 
+@pytest.mark.slow  # about 10 s: linear SVMs on 100 bootstrap samples of Prostate and of Leukemia
+def test_prostate_svm_is_theirs_with_the_genes_scaled_as_e1071_does(mirror):
+    """Ours is 0.059 (s.e. 0.001, B = 200) against their 0.064, lower beyond the noise: the board's SVM sees their
+    data as they describe it (no per-gene step) and picks C by the inner CV. e1071's svm scales every gene on the
+    training part by default (scale = TRUE); a linear SVM at its defaults (genes scaled, cost 1) gives theirs
+    (0.067, s.e. 0.002, B = 200), and the same SVM without the scaling stays below them (0.055): the scaling is the
+    difference. The same reading gives theirs on Leukemia (0.014 against 0.014) but not on Colon (0.120 against
+    0.147, the test above): "explained if" their SVM scaled the genes, not for every data set."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import SVC
+
+    from genesel.leaderboard.cells import load
+
+    e1071 = _sk(make_pipeline(StandardScaler(), SVC(kernel="linear", C=1.0)))
+    prostate = load("singh", "diaz2006")
+    scaled = _b632(e1071, prostate.X, prostate.y, B=100)
+    assert abs(scaled[0] - 0.064) <= 2 * _noise(scaled[1], 100), scaled
+    unscaled = _b632(_sk(SVC(kernel="linear", C=1.0)), prostate.X, prostate.y, B=100)
+    assert 0.064 - unscaled[0] > 2 * _noise(unscaled[1], 100), unscaled
+    leukemia = load("golub", "diaz2006")
+    on_leukemia = _b632(e1071, leukemia.X, leukemia.y, B=100)
+    assert abs(on_leukemia[0] - 0.014) <= 2 * _noise(on_leukemia[1], 100), on_leukemia
+
+
 # ---- Colon's shrunken centroids: the number of inner folds ----------------------------------------------------------
 
 #: PAM's 30 thresholds, relative to the largest |d_ik| of each training part (pamr.train's grid)
