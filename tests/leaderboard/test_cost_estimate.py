@@ -112,6 +112,11 @@ def test_the_estimate_counts_the_cells_the_notebook_runs(mirror):
     two, _ = cost.estimated_seconds(["alon"], methods, quick=True, n_boot=4, boot_datasets=["alon"], n_jobs=2, **kw)
     assert two - cost._OVERHEAD == pytest.approx((est - cost._OVERHEAD) / 2)  # two workers on the machine's 2 cores
     assert "2 method(s)" in what and ".632+" in what and "committed" in what
+    # Exercise 3's grid (another seed): the cross-validation cells of its methods once more
+    again, what = cost.estimated_seconds(["alon"], methods, quick=True, n_boot=4, boot_datasets=[], n_jobs=1,
+                                         seed_methods=methods[:1], **kw)
+    assert again - est0 == pytest.approx(sum(per[c["method"]] for c in cv if c["method"] == methods[0]))
+    assert "Exercise 3 (another seed)" in what
 
 
 def test_without_the_committed_table_the_notebook_says_it_cannot_estimate(mirror, tmp_path, monkeypatch):

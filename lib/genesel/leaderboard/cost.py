@@ -192,10 +192,13 @@ def preprocessing_seconds(dataset, max_genes=None) -> float:
 
 
 def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds: int, inner_k: int, max_genes,
-                      n_boot: int, boot_datasets, n_jobs: int = 2, boot_methods=None) -> tuple[float, str]:
+                      n_boot: int, boot_datasets, n_jobs: int = 2, boot_methods=None,
+                      seed_methods=()) -> tuple[float, str]:
     """(seconds on 2 cores, what dominates) of notebook 06 with these parameters, before anything runs: every
-    cross-validation cell and every .632+ cell the notebook will run (:func:`cell_cpu_seconds` each), over the
-    workers (at most the machine's 2 cores), plus fixed costs. Without the committed results (an installed package
+    cross-validation cell and every .632+ cell the notebook will run (:func:`cell_cpu_seconds` each), and the
+    cross-validation again for ``seed_methods`` (Exercise 3's grid, another seed:
+    :func:`genesel.leaderboard.exercises.seed_methods`), over the workers (at most the machine's 2 cores), plus
+    fixed costs. Without the committed results (an installed package
     outside the repository) there is nothing to estimate from: NaN and a sentence saying so."""
     from genesel.leaderboard.cells import DU2006_METHODS, DU2006_VIEWS, load, outer_folds
     from genesel.papers.presentation import format_seconds
@@ -204,7 +207,7 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
         costs = committed_costs()
     except FileNotFoundError as e:
         return float("nan"), f"no estimate: {e}"
-    per_method, cv, guessed = {}, 0.0, set()
+    per_method, cv, guessed, again = {}, 0.0, set(), 0.0
     shapes = {}
 
     def shape(d, view, mg):
@@ -231,6 +234,10 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
             guessed |= {m} if how == "no committed cost" else set()
             per_method[m] = per_method.get(m, 0.0) + s
             cv += s
+        for m in seed_methods:  # Exercise 3: the same folds' count with the next seed
+            c, _ = cell_cpu_seconds(m, n, g, inner_k, quick, costs)
+            again += (c * kf + p) * int(n_repeats) * k
+            prep += p * int(n_repeats) * k
     boot = 0.0
     for d in boot_datasets:
         view = DU2006_VIEWS.get(d)
@@ -244,11 +251,12 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
             s = c * (int(n_boot) + 1)
             per_method[m] = per_method.get(m, 0.0) + s
             boot += s
-    total = cv + boot
+    total = cv + boot + again
     parallel = max(1, min(int(n_jobs), 2))
     top = sorted(per_method.items(), key=lambda kv: -kv[1])[:2]
     what = (f"{len(datasets)} data set(s) x {len(methods)} method(s), {n_outer} outer folds in all: "
             f"{format_seconds(cv)} CPU; .632+: " + (f"{format_seconds(boot)} CPU" if boot_datasets else "not run")
+            + (f"; Exercise 3 (another seed): {format_seconds(again)} CPU" if len(seed_methods) else "")
             + "; most of it "
             + " and ".join(f"{m} ({100 * s / total:.0f} %)" for m, s in top if total > 0)
             + "; scaled from the committed full run's CPU per fold"
