@@ -234,10 +234,9 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
             guessed |= {m} if how == "no committed cost" else set()
             per_method[m] = per_method.get(m, 0.0) + s
             cv += s
-        for m in seed_methods:  # Exercise 3: the same folds' count with the next seed
-            c, _ = cell_cpu_seconds(m, n, g, inner_k, quick, costs)
-            again += (c * kf + p) * int(n_repeats) * k
-            prep += p * int(n_repeats) * k
+            if m in seed_methods:  # Exercise 3: the same cells once more, with the next seed
+                again += s
+                prep += p * int(n_repeats) * k
     boot = 0.0
     for d in boot_datasets:
         view = DU2006_VIEWS.get(d)

@@ -13,7 +13,7 @@ from genesel.leaderboard.catalogue import CATALOGUE
 from genesel.leaderboard.summary import dataset_title, fmt_number
 
 __all__ = ["stability_extremes", "size_choice_optimism", "class_balance", "SEED_METHODS",
-           "seed_methods", "seed_comparison",
+           "seed_methods", "seed_cells", "seed_comparison",
            "OVR_VS_JOINT", "ovr_vs_joint"]
 
 #: Exercise 5's rankings: one class against the rest (Welch's t of each class, pooled by best rank; Golub's
@@ -215,6 +215,16 @@ def seed_methods(methods, board: str = "binary", k: int = 4) -> list:
     rest = [m for m in methods if m not in pick and not (board == "multiclass" and CATALOGUE[m].binary_only)]
     rest.sort(key=lambda m: (cell_cpu_seconds(m, 100, 5000, 5, False)[0], m))
     return pick + rest[:k - len(pick)]
+
+
+def seed_cells(datasets, methods, board: str, *, seed: int, quick: bool, n_repeats: int, n_folds: int, inner_k: int,
+               max_genes=None) -> list:
+    """Exercise 3's grid: the cross-validation cells of :func:`seed_methods` with ``seed + 1`` (the one definition
+    notebook 06 runs and :func:`genesel.leaderboard.status.run_cells` counts)."""
+    from genesel.leaderboard.cells import cv_cells
+
+    return cv_cells(datasets, seed_methods(methods, board), n_repeats=n_repeats, n_folds=n_folds, inner_k=inner_k,
+                    seed=seed + 1, quick=quick, max_genes=max_genes)
 
 
 def seed_comparison(summary: pd.DataFrame, other: pd.DataFrame, seeds: tuple):

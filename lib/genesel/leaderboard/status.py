@@ -49,7 +49,7 @@ def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0, bo
     :func:`grid_functions` gives each grid's cell function."""
     from genesel.leaderboard import cells as C
     from genesel.leaderboard.catalogue import method_names
-    from genesel.leaderboard.exercises import seed_methods
+    from genesel.leaderboard.exercises import seed_cells
 
     p = C.MODES[mode]
     quick = mode == "quick"
@@ -61,8 +61,8 @@ def run_cells(mode: str = "full", datasets=None, methods=None, seed: int = 0, bo
                     seed=seed, quick=quick, max_genes=p["max_genes"])
     boot = C.boot_cells(boot_sets, list(C.DU2006_METHODS), n_boot=p["n_boot"], inner_k=p["inner_k"], seed=seed,
                         quick=quick, max_genes=p["max_genes"])
-    other = C.cv_cells(datasets, seed_methods(methods, board), n_repeats=p["n_repeats"], n_folds=p["n_folds"],
-                       inner_k=p["inner_k"], seed=seed + 1, quick=quick, max_genes=p["max_genes"])
+    other = seed_cells(datasets, methods, board, n_repeats=p["n_repeats"], n_folds=p["n_folds"], inner_k=p["inner_k"],
+                       seed=seed, quick=quick, max_genes=p["max_genes"])
     return {"cv": cv, "boot": boot, "seed": other}
 
 
