@@ -9,9 +9,12 @@ per-tree overhead (~1 ms per tree). Timed in the same run, on the same data and 
    vs ``sklearn.ensemble.RandomForestClassifier(n_jobs=1)``; the two are different random forests of the same
    method, so their agreement is reported, not required bit for bit: OOB error, test error on the held-out part,
    overlap of the 20 most important genes;
-2. the whole ``genesel.RFBackwardSelector`` path (2000 trees, then 1000 per step, 0.2 dropped per step) vs the same
-   loop over scikit-learn forests (kept here only, :func:`sklearn_path`): same path sizes; OOB errors along the path
-   and the chosen genes are compared.
+2. the whole ``genesel.RFBackwardSelector`` path (2000 trees, then 1000 per step, 0.2 dropped per step, genes ranked
+   by the first forest's permutation importance) vs the same loop over scikit-learn forests with the permutation
+   importances computed by hand on its trees (kept here only, :func:`sklearn_path`): same path sizes; OOB errors
+   along the path and the chosen genes are compared;
+3. the selector with permutation importance (the paper's) against Gini importance (genesel 0.1's): the cost of
+   the permutation step.
 
 Usage: python benchmarks/bench_forest.py [--dataset golub] [--trees 1000] [--path-trees 2000 1000] [--repeats 3]
 """
@@ -36,10 +39,33 @@ def outer_fold(name, seed=0):
     return X[tr], y[tr], X[te], y[te]
 
 
+def oob_permutation_importance(f, X, y, seed=0):
+    """Breiman's permutation importance (varSelRF's ranking) on a fitted scikit-learn forest, by hand: per tree, its
+    out-of-bag accuracy minus that with one gene permuted among the out-of-bag samples, for the genes it splits on
+    (the others cannot change a vote), averaged over the trees. scikit-learn's ``permutation_importance`` permutes
+    every gene on one given set for the whole forest, which is not this."""
+    rng = np.random.default_rng(seed)
+    n, d = X.shape
+    yi = np.searchsorted(f.classes_, y)
+    out = np.zeros(d)
+    X32 = X.astype(np.float32)
+    for tree, drawn in zip(f.estimators_, f.estimators_samples_):
+        oob = np.setdiff1d(np.arange(n), drawn)
+        if oob.size == 0:
+            continue
+        Xo = X32[oob]
+        base = np.mean(tree.predict(Xo) == yi[oob])
+        for g in np.unique(tree.tree_.feature[tree.tree_.feature >= 0]):
+            Xp = Xo.copy()
+            Xp[:, g] = Xo[rng.permutation(oob.size), g]
+            out[g] += base - np.mean(tree.predict(Xp) == yi[oob])
+    return out / len(f.estimators_)
+
+
 def sklearn_path(X, y, n_estimators=2000, n_estimators_iter=1000, fraction_dropped=0.2, mtry_factor=1.0,
                  se_rule=1.0, random_state=0):
-    """``RFBackwardSelector.fit`` as it was before the numba forest: scikit-learn forests on the surviving genes.
-    Returns (importances, path sizes, OOB errors, chosen mask)."""
+    """``RFBackwardSelector.fit`` on scikit-learn forests: the first forest's permutation importances by hand, then
+    forests on the surviving genes. Returns (importances, path sizes, OOB errors, chosen mask)."""
     from sklearn.ensemble import RandomForestClassifier
 
     from genesel.forest import backward_sizes
@@ -49,7 +75,7 @@ def sklearn_path(X, y, n_estimators=2000, n_estimators_iter=1000, fraction_dropp
     seeds = np.random.RandomState(random_state).randint(0, 2**31 - 1, size=len(sizes) + 1)
 
     def forest(T, s, seed, Xs):
-        mtry = min(max(1, int(round(mtry_factor * np.sqrt(s)))), s)
+        mtry = min(max(1, int(np.floor(mtry_factor * np.sqrt(s)))), s)
         f = RandomForestClassifier(n_estimators=int(T), max_features=mtry, oob_score=True, bootstrap=True, n_jobs=1,
                                    random_state=seed).fit(Xs, y)
         dec = f.oob_decision_function_
@@ -60,7 +86,7 @@ def sklearn_path(X, y, n_estimators=2000, n_estimators_iter=1000, fraction_dropp
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*out-of-bag.*", category=UserWarning)
         first, e0 = forest(n_estimators, d, seeds[0], X)
-        imp = np.asarray(first.feature_importances_, dtype=np.float64)
+        imp = oob_permutation_importance(first, X, y, random_state)
         order = np.lexsort((np.arange(d), -imp))
         errors = [e0]
         for i, s in enumerate(sizes[1:], start=1):
@@ -121,6 +147,24 @@ def selector_path(X, y, path_trees):
             "line": line}
 
 
+def importance_cost(X, y, path_trees):
+    """The selector ranking by permutation importance (the paper's, default) against Gini importance: what the
+    permutation step costs, in the same run."""
+    from genesel import RFBackwardSelector
+
+    T0, T1 = path_trees
+    print(f"\n== RFBackwardSelector: permutation vs Gini importance ({T0} trees, then {T1}) ==")
+    perm, w1, c1 = best_of(lambda: RFBackwardSelector(n_estimators=T0, n_estimators_iter=T1, random_state=0)
+                           .fit(X, y), 3)
+    gini, w2, c2 = best_of(lambda: RFBackwardSelector(n_estimators=T0, n_estimators_iter=T1, importance="gini",
+                                                      random_state=0).fit(X, y), 3)
+    common = int(np.sum(perm.support_ & gini.support_))
+    line = report_ratio("permutation importance", (w1, c1), (w2, c2), other="Gini importance",
+                        note=f"chose {perm.n_features_} vs {gini.n_features_} genes, {common} in common")
+    return {"what": "importance", "genesel_wall": w1, "genesel_cpu": c1, "sklearn_wall": w2, "sklearn_cpu": c2,
+            "line": line}
+
+
 @recorded
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -135,6 +179,7 @@ def main():
     rows = [one_forest(X, y, Xt, yt, args.trees, args.repeats)]
     if not args.skip_path:
         rows.append(selector_path(X, y, args.path_trees))
+        rows.append(importance_cost(X, y, args.path_trees))
     print()
     for r in rows:
         print(r["line"])

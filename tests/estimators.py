@@ -177,6 +177,7 @@ SETTINGS: dict[str, Settings] = {
         properties=(("SmallForestClassifier", dict(n_estimators=60, random_state=0), "free", None),)),
     "RFBackwardSelector": Settings(
         small=dict(n_estimators=60, n_estimators_iter=60, random_state=0),
+        variants=((dict(importance="gini"), "Gini importance (genesel 0.1's ranking)"),),
         properties=(("RFBackwardSelector", dict(n_estimators=60, n_estimators_iter=60, random_state=0), "free",
                      None),)),
     # centroids.py (PAM's nearest shrunken centroids, Tibshirani et al. 2002; Diaz-Uriarte 2006's SC.l / SC.s)

@@ -47,12 +47,15 @@ def test_tree_units_keep_every_gene_order_and_leave_ordinary_data_alone(scale, o
 @pytest.mark.parametrize("scale,offset", [(1e-300, 0.0), (1e300, 0.0), (1.0, 1e8), (1e-200, 1e12)])
 def test_random_forest_selection_is_that_of_scale_1(scale, offset):
     """Before: float32 underflowed (1e-300), overflowed (1e300, a RuntimeWarning) or rounded every difference away
-    (1e8 spreads from the origin): another selection, silently. Trees depend only on the order and the equalities of
-    each gene's values, so the reference is the forest on the dense ranks of the data as given (at 1e12 spreads
-    float64 itself merges two values of gene 5, 8e-5 apart, before any forest sees them)."""
+    (1e8 spreads from the origin): another selection, silently. Trees, their out-of-bag votes and their permutation
+    importances do not change under an increasing affine map of a gene, so the reference is the forest on the data
+    as given, mapped back by hand (float64) to [0, 1] per gene (at 1e12 spreads float64 itself merges two values of
+    gene 5, 8e-5 apart, before any forest sees them)."""
     X, y = problem_p()
-    ranks = rankdata((X + offset) * scale, method="dense", axis=0).astype(float)
-    ref = RFBackwardSelector(n_estimators=100, n_estimators_iter=50, random_state=0).fit(ranks, y)
+    Z = (X + offset) * scale
+    ranks = rankdata(Z, method="dense", axis=0)
+    ref = RFBackwardSelector(n_estimators=100, n_estimators_iter=50, random_state=0).fit(
+        (Z - Z.min(axis=0)) / np.ptp(Z, axis=0), y)
     if offset < 1e12:
         assert np.array_equal(ranks, rankdata(X, method="dense", axis=0))  # no value merged: the forest of X
     with warnings.catch_warnings():

@@ -37,10 +37,11 @@ def test_k_class_kernel_equals_its_plain_python_twin(K, case):
         X[1::2] = X[::2][: n // 2]
         X[:, 10:] = 0.0
     seeds = np.random.RandomState(0).randint(np.iinfo(np.int64).max, size=12, dtype=np.int64)
-    got = grow_forest(presort(X), y, 12, mtry, 0, bootstrap, n_classes=K)
-    feature, threshold, left, right, value, offsets, imp_sum, n_imp, oob_sum, oob_count = got
-    trees, imp_ref, n_imp_ref, oob_sum_ref, oob_count_ref = NF.grow_forest(X.astype(np.float32), y, seeds, mtry,
-                                                                            bootstrap, K)
+    got = grow_forest(presort(X), y, 12, mtry, 0, bootstrap, n_classes=K, permutation=True)
+    feature, threshold, left, right, value, offsets, imp_sum, n_imp, oob_sum, oob_count, perm_sum = got
+    trees, imp_ref, n_imp_ref, oob_sum_ref, oob_count_ref, perm_ref = NF.grow_forest(
+        X.astype(np.float32), y, seeds, mtry, bootstrap, K, permutation=True)
+    assert np.array_equal(perm_sum, perm_ref)
     assert value.shape[1] == K
     for t, nodes in enumerate(trees):
         sl = slice(offsets[t], offsets[t + 1])

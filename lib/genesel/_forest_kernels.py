@@ -21,7 +21,10 @@ The method, as grown here:
   it (min leaf 1, no depth limit); a leaf stores its K class fractions;
 - the tree's Gini importance of a gene is the sum of the weighted decreases of its splits, normalised to sum 1 over
   the genes (plain sums in node order); the forest averages over the trees that split;
-- out-of-bag: every tree adds its leaf's class fractions to the samples it did not draw.
+- out-of-bag: every tree adds its leaf's class fractions to the samples it did not draw;
+- on request, Breiman's permutation importance: per tree and per gene it splits on, the drop in the accuracy of the
+  tree's votes on its out-of-bag samples when the gene's values are permuted among them (the importance varSelRF
+  ranks genes by, Díaz-Uriarte & Alvarez de Andrés 2006); its permutations are drawn after the tree is grown.
 
 Random numbers: the per-tree seeds are drawn outside (numpy, :func:`genesel.forest.grow_forest`); inside a tree
 SplitMix64 (G. L. Steele, D. Lea, C. H. Flood, *Fast splittable pseudorandom number generators*, OOPSLA 2014: a
@@ -265,6 +268,68 @@ def _leaf(feature, threshold, left, right, base, Xg, i):
 
 
 @njit(cache=True)
+def _leaf_swapped(feature, threshold, left, right, base, Xg, i, g, v):
+    """:func:`_leaf` for sample i with its value of gene g replaced by v (the permuted value)."""
+    k = base
+    while left[k] >= 0:
+        x = v if feature[k] == g else Xg[feature[k], i]
+        if x <= threshold[k]:
+            k = base + left[k]
+        else:
+            k = base + right[k]
+    return k
+
+
+@njit(cache=True)
+def _vote(value, leaf):
+    """The class a leaf votes for: its largest class fraction, ties to the smaller class index."""
+    best = 0
+    for c in range(1, value.shape[1]):
+        if value[leaf, c] > value[leaf, best]:
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _permutation_drops(feature, threshold, left, right, value, base, Xg, y, w, touched, k, rs, oob, perm, out):
+    """Breiman's permutation importance of one tree (Breiman 2001, section 10; randomForest's "mean decrease in
+    accuracy", unscaled): on the tree's out-of-bag samples (``w == 0``, in index order), the accuracy of the tree's
+    votes minus their accuracy after the values of gene g are permuted among those samples, added to ``out[g]`` for
+    every gene the tree splits on (``touched[:k]``, in order of first split; the others cannot change a vote: 0).
+    Each gene's permutation is a Fisher-Yates shuffle (from the last position down, a swap with ``below(rs, a + 1)``)
+    drawn from the tree's generator after the tree is grown, so the trees are those grown without this step."""
+    n = w.shape[0]
+    m = 0
+    for i in range(n):
+        if w[i] == 0.0:
+            oob[m] = i
+            m += 1
+    if m == 0:
+        return
+    right0 = 0
+    for a in range(m):
+        i = oob[a]
+        if _vote(value, _leaf(feature, threshold, left, right, base, Xg, i)) == y[i]:
+            right0 += 1
+    for j in range(k):
+        g = touched[j]
+        for a in range(m):
+            perm[a] = oob[a]
+        for a in range(m - 1, 0, -1):
+            b = below(rs, a + 1)
+            t = perm[a]
+            perm[a] = perm[b]
+            perm[b] = t
+        right1 = 0
+        for a in range(m):
+            i = oob[a]
+            leaf = _leaf_swapped(feature, threshold, left, right, base, Xg, i, g, Xg[g, perm[a]])
+            if _vote(value, leaf) == y[i]:
+                right1 += 1
+        out[g] += (right0 - right1) / m
+
+
+@njit(cache=True)
 def _grown(a, m, cap):
     """``a`` (first axis) copied into a new array of ``cap`` rows, its first ``m`` rows kept."""
     shape = (cap,) + a.shape[1:]
@@ -274,12 +339,13 @@ def _grown(a, m, cap):
 
 
 @njit(cache=True)
-def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, keep_trees):
+def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, keep_trees, permutation):
     """Grow one tree per seed (module docstring) on class indices ``y`` (0 .. n_classes - 1). Returns the forest's
     nodes stacked tree after tree (``offsets[t]``: first node of tree t; children indices relative to it; empty arrays
     without ``keep_trees``, where each tree's nodes are dropped once its importances and out-of-bag votes are
     counted), the sum over the trees that split of their normalised Gini importances and the number of such trees,
-    and the out-of-bag sums of class fractions (n x n_classes) with their counts."""
+    the out-of-bag sums of class fractions (n x n_classes) with their counts, and (zeros unless ``permutation`` and
+    ``bootstrap``) the sum over the trees of their permutation importances (:func:`_permutation_drops`)."""
     d = vals.shape[0]
     n = vals.shape[1]
     nk = n_classes
@@ -310,6 +376,9 @@ def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, kee
     marked = np.zeros(d, dtype=np.bool_)
     oob_sum = np.zeros((n, nk))
     oob_count = np.zeros(n)
+    perm_sum = np.zeros(d)
+    oob = np.empty(n, dtype=np.int64)
+    perm = np.empty(n, dtype=np.int64)
     n_imp_trees = 0
     cur = 0
     for t in range(T):
@@ -348,6 +417,9 @@ def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, kee
         for j in range(k):
             timp[touched[j]] = 0.0
             marked[touched[j]] = False
+        if permutation and bootstrap:
+            _permutation_drops(feature, threshold, left, right, value, base, Xg, y, w, touched, k, rs, oob, perm,
+                               perm_sum)
         if bootstrap:
             for i in range(n):
                 if w[i] == 0.0:
@@ -357,7 +429,7 @@ def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, kee
                     oob_count[i] += 1.0
     m = offsets[T] if keep_trees else 0
     return (feature[:m].copy(), threshold[:m].copy(), left[:m].copy(), right[:m].copy(), value[:m].copy(), offsets,
-            imp_sum, n_imp_trees, oob_sum, oob_count)
+            imp_sum, n_imp_trees, oob_sum, oob_count, perm_sum)
 
 
 @njit(cache=True)

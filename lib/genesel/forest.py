@@ -5,17 +5,24 @@ R. Díaz-Uriarte, S. Alvarez de Andrés, *Gene selection and classification of m
 BMC Bioinformatics 7:3, 2006, section "Gene selection using random forest" (the procedure of their R package
 varSelRF):
 
-1. fit a forest on all genes and rank the genes by their importance in it; the importances are *not* recomputed
-   later ("we do not recalculate variable importances at each step": recomputing them overfits, Svetnik et al.);
-2. repeatedly drop the fraction ``fraction_dropped`` (0.2) of the remaining genes with the smallest importance and
-   fit a new forest on the survivors, recording its out-of-bag (OOB) error, until two genes are left;
+1. fit a forest on all genes and rank the genes by their permutation importance in it (Breiman's "mean decrease in
+   accuracy", unscaled: what varSelRF ranks by, ``importance(rf, type = 1, scale = FALSE)`` in its documented
+   procedure); the importances are *not* recomputed later ("we do not recalculate variable importances at each
+   step": recomputing them overfits, Svetnik et al.);
+2. repeatedly drop the fraction ``fraction_dropped`` (0.2) of the remaining genes with the smallest importance, the
+   number dropped being ``round(0.2 m)`` of the m left (rounded half to even, as R rounds), and fit a new forest on
+   the survivors, recording its out-of-bag (OOB) error, until two genes are left;
 3. keep the smallest set whose OOB error is within ``se_rule`` standard errors of the smallest OOB error of the
    path, the standard error being that of a proportion, sqrt(e (1 - e) / n) at the minimum e ("s.e. 0" and
    "s.e. 1" in their Table 2).
 
-Their table used 2000 trees and mtry = sqrt(number of genes) ("mtryFactor = 1"). Importance here is the forest's
-impurity (Gini) decrease; the paper used randomForest's permutation importance (mean decrease in accuracy), which
-costs one pass over the out-of-bag samples per gene and tree.
+Their table used 2000 trees and mtry = sqrt(number of genes) ("mtryFactor = 1"; randomForest truncates,
+floor(mtryFactor sqrt(m)), at every step). The permutation importance of a tree is the drop in the accuracy of its
+votes on its out-of-bag samples when one gene's values are permuted among them; only a gene the tree splits on can
+change a vote, so a tree costs one pass over its out-of-bag samples per gene it splits on (a few), not per gene of
+the array: about as much as growing it again, once, for the first forest only. ``importance="gini"`` ranks by the
+impurity decrease instead (genesel 0.1's choice; Gini importance favours genes with many distinct values, Strobl et
+al., BMC Bioinformatics 8:25, 2007).
 
 The forests are Breiman's random forests (L. Breiman, *Random forests*, Machine Learning 45:5-32, 2001) of Gini
 CART trees as :class:`SmallForestClassifier` grows them: genesel's own numba implementation of those definitions
@@ -65,17 +72,20 @@ def presort(X):
     return vals, np.ascontiguousarray(order, dtype=itype), rank, Xg
 
 
-def grow_forest(pre, y01, n_trees, mtry, random_state, bootstrap=True, keep_trees=True, n_classes=None):
+def grow_forest(pre, y01, n_trees, mtry, random_state, bootstrap=True, keep_trees=True, n_classes=None,
+                permutation=False):
     """Grow ``n_trees`` trees on the presorted genes ``pre`` (:func:`presort`) with class indices ``y01`` (0/1, or
     0 .. K - 1 for K classes; ``n_classes`` default: the largest index + 1, at least 2), ``mtry`` genes drawn per node
     and one SplitMix64 seed per tree drawn from ``random_state`` (numpy). Returns the kernel's tuple (nodes, offsets,
-    importance sum, trees with a split, out-of-bag sums and counts, with one column per class); without
-    ``keep_trees`` the nodes are not kept (importances and out-of-bag votes only)."""
+    importance sum, trees with a split, out-of-bag sums and counts, with one column per class, and the sum over the
+    trees of their permutation importances, zeros unless ``permutation``); without ``keep_trees`` the nodes are not
+    kept (importances and out-of-bag votes only). The trees do not depend on ``permutation``."""
     y01 = np.asarray(y01, dtype=np.int64)
     if n_classes is None:
         n_classes = max(2, int(y01.max()) + 1) if y01.size else 2
     seeds = check_random_state(random_state).randint(_SEED_HIGH, size=int(n_trees), dtype=np.int64)
-    return FK.grow_forest(*pre, y01, int(n_classes), seeds, int(mtry), bool(bootstrap), bool(keep_trees))
+    return FK.grow_forest(*pre, y01, int(n_classes), seeds, int(mtry), bool(bootstrap), bool(keep_trees),
+                          bool(permutation))
 
 
 def _importances(imp_sum, n_imp_trees):
@@ -193,7 +203,7 @@ class SmallForestClassifier(BinaryClassifier):
         self.max_features_ = self._mtry(d)
         out = grow_forest(presort(apply_tree_units(X, self._units)), y01, self.n_estimators, self.max_features_,
                           self.random_state, self.bootstrap, n_classes=self.classes_.size)
-        feature, threshold, left, right, value, offsets, imp_sum, n_imp, oob_sum, oob_count = out
+        feature, threshold, left, right, value, offsets, imp_sum, n_imp, oob_sum, oob_count = out[:10]
         self.trees_ = (feature, threshold, left, right, value, offsets)
         self.feature_importances_ = _importances(imp_sum, n_imp)
         self.n_trees_with_split_ = int(n_imp)
@@ -222,12 +232,14 @@ class SmallForestClassifier(BinaryClassifier):
 
 
 def backward_sizes(n_features: int, fraction_dropped: float, min_features: int = 2) -> np.ndarray:
-    """The numbers of genes the elimination visits: n, then ``n - max(1, floor(fraction * n))`` at each step while
-    more than ``min_features`` remain, ending at ``min_features`` (or n when n <= min_features)."""
+    """The numbers of genes the elimination visits: n, then ``n - round(fraction * n)`` at each step while more than
+    ``min_features`` remain, ending at ``min_features`` (or n when n <= min_features). ``round`` is to the nearest,
+    ties to even (Python's and R's ``round``: varSelRF's ``vars.drop.frac``); at least one gene goes at each step
+    (where the rounding gives none, varSelRF would never stop)."""
     n = int(n_features)
     out = [n]
     while n > min_features:
-        n = max(min_features, n - max(1, int(np.floor(fraction_dropped * n))))
+        n = max(min_features, n - max(1, int(round(fraction_dropped * n))))
         out.append(n)
     return np.asarray(out, dtype=np.int64)
 
@@ -237,9 +249,10 @@ class RFBackwardSelector(SelectorBase):
     Andrés 2006; module docstring).
 
     Every forest is grown as :class:`SmallForestClassifier` grows it (genesel's numba forest; the genes sorted once
-    per fit and reused by every step, no trees kept), with Gini importances; the path sizes are those of the same
-    loop over scikit-learn's ``RandomForestClassifier`` and the OOB errors and chosen genes agree with it
-    statistically (``tests/test_forest.py``), at a small fraction of its CPU. Any number of classes, as the paper's
+    per fit and reused by every step, no trees kept); the first forest's permutation importances (module
+    docstring) rank the genes. The OOB errors, importances and chosen genes agree statistically with the same loop
+    over scikit-learn's ``RandomForestClassifier`` with the permutation importances computed by hand on its trees
+    (``tests/test_forest.py``), at a small fraction of its CPU. Any number of classes, as the paper's
     (its SRBCT, Brain, NCI60, Lymphoma and Breast sets have 3 to 8): the forests are K-class forests (Gini over all
     classes) and the out-of-bag error is that of the K-class majority vote.
 
@@ -252,16 +265,20 @@ class RFBackwardSelector(SelectorBase):
     fraction_dropped : float in (0, 1), default 0.2
         Fraction of the remaining genes dropped at each step.
     mtry_factor : float, default 1.0
-        Genes tried at each split: ``mtry_factor * sqrt(number of genes)`` (at least 1).
+        Genes tried at each split: ``floor(mtry_factor * sqrt(number of genes))`` (at least 1, at most all).
     se_rule : float >= 0, default 1.0
         The smallest set whose OOB error is within ``se_rule`` standard errors of the minimum (0: the minimum
         itself, ties to fewer genes).
+    importance : {"permutation", "gini"}, default "permutation"
+        How the first forest ranks the genes: the mean over its trees of the drop in out-of-bag accuracy when the
+        gene is permuted (the paper's), or the mean decrease in Gini impurity.
     random_state : int, RandomState or None
 
     Attributes
     ----------
-    importances_ : (n_features,) importance of every gene in the first forest.
-    feature_order_ : all genes, best first (by decreasing importance, ties by index).  ranking_ : 1 = best.
+    importances_ : (n_features,) importance of every gene in the first forest (of the kind ``importance`` names).
+    feature_order_ : all genes, best first (by decreasing importance, ties by index; genes constant in the training
+        data last).  ranking_ : 1 = best.
     path_sizes_ : the numbers of genes visited, largest first.  path_oob_errors_ : the OOB error of each.
     support_ : the chosen genes.  n_features_ : their number.  oob_error_ : the OOB error at the chosen size.
 
@@ -283,24 +300,29 @@ class RFBackwardSelector(SelectorBase):
 
     _parameter_constraints = {"n_estimators": [POSITIVE_INT], "n_estimators_iter": [POSITIVE_INT],
                               "fraction_dropped": [real(0, 1, "neither")], "mtry_factor": [real(0, None, "neither")],
-                              "se_rule": [real(0, None, "left")], "random_state": ["random_state"]}
+                              "se_rule": [real(0, None, "left")],
+                              "importance": [StrOptions({"permutation", "gini"})], "random_state": ["random_state"]}
     _multi_class = True  # K-class forests (class docstring)
 
     def __init__(self, n_estimators=2000, n_estimators_iter=1000, fraction_dropped=0.2, mtry_factor=1.0,
-                 se_rule=1.0, random_state=None):
+                 se_rule=1.0, importance="permutation", random_state=None):
         self.n_estimators = n_estimators
         self.n_estimators_iter = n_estimators_iter
         self.fraction_dropped = fraction_dropped
         self.mtry_factor = mtry_factor
         self.se_rule = se_rule
+        self.importance = importance
         self.random_state = random_state
 
-    def _forest(self, pre, y01, n_trees, n_genes, seed):
+    def _forest(self, pre, y01, n_trees, n_genes, seed, permutation=False):
         """One forest on the presorted genes ``pre``: (importances, OOB error); samples that were in every tree's
-        bootstrap have no OOB vote and are left out of the error."""
-        mtry = min(max(1, int(round(self.mtry_factor * np.sqrt(n_genes)))), n_genes)
-        out = grow_forest(pre, y01, n_trees, mtry, seed, keep_trees=False, n_classes=self.classes_.size)
-        return _importances(out[6], out[7]), _oob_error(_oob_fractions(out[8], out[9]), y01)
+        bootstrap have no OOB vote and are left out of the error. Importances: with ``permutation`` the mean over
+        the trees of their permutation importances, else the Gini importances."""
+        mtry = min(max(1, int(np.floor(self.mtry_factor * np.sqrt(n_genes)))), n_genes)
+        out = grow_forest(pre, y01, n_trees, mtry, seed, keep_trees=False, n_classes=self.classes_.size,
+                          permutation=permutation)
+        imp = out[10] / n_trees if permutation else _importances(out[6], out[7])
+        return imp, _oob_error(_oob_fractions(out[8], out[9]), y01)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -311,8 +333,11 @@ class RFBackwardSelector(SelectorBase):
         rng = check_random_state(self.random_state)
         seeds = rng.randint(0, 2**31 - 1, size=len(backward_sizes(d, self.fraction_dropped)) + 1)
         pre = presort(X)  # once: every later forest grows on rows of it
-        imp, err0 = self._forest(pre, y01, self.n_estimators, d, seeds[0])
-        order = np.lexsort((np.arange(d), -imp)).astype(np.int64)
+        imp, err0 = self._forest(pre, y01, self.n_estimators, d, seeds[0], self.importance == "permutation")
+        # constant genes last: no tree can split them, but a permutation importance below 0 would rank below them
+        const = np.zeros(d, dtype=bool)
+        const[self.constant_genes_] = True
+        order = np.lexsort((np.arange(d), -imp, const)).astype(np.int64)
         sizes = backward_sizes(d, self.fraction_dropped)
         errors = np.empty(sizes.size)
         errors[0] = err0

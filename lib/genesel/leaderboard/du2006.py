@@ -162,12 +162,6 @@ DU2006_GAPS = {
         "paper 0.011; ours 0.075 (s.e. 0.004; the 0.2.0 rerun, B = 200) on the log ratios; 0.05-0.07 on the "
         "ratios and on either with each sample standardised (DLDA ignores per-gene scaling): no reading of the data "
         "reaches theirs"),
-    ("golub", "RF var.sel. s.e. 1"): (
-        "unexplained (small)",
-        "paper 0.075; ours 0.100 (s.e. 0.007; the 0.2.0 rerun, B = 200) on their exact 38 x 3051; at 0.1.0 0.102 "
-        "(s.e. 0.010, B = 100), other seeds at B = 25: 0.097 (s.e. 0.021) and 0.074 (s.e. 0.015). No cause was "
-        "tested: their randomForest ranks genes by permutation importance, genesel's forest by impurity (Gini) "
-        "importance"),
     ("golub", "NN.vs"): (
         "explained if their inner CV dealt a bootstrap sample's copies apart (their text does not say; on "
         "Prostate that reading misses theirs)",
