@@ -20,7 +20,8 @@ Their table used 2000 trees and mtry = sqrt(number of genes) ("mtryFactor = 1"; 
 floor(mtryFactor sqrt(m)), at every step). The permutation importance of a tree is the drop in the accuracy of its
 votes on its out-of-bag samples when one gene's values are permuted among them; only a gene the tree splits on can
 change a vote, so a tree costs one pass over its out-of-bag samples per gene it splits on (a few), not per gene of
-the array: about as much as growing it again, once, for the first forest only. ``importance="gini"`` ranks by the
+the array, for the first forest only: on a Leukemia outer fold (57 x 7129) the whole selector takes 0.53 s of CPU
+either way (``benchmarks/bench_forest.py``). ``importance="gini"`` ranks by the
 impurity decrease instead (genesel 0.1's choice; Gini importance favours genes with many distinct values, Strobl et
 al., BMC Bioinformatics 8:25, 2007).
 
@@ -29,8 +30,9 @@ CART trees as :class:`SmallForestClassifier` grows them: genesel's own numba imp
 (:mod:`genesel._forest_kernels`; bootstrap samples, genes drawn per node, best Gini split, importances, out-of-bag
 votes), with every gene sorted once per fit. The backward elimination sorts the genes once, every later forest
 reuses that presort on its subset of genes and keeps no trees, only importances and out-of-bag votes: on a
-Leukemia outer fold (57 x 7129) the whole elimination takes about 80 times less CPU than the same loop over
-scikit-learn's ``RandomForestClassifier``, one 1000-tree forest about 22 times less
+Leukemia outer fold (57 x 7129) the whole elimination takes about 100 times less CPU than the same loop over
+scikit-learn's ``RandomForestClassifier`` (its permutation importances computed by hand on its trees), one
+1000-tree forest about 23 times less
 (``benchmarks/bench_forest.py``). The forests are statistically, not
 tree for tree, those of scikit-learn (other random numbers): ``tests/test_forest.py`` compares OOB errors,
 importances and the selector's path with scikit-learn's.
