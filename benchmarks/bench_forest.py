@@ -22,7 +22,9 @@ Usage: python benchmarks/bench_forest.py [--dataset golub] [--trees 1000] [--pat
 from __future__ import annotations
 
 import argparse
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -40,26 +42,12 @@ def outer_fold(name, seed=0):
 
 
 def oob_permutation_importance(f, X, y, seed=0):
-    """Breiman's permutation importance (varSelRF's ranking) on a fitted scikit-learn forest, by hand: per tree, its
-    out-of-bag accuracy minus that with one gene permuted among the out-of-bag samples, for the genes it splits on
-    (the others cannot change a vote), averaged over the trees. scikit-learn's ``permutation_importance`` permutes
-    every gene on one given set for the whole forest, which is not this."""
-    rng = np.random.default_rng(seed)
-    n, d = X.shape
-    yi = np.searchsorted(f.classes_, y)
-    out = np.zeros(d)
-    X32 = X.astype(np.float32)
-    for tree, drawn in zip(f.estimators_, f.estimators_samples_):
-        oob = np.setdiff1d(np.arange(n), drawn)
-        if oob.size == 0:
-            continue
-        Xo = X32[oob]
-        base = np.mean(tree.predict(Xo) == yi[oob])
-        for g in np.unique(tree.tree_.feature[tree.tree_.feature >= 0]):
-            Xp = Xo.copy()
-            Xp[:, g] = Xo[rng.permutation(oob.size), g]
-            out[g] += base - np.mean(tree.predict(Xp) == yi[oob])
-    return out / len(f.estimators_)
+    """Breiman's permutation importance by hand on a fitted scikit-learn forest: the tests' reference,
+    ``tests/naive/forest.py``'s :func:`sklearn_permutation_importance`."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from naive.forest import sklearn_permutation_importance
+
+    return sklearn_permutation_importance(f, X, y, seed)
 
 
 def sklearn_path(X, y, n_estimators=2000, n_estimators_iter=1000, fraction_dropped=0.2, mtry_factor=1.0,

@@ -64,27 +64,6 @@ def test_seeded():
     assert not np.array_equal(a.importances_, c.importances_)
 
 
-def _oob_permutation_importance(f, X, y, seed=0):
-    """Breiman's permutation importance computed by hand on a fitted scikit-learn forest: per tree, the accuracy of
-    its votes on its out-of-bag samples minus the accuracy with one gene's values permuted among them (numpy's
-    permutations), averaged over all trees; genes a tree does not split on cannot change its votes (0)."""
-    rng = np.random.default_rng(seed)
-    n, d = X.shape
-    yi = np.searchsorted(f.classes_, y)
-    out = np.zeros(d)
-    for tree, drawn in zip(f.estimators_, f.estimators_samples_):
-        oob = np.setdiff1d(np.arange(n), drawn)
-        if oob.size == 0:
-            continue
-        Xo = X[oob].astype(np.float32)
-        base = np.mean(tree.predict(Xo) == yi[oob])
-        for g in np.unique(tree.tree_.feature[tree.tree_.feature >= 0]):
-            Xp = Xo.copy()
-            Xp[:, g] = Xo[rng.permutation(oob.size), g]
-            out[g] += base - np.mean(tree.predict(Xp) == yi[oob])
-    return out / len(f.estimators_)
-
-
 def _sklearn_path(X, y, n_estimators, n_estimators_iter, random_state, fraction_dropped=0.2, mtry_factor=1.0,
                   se_rule=1.0):
     """The selector's loop on scikit-learn's forests, as varSelRF runs it (the first forest's permutation importances
@@ -104,7 +83,7 @@ def _sklearn_path(X, y, n_estimators, n_estimators_iter, random_state, fraction_
         return f, float(np.mean(f.classes_[np.argmax(dec[voted], axis=1)] != y[voted]))
 
     first, e0 = forest(n_estimators, d, seeds[0], X)
-    imp = _oob_permutation_importance(first, X, y, random_state)
+    imp = NF.sklearn_permutation_importance(first, X, y, random_state)
     order = np.lexsort((np.arange(d), -imp))
     errors = np.array([e0] + [forest(n_estimators_iter, int(s), seeds[i], X[:, np.sort(order[:s])])[1]
                               for i, s in enumerate(sizes[1:], start=1)])
@@ -147,7 +126,7 @@ def test_permutation_importances_agree_with_those_computed_by_hand_on_scikit_lea
         warnings.simplefilter("ignore", UserWarning)
         f = RandomForestClassifier(n_estimators=1000, max_features=int(np.floor(np.sqrt(150))), n_jobs=1,
                                    random_state=seed).fit(X, y)
-    ref = _oob_permutation_importance(f, X, y, seed)
+    ref = NF.sklearn_permutation_importance(f, X, y, seed)
     assert set(np.argsort(-sel.importances_)[:4]) == set(np.argsort(-ref)[:4]) == {0, 1, 2, 3}
     np.testing.assert_allclose(sel.importances_[:4], ref[:4], rtol=0.25)
     assert np.abs(sel.importances_[4:]).max() < 0.25 * sel.importances_[:4].min()

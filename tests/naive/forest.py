@@ -6,6 +6,10 @@ sample marks), every left-hand class weight summed afresh, trees as lists of dic
 sum_c l_c^2 / W_L + sum_c r_c^2 / W_R over the K classes (summed in class order), so that floating-point ties
 resolve alike. Comparisons of a float32 value
 with a threshold are made in float64, as in the kernels. Agreement bit for bit checks the kernels' rewriting.
+
+:func:`sklearn_permutation_importance` is the other reference of the permutation importance: the same definition
+computed by hand on a fitted scikit-learn forest (other trees, other random numbers), for statistical comparisons
+(``tests/test_forest.py``, ``benchmarks/bench_forest.py``).
 """
 
 from __future__ import annotations
@@ -188,3 +192,26 @@ def grow_forest(X32, y, seeds, mtry, bootstrap, n_classes=2, permutation=False):
     if permutation:
         return trees, imp_sum, n_imp, oob_sum, oob_count, perm_sum
     return trees, imp_sum, n_imp, oob_sum, oob_count
+
+
+def sklearn_permutation_importance(f, X, y, seed=0):
+    """Breiman's permutation importance (varSelRF's ranking) computed by hand on a fitted scikit-learn forest: per
+    tree, the accuracy of its votes on its out-of-bag samples minus the accuracy with one gene's values permuted among
+    them (numpy's permutations), averaged over all trees; genes a tree does not split on cannot change its votes (0).
+    scikit-learn's ``permutation_importance`` permutes every gene on one given set for the whole forest, which is not
+    this."""
+    rng = np.random.default_rng(seed)
+    n, d = X.shape
+    yi = np.searchsorted(f.classes_, y)
+    out = np.zeros(d)
+    for tree, drawn in zip(f.estimators_, f.estimators_samples_):
+        oob = np.setdiff1d(np.arange(n), drawn)
+        if oob.size == 0:
+            continue
+        Xo = X[oob].astype(np.float32)
+        base = np.mean(tree.predict(Xo) == yi[oob])
+        for g in np.unique(tree.tree_.feature[tree.tree_.feature >= 0]):
+            Xp = Xo.copy()
+            Xp[:, g] = Xo[rng.permutation(oob.size), g]
+            out[g] += base - np.mean(tree.predict(Xp) == yi[oob])
+    return out / len(f.estimators_)
