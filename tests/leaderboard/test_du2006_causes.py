@@ -253,6 +253,31 @@ def test_srbct_dlda_gap_is_not_the_scale(srbct):
         assert err - PAPER[("khan", "DLDA")] > 3 * _noise(se, 30), (err, se)
 
 
+@pytest.mark.slow  # about 40 s of CPU: random forests of 200 trees on 63 x 2308, 3 x 11 and 2 x 41
+def test_srbct_random_forest_gap_is_not_the_scale_and_the_reading_that_closes_it_is_not_their_data(srbct):
+    """Their random forest on SRBCT is 0.021; the multi-class board's 0.014 (s.e. 0.002; the 0.2.0 rerun, B = 200),
+    lower, about 3 s.e. A forest's splits do not move under a monotone map of one gene, so neither the scale (the
+    registry's natural-log ratios against Khan's ratios, their exp) nor the board's per-gene z-scores can cause it:
+    on the same bootstrap samples with the same forest seed, the .632+ estimates of the three readings agree to
+    within 0.003 (measured: 0.0149, 0.0136 and 0.0149 at B = 20; a test value between a threshold's two neighbours
+    can move, nothing else). Only a map across genes changes the forest: with each sample standardised, the ratios
+    give theirs within the noise (0.022, s.e. 0.002 at B = 100), above the log ratios on the same bootstrap samples
+    (0.028 against 0.017 at B = 40, 2.5 s.e. of the paired difference). That reading is not their SRBCT: it leaves
+    DLDA at 0.05-0.07 against their 0.011 (:func:`test_srbct_dlda_gap_is_not_the_scale`). Unexplained (small)."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.pipeline import make_pipeline
+
+    X, y = srbct
+    rf = RandomForestClassifier(n_estimators=200, n_jobs=1, random_state=0)
+    log = _b632(_sk(rf), X, y, B=10)
+    ratio = _b632(_sk(rf), np.exp(X), y, B=10)
+    zscored = _b632(_sk(make_pipeline(StandardScaler(), rf)), X, y, B=10)
+    assert abs(ratio[0] - log[0]) <= 0.003 and abs(zscored[0] - log[0]) <= 0.003, (log, ratio, zscored)
+    board, theirs, _, se_theirs, se_diff = _paired_632(_sk(rf), X, _per_sample(np.exp(X)), y, B=40)
+    assert abs(theirs - 0.021) <= 2 * _noise(se_theirs, 40), (theirs, se_theirs)
+    assert theirs - board > 2 * se_diff, (board, theirs, se_diff)
+
+
 # ---- Prostate's random forest: within the noise on their genes -------------------------------------------------
 
 def _paired_632(fp, XA, XB, y, B, seed=0):

@@ -153,10 +153,12 @@ DU2006_GAPS = {
         "unexplained (small; ours lower)",
         "paper 0.021; ours 0.014 (s.e. 0.002; the 0.2.0 rerun, B = 200; 0.012 at B = 100), about 3 s.e. below. A "
         "forest's splits do not change under a monotone transform of a gene, so neither the log scale nor the "
-        "board's per-gene z-scores can cause it; with each sample standardised it changes: 0.009 (s.e. 0.002, "
+        "board's per-gene z-scores can cause it (on the same 10-20 bootstrap samples and forest seed the three "
+        "readings agree within 0.002); with each sample standardised it changes: 0.009 (s.e. 0.002, "
         "B = 100) on the log ratios, 0.022 (s.e. 0.002) on the ratios (Khan's relative red intensities), within "
-        "their noise. That reading is not their SRBCT for every method: it gives DLDA 0.072 (their 0.011), kNN "
-        "0.057 (0.023) and SC.l 0.017 (0.012), measured once"),
+        "their noise (on 40 shared bootstrap samples 0.028 against the board's reading's 0.017, 2.5 s.e. of the "
+        "paired difference). That reading is not their SRBCT for every method: it gives DLDA 0.05-0.07 (their "
+        "0.011; tested), kNN 0.057 (0.023) and SC.l 0.017 (0.012), measured once"),
     ("khan", "DLDA"): (
         "unexplained",
         "paper 0.011; ours 0.075 (s.e. 0.004; the 0.2.0 rerun, B = 200) on the log ratios; 0.05-0.07 on the "
