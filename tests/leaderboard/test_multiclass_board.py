@@ -133,6 +133,48 @@ def test_the_board_parameter_keeps_the_two_boards_apart(tmp_path):
     assert "khan" in C.excluded_sets("binary") and "alon" in C.excluded_sets("multiclass")
 
 
+@pytest.mark.parametrize("sizes,remedy", [((5, 4, 3), "board='binary' with classes=['A+', 'B é']"),
+                                          ((4, 2, 2), "no two of its classes have the 3 samples")])
+def test_a_study_with_one_class_large_enough_is_refused_by_name_with_what_can_run(tmp_path, sizes, remedy):
+    """12 samples in three classes of 5, 4 and 3 (names with '+' and an accent): the multi-class board leaves out
+    classes under 5 samples, which leaves one. Before, the refusal came from deep in the reader and named the file by
+    its reference string ('.../three.csv?label=group&classes=all'); now it names the file, gives every class's size
+    and the binary board's two classes that can run (or says that none can), and the remedy it gives runs."""
+    rng = np.random.default_rng(0)
+    n = sum(sizes)
+    labels = np.repeat(["A+", "B é", "C"], sizes)
+    frame = pd.DataFrame(rng.normal(size=(n, 20)), columns=[f"g{i}" for i in range(20)],
+                         index=pd.Index([f"s{i}" for i in range(n)], name="sample"))
+    frame.insert(0, "group", labels)
+    path = tmp_path / "my study" / "three.csv"
+    path.parent.mkdir()
+    frame.to_csv(path)
+    for board in ("multiclass", "auto"):
+        with pytest.raises(ValueError) as err:
+            T.board_parameter(board, [str(path)], True, label="group")
+        msg = str(err.value)
+        assert msg.startswith("three.csv: the multi-class board needs two classes of 5 samples"), msg
+        assert str(tmp_path) not in msg and "?" not in msg.split(":")[0]
+        assert f"'A+': {sizes[0]}, 'B é': {sizes[1]}, 'C': {sizes[2]}" in msg and remedy in msg, msg
+    if sizes[1] >= 3:
+        board, names = T.board_parameter("binary", [str(path)], True, label="group", classes=["A+", "B é"])
+        assert board == "binary" and T.load(names[0]).y.size == sizes[0] + sizes[1]
+
+
+def test_a_two_class_study_with_a_class_of_two_is_refused_by_name(tmp_path):
+    """9 against 2 samples: the binary board needs 3 per class. Refused before anything runs, naming the file (not
+    its reference string) and both classes' sizes (before: 'two.csv?label=group: class ...' from the fold planner)."""
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(rng.normal(size=(11, 10)), columns=[f"g{i}" for i in range(10)])
+    frame.insert(0, "group", ["tumour+"] * 9 + ["normal é"] * 2)
+    path = tmp_path / "two.csv"
+    frame.to_csv(path, index_label="sample")
+    for board in ("auto", "binary"):
+        with pytest.raises(ValueError, match=r"^two\.csv: the leaderboard's nested protocol needs 3 samples or more "
+                                             r"in every class.*'tumour\+': 9, 'normal é': 2"):
+            T.board_parameter(board, [str(path)], True, label="group")
+
+
 def test_signatures_of_k_class_models_count_a_gene_of_any_class():
     """The signature readers: a (K, genes) weight matrix ranks a gene by its largest |weight| over the classes; the
     shrunken centroids keep a gene whose centroids differ in any class, and for two classes give |c_1 - c_0|'s

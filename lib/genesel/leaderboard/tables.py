@@ -47,7 +47,43 @@ def _n_classes(d, max_genes=None) -> int:
 
         counts = resolve(d).counts
         return len(counts) if len(counts) <= 2 else sum(k >= MIN_CLASS_MULTI for k in counts.values())
+    _refuse_too_few_large_classes(d)
     return len(load(d, None, max_genes).classes)
+
+
+def _refuse_too_few_large_classes(d) -> None:
+    """A user's file whose classes are too small for the leaderboard's nested protocol is refused here, before
+    anything is computed, by the file's name (not the reader's reference string), with every class's size and what
+    can run instead: two classes need :data:`~genesel.leaderboard.cells.MIN_CLASS` samples each (groups when
+    grouped); K >= 3 classes need two of :data:`~genesel.leaderboard.cells.MIN_CLASS_MULTI` or more (smaller ones
+    are left out), or two of them can run on the binary board."""
+    from genesel.experiments.protocols import class_sizes
+    from genesel.leaderboard.cells import MIN_CLASS, MIN_CLASS_MULTI
+
+    ds = load_dataset(d)
+    sizes = class_sizes(np.asarray(ds.y), None if ds.groups is None else np.asarray(ds.groups))
+    codes = sorted(sizes)
+    named = sorted(((str(ds.classes[i]), int(sizes[c])) for i, c in enumerate(codes)), key=lambda t: -t[1])
+    unit = "groups" if ds.groups is not None else "samples"
+    listed = ", ".join(f"{n!r}: {k}" for n, k in named)
+    if len(named) <= 2:
+        if min(k for _, k in named) >= MIN_CLASS:
+            return
+        raise ValueError(f"{display_name(d)}: the leaderboard's nested protocol needs {MIN_CLASS} {unit} or more in "
+                         f"every class (each outer training part keeps 2, which 2 inner folds split so that every "
+                         f"inner training part holds one); its classes have {listed}: too few to estimate an error by "
+                         "nested cross-validation")
+    if sum(k >= MIN_CLASS_MULTI for _, k in named) >= 2:
+        return
+    pair = [n for n, k in named if k >= MIN_CLASS][:2]
+    instead = (f"run two of its classes on the binary board, which needs {MIN_CLASS} {unit} per class: "
+               f"board='binary' with classes={pair!r}; or merge classes into a label column of your own"
+               if len(pair) == 2 else
+               f"no two of its classes have the {MIN_CLASS} {unit} the binary board needs either: the nested protocol "
+               "cannot be run on this study")
+    raise ValueError(f"{display_name(d)}: the multi-class board needs two classes of {MIN_CLASS_MULTI} {unit} or more "
+                     f"(5-fold outer CV puts one in every test fold and 4 in every training part; smaller classes are "
+                     f"left out); its classes have {listed}. Instead, {instead}")
 
 
 def _is_file(d) -> bool:
