@@ -71,6 +71,42 @@ def test_cv_cell_quick_on_real_data(mirror, method):
         assert 0 <= row["gibbs_errors"] <= 12
 
 
+def test_a_method_that_cannot_fit_a_tiny_study_is_not_applicable_and_the_rest_run(tmp_path, monkeypatch):
+    """12 samples, 9 against 3 (names with '+' and an accent): Golub's signal-to-noise (SVM+gs) needs two samples
+    of each class, and the inner CV of a training part holding 2 of the small class leaves 1. Before, the ValueError
+    stopped the notebook's whole grid; now that fold of SVM+gs is not applicable (its own message kept), the other
+    methods and folds run, the summary counts no partial total, and Table 1 says "not applicable". An error on a
+    training part that is not small is still raised."""
+    from genesel.papers.presentation import dataset_list
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(12, 40))
+    X[:3, :4] += 2.0
+    frame = pd.DataFrame(X, columns=[f"g{i}" for i in range(40)], index=pd.Index([f"p{i}" for i in range(12)],
+                                                                                  name="sample"))
+    frame.insert(0, "group", ["normal é"] * 3 + ["tumour+"] * 9)
+    frame.to_csv(tmp_path / "tiny.csv")
+    d = dataset_list([str(tmp_path / "tiny.csv")], [], label="group")[0]
+    rows = [dict(SH.cv_cell(d, m, 0, f, quick=True), dataset=d, method=m, perm=0, fold=f)
+            for m in ("SVM", "SVM+gs") for f in range(5)]
+    res = pd.DataFrame(rows)
+    gs = res[res["method"] == "SVM+gs"]
+    na = gs["not_applicable"].notna()
+    assert 0 < na.sum() < 5 and gs.loc[na, "errors"].isna().all() and gs.loc[~na, "errors"].notna().all()
+    assert gs.loc[na, "not_applicable"].str.contains("SVM\\+gs cannot be fitted where a class has 1 sample").all()
+    assert res.loc[res["method"] == "SVM", "errors"].notna().all()
+    s = R.summarise_cv(res).set_index("method")
+    assert np.isnan(s.loc["SVM+gs", "errors"]) and np.isfinite(s.loc["SVM", "errors"])
+    t1 = R.table1(R.summarise_cv(res)).iloc[0]
+    assert t1["SVM+gs errors"] == "not applicable" and t1["SVM errors"] != "not applicable"
+    assert "SVM+gs on tiny.csv" in R.not_applicable_note(R.summarise_cv(res))
+    assert R.not_applicable_note(R.summarise_cv(res[res["method"] == "SVM"])) == ""
+    monkeypatch.setattr(SH, "SMALL_PART", 1)  # the same failure on a part called large enough: raised
+    with pytest.raises(ValueError, match="each class needs at least 2"):
+        for f in range(5):
+            SH.cv_cell(d, "SVM+gs", 0, f, quick=True)
+
+
 def test_final_classifier_names_its_genes(mirror):
     f = SH.final_cell("golub", quick=True)
     assert f["n_stumps"] == len(f["genes"]) == len(f["probe_ids"]) >= 1

@@ -515,18 +515,38 @@ def cv_cell(dataset: str, method: str, perm: int, fold: int, seed: int = 0, quic
     w0 = time.perf_counter()
     with warnings.catch_warnings(), single_blas_thread():
         warnings.simplefilter("ignore", UserWarning)
-        if method in STUMP_METHODS or method == "PAC-Bayes-fixed":
-            row = _stumps_fold(method, dataset, tr, te, inner, g)
-            row["size"] = row["n_stumps"]
-        elif method == "AdaBoost":
-            row = _adaboost_fold(dataset, tr, te, inner, g)
-        else:
-            row = _svm_fold(method, dataset, tr, te, inner, g)
+        try:
+            if method in STUMP_METHODS or method == "PAC-Bayes-fixed":
+                row = _stumps_fold(method, dataset, tr, te, inner, g)
+                row["size"] = row["n_stumps"]
+            elif method == "AdaBoost":
+                row = _adaboost_fold(dataset, tr, te, inner, g)
+            else:
+                row = _svm_fold(method, dataset, tr, te, inner, g)
+        except ValueError as exc:
+            row = _not_applicable(method, dataset, tr, inner, exc)
     row["cpu_seconds"] = time.process_time() - t0
     row["wall_seconds"] = time.perf_counter() - w0
     row["n_test"] = int(te.size)
     row["n_train"] = int(tr.size)
     return row
+
+
+#: A study whose smallest class has fewer samples in an inner training part is small (a user's file: the paper's
+#: sets are far larger): a method that refuses such a part (Golub's signal-to-noise needs a spread, so 2 samples, of
+#: each class) is shown as not applicable on that fold, with its own message, where it would stop the whole run.
+SMALL_PART = 3
+
+
+def _not_applicable(method, dataset, tr, inner, exc) -> dict:
+    """The row of a fold ``method`` cannot be fitted on because a training part of it is too small (its smallest
+    class under :data:`SMALL_PART` samples); any other error is raised."""
+    y = _task(dataset)[1]
+    small = min(int(np.unique(y[part], return_counts=True)[1].min()) for part in [tr, *(a for a, _ in inner)])
+    if small >= SMALL_PART:
+        raise exc
+    return dict(errors=np.nan, size=np.nan, not_applicable=f"{method} cannot be fitted where a class has {small} "
+                                                           f"sample(s) in a training part of the inner CV: {exc}")
 
 
 def _fold(dataset, perm, fold, seed, inner_k, max_samples=None):

@@ -19,11 +19,11 @@ from genesel.papers.shah2012 import (METHODS, MISSING_DATASETS, MNIST_PAIRS, PAP
                                      dataset_note, paper_table1, paper_table2, paper_table3, paper_table4,
                                      paper_table5)
 
-__all__ = ["paper_name", "check_methods", "summarise_cv", "grid_table", "datasets_table", "missing_table", "table1",
-           "table2", "table3", "table4", "table5", "cost_table", "cpu_sentence", "paper_vs_rows", "plot_bound_vs_error",
-           "plot_sparsity_vs_error", "plot_two_stumps", "paper_cell", "final_models_table", "estimated_seconds",
-           "QUICK_BUDGET", "FULL_BUDGET", "permutation_spread", "bound_by_samples",
-           "quick_leaves_out"]
+__all__ = ["paper_name", "check_methods", "summarise_cv", "not_applicable_note", "grid_table", "datasets_table",
+           "missing_table", "table1", "table2", "table3", "table4", "table5", "cost_table", "cpu_sentence",
+           "paper_vs_rows", "plot_bound_vs_error", "plot_sparsity_vs_error", "plot_two_stumps", "paper_cell",
+           "final_models_table", "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET", "permutation_spread",
+           "bound_by_samples", "quick_leaves_out"]
 
 #: Time budgets of notebook 04 on 2 cores (seconds): quick mode, full mode (its full run: 3754 CPU s for Tables 1-4).
 QUICK_BUDGET, FULL_BUDGET = 45.0, 2400.0
@@ -80,12 +80,17 @@ def summarise_cv(res: pd.DataFrame) -> pd.DataFrame:
     frequent value over all folds, and for PAC-Bayes the Gibbs errors and the mean bound (as a rate)."""
     rows = []
     for (d, m), g in res.groupby(["dataset", "method"], sort=False):
-        per = g.groupby("perm").agg(errors=("errors", "sum"), n=("n_test", "sum"))
+        per = g.groupby("perm").agg(errors=("errors", lambda e: e.sum(min_count=e.size)), n=("n_test", "sum"))
         row = dict(dataset=d, method=m, n_perm=int(per.shape[0]), n_samples=int(per["n"].iloc[0]),
-                   errors=float(per["errors"].mean()), errors_sd=float(per["errors"].std(ddof=1))
-                   if per.shape[0] > 1 else np.nan, size_mean=float(g["size"].mean()),
-                   size_sd=float(g["size"].std(ddof=1)) if len(g) > 1 else np.nan, size_mode=_mode(g["size"]),
+                   errors=float(per["errors"].mean(skipna=False)),
+                   errors_sd=float(per["errors"].std(ddof=1, skipna=False)) if per.shape[0] > 1 else np.nan,
+                   size_mean=float(g["size"].mean(skipna=False)),
+                   size_sd=float(g["size"].std(ddof=1, skipna=False)) if len(g) > 1 else np.nan,
+                   size_mode=_mode(g["size"].dropna()) if g["size"].notna().all() else np.nan,
                    cpu_seconds=float(g["cpu_seconds"].sum()))
+        if "not_applicable" in g and g["not_applicable"].notna().any():  # a fold it could not be fitted on
+            row["not_applicable"] = (f"{int(g['not_applicable'].notna().sum())} of {len(g)} folds: "
+                                     + g["not_applicable"].dropna().iloc[0])
         if "gibbs_errors" in g and g["gibbs_errors"].notna().any():
             pg = g.groupby("perm")["gibbs_errors"].sum()
             row["gibbs_errors"] = float(pg.mean())
@@ -110,6 +115,23 @@ def paper_cell(text):
     return t
 
 
+def _errors_cell(s: pd.DataFrame, m: str) -> str:
+    """A method's errors in Tables 1-2: mean ± sd, or "not applicable" when a fold could not be fitted."""
+    if "not_applicable" in s and isinstance(s.loc[m, "not_applicable"], str):
+        return "not applicable"
+    return _fmt(s.loc[m, "errors"], s.loc[m, "errors_sd"])
+
+
+def not_applicable_note(summary: pd.DataFrame) -> str:
+    """Which methods could not be fitted on some fold of which data set, and why (empty when every method ran on
+    every fold: always so on the paper's data sets)."""
+    if "not_applicable" not in summary or not summary["not_applicable"].notna().any():
+        return ""
+    rows = summary[summary["not_applicable"].notna()]
+    return "**Not applicable** (no errors counted, shown as such in the tables): " + "; ".join(
+        f"{m} on {paper_name(d)} ({why})" for d, m, why in zip(rows["dataset"], rows["method"], rows["not_applicable"]))
+
+
 def _fmt(mean, sd, digits=1):
     if mean is None or not np.isfinite(mean):
         return "–"
@@ -128,7 +150,7 @@ def table1(summary: pd.DataFrame) -> pd.DataFrame:
         for m, S in (("SVM", None), ("SVM+gs", "size_mode"), ("SVM+rfe", "size_mode"), ("AdaBoost", "rounds_mode"),
                      ("L0", "size_mode")):
             if m in s.index:
-                r[f"{m} errors"] = _fmt(s.loc[m, "errors"], s.loc[m, "errors_sd"])
+                r[f"{m} errors"] = _errors_cell(s, m)
                 if S:
                     r[f"{m} {'rounds' if m == 'AdaBoost' else 'genes'}"] = s.loc[m, S]
             if name in pap.index:
@@ -147,7 +169,7 @@ def table2(summary: pd.DataFrame) -> pd.DataFrame:
         r = {"data set": name, "samples": int(s["n_samples"].iloc[0])}
         for m in ("Occam", "SC"):
             if m in s.index:
-                r[f"{m} errors"] = _fmt(s.loc[m, "errors"], s.loc[m, "errors_sd"])
+                r[f"{m} errors"] = _errors_cell(s, m)
                 r[f"{m} stumps"] = _fmt(s.loc[m, "size_mean"], s.loc[m, "size_sd"], 2)
             if name in pap.index:
                 r[f"{m} errors (paper)"] = paper_cell(pap.loc[name, m])
