@@ -80,3 +80,35 @@ def test_the_capped_fit_note_says_what_happened():
     assert R.unconverged_note(none).startswith("All 2 GP-ARD fits of the rankings met")
     some = none.assign(unconverged_fits=[1, 0, 0])
     assert "stopped at its iteration cap: 1 of 2" in R.unconverged_note(some)
+
+
+@pytest.mark.parametrize("quick,n_folds", [(True, 3), (False, 10), (False, 5)])
+def test_a_study_too_small_for_chapter_5s_inner_folds_is_refused_by_name_at_the_exact_size(tmp_path, quick, n_folds):
+    """A user's study with a class of 3 (9 against 3) stopped notebook 05c deep in its grid: "MSVMRFE: n_folds=5
+    exceeds the size of the smallest class (2)". It is now refused before anything runs, naming the file and its
+    smallest class. The size asked for is exact, checked against the folds the cells deal
+    (:func:`genesel.experiments.stratified_kfold`): at that size every training part keeps the inner folds' number
+    of the class, one sample fewer and some part does not (so MSVM-RFE would refuse it)."""
+    import pandas as pd
+
+    from genesel.experiments import stratified_kfold
+    from genesel.papers import tan2006_ch45_report as R
+    from genesel.papers.presentation import dataset_list
+
+    inner = 5 if quick else 10
+    for n_small in range(2, 20):
+        y = np.r_[np.zeros(n_small), np.ones(30)]
+        parts_ok = all(np.sum(y[tr] == 0) >= inner for tr, _ in stratified_kfold(y, n_folds, 0))
+        frame = pd.DataFrame(np.random.default_rng(n_small).normal(size=(y.size, 8)),
+                             columns=[f"g{i}" for i in range(8)])
+        frame.insert(0, "group", np.where(y == 0, "normal é", "tumour+"))
+        path = tmp_path / f"study{n_small}.csv"
+        frame.to_csv(path, index_label="sample")
+        d = dataset_list([str(path)], [], label="group")
+        if parts_ok:
+            R.check_class_sizes(d, n_folds, quick)
+        else:
+            with pytest.raises(ValueError, match=rf"^study{n_small}\.csv: chapter 5's leave-one-fold-out .* class "
+                                                 rf"'normal é' has {n_small}\. Notebooks 05a and 05b run on it"):
+                R.check_class_sizes(d, n_folds, quick)
+    R.check_class_sizes(["alon", "golub"], n_folds, quick, 300 if quick else None)  # the thesis' sets run

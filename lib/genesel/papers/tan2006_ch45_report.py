@@ -22,7 +22,8 @@ __all__ = ["thesis_name", "variant_list", "split_summary", "checks_sentence", "p
            "rvm_sets", "table53", "table54", "table55", "table56", "chapter5_paper_vs_rows", "stability_table",
            "lofo_table", "occurrence_table", "ranking_tables", "forward_figure_name", "fig_forward",
            "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation", "chapter5_matches", "banner_texts",
-           "estimated_seconds", "BUDGETS", "ranking_comparison", "stability_comparison", "table46_by_seed"]
+           "estimated_seconds", "BUDGETS", "ranking_comparison", "stability_comparison", "table46_by_seed",
+           "check_class_sizes"]
 
 #: Time budgets on 2 cores (seconds), {chapter: (quick mode, full mode)}: notebook 05b (chapter 4; its full run:
 #: 6 min) and 05c (chapter 5; its full run: 18 min).
@@ -32,6 +33,29 @@ BUDGETS = {4: (45.0, 720.0), 5: (60.0, 1800.0)}
 # ----------------------------------------------------------------------------------------------------------------
 # the notebooks' set-up
 # ----------------------------------------------------------------------------------------------------------------
+
+
+def check_class_sizes(datasets, n_folds: int, quick: bool, max_genes=None) -> None:
+    """Chapter 5's leave-one-fold-out selects genes with MSVM-RFE and the GP-ARD selectors, which choose by inner
+    folds of the other folds' samples (10, the thesis' number; 5 in quick mode), so every class needs that many
+    samples outside each of the ``n_folds`` test folds. A data set with a smaller class (a user's small study: the
+    thesis' sets are far larger) is refused here, before anything runs, naming it, its smallest class and the
+    notebooks that run on it, rather than by an estimator deep in the grid."""
+    inner = 5 if quick else 10
+    k = int(n_folds)
+    need = next(c for c in range(inner, 100 * inner) if c - -(-c // k) >= inner)  # c minus its share of a test fold
+    for d in datasets:
+        ds = thesis_data(d, max_genes)
+        names, sizes = np.unique(np.asarray(ds.y), return_counts=True)
+        small = int(np.argmin(sizes))
+        if sizes[small] < need:
+            cls = ds.classes[small] if len(ds.classes) == names.size else names[small]
+            mode = "quick mode; " if quick else ""
+            raise ValueError(f"{thesis_name(d)}: chapter 5's leave-one-fold-out selects genes with MSVM-RFE and "
+                             f"GP-ARD, which choose by {inner} inner folds of the other folds' samples ({mode}the "
+                             f"thesis' 10): with {k} folds every class needs {need} samples; class {str(cls)!r} has "
+                             f"{int(sizes[small])}. Notebooks 05a and 05b run on it, and so does the leaderboard "
+                             "(06), which adapts its folds to small classes")
 
 
 def variant_list(variants, quick: bool) -> list:
