@@ -127,3 +127,19 @@ def test_paper_names_and_method_checks():
     assert R.check_methods(None) == list(SH.METHODS) and R.check_methods(["SC"]) == ["SC"]
     with pytest.raises(ValueError, match="unknown methods \\['LASSO'\\]; choose from"):
         R.check_methods(["SC", "LASSO"])
+
+
+def test_table3_counts_no_partial_total_when_a_fold_is_not_applicable(mirror):
+    """Table 3 sums PAC-Bayes' errors over the 5 folds: with one fold not applicable (no errors counted) the total
+    is not given (shown as "–"), rather than the other four folds' sum; complete folds give the plain sums."""
+    rows = [dict(dataset="alon", method="PAC-Bayes", perm=0, fold=f, errors=1.0, gibbs_errors=1.5, size=2.0,
+                 bound=0.4, n_test=12) for f in range(5)]
+    fixed = pd.DataFrame([dict(dataset="alon", fold=f, errors=2, size=3, bound=0.5) for f in range(5)])
+    t = R.table3(pd.DataFrame(rows), fixed).iloc[0]
+    assert (t["variable Bayes errors"], t["variable Gibbs errors"], t["variable size"]) == (5, 7.5, 2)
+    assert (t["fixed errors"], t["fixed size"], t["fixed bound"]) == (10, 3, 31)
+    rows[2].update(errors=np.nan, gibbs_errors=np.nan, size=np.nan, bound=np.nan,
+                   not_applicable="PAC-Bayes cannot be fitted where a class has 1 sample(s)")
+    t = R.table3(pd.DataFrame(rows), fixed).iloc[0]
+    assert np.isnan(t["variable Bayes errors"]) and np.isnan(t["variable Gibbs errors"])
+    assert np.isnan(t["variable size"]) and t["fixed errors"] == 10

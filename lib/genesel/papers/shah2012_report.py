@@ -187,6 +187,16 @@ def table2(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("data set")
 
 
+def _total(values) -> float:
+    """The sum over folds; nan when a fold has none (not applicable there): never a partial total."""
+    return float(pd.Series(values, dtype=float).sum(min_count=len(values)))
+
+
+def _whole(x):
+    """``x`` rounded to a whole number; nan stays nan (shown as "–")."""
+    return int(round(x)) if np.isfinite(x) else np.nan
+
+
 def table3(res: pd.DataFrame, fixed: pd.DataFrame) -> pd.DataFrame | None:
     """Table 3 for one permutation: size (mean over folds, rounded), errors (total over the 5 test folds) and the
     bound (the mean over folds of Theorem 5's bound of the final classifier, times the data set's size), fixed vs
@@ -204,13 +214,13 @@ def table3(res: pd.DataFrame, fixed: pd.DataFrame) -> pd.DataFrame | None:
         name = paper_name(d)
         m = n_total[d]
         r = {"data set": name, "samples": m,
-             "fixed size": int(round(f["size"].mean())) if len(f) else np.nan,
-             "fixed errors": int(f["errors"].sum()) if len(f) else np.nan,
-             "fixed bound": int(round(f["bound"].mean() * m)) if len(f) else np.nan,
-             "variable size": int(round(v["size"].mean())),
-             "variable Gibbs errors": round(float(v["gibbs_errors"].sum()), 1),
-             "variable Bayes errors": int(v["errors"].sum()),
-             "variable bound": int(round(v["bound"].mean() * m))}
+             "fixed size": _whole(f["size"].mean(skipna=False)) if len(f) else np.nan,
+             "fixed errors": _whole(_total(f["errors"])) if len(f) else np.nan,
+             "fixed bound": _whole(f["bound"].mean(skipna=False) * m) if len(f) else np.nan,
+             "variable size": _whole(v["size"].mean(skipna=False)),
+             "variable Gibbs errors": round(_total(v["gibbs_errors"]), 1),
+             "variable Bayes errors": _whole(_total(v["errors"])),
+             "variable bound": _whole(v["bound"].mean(skipna=False) * m)}
         if name in pap.index:
             for k, pk in (("fixed size", "fixed size"), ("fixed errors", "fixed errors"),
                           ("fixed bound", "fixed bound"),
