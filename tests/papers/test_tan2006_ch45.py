@@ -82,6 +82,7 @@ def test_the_capped_fit_note_says_what_happened():
     assert "stopped at its iteration cap: 1 of 2" in R.unconverged_note(some)
 
 
+@pytest.mark.filterwarnings("ignore:the smallest class has:UserWarning")  # the folds of the smallest sizes tried
 @pytest.mark.parametrize("quick,n_folds", [(True, 3), (False, 10), (False, 5)])
 def test_a_study_too_small_for_chapter_5s_inner_folds_is_refused_by_name_at_the_exact_size(tmp_path, quick, n_folds):
     """A user's study with a class of 3 (9 against 3) stopped notebook 05c deep in its grid: "MSVMRFE: n_folds=5
