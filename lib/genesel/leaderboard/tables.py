@@ -56,7 +56,12 @@ def _refuse_too_few_large_classes(d) -> None:
     anything is computed, by the file's name (not the reader's reference string), with every class's size and what
     can run instead: two classes need :data:`~genesel.leaderboard.cells.MIN_CLASS` samples each (groups when
     grouped); K >= 3 classes need two of :data:`~genesel.leaderboard.cells.MIN_CLASS_MULTI` or more (smaller ones
-    are left out), or two of them can run on the binary board."""
+    are left out), or two of them can run on the binary board.
+
+    The same rules are enforced again, later, by :func:`genesel.leaderboard.cells.load` and ``outer_folds``, whose
+    messages name the reference string; rewriting those messages there, the right place, would re-key every
+    leaderboard cell (cells.py is in every cell's code), so until the next version's rerun the user-facing check
+    lives here."""
     from genesel.experiments.protocols import class_sizes
     from genesel.leaderboard.cells import MIN_CLASS, MIN_CLASS_MULTI
 

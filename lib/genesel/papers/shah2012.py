@@ -546,7 +546,7 @@ def _not_applicable(method, dataset, tr, inner, exc) -> dict:
     if small >= SMALL_PART:
         raise exc
     return dict(errors=np.nan, size=np.nan, not_applicable=f"{method} cannot be fitted where a class has {small} "
-                                                           f"sample(s) in a training part of the inner CV: {exc}")
+                                                           f"sample(s) in a training part (outer or inner): {exc}")
 
 
 def _fold(dataset, perm, fold, seed, inner_k, max_samples=None):

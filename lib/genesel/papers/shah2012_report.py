@@ -74,19 +74,29 @@ def _mode(values):
     return min(top)
 
 
+def _total(values) -> float:
+    """The sum over folds; nan when a fold has none (not applicable there): never a partial total."""
+    return float(pd.Series(values, dtype=float).sum(min_count=len(values)))
+
+
+def _whole(x):
+    """``x`` rounded to a whole number; nan stays nan (shown as "–")."""
+    return int(round(x)) if np.isfinite(x) else np.nan
+
+
 def summarise_cv(res: pd.DataFrame) -> pd.DataFrame:
     """Per (data set, method): errors as the paper reports them — the total test errors of each permutation's
     5-fold CV, mean and sd over permutations — plus the mean and sd of the size (genes or stumps), its most
     frequent value over all folds, and for PAC-Bayes the Gibbs errors and the mean bound (as a rate)."""
     rows = []
     for (d, m), g in res.groupby(["dataset", "method"], sort=False):
-        per = g.groupby("perm").agg(errors=("errors", lambda e: e.sum(min_count=e.size)), n=("n_test", "sum"))
+        per = g.groupby("perm").agg(errors=("errors", _total), n=("n_test", "sum"))
         row = dict(dataset=d, method=m, n_perm=int(per.shape[0]), n_samples=int(per["n"].iloc[0]),
                    errors=float(per["errors"].mean(skipna=False)),
                    errors_sd=float(per["errors"].std(ddof=1, skipna=False)) if per.shape[0] > 1 else np.nan,
                    size_mean=float(g["size"].mean(skipna=False)),
                    size_sd=float(g["size"].std(ddof=1, skipna=False)) if len(g) > 1 else np.nan,
-                   size_mode=_mode(g["size"].dropna()) if g["size"].notna().all() else np.nan,
+                   size_mode=_mode(g["size"]) if g["size"].notna().all() else np.nan,
                    cpu_seconds=float(g["cpu_seconds"].sum()))
         if "not_applicable" in g and g["not_applicable"].notna().any():  # a fold it could not be fitted on
             row["not_applicable"] = (f"{int(g['not_applicable'].notna().sum())} of {len(g)} folds: "
@@ -185,16 +195,6 @@ def table2(summary: pd.DataFrame) -> pd.DataFrame:
             r["PAC-Bayes Bayes errors (paper)"] = paper_cell(pap.loc[name, "PAC-Bayes B-errs"])
         rows.append(r)
     return pd.DataFrame(rows).set_index("data set")
-
-
-def _total(values) -> float:
-    """The sum over folds; nan when a fold has none (not applicable there): never a partial total."""
-    return float(pd.Series(values, dtype=float).sum(min_count=len(values)))
-
-
-def _whole(x):
-    """``x`` rounded to a whole number; nan stays nan (shown as "–")."""
-    return int(round(x)) if np.isfinite(x) else np.nan
 
 
 def table3(res: pd.DataFrame, fixed: pd.DataFrame) -> pd.DataFrame | None:
