@@ -55,3 +55,22 @@ def test_paper_table1_parse():
     if path.exists():
         lines = [ln for ln in path.read_text().splitlines() if ln.strip()]
         assert "|".join(lines).find(G._PAPER_TABLE1_TEXT.rstrip("|")) >= 0
+
+
+def test_shown_test_sizes_are_the_ones_a_paired_studys_cells_use(mirror, tmp_path):
+    """A grouped study's splits draw whole patients, so a split's test part can differ from ``n_samples - n_train``
+    (44 samples in pairs, 35 for training: at most 34 = 17 pairs train, so 10 test, not 9). The displayed sizes
+    (``with_realised_sizes``) are those of the cells' own splits, read from the rows each cell returns; a study
+    without groups keeps the nominal size."""
+    from study_files import pairs
+
+    from genesel.papers import gentile2003_report as R
+
+    ref = f"{pairs(tmp_path)}?label=tissue&groups=patient"
+    protocol = G.notebook_protocol([ref, "alon"], quick=True, n_splits=3, cycles=1)
+    shown = R.with_realised_sizes(protocol, seed=4)
+    n_tests = [G.table1_cell(ref, s, 0.9, 1, seed=4, n_train=int(protocol.n_train[0]), gene_counts=(20,))[0]["n_test"]
+               for s in range(3)]
+    assert shown.n_test[0] == R.format_range(n_tests, "{:.0f}") and shown.test_predictions[0] == sum(n_tests)
+    assert int(protocol.n_test[0]) == 44 - int(protocol.n_train[0]) != n_tests[0]  # the nominal size is not it
+    assert shown.iloc[1].to_dict() == protocol.iloc[1].to_dict()  # alon: no groups, nothing changes

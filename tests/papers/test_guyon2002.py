@@ -283,3 +283,37 @@ def test_notebook_runs_on_an_alias_passed_as_a_papermill_string(tmp_path, monkey
     assert "Leukemia (ALL vs AML)" in outputs and "Colon (normal" not in outputs
     assert sorted(p.name for p in (tmp_path / "figures").glob("*.png")) == [
         "guyon2002_metrics_golub.png", "guyon2002_selection_bias.png", "guyon2002_sensitivity_golub.png"]
+
+
+def test_paired_study_leaves_a_patient_out_in_the_papers_protocol(mirror, tmp_path):
+    """On a paired study (``groups``), the as-printed leave-one-out of section 1 leaves a whole patient out, as
+    section 2's in-fold leave-one-out does: the V measures equal scikit-learn's ``LeaveOneGroupOut`` predictions of
+    an SVC on the same genes, and differ from plain leave-one-out, where a patient's other tissue stays in
+    training (so the test can fail if the groups are ignored)."""
+    from sklearn.model_selection import LeaveOneGroupOut, LeaveOneOut, cross_val_predict
+    from sklearn.svm import SVC
+    from study_files import pairs
+
+    from genesel.papers.common import load_task
+    from genesel.papers.guyon2002_report import loo_words
+
+    ref = f"{pairs(tmp_path, strength=1.0)}?label=tissue&groups=patient"
+    ds = load_task(ref)
+    rows = {r["n_genes"]: r for r in G.guyon2002_curves(ref, "svm-rfe", C=1.0, split="all", max_size=8)}
+    X, _, kept = guyon_preprocess(ds.X, None, ref)
+    index = {p: i for i, p in enumerate(ds.gene_ids[kept].astype(str))}
+    differs = 0
+    for size in (4, 8):
+        g = [index[p] for p in rows[size]["genes"].split(";")]
+        svc = SVC(kernel="linear", C=1.0, tol=1e-8)
+        logo = cross_val_predict(svc, X[:, g], ds.y, groups=ds.groups, cv=LeaveOneGroupOut(),
+                                 method="decision_function")
+        loo = cross_val_predict(svc, X[:, g], ds.y, cv=LeaveOneOut(), method="decision_function")
+        ref_v, plain = quality_metrics(ds.y, logo), quality_metrics(ds.y, loo)
+        assert rows[size]["V_suc"] == pytest.approx(ref_v["suc"])
+        assert rows[size]["V_errors"] == int(np.sum(np.sign(logo) != ds.y))
+        assert rows[size]["V_med"] == pytest.approx(ref_v["med"], abs=2e-3)
+        differs += not np.isclose(rows[size]["V_med"], plain["med"], atol=2e-3)
+    assert differs  # the grouping changes the numbers, so this test sees whether it is used
+    assert loo_words(ref, "all") == "leave-one-group-out (44 samples in 22 groups)"
+    assert loo_words("golub", "predefined") == "leave-one-out (38 samples)"

@@ -113,3 +113,15 @@ def test_a_study_too_small_for_chapter_5s_inner_folds_is_refused_by_name_at_the_
                                                  rf"'normal é' has {n_small}\. Notebooks 05a and 05b run on it"):
                 R.check_class_sizes(d, n_folds, quick)
     R.check_class_sizes(["alon", "golub"], n_folds, quick, 300 if quick else None)  # the thesis' sets run
+
+
+@pytest.mark.parametrize("chapter", [4, 5])
+def test_a_grouped_study_is_told_which_counts_leave_a_sample_and_not_a_patient_out(mirror, tmp_path, chapter):
+    """The thesis' leave-one-out (and chapter 5's inner folds) draw samples; on a paired study the notebook says so,
+    with the number of patients and which numbers stay honest; a study without groups gets no note."""
+    from study_files import pairs
+
+    ref = f"{pairs(tmp_path)}?label=tissue&groups=patient"
+    notes = R.grouped_notes([ref, "alon"], chapter, max_genes=300)
+    assert len(notes) == 1 and "22 groups" in notes[0] and "optimistic" in notes[0]
+    assert ("Table 4.7" if chapter == 4 else "Table 5.6") in notes[0]

@@ -437,7 +437,12 @@ def splits_note(dataset, max_genes=None) -> str:
     by = _groups_option(dataset)
     by = f"'{by}'" if by and not os.path.isfile(str(by)) else "the groups sheet"
     return (f"Splits grouped by {by} ({len(set(t.groups.tolist()))} groups): every outer and inner split keeps a "
-            "group's samples on one side (stratified group K-fold); no group is on both sides of any split.")
+            "group's samples on one side (stratified group K-fold); no group is on both sides of any split. "
+            "Four selectors also resample inside a training part, and those draws take samples, not groups: "
+            "MSVM-RFE's SVMs of each step, the inner folds of GP-ARD-FS and GP-ARD-RFE, and the out-of-bag error "
+            "of RF var. sel. Inside those draws a sample can be scored by a model trained on its partner, so the "
+            "choices they make can be optimistic; the errors in this table are still measured on outer test folds "
+            "that share no group with their training part.")
 
 
 def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int, seed: int, max_genes=None,

@@ -158,6 +158,27 @@ def wilcoxon_readable(wil: pd.DataFrame, min_splits: int = 10, datasets=None) ->
     return out
 
 
+def with_realised_sizes(protocol: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
+    """``protocol`` for display, with the test sizes that the splits actually have. On a data set whose samples are
+    grouped (``Dataset.groups``: a patient's paired tissues), a split draws whole groups, so its training part can
+    hold a few samples fewer than ``n_train`` (:func:`genesel.experiments.random_splits`) and its test part more:
+    ``n_test`` becomes the realised size ("6", or a range such as "5–7" when the splits differ) and
+    ``test_predictions`` their total. Other data sets are unchanged. The splits are drawn as the cells draw them
+    (same seed, same split numbers), which costs milliseconds."""
+    from genesel.experiments import random_splits
+    from genesel.papers.common import load_task
+
+    out = protocol.copy().astype({"n_test": object})
+    for i, r in out.iterrows():
+        ds = load_task(r.dataset)
+        if ds.groups is None or pd.isna(r.n_train):
+            continue
+        sizes = [te.size for _, te in random_splits(ds.y, int(r.n_train), int(r.n_splits), seed, groups=ds.groups)]
+        out.at[i, "n_test"] = format_range(sizes, "{:.0f}")
+        out.at[i, "test_predictions"] = int(np.sum(sizes))
+    return out
+
+
 def protocol_table(protocol: pd.DataFrame) -> pd.DataFrame:
     """The protocol of the run (:func:`genesel.papers.gentile2003.notebook_protocol`) as a reader wants it."""
     from genesel.dataref import is_file_reference

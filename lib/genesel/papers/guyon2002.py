@@ -312,7 +312,8 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
                      squash="none"):
     """The paper's protocol: genes ranked once on the whole training set; for every subset size 2^k (and all
     genes) the classifier (SVM for SVM-RFE, weighted voting for the baseline) is assessed by leave-one-out on the
-    training set (V_*, ``V_errors``) and on the test set (T_*, ``T_errors``, when there is one); the baseline
+    training set (V_*, ``V_errors``; leave-one-group-out when the samples are grouped, ``Dataset.groups``) and on
+    the test set (T_*, ``T_errors``, when there is one); the baseline
     ignores ``C`` and ``step`` (pass None). One row per
     size; ``all_genes`` marks the row with every gene; rows of sizes <= ``n_top`` list the genes (probe IDs, best
     first). ``max_size`` skips the sizes between it and all genes (quick runs). With ``C=inf`` a size whose
@@ -324,6 +325,7 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
     prep = dict(thresholds=thresholds, gene_filter=gene_filter, standardize=standardize, squash=squash)
     Xtr, Xte, kept = guyon_preprocess(ds.X[tr], None if te is None else ds.X[te], dataset, **prep)
     ytr, yte = ds.y[tr], (None if te is None else ds.y[te])
+    gtr = None if ds.groups is None else np.asarray(ds.groups)[tr]  # grouped samples: leave one group out
     small = int(np.unique(ytr, return_counts=True)[1].min()) if np.unique(ytr).size == 2 else 0
     need_fit, need_loo = SMALLEST_CLASS[method]
     if small < need_fit:  # a small study's half split: no ranking, no fit (not applicable at this size)
@@ -334,7 +336,7 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
                  "not_applicable": why, "V_errors": np.nan, **({"T_errors": np.nan} if te is not None else {}),
                  **{f"{p}_{m}": np.nan for p in ("VT" if te is not None else "V") for m in METRIC_NAMES}}
                 for size in _sizes(Xtr.shape[1], max_size)]
-    loo = small >= need_loo
+    loo = small >= need_loo if gtr is None else _smallest_left(ytr, gtr) >= need_fit
     sel, make_clf = _rank_genes(method, Xtr, ytr, C, step)
     conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
     rows = []
@@ -349,13 +351,19 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
             # SVM on the single last gene of an elimination, where w = 0 is the optimum (checked against
             # scikit-learn); they count as the errors they make, and the tables say how many there were
             with one_class_fits() as n_constant:
-                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte, loo=loo)
+                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte,
+                                  loo=loo and gtr is None)
+                if loo and gtr is not None:
+                    q.update(_grouped_loo_quality(make_clf(), Xtr[:, g], ytr, gtr))
             row["constant_fits"] = n_constant[0]
             row.update(q)
             if not loo:
-                row["not_applicable"] = (f"leave-one-out not applicable at this size: the training part's smaller "
-                                         f"class has {small} sample(s), the {METHOD_WORDS[method]} needs "
-                                         f"{need_loo} (one left out)")
+                row["not_applicable"] = (
+                    f"leave-one-out not applicable at this size: the training part's smaller class has {small} "
+                    f"sample(s), the {METHOD_WORDS[method]} needs {need_loo} (one left out)" if gtr is None else
+                    f"leave-one-group-out not applicable at this size: with a group left out, the training part's "
+                    f"smaller class can keep {_smallest_left(ytr, gtr)} sample(s), the {METHOD_WORDS[method]} "
+                    f"needs {need_fit}")
             row["V_errors"] = int(round((1.0 - q["V_suc"]) * tr.size)) if loo else np.nan
             if te is not None:
                 row["T_errors"] = int(round((1.0 - q["T_suc"]) * te.size))
@@ -368,6 +376,23 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
             row["genes"] = ";".join(str(ds.gene_ids[kept[i]]) for i in sel.feature_order_[:size])
         rows.append(row)
     return rows
+
+
+def _smallest_left(y, groups) -> int:
+    """The fewest samples of a class left in a training part when one group is left out (leave-one-group-out)."""
+    classes = np.unique(y)
+    return int(min(min(np.sum((y == c) & (groups != g)) for c in classes) for g in np.unique(groups)))
+
+
+def _grouped_loo_quality(estimator, X, y, groups) -> dict:
+    """The V_* measures of :func:`genesel.metrics.guyon_quality` by leave-one-group-out: each group's samples scored
+    by a clone of ``estimator`` fitted on the other groups, so a sample's partner (a patient's other tissue) is
+    never in the training part that scores it (for samples without groups, leave-one-out is the same thing)."""
+    out = np.empty(y.size)
+    for a, b in leave_one_out(y.size, groups=groups):
+        out[b] = clone(estimator).fit(X[a], y[a]).decision_function(X[b])
+    v = quality_metrics(y, out, pos_label=np.unique(y)[-1])
+    return {f"V_{k}": v[k] for k in METRIC_NAMES}
 
 
 def _stage_outputs(sel, Xa, ya, Xb, sizes):

@@ -427,6 +427,16 @@ def metrics_tables(curves, dataset, split) -> dict:
 # ----------------------------------------------------------------------------------------------------------------
 
 
+def loo_words(dataset, split, seed: int = 0) -> str:
+    """How the leave-one-out measures of ``dataset``'s ``split`` were counted: "leave-one-out (N samples)", or, for
+    grouped samples (``Dataset.groups``: a patient's paired tissues), "leave-one-group-out (N samples in G
+    groups)", since every leave-one-out of notebook 01 then leaves a whole group out."""
+    ds, tr, _ = guyon_data(dataset, split, seed)
+    if ds.groups is None:
+        return f"leave-one-out ({tr.size} samples)"
+    return f"leave-one-group-out ({tr.size} samples in {np.unique(np.asarray(ds.groups)[tr]).size} groups)"
+
+
 def data_table(datasets, protocol: dict, seed: int = 0) -> pd.DataFrame:
     """The data sets of the run: samples, genes, classes, the split of the curves (section 1) and the samples of the
     leave-one-out headline (``protocol``: {data set: :func:`genesel.papers.guyon2002.guyon_protocol`})."""
@@ -442,11 +452,12 @@ def data_table(datasets, protocol: dict, seed: int = 0) -> pd.DataFrame:
                      "curves (section 1)": ("the paper's split" if p["curve_split"] == "predefined" else
                                             f"seeded stratified half/half split (seed {seed})")
                                            + f": {n_tr} training, {ds.n_samples - n_tr} test samples",
-                     "leave-one-out headline (sections 2, 3)": f"{p['n_loo']} samples"})
+                     "leave-one-out headline (sections 2, 3)": (f"{p['n_loo']} samples" if ds.groups is None else
+                                                                loo_words(d, p["loo_split"], seed))})
     return pd.DataFrame(rows).set_index("data set")
 
 
-def metrics_sections(curves, datasets, protocol: dict, setting) -> list:
+def metrics_sections(curves, datasets, protocol: dict, setting, seed: int = 0) -> list:
     """Section 1's tables in order: per data set, a caption and :func:`metrics_tables` (leave-one-out, test set)."""
     from IPython.display import Markdown
 
@@ -456,7 +467,8 @@ def metrics_sections(curves, datasets, protocol: dict, setting) -> list:
         sub = curves[(curves.dataset == d) & (curves.split == split)]
         for name, table in metrics_tables(curves, d, split).items():
             n = int(sub.n_train.iloc[0]) if name == "leave-one-out" else int(sub.n_test.iloc[0])
-            out += [Markdown(f"**{dataset_title(d)}**, {name} ({n} samples): quality measures per number of genes "
+            words = loo_words(d, split, seed) if name == "leave-one-out" else f"{name} ({n} samples)"
+            out += [Markdown(f"**{dataset_title(d)}**, {words}: quality measures per number of genes "
                              f"({setting_label(setting_for(d, setting), d)})"), table]
         out += [Markdown(f"**{dataset_title(d)}**, {note}.") for note in not_applicable_notes(sub)]
     return out
@@ -513,7 +525,7 @@ def bias_sections(main, datasets, protocol: dict) -> list:
     for d in datasets:
         t = bias[bias.dataset == d].pivot_table(index=["n_genes", "genes"], columns=["method", "measure"],
                                                 values="errors").sort_index().droplevel(0)
-        out += [Markdown(f"**{dataset_title(d)}**: leave-one-out errors out of {protocol[d]['n_loo']}"),
+        out += [Markdown(f"**{dataset_title(d)}**: {loo_words(d, protocol[d]['loo_split'])}, errors"),
                 tidy(t, index=True)]
     return out
 
@@ -662,7 +674,8 @@ def plot_quality_panels(curves, dataset, split, title):
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), frameon=False, fontsize=14,
                bbox_to_anchor=(0.5, -0.05))
-    what = f"leave-one-out on the {n_train} training samples" + (f", test on {n_test} samples" if has_test else "")
+    loo = "leave-one-group-out" if load_task(dataset).groups is not None else "leave-one-out"
+    what = f"{loo} on the {n_train} training samples" + (f", test on {n_test} samples" if has_test else "")
     fig.suptitle(f"{title}\n({what}; margins divided by the range of the outputs)", fontsize=18)
     fig.tight_layout()
     return fig
@@ -721,7 +734,9 @@ def plot_selection_bias(long, datasets, setting, titles):
                 handles.append(h)
                 labels.append(lab)
     fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False, fontsize=13, bbox_to_anchor=(0.5, -0.2))
-    fig.suptitle("Selection bias: genes chosen on all samples vs inside each leave-one-out fold\n"
+    grouped = any(load_task(d).groups is not None for d in datasets)
+    fig.suptitle("Selection bias: genes chosen on all samples vs inside each leave-one-out fold"
+                 + (" (a whole group left out where the samples are grouped)" if grouped else "") + "\n"
                  f"({setting_label(setting)}; bands: 95 % intervals of the as-printed accuracy)", fontsize=17)
     fig.tight_layout()
     return fig

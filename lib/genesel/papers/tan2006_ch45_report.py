@@ -58,6 +58,37 @@ def check_class_sizes(datasets, n_folds: int, quick: bool, max_genes=None) -> No
                              "(06), which adapts its folds to small classes")
 
 
+def grouped_notes(datasets, chapter: int, max_genes=None) -> list:
+    """One note per data set whose samples are grouped (``Dataset.groups``: a patient's paired tissues), saying which
+    of the chapter's numbers keep a group on one side and which do not. The splits do (the train/test splits of
+    chapter 4, the outer folds of chapter 5). The thesis' leave-one-out along the forward path (which picks the
+    biomarker set inside a training part) and, in chapter 5, the inner folds of MSVM-RFE and GP-ARD leave out
+    samples, not groups: a sample's partner stays in the training part that scores it, so the "LOO accuracy on the
+    training samples" is optimistic for grouped samples and the biomarker sets are chosen by that optimistic count.
+    The test and leave-one-fold-out accuracies are not affected."""
+    out = []
+    for d in datasets:
+        ds = thesis_data(d, max_genes)
+        if ds.groups is None:
+            continue
+        n = np.unique(np.asarray(ds.groups)).size
+        if chapter == 4:
+            inside = ("the leave-one-out on the training samples (Tables 4.3 and 4.5, and the forward selection of "
+                      "Tables 4.6 and 4.7's biomarker sets) leaves out one sample, not one group")
+            fine = "The test accuracies (Tables 4.2, 4.4 and 4.6) and Table 4.7's leave-one-fold-out errors are not"
+        else:
+            inside = ("the choices made inside a training part leave out samples, not groups: the leave-one-out "
+                      "of the forward selection (RVM, SMLR, SVM-RFE biomarker sets) and the inner folds of MSVM-RFE "
+                      "and GP-ARD")
+            fine = "Table 5.6's leave-one-fold-out accuracies are not"
+        out.append(f"**{thesis_name(d)}: samples in {n} groups.** Its splits keep a group on one side, but {inside}. "
+                   "A sample's partner (the same patient's other tissue) then stays in the training part that scores "
+                   "it, so those counts are optimistic for grouped samples, and the biomarker sets are chosen by "
+                   f"them. {fine} affected. (The thesis had no grouped samples. Notebook 06's inner cross-validation "
+                   "leaves whole groups out, and its note lists the selectors that still draw samples inside it.)")
+    return out
+
+
 def variant_list(variants, quick: bool) -> list:
     """The notebook's ``variants`` parameter checked: a list of :data:`~genesel.papers.tan2006_ch45.VARIANTS`
     (default: quick ``["merged"]``, full both), anything else refused with the values allowed."""
