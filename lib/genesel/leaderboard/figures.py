@@ -141,6 +141,8 @@ def plot_confusion(cm: pd.DataFrame, title: str):
         R = np.where(rows > 0, C / rows, np.nan)
     names = [textwrap.fill(str(c), 16) for c in cm.index]  # long class names on two or three lines
     long = max(len(line) for n in names for line in n.split("\n")) > 6
+    # below the columns, rotated labels of several lines run into their neighbours: wider lines, steeper angle
+    xnames = [textwrap.fill(str(c), 24) for c in cm.index] if long else names
     side = max(7.0, 1.5 * K + 3.0)
     pad = 2.5 if long else 0.0  # room for the labels
     fig, ax = plt.subplots(figsize=(side + 2.0 + pad, side + pad))
@@ -158,7 +160,7 @@ def plot_confusion(cm: pd.DataFrame, title: str):
             ax.text(j, i - 0.08, "–" if not np.isfinite(share) else f"{100 * share:.0f} %", ha="center",
                     va="center", fontsize=big, color=ink, fontweight="bold" if i == j else "normal")
             ax.text(j, i + 0.28, f"n = {int(C[i, j])}", ha="center", va="center", fontsize=big * 0.7, color=ink)
-    ax.set_xticks(range(K), names, fontsize=18 if K <= 5 else 15, rotation=30 if long else 0,
+    ax.set_xticks(range(K), xnames, fontsize=18 if K <= 5 else 15, rotation=45 if long else 0,
                   ha="right" if long else "center", rotation_mode="anchor")
     ax.set_yticks(range(K), names, fontsize=18 if K <= 5 else 15)
     ax.set_xlabel("predicted class", fontsize=20)
