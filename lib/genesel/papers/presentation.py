@@ -91,9 +91,18 @@ def _file_reference(item, name: str, label, rows, classes, groups=None, scale=No
 def _check_file_task(ref: str, name: str, binary: bool) -> None:
     """Read the file once (the message of a bad file names it and the fault) and refuse a multi-class file where
     the notebook's methods are binary, naming its classes and the ``classes`` parameter."""
+    from genesel.dataref import parse_string
     from genesel.datasets import display_name, load_dataset
+    from genesel.papers.foreign_formats import foreign_format_hint
 
-    ds = load_dataset(ref)
+    try:
+        ds = load_dataset(ref)
+    except ValueError as exc:  # a file of another tool: say what it is and how to convert it
+        path = parse_string(ref)[0]
+        hint = foreign_format_hint(path)
+        if hint is None:
+            raise
+        raise ValueError(f"parameter {name!r}: {path} is {hint}. (The reader said: {exc})") from None
     if binary and len(ds.classes) != 2:
         import shlex
 
