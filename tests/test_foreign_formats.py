@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from genesel.datasets import load_dataset
-from genesel.papers.foreign_formats import foreign_format_hint
+from genesel.foreign_formats import foreign_format_hint
 from genesel.papers.presentation import dataset_list
 
 

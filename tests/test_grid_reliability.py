@@ -212,6 +212,41 @@ def test_a_dying_worker_fails_only_its_cell_on_loky(tmp_path, how):
             run_grid(cells[2:], dying_cell, cache_dir=tmp_path / "cache2", n_jobs=2, progress=False)
 
 
+def test_a_worker_dying_between_a_wait_and_the_next_submit_loses_no_cell(tmp_path, monkeypatch):
+    """The race CI met once: the pool broke after the last wait returned, so the next ``submit`` raised loky's
+    ``TerminatedWorkerError`` out of ``run_grid``. Made certain here: the executor's ``submit`` of every cell after the
+    dying one first waits until that cell's future has failed, so the pool is broken when the cell is sent. The grid
+    must still fail only the dying cell, compute the six others and cache them."""
+    from joblib.externals import loky
+
+    real = loky.get_reusable_executor
+    dying = []
+
+    class Racing:
+        def __init__(self, ex):
+            self.ex = ex
+
+        def submit(self, fn, key, cell):
+            if dying and cell["x"] > 3:
+                while not dying[0].done():
+                    time.sleep(0.01)
+            fut = self.ex.submit(fn, key, cell)
+            if cell["x"] == 3 and not dying:
+                dying.append(fut)
+            return fut
+
+        def shutdown(self, *a, **kw):
+            return self.ex.shutdown(*a, **kw)
+
+    monkeypatch.setattr(loky, "get_reusable_executor", lambda *a, **kw: Racing(real(*a, **kw)))
+    cells = [{"x": x, "how": "exit"} for x in range(7)]
+    cache = tmp_path / "cache"
+    with pytest.raises(GridCellsFailed) as info:
+        run_grid(cells, dying_cell, cache_dir=cache, n_jobs=2, progress=False, on_error="finish")
+    assert [c["x"] for c, _ in info.value.failures] == [3]
+    assert len(_records(cache)) == 6
+
+
 def test_a_dying_worker_fails_only_its_cell_on_dask(tmp_path):
     distributed = pytest.importorskip("distributed")
     import dask

@@ -136,22 +136,46 @@ def loky_results(run_cell, work, n_jobs: int, on_death):
     ex = executor()
     in_flight: dict = {}  # future -> key
     suspects: deque = deque()
+    unsent: deque = deque()  # cells taken from the queue when the pool had just broken: sent first to the next pool
     alone = False  # the one cell in the pool is a suspect run on its own
     finished = False
+
+    def send(k) -> bool:
+        """Submit cell ``k``; False when the pool broke before it could take it (a worker died since the last
+        wait: the death is found by the next wait, through the futures still in the pool)."""
+        try:
+            in_flight[ex.submit(run_cell, k, work.cells[k])] = k
+            return True
+        except BrokenProcessPool:
+            return False
+
     try:
         while True:
+            sent = True
             if suspects:
                 if not in_flight:
                     k = suspects.popleft()
-                    in_flight[ex.submit(run_cell, k, work.cells[k])] = k
+                    sent = send(k)
+                    if not sent:
+                        suspects.appendleft(k)
                     alone = True
             else:
                 alone = False
                 while len(in_flight) < 2 * n_jobs:  # one waiting per worker: no idle round trip
-                    item = work.take()
-                    if item is None:
+                    if unsent:
+                        k = unsent.popleft()
+                    else:
+                        item = work.take()
+                        if item is None:
+                            break
+                        k = item[0]
+                    sent = send(k)
+                    if not sent:
+                        unsent.appendleft(k)
                         break
-                    in_flight[ex.submit(run_cell, *item)] = item[0]
+            if not sent and not in_flight:  # nothing left in the broken pool to wait for: a fresh one
+                ex = executor()
+                continue
             if not in_flight:
                 if work.wait():
                     continue

@@ -10,8 +10,6 @@ each module's docstring.
 
 - :mod:`~genesel.papers.common`: what every paper's cells share: the one cached loader, the count of one-class fits
 - :mod:`~genesel.papers.presentation`: what every notebook shares: parameters, mode banner, display set-up, tidy tables
-- :mod:`~genesel.papers.foreign_formats`: files of other tools the readers do not read (Excel, featureCounts, GCT),
-  named with their conversion when a notebook is given one
 - :mod:`~genesel.papers.datasets_overview`: the data sets of all five papers (notebook 00)
 - :mod:`~genesel.papers.guyon2002`, :mod:`~genesel.papers.guyon2002_report`: Guyon, Weston, Barnhill & Vapnik 2002,
   SVM-RFE (notebook 01)

@@ -93,7 +93,7 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
     the notebook's methods are binary, naming its classes and the ``classes`` parameter."""
     from genesel.dataref import parse_string
     from genesel.datasets import display_name, load_dataset
-    from genesel.papers.foreign_formats import foreign_format_hint
+    from genesel.foreign_formats import foreign_format_hint
 
     try:
         ds = load_dataset(ref)

@@ -10,8 +10,8 @@ format) starts with a version line and a dimensions line and has a Description c
 recognises them from the file's first bytes and lines and returns the conversion, which
 :func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
 
-This lives beside the notebooks' parameter checks, not in the readers, because the readers are part of every
-leaderboard cell's cache key and a full rerun of those cells is under way: reading these formats directly belongs
+Only the notebooks' parameter checks call this module, not the readers: the readers are part of every
+leaderboard cell's cache key, and a full rerun of those cells is under way. Reading these formats directly belongs
 in :mod:`genesel.expression_io` and waits for the next version.
 """
 
