@@ -25,6 +25,14 @@ def fail_on_three(a, b):
     return {"v": a + b}
 
 
+def fail_on_three_late(a, b):
+    """:func:`fail_on_three`, but the failing cell takes a second first, so the other cells' results (milliseconds
+    each) are back before its error whatever the order in which the cluster runs the batches."""
+    if a == 3:
+        time.sleep(1.0)
+    return fail_on_three(a, b)
+
+
 # ------------------------------------------------------------------------------------------------ batching
 
 
@@ -71,9 +79,12 @@ def test_dask_run_resumes_after_a_failing_cell(tmp_path):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         with pytest.raises(RuntimeError, match="a=3 fails"):
-            run_grid(cells, fail_on_three, cache_dir=tmp_path, backend="dask", scheduler=client, progress=False)
+            run_grid(cells, fail_on_three_late, cache_dir=tmp_path, backend="dask", scheduler=client,
+                     progress=False)
     cached = len(_files(tmp_path))
     assert 3 <= cached < 8  # what came back before the failure is kept
+    rest = run_grid([c for c in cells if c["a"] != 3], fail_on_three_late, cache_dir=tmp_path, progress=False)
+    assert rest["v"].tolist() == [a + 1 for a in range(8) if a != 3] and len(_files(tmp_path)) == 7
 
 
 def test_scheduler_from_the_environment_runs_the_grid_on_that_cluster(tmp_path, monkeypatch):
