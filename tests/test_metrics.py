@@ -134,3 +134,18 @@ def test_guyon_quality_combines_loo_and_test():
     assert q["V_suc"] == v["suc"] and q["V_med"] == v["med"]
     assert q["T_acc"] == t["acc"] and q["T_ext"] == t["ext"]
     assert q["V_acc"] <= q["V_suc"] and q["T_acc"] <= q["T_suc"]  # accepted examples are all correct
+
+
+def test_loo_decision_values_with_groups_is_scikit_learns_leave_one_group_out():
+    """``groups``: each group scored by a fit on the others, as ``cross_val_predict`` with ``LeaveOneGroupOut``."""
+    from sklearn.model_selection import LeaveOneGroupOut
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(0)
+    groups = np.repeat(np.arange(10), 2)
+    y = np.tile([-1, 1], 10)
+    X = rng.normal(size=(20, 5)) + y[:, None] * 0.8 + np.repeat(rng.normal(size=(10, 5)), 2, axis=0)
+    svc = SVC(kernel="linear", C=1.0, tol=1e-10)
+    want = cross_val_predict(svc, X, y, groups=groups, cv=LeaveOneGroupOut(), method="decision_function")
+    assert np.allclose(loo_decision_values(svc, X, y, groups), want)
+    assert not np.allclose(loo_decision_values(svc, X, y), want)  # plain leave-one-out differs on pairs

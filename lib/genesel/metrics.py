@@ -242,11 +242,13 @@ def quality_metrics(y_true, scores, *, pos_label=None):
     }
 
 
-def loo_decision_values(estimator, X, y):
+def loo_decision_values(estimator, X, y, groups=None):
     """Leave-one-out outputs: example i scored by a clone of ``estimator`` fitted on all the others.
 
     The training samples of fold i keep their order (all samples but i). The sign convention is the estimator's
-    (``decision_function`` > 0 means ``classes_[1]``).
+    (``decision_function`` > 0 means ``classes_[1]``). With ``groups`` (one label per sample, e.g. a patient's
+    paired tissues): leave-one-group-out, each group's samples scored together by a clone fitted on the other
+    groups, so a sample's partner is never in the training part that scores it.
     """
     X = np.asarray(X)
     y = np.asarray(y)
@@ -255,26 +257,33 @@ def loo_decision_values(estimator, X, y):
         raise ValueError("leave-one-out needs at least 2 samples")
     idx = np.arange(n)
     out = np.empty(n)
+    if groups is not None:
+        groups = np.asarray(groups)
+        for g in np.unique(groups):
+            te = groups == g
+            out[te] = clone(estimator).fit(X[~te], y[~te]).decision_function(X[te])
+        return out
     for i in range(n):
         tr = np.delete(idx, i)
         out[i] = clone(estimator).fit(X[tr], y[tr]).decision_function(X[i:i + 1])[0]
     return out
 
 
-def guyon_quality(estimator, X_train, y_train, X_test=None, y_test=None, *, loo: bool = True):
+def guyon_quality(estimator, X_train, y_train, X_test=None, y_test=None, *, loo: bool = True, groups=None):
     """V_suc, V_acc, V_ext, V_med (leave-one-out on the training set) and T_* (test set) for ``estimator``.
 
     The genes are whatever columns ``X_train``/``X_test`` hold (select them first, as Guyon et al. do: the
     subset is fixed, the classifier is retrained in each leave-one-out fold). The positive class is the larger
     label of ``y_train`` (``classes_[1]`` of the estimator). ``loo=False`` skips the leave-one-out measures (NaN):
-    for a training part whose smaller class leaving one out would leave too small for the estimator.
+    for a training part whose smaller class leaving one out would leave too small for the estimator. ``groups``
+    (of the training samples): leave-one-group-out (:func:`loo_decision_values`).
     """
     y_train = np.asarray(y_train)
     classes = np.unique(y_train)
     pos = classes[-1]
     out = {}
     if loo:
-        v = quality_metrics(y_train, loo_decision_values(estimator, X_train, y_train), pos_label=pos)
+        v = quality_metrics(y_train, loo_decision_values(estimator, X_train, y_train, groups), pos_label=pos)
         out.update({f"V_{k}": v[k] for k in METRIC_NAMES})
     else:
         out.update({f"V_{k}": np.nan for k in METRIC_NAMES})

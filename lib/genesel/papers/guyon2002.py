@@ -351,10 +351,8 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
             # SVM on the single last gene of an elimination, where w = 0 is the optimum (checked against
             # scikit-learn); they count as the errors they make, and the tables say how many there were
             with one_class_fits() as n_constant:
-                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte,
-                                  loo=loo and gtr is None)
-                if loo and gtr is not None:
-                    q.update(_grouped_loo_quality(make_clf(), Xtr[:, g], ytr, gtr))
+                q = guyon_quality(make_clf(), Xtr[:, g], ytr, None if te is None else Xte[:, g], yte, loo=loo,
+                                  groups=gtr)
             row["constant_fits"] = n_constant[0]
             row.update(q)
             if not loo:
@@ -382,17 +380,6 @@ def _smallest_left(y, groups) -> int:
     """The fewest samples of a class left in a training part when one group is left out (leave-one-group-out)."""
     classes = np.unique(y)
     return int(min(min(np.sum((y == c) & (groups != g)) for c in classes) for g in np.unique(groups)))
-
-
-def _grouped_loo_quality(estimator, X, y, groups) -> dict:
-    """The V_* measures of :func:`genesel.metrics.guyon_quality` by leave-one-group-out: each group's samples scored
-    by a clone of ``estimator`` fitted on the other groups, so a sample's partner (a patient's other tissue) is
-    never in the training part that scores it (for samples without groups, leave-one-out is the same thing)."""
-    out = np.empty(y.size)
-    for a, b in leave_one_out(y.size, groups=groups):
-        out[b] = clone(estimator).fit(X[a], y[a]).decision_function(X[b])
-    v = quality_metrics(y, out, pos_label=np.unique(y)[-1])
-    return {f"V_{k}": v[k] for k in METRIC_NAMES}
 
 
 def _stage_outputs(sel, Xa, ya, Xb, sizes):
