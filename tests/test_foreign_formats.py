@@ -73,3 +73,79 @@ def test_an_excel_workbook_is_named_and_a_readable_file_gets_no_hint(tmp_path):
     plain = tmp_path / "plain.csv"
     pd.DataFrame({"g1": [1.0, 2.0], "g2": [3.0, 4.0]}).to_csv(plain)
     assert foreign_format_hint(plain) is None and foreign_format_hint(tmp_path / "absent.csv") is None
+
+
+def _table(n_genes=40, n_samples=16, seed=2):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(7.0, 1.0, size=(n_samples, n_genes))
+    y = np.array(["tumour+"] * (n_samples // 2) + ["normal é"] * (n_samples - n_samples // 2))
+    X[: n_samples // 2, :3] += 2.0
+    return X, y, [f"S{i}" for i in range(n_samples)], [f"{200000 + i}_at" for i in range(n_genes)]
+
+
+@pytest.mark.parametrize("sep", [",", "\t"])
+def test_comment_lines_before_the_table_are_named_and_the_conversion_reads(tmp_path, sep):
+    X, y, samples, genes = _table()
+    table = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes)
+    table.insert(0, "class", y)
+    path = tmp_path / ("export.csv" if sep == "," else "export.tsv")
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write("# exported by an analysis tool, v1.0\n# normalisation: RMA\n")
+        table.to_csv(fh, sep=sep)
+    with pytest.raises(ValueError) as err:
+        load_dataset(path, label="class")
+    assert "comment line" not in str(err.value)  # the reader names a symptom only
+    with pytest.raises(ValueError, match="preceded by 2 comment lines starting with '#'") as err:
+        dataset_list([str(path)], ["alon"], label="class")
+    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('[\w.]+'\))", str(err.value)).group(1)
+    out = tmp_path / "expression.csv"
+    eval(code.replace(".to_csv('expression.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    ds = load_dataset(out, label="class")
+    order = np.argsort(ds.sample_ids)
+    np.testing.assert_allclose(ds.X[order], X[np.argsort(samples)], rtol=1e-12)
+    assert sorted(ds.classes) == sorted(set(y))
+
+
+def _annotated(folder, stray=False):
+    """Genes x samples: the probe ID, a symbol and a description column, then the samples; a sample sheet."""
+    X, y, samples, genes = _table()
+    table = pd.DataFrame(X.T, index=pd.Index(genes, name="ID_REF"), columns=samples)
+    table.insert(0, "Gene Symbol", [f"SYM{i}" for i in range(len(genes))])
+    table.insert(1, "Description", [f"protein {i}, isoform a" for i in range(len(genes))])
+    path = folder / "annotated.csv"
+    table.to_csv(path)
+    sheet = folder / "sheet.csv"
+    pd.DataFrame({"sample": samples, "class": y}).to_csv(sheet, index=False)
+    return path, sheet, X
+
+
+def test_annotation_columns_after_the_gene_id_are_named_and_the_conversion_reads(tmp_path):
+    path, sheet, X = _annotated(tmp_path)
+    with pytest.raises(ValueError, match="non-numeric value 'SYM0'") as err:
+        load_dataset(path, label=str(sheet))
+    assert foreign_format_hint(path) is None  # named from the reader's message, not from the file alone
+    with pytest.raises(ValueError, match=r"followed by 2 annotation columns \('Gene Symbol', 'Description'\)") as err:
+        dataset_list([str(path)], ["alon"], label=str(sheet))
+    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('[\w.]+'\))", str(err.value)).group(1)
+    out = tmp_path / "expression.csv"
+    eval(code.replace(".to_csv('expression.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    ds = load_dataset(out, label=str(sheet))
+    assert ds.X.shape == X.shape
+    np.testing.assert_allclose(ds.X, X, rtol=1e-12)
+
+
+def test_a_stray_word_in_a_sample_column_gets_no_annotation_hint(tmp_path):
+    """A non-numeric value among the samples is a fault of the data, not an annotation column: the reader's own
+    message stands."""
+    X, y, samples, genes = _table()
+    table = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes).astype(object)
+    table.insert(0, "class", y)
+    table.iloc[3, 5] = "n.d."
+    path = tmp_path / "stray.csv"
+    table.to_csv(path)
+    with pytest.raises(ValueError) as err:
+        load_dataset(path, label="class")
+    assert foreign_format_hint(path, str(err.value)) is None
+    with pytest.raises(ValueError, match="non-numeric value 'n.d.'") as err2:
+        dataset_list([str(path)], ["alon"], label="class")
+    assert "annotation" not in str(err2.value) and "comment" not in str(err2.value)

@@ -6,9 +6,13 @@ AnnData ``.h5ad``. Three files that researchers commonly hold are none of these,
 them names a symptom, not the file: an Excel workbook is a zip archive ("byte 15 is not valid UTF-8 ... pass
 encoding='latin-1'", which would not help); featureCounts' output starts with a comment line and carries five
 annotation columns (Chr, Start, End, Strand, Length) before the samples; a GCT file (GenePattern, the Broad's
-format) starts with a version line and a dimensions line and has a Description column. :func:`foreign_format_hint`
-recognises them from the file's first bytes and lines and returns the conversion, which
-:func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
+format) starts with a version line and a dimensions line and has a Description column. Two more shapes of a
+table exported by another tool are refused with a message that names a symptom only: a table preceded by comment
+lines (``# exported by ...``), whose first comment the reader takes for the header ("no row named 'class'"), and a
+genes x samples table whose gene ID is followed by annotation columns (a symbol, a description), refused at their
+first word as "a non-numeric value". :func:`foreign_format_hint` recognises each from the file's first bytes and
+lines (the annotation columns also from the reader's message, which names the column it stopped at) and returns the
+conversion, which :func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
 
 Only the notebooks' parameter checks call this module, not the readers: the readers are part of every
 leaderboard cell's cache key, and a full rerun of those cells is under way. Reading these formats directly belongs
@@ -17,7 +21,9 @@ in :mod:`genesel.expression_io` and waits for the next version.
 
 from __future__ import annotations
 
+import csv
 import gzip
+import re
 from pathlib import Path
 
 __all__ = ["foreign_format_hint"]
@@ -38,9 +44,74 @@ def _head(path: Path, n_bytes: int = 65536) -> bytes:
     return raw
 
 
-def foreign_format_hint(path) -> str | None:
+def _separator(header: str) -> str:
+    """The delimiter of a header line: tab, then ';', then ','."""
+    return max(("\t", ";", ","), key=lambda sep: (header.count(sep), sep == "\t"))
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text.strip().strip('"'))
+    except ValueError:
+        return text.strip().strip('"').upper() in ("", "NA", "NAN", "NULL", "N/A")
+    return True
+
+
+def _comment_lines_hint(path: Path, lines: list[str]) -> str | None:
+    """A delimited table preceded by comment lines (``#`` first): how many, and the pandas line that skips them."""
+    n = 0
+    while n < len(lines) and lines[n].lstrip("\ufeff").startswith("#"):
+        n += 1
+    if n == 0 or n >= len(lines) - 1:
+        return None
+    sep = _separator(lines[n])
+    header, first_row = csv.reader(lines[n:n + 2], delimiter=sep)
+    if len(header) < 2 or len(first_row) != len(header):
+        return None
+    return (f"a table preceded by {n} comment line{'s' if n > 1 else ''} starting with '#' (a note of the tool that "
+            "exported it), which genesel's readers take for the table's header. Convert it with pandas: "
+            f"pd.read_csv({str(path)!r}, sep={sep!r}, skiprows={n}, index_col=0).to_csv('expression.csv'), then "
+            "read expression.csv with the same label and sample sheet")
+
+
+def _annotation_columns_hint(path: Path, lines: list[str], error: str) -> str | None:
+    """A genes x samples table whose first columns after the gene ID hold text (a symbol, a description), where the
+    reader stopped at a non-numeric value in one of them: name those columns and the pandas line that drops them."""
+    stopped = re.search(r"column '([^']*)' \(field (\d+)", error)
+    if "non-numeric value" not in error or stopped is None:
+        return None
+    body = [ln for ln in lines if ln and not ln.startswith("#")]
+    if len(body) < 3:
+        return None
+    sep = _separator(body[0])
+    parsed = list(csv.reader(body[:21], delimiter=sep))  # quoted fields may hold the separator
+    header = [h.strip() for h in parsed[0]]
+    rows = [r for r in parsed[1:] if len(r) == len(header)]
+    if not rows:
+        return None
+    text = [i for i in range(1, len(header)) if all(not _is_number(r[i]) for r in rows)]
+    leading = []
+    for i in range(1, len(header)):  # the text columns right after the gene ID
+        if i not in text:
+            break
+        leading.append(i)
+    numeric_after = [i for i in range(len(leading) + 1, len(header)) if i not in text]
+    if not leading or stopped.group(1) not in [header[i] for i in leading] or len(numeric_after) < 2:
+        return None
+    names = [header[i] for i in leading]
+    return (f"a genes x samples table whose gene ID ({header[0]!r}) is followed by {len(names)} annotation "
+            f"column{'s' if len(names) > 1 else ''} ({', '.join(repr(c) for c in names)}), which genesel's readers "
+            "take for samples. Convert it with pandas: "
+            f"pd.read_csv({str(path)!r}, sep={sep!r}, index_col=0).drop(columns={names!r}).to_csv('expression.csv'), "
+            "then read expression.csv with the same label and sample sheet (the annotation is dropped; keep the "
+            "columns in a file of your own to name the genes)")
+
+
+def foreign_format_hint(path, error: str | None = None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), featureCounts
-    output or a GCT file; None otherwise (including a path that is not a file)."""
+    output, a GCT file, a table preceded by comment lines, or (given the reader's message ``error``, which names the
+    column it stopped at) a genes x samples table with annotation columns after the gene ID; None otherwise
+    (including a path that is not a file)."""
     path = Path(path)
     if not path.is_file():
         return None
@@ -68,4 +139,8 @@ def foreign_format_hint(path) -> str | None:
                 "annotation columns and rows: drop them too). Convert it with pandas: "
                 f"pd.read_csv({str(path)!r}, sep='\\t', skiprows=2, index_col=0).drop(columns='Description')"
                 ".to_csv('expression.csv'), then read expression.csv (genes as rows)")
-    return None
+    text_lines = [ln.rstrip("\r") for ln in raw.decode("utf-8", errors="replace").split("\n")[:60]]
+    hint = _comment_lines_hint(path, text_lines)
+    if hint is None and error:
+        hint = _annotation_columns_hint(path, text_lines, error)
+    return hint

@@ -99,7 +99,7 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         ds = load_dataset(ref)
     except ValueError as exc:  # a file of another tool: say what it is and how to convert it
         path = parse_string(ref)[0]
-        hint = foreign_format_hint(path)
+        hint = foreign_format_hint(path, str(exc))
         if hint is None:
             raise
         raise ValueError(f"parameter {name!r}: {path} is {hint}. (The reader said: {exc})") from None
