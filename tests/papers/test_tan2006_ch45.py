@@ -125,3 +125,26 @@ def test_a_grouped_study_is_told_which_counts_leave_a_sample_and_not_a_patient_o
     notes = R.grouped_notes([ref, "alon"], chapter, max_genes=300)
     assert len(notes) == 1 and "22 groups" in notes[0] and "optimistic" in notes[0]
     assert ("Table 4.7" if chapter == 4 else "Table 5.6") in notes[0]
+
+
+def test_an_average_size_one_fold_dominates_is_said_with_its_median():
+    """The 0.2.0 full run of Table 4.7 (Leukemia, merged, GP-Laplace): fold sizes 6, 4, 16, 5, 3, 6708, 9, 5, 3, 2,
+    average 676.1 against the thesis' 5. The table gives the median beside the average, and a note names the fold;
+    a row whose folds are alike gets no note."""
+    import pandas as pd
+
+    big = [6, 4, 16, 5, 3, 6708, 9, 5, 3, 2]
+    alike = [18, 4, 12, 12, 6, 8, 10, 6, 11, 11]
+    folds = pd.DataFrame(
+        [dict(dataset=d, variant="merged", method="GP-Laplace", fold=f, n_test=7, svm_errors=0, gp_errors=0,
+              biomarker_size=s, cpu_seconds=1.0) for d, sizes in (("golub", big), ("alon", alike))
+         for f, s in enumerate(sizes)])
+    lofo = R.lofo_table(folds)
+    t47 = R.table47(lofo).reset_index().set_index("data")
+    assert t47.loc["Leukemia", "avg size"] == pytest.approx(np.mean(big), abs=0.05)
+    assert t47.loc["Leukemia", "median size"] == np.median(big)
+    assert t47.loc["Colon", "median size"] == np.median(alike)
+    notes = R.size_notes(lofo, 10)
+    assert len(notes) == 1 and notes[0].startswith("Leukemia (merged), GP-Laplace")
+    assert "6,708 genes" in notes[0] and f"{sum(big) - 6708} genes together" in notes[0]
+    assert f"median of all 10: {np.median(big):g}" in notes[0] and "676.1" in notes[0]
