@@ -570,7 +570,7 @@ def ard_figure(ard: pd.DataFrame, dataset: str, genes_label: str):
     says which genes the fits saw ("all genes")."""
     import matplotlib.pyplot as plt
 
-    n_genes_label = f"{n_variable_genes(ard, dataset)} of {genes_label} not constant in training"
+    n_genes_label = f"{n_variable_genes(ard, dataset):,} genes not constant in training ({genes_label})"
     fig, axes = plt.subplots(1, 2, figsize=(15, 6), sharey=True, sharex=True)
     rows = sorted(ard[ard.dataset == dataset].to_dict("records"), key=lambda r: r["approximation"] != "laplace")
     logs = [np.log10(np.asarray(r["relevances"])[np.asarray(r["relevances"]) > 0]) for r in rows]
@@ -578,9 +578,16 @@ def ard_figure(ard: pd.DataFrame, dataset: str, genes_label: str):
     for ax, r, v, sd in zip(axes, rows, logs, sds):
         ax.hist(v, bins=60, color="C0" if r["approximation"] == "laplace" else "C1", log=True)
         ax.set_xlabel("log10 of the ARD value l_m (larger: more relevant)")
-        ax.set_title(f"GP-{'Laplace' if r['approximation'] == 'laplace' else 'EP'}: sd of log10 = {sd}")
+        ax.set_title(f"GP-{'Laplace' if r['approximation'] == 'laplace' else 'EP'}: sd of log10 = {sd}\n"
+                     f"(log evidence {r['log_evidence']:.2f}, a local maximum)")
+        at_bound = _ard_stats(r)["at_bound"]
+        if at_bound:  # the spike at the optimiser's bound is not a measured value: say so beside it
+            ax.annotate(f"{at_bound:,} genes at the optimiser's\nlower bound (l = 1e-12)", xy=(-12, at_bound),
+                        xytext=(0.12, 0.68), textcoords="axes fraction", fontsize=15,
+                        bbox=dict(facecolor="white", edgecolor="none", alpha=0.9),
+                        arrowprops=dict(arrowstyle="->", color="0.3"))
     axes[0].set_ylabel("number of genes (log scale)")
-    fig.suptitle(f"Tan 2006 Figs. 4.3-4.5: ARD values, {thesis_name(dataset)} ({n_genes_label})")
+    fig.suptitle(f"Tan 2006 Figs. 4.3-4.5: ARD values, {thesis_name(dataset)}: {n_genes_label}")
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
 
