@@ -21,10 +21,11 @@ in :mod:`genesel.expression_io` and waits for the next version.
 
 from __future__ import annotations
 
-import csv
 import gzip
 import re
 from pathlib import Path
+
+from genesel.delimited import DEFAULT_MISSING, sniff_separator, split_fields
 
 __all__ = ["foreign_format_hint"]
 
@@ -44,16 +45,14 @@ def _head(path: Path, n_bytes: int = 65536) -> bytes:
     return raw
 
 
-def _separator(header: str) -> str:
-    """The delimiter of a header line: tab, then ';', then ','."""
-    return max(("\t", ";", ","), key=lambda sep: (header.count(sep), sep == "\t"))
-
-
-def _is_number(text: str) -> bool:
+def _is_number(field: str) -> bool:
+    """A number, or one of the readers' missing-value tokens."""
+    if field in DEFAULT_MISSING:
+        return True
     try:
-        float(text.strip().strip('"'))
+        float(field)
     except ValueError:
-        return text.strip().strip('"').upper() in ("", "NA", "NAN", "NULL", "N/A")
+        return False
     return True
 
 
@@ -64,8 +63,8 @@ def _comment_lines_hint(path: Path, lines: list[str]) -> str | None:
         n += 1
     if n == 0 or n >= len(lines) - 1:
         return None
-    sep = _separator(lines[n])
-    header, first_row = csv.reader(lines[n:n + 2], delimiter=sep)
+    sep = sniff_separator(lines[n:n + 2])
+    header, first_row = (split_fields(ln, sep) for ln in lines[n:n + 2])
     if len(header) < 2 or len(first_row) != len(header):
         return None
     return (f"a table preceded by {n} comment line{'s' if n > 1 else ''} starting with '#' (a note of the tool that "
@@ -83,22 +82,17 @@ def _annotation_columns_hint(path: Path, lines: list[str], error: str) -> str | 
     body = [ln for ln in lines if ln and not ln.startswith("#")]
     if len(body) < 3:
         return None
-    sep = _separator(body[0])
-    parsed = list(csv.reader(body[:21], delimiter=sep))  # quoted fields may hold the separator
-    header = [h.strip() for h in parsed[0]]
-    rows = [r for r in parsed[1:] if len(r) == len(header)]
+    sep = sniff_separator(body[:2])
+    header, *rows = (split_fields(ln, sep) for ln in body[:21])  # quoted fields may hold the separator
+    rows = [r for r in rows if len(r) == len(header)]
     if not rows:
         return None
-    text = [i for i in range(1, len(header)) if all(not _is_number(r[i]) for r in rows)]
-    leading = []
-    for i in range(1, len(header)):  # the text columns right after the gene ID
-        if i not in text:
-            break
-        leading.append(i)
-    numeric_after = [i for i in range(len(leading) + 1, len(header)) if i not in text]
-    if not leading or stopped.group(1) not in [header[i] for i in leading] or len(numeric_after) < 2:
+    is_text = [not any(_is_number(r[i]) for r in rows) for i in range(len(header))]
+    n_leading = next((i for i in range(1, len(header)) if not is_text[i]), len(header)) - 1  # text right after the ID
+    names = header[1:1 + n_leading]
+    n_numeric_after = sum(not t for t in is_text[1 + n_leading:])
+    if not names or stopped.group(1) not in names or n_numeric_after < 2:
         return None
-    names = [header[i] for i in leading]
     return (f"a genes x samples table whose gene ID ({header[0]!r}) is followed by {len(names)} annotation "
             f"column{'s' if len(names) > 1 else ''} ({', '.join(repr(c) for c in names)}), which genesel's readers "
             "take for samples. Convert it with pandas: "
@@ -121,7 +115,8 @@ def foreign_format_hint(path, error: str | None = None) -> str | None:
         return (f"{kind}, which genesel does not read (it reads CSV/TSV text, GEO SOFT and Series Matrix files and "
                 ".h5ad). Save the sheet as CSV (in Excel: File > Save As > CSV UTF-8), or read it with "
                 "pandas.read_excel and pass the DataFrame to genesel.datasets.read_expression")
-    lines = [ln.rstrip("\r") for ln in raw.decode("utf-8", errors="replace").split("\n")[:3]]
+    text_lines = [ln.rstrip("\r") for ln in raw.decode("utf-8", errors="replace").split("\n")[:60]]
+    lines = text_lines[:3]
     first = lines[0].lstrip("\ufeff") if lines else ""
     header = next((ln for ln in lines if ln and not ln.startswith("#")), "")
     if first.startswith("# Program:featureCounts") or header.split("\t")[1:6] == list(FEATURECOUNTS_COLUMNS):
@@ -139,7 +134,6 @@ def foreign_format_hint(path, error: str | None = None) -> str | None:
                 "annotation columns and rows: drop them too). Convert it with pandas: "
                 f"pd.read_csv({str(path)!r}, sep='\\t', skiprows=2, index_col=0).drop(columns='Description')"
                 ".to_csv('expression.csv'), then read expression.csv (genes as rows)")
-    text_lines = [ln.rstrip("\r") for ln in raw.decode("utf-8", errors="replace").split("\n")[:60]]
     hint = _comment_lines_hint(path, text_lines)
     if hint is None and error:
         hint = _annotation_columns_hint(path, text_lines, error)

@@ -227,8 +227,7 @@ def spread_paragraph(ard: pd.DataFrame, quick: bool) -> str:
         "comparison with the thesis.")
     if ard.empty:
         return text
-    return (text.rstrip(".") + ". These are the spreads at the maxima the fits reached: the ARD evidence has several, "
-            "and on Colon other starts reach higher ones (tests/papers/test_tan2006_ard_maxima.py).")
+    return text.rstrip(".") + f". These are the spreads at the maxima the fits reached: {_SEVERAL_MAXIMA}."
 
 
 def ard_top_genes(ard: pd.DataFrame, top: int = 10) -> dict:
@@ -317,6 +316,10 @@ def paper_vs_rows(datasets, summary: dict, rocs: dict, kernels: pd.DataFrame, cp
     return rows
 
 
+#: What tests/papers/test_tan2006_ard_maxima.py shows, in the words the paragraph and the paper-vs rows use
+_SEVERAL_MAXIMA = ("the ARD evidence has several, and on Colon other starts reach higher ones "
+                   "(tests/papers/test_tan2006_ard_maxima.py)")
+
 #: Why an ARD comparison is one of the maxima a run reached (measured in tests/papers/test_tan2006_ard_maxima.py).
 LOCAL_MAXIMA = ("The evidence over thousands of ARD values has several local maxima, and a fit reaches the one its "
                 "start leads to: on Colon's training part EP started where Laplace's fit ended reaches a higher "
@@ -330,9 +333,8 @@ def evidence_note(ard: pd.DataFrame, dataset: str) -> str:
     (:data:`LOCAL_MAXIMA`)."""
     ev = {r["approximation"]: r["log_evidence"] for r in ard[ard.dataset == dataset].to_dict("records")}
     parts = [f"{name} {ev[a]:.2f}" for a, name in (("laplace", "Laplace"), ("ep", "EP")) if a in ev]
-    return (f"at the maxima this run reached (log evidence {', '.join(parts)}): the ARD evidence has several, and on "
-            "Colon other starts reach higher ones (tests/papers/test_tan2006_ard_maxima.py), so the comparison is of "
-            "these maxima")
+    return (f"at the maxima this run reached (log evidence {', '.join(parts)}): {_SEVERAL_MAXIMA}, so the comparison "
+            "is of these maxima")
 
 
 def differences(cpu: pd.DataFrame, ard: pd.DataFrame, *, quick: bool = False, inner_k: int = 5) -> str:
