@@ -55,6 +55,38 @@ def test_a_cell_is_served_exactly_on_a_machine_with_another_key(tmp_path, monkey
     assert (again["scalar"] == np.float64(1) / 3).all()
 
 
+def test_an_imported_cell_keeps_the_time_it_finished(tmp_path, monkeypatch):
+    """A cell carried by a shard is not taken for work finished at the import: `genesel status` reads a record's
+    modification time as when its cell finished, and its "last hour" rate counted a whole import as an hour's work
+    (34,240 cells at 15.7 CPU seconds per second on 2 cores, the morning of 2026-11-30)."""
+    import os
+    import time
+
+    from genesel.experiments.cache import func_folder, record_path
+    from genesel.experiments.grid import cached_records, cell_key
+    from genesel.leaderboard.status import recent_rate
+
+    cells = [dict(n=n, seed=0) for n in (1, 2, 3)]
+    run_grid(cells, plain_cell, cache_dir=tmp_path / "a", progress=False)
+    then = time.time() - 5 * 86400  # as if computed five days ago
+    for c in cells:
+        os.utime(record_path(func_folder(tmp_path / "a", plain_cell), cell_key(plain_cell, c)), (then, then))
+    S.export_cells(tmp_path / "a", plain_cell, cells, tmp_path / "p.xz")
+    assert S.import_shard(tmp_path / "p.xz", tmp_path / "b", func=plain_cell)["imported"] == 3
+    keys = [cell_key(plain_cell, c) for c in cells]
+    got = cached_records(plain_cell, keys, tmp_path / "b")
+    assert sorted(round(r["written"]) for r in got.values()) == [round(then)] * 3
+    frame = pd.DataFrame({"done": True, "cpu": 1.0, "wall": 1.0, "finished": [r["written"] for r in got.values()]})
+    assert recent_rate(frame) is None
+    # a shard of before the time was carried: its cells get the time 0, long ago, not the moment of the import
+    head, _, body = lzma.decompress((tmp_path / "p.xz").read_bytes()).partition(b"\n")
+    data = json.loads(body)
+    for e in data["cells"]:
+        del e["finished"]
+    S.import_shard(_write(tmp_path / "old.xz", data), tmp_path / "c", func=plain_cell)
+    assert [r["written"] for r in cached_records(plain_cell, keys, tmp_path / "c").values()] == [0.0] * 3
+
+
 @pytest.fixture
 def exported(tmp_path):
     first = _frame(tmp_path / "a")

@@ -9,11 +9,15 @@ a colleague), the finished cells would be computed again. A *shard* carries them
   this cache's key, as a grid reads it) and writes them to one file: the records' plain data (the cache record's own
   encoding, :func:`genesel._core.store.encode`, arrays as typed lists: integers and floats round-trip exactly) as
   JSON, compressed with xz (a finished cell costs about 0.2-1 KB; a cache record 1.5-66 KB, mostly zip overhead and
-  the full gene lists of the all-genes methods, which xz shrinks to almost nothing), with the SHA-256 of that JSON;
+  the full gene lists of the all-genes methods, which xz shrinks to almost nothing), with the SHA-256 of that JSON,
+  and when each cell finished;
 - :func:`import_shard` reads a shard and writes each of its cells into a cache under that cache's own key, but only
   when the cell's key, computed anew by *this* code (:func:`genesel.experiments.grid.cell_key`), equals the key it
   was exported under: a cell whose code, parameters or genesel version changed since is *stale* and is left out
-  (its grid computes it again), never served.
+  (its grid computes it again), never served. An imported cell keeps the time it finished (its record's modification
+  time, which :mod:`genesel.leaderboard.status` reads as "when the cell finished"), so the cells of an import are not
+  taken for a burst of work finished in the last hour; a shard written before shards carried the time (no
+  ``finished``) gives its cells the time 0, "long ago".
 
 Trust. The SHA-256 detects a damaged file, not a forged one: importing a shard trusts where it came from, as running
 code does (a shard committed to the repository is as trusted as the repository). Reading one runs no code: JSON and
@@ -27,13 +31,14 @@ import hashlib
 import importlib
 import json
 import lzma
+import os
 from pathlib import Path
 
 import numpy as np
 
 from genesel._core.io import atomic_write
 from genesel._core.store import decode, encode
-from genesel.experiments.cache import func_folder, read_cell, write_cell
+from genesel.experiments.cache import func_folder, read_cell, record_path, write_cell
 from genesel.experiments.grid import _func_name as _qualified  # the name a grid writes into its records
 
 __all__ = ["ShardError", "export_cells", "import_shard", "read_shard", "MAX_BYTES", "FORMAT"]
@@ -88,7 +93,8 @@ def export_cells(cache_dir, func, cells, path, *, note: str = "") -> dict:
     keys = {cell_key(func, cell): cell for cell in cells}
     found = cached_records(func, list(keys), Path(cache_dir))
     entries = [{"key": k, "cell": keys[k], "seconds": r.get("seconds"), "cpu_seconds": r.get("cpu_seconds"),
-                "result": _plain(r["result"])} for k, r in sorted(found.items())]
+                "finished": round(float(r["written"]), 3), "result": _plain(r["result"])}
+               for k, r in sorted(found.items())]
     # NaN and infinities inside arrays are written as JSON's NaN / Infinity tokens (Python's json reads them back)
     body = json.dumps({"func": _qualified(func), "version": __version__, "note": note, "cells": entries},
                       sort_keys=True, separators=(",", ":")).encode()
@@ -98,9 +104,19 @@ def export_cells(cache_dir, func, cells, path, *, note: str = "") -> dict:
     return {"exported": len(entries), "missing": len(keys) - len(entries)}
 
 
+def _keep_finish_time(path: Path, finished) -> None:
+    """Give an imported record the time its cell finished (0 when the shard does not carry it)."""
+    try:
+        t = float(finished) if finished is not None else 0.0
+    except (TypeError, ValueError):
+        t = 0.0
+    t = t if np.isfinite(t) and t >= 0 else 0.0
+    os.utime(path, (t, t))
+
+
 def read_shard(path, *, results: bool = True) -> dict:
     """The shard at ``path`` as ``{"func", "version", "note", "cells": [{"key", "cell", "seconds", "cpu_seconds",
-    "result"}]}``; raises :class:`ShardError` naming the file and the fault. ``results=False`` checks the file
+    "finished", "result"}]}`` (``finished``, epoch seconds, is missing from shards written before it was carried); raises :class:`ShardError` naming the file and the fault. ``results=False`` checks the file
     (bound, format, SHA-256) and leaves each cell's result in its stored form, undecoded."""
     path = Path(path)
     try:
@@ -154,5 +170,6 @@ def import_shard(path, cache_dir, func=None) -> dict:
             counts["present"] += 1
         else:
             write_cell(folder, key, _qualified(func), e["cell"], e["result"], e["seconds"], e.get("cpu_seconds"))
+            _keep_finish_time(record_path(folder, key), e.get("finished"))
             counts["imported"] += 1
     return counts
