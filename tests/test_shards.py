@@ -102,6 +102,7 @@ def test_imported_leaderboard_cells_are_served_exactly(exported, tmp_path, monke
     assert S.import_shard(shard, tmp_path / "b")["present"] == 6
     monkeypatch.setenv(ENV_CACHE_ONLY, "1")  # nothing may be computed: every cell must come from the shard
     again = _frame(tmp_path / "b")
+    assert list(again.columns) == list(first.columns)  # the results' keys in their order (shards sorted them once)
     cols = [c for c in first.columns if c not in ("written",)]
     pd.testing.assert_frame_equal(first[cols].reset_index(drop=True), again[cols].reset_index(drop=True))
     with pytest.raises(CellsNotCached):  # a cell the shard does not hold is not invented
@@ -167,6 +168,29 @@ def test_the_command_exports_per_data_set_and_imports_a_folder(tmp_path, monkeyp
     (tmp_path / "bad.cells.xz").write_text("x")
     assert main(["shards", "import", str(tmp_path / "bad.cells.xz"), "--cache", str(tmp_path / "b")]) == 1
     assert "bad.cells.xz" in capsys.readouterr().out
+
+
+def test_a_papers_grid_is_carried_whole(tmp_path, monkeypatch, capsys):
+    """`genesel shards export --papers`: the cells of a papers' notebook (whose cell list only the notebook knows)
+    are carried one file per grid function, and served exactly after import; cells of other code are left out."""
+    import genesel._version
+    from genesel.cli import main
+    from genesel.papers.tan2006_ch45 import preprocessing_cell
+
+    first = run_grid([dict(dataset="alon")], preprocessing_cell, cache_dir=tmp_path / "a", progress=False)
+    out = tmp_path / "out"
+    assert main(["shards", "export", "--papers", "--cache", str(tmp_path / "a"), "--out", str(out)]) == 0
+    assert "1 cells (0 stale, left out)" in capsys.readouterr().out
+    name = "genesel.papers.tan2006_ch45.preprocessing_cell.cells.xz"
+    assert [p.name for p in out.iterdir()] == [name]
+    assert main(["shards", "import", str(out), "--cache", str(tmp_path / "b")]) == 0
+    assert "1 imported" in capsys.readouterr().out
+    monkeypatch.setenv(ENV_CACHE_ONLY, "1")
+    again = run_grid([dict(dataset="alon")], preprocessing_cell, cache_dir=tmp_path / "b", progress=False)
+    pd.testing.assert_frame_equal(first, again)
+    monkeypatch.setattr(genesel._version, "__version__", "9.9.9")  # the cached cell is now of other code
+    got = S.export_cached(tmp_path / "a", preprocessing_cell, tmp_path / "stale.xz")
+    assert (got["exported"], got["stale"]) == (0, 1)
 
 
 def test_every_committed_shard_reads():

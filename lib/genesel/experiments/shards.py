@@ -41,7 +41,8 @@ from genesel._core.store import decode, encode
 from genesel.experiments.cache import func_folder, read_cell, record_path, write_cell
 from genesel.experiments.grid import _func_name as _qualified  # the name a grid writes into its records
 
-__all__ = ["ShardError", "export_cells", "import_shard", "read_shard", "MAX_BYTES", "FORMAT"]
+__all__ = ["ShardError", "export_cells", "export_cached", "cached_functions", "import_shard", "read_shard",
+           "MAX_BYTES", "FORMAT"]
 
 FORMAT = "genesel-cells-1"
 #: A shard's JSON may hold at most this many bytes once decompressed (1 GiB; a full data set's leaderboard cells
@@ -95,9 +96,11 @@ def export_cells(cache_dir, func, cells, path, *, note: str = "") -> dict:
     entries = [{"key": k, "cell": keys[k], "seconds": r.get("seconds"), "cpu_seconds": r.get("cpu_seconds"),
                 "finished": round(float(r["written"]), 3), "result": _plain(r["result"])}
                for k, r in sorted(found.items())]
-    # NaN and infinities inside arrays are written as JSON's NaN / Infinity tokens (Python's json reads them back)
+    # NaN and infinities inside arrays are written as JSON's NaN / Infinity tokens (Python's json reads them back).
+    # Key order kept, as the cache keeps it: a result's dict comes back with its keys in their order (its columns in
+    # a grid's frame). Shards written before 2026-11-30 sorted the keys (the columns of their cells come back sorted).
     body = json.dumps({"func": _qualified(func), "version": __version__, "note": note, "cells": entries},
-                      sort_keys=True, separators=(",", ":")).encode()
+                      separators=(",", ":")).encode()
     head = json.dumps({"format": FORMAT, "sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body)}).encode()
     blob = lzma.compress(head + b"\n" + body, preset=9)
     atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(blob))
@@ -114,10 +117,48 @@ def _keep_finish_time(path: Path, finished) -> None:
     os.utime(path, (t, t))
 
 
+def cached_functions(cache_dir) -> list[str]:
+    """The names (``module.qualname``) of genesel's grid functions that have a folder of cells in ``cache_dir``."""
+    out = []
+    for folder in sorted(p for p in Path(cache_dir).glob("genesel.*") if p.is_dir()):
+        try:
+            func = _resolve(folder.name)
+        except ShardError:
+            continue  # a folder of another layout, or of a function this genesel no longer has
+        if func_folder(Path(cache_dir), func).name == folder.name:
+            out.append(folder.name)
+    return out
+
+
+def export_cached(cache_dir, func, path, *, note: str = "") -> dict:
+    """Write every cell of ``func`` that ``cache_dir`` holds and that this code would compute under the key it was
+    stored with (cells of older code left out) to the shard ``path``, as :func:`export_cells` does for a given list
+    of cells: for grids whose cells only their notebook knows (the papers' notebooks). Returns ``{"exported",
+    "missing", "stale"}`` (stale: records of other code, parameters or version, not exported)."""
+    from genesel._core.store import RecordError, read_record
+    from genesel.experiments.grid import cell_key
+
+    cells, stale = [], 0
+    for p in sorted(func_folder(Path(cache_dir), func).glob("*.rec")):
+        if p.name == "costs.rec":
+            continue
+        try:
+            rec = read_record(p, kind="cell")
+        except (RecordError, OSError, MemoryError, ValueError):
+            continue  # a grid reports and recomputes it when it runs
+        if isinstance(rec, dict) and isinstance(rec.get("cell"), dict) and rec.get("key") == cell_key(func,
+                                                                                                     rec["cell"]):
+            cells.append(rec["cell"])
+        else:
+            stale += 1
+    return {**export_cells(cache_dir, func, cells, path, note=note), "stale": stale}
+
+
 def read_shard(path, *, results: bool = True) -> dict:
     """The shard at ``path`` as ``{"func", "version", "note", "cells": [{"key", "cell", "seconds", "cpu_seconds",
-    "finished", "result"}]}`` (``finished``, epoch seconds, is missing from shards written before it was carried); raises :class:`ShardError` naming the file and the fault. ``results=False`` checks the file
-    (bound, format, SHA-256) and leaves each cell's result in its stored form, undecoded."""
+    "finished", "result"}]}`` (``finished``, epoch seconds, is missing from shards written before it was carried);
+    raises :class:`ShardError` naming the file and the fault. ``results=False`` checks the file (bound, format,
+    SHA-256) and leaves each cell's result in its stored form, undecoded."""
     path = Path(path)
     try:
         dec = lzma.LZMADecompressor()

@@ -5,6 +5,9 @@
 the cells of notebook 06's full run (its cross-validation grid, and the .632+ grid where the data set has one) that
 the cache holds: ``<out>/<data set>.cv.cells.xz`` and ``<data set>.boot.cells.xz`` (default ``out``:
 ``figures/cells/<board>``, where a full run computed over several machines keeps them until its last pass).
+``genesel shards export --papers`` writes the cells of every other grid the cache holds (the papers' notebooks, whose
+cells only the notebook knows), one file per grid function: ``<out>/<module.function>.cells.xz`` (default ``out``:
+``figures/cells/papers``); only the cells this code computes under their stored key.
 ``genesel shards import PATH... [--cache DIR]`` (files or folders) writes their cells into the cache under its own
 key, each only if this code computes the key it was exported under: a cell of other code is left out (stale) and
 its grid recomputes it. ``genesel shards compute [--board binary] [--datasets ...] [--jobs N] [--cache DIR]``
@@ -22,7 +25,7 @@ import argparse
 import json
 from pathlib import Path
 
-__all__ = ["compute", "export", "main"]
+__all__ = ["compute", "export", "export_papers", "main"]
 
 _SUFFIX = ".cells.xz"
 
@@ -48,6 +51,29 @@ def export(board: str, datasets, cache_dir, out_dir, seed: int = 0) -> list[dict
                 tmp.unlink(missing_ok=True)
             rows.append(dict(dataset=d, grid=grid, exported=got["exported"], of=len(grids[grid]),
                              file=str(path) if got["exported"] else ""))
+    return rows
+
+
+def export_papers(cache_dir, out_dir) -> list[dict]:
+    """One row per grid function of the cache other than the leaderboard's: cells exported, stale cells left out."""
+    from genesel.experiments.shards import _resolve, cached_functions, export_cached
+    from genesel.leaderboard.status import grid_functions
+
+    board = {f"{f.__module__}.{f.__qualname__}" for _, f in grid_functions()}
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    rows = []
+    for name in cached_functions(cache_dir):
+        if name in board:
+            continue
+        path = Path(out_dir) / f"{name}{_SUFFIX}"
+        tmp = path.with_name(path.name + ".new")
+        got = export_cached(cache_dir, _resolve(name), tmp, note=f"{name}: the cells of a papers' notebook run")
+        if got["exported"]:
+            tmp.replace(path)
+        else:
+            tmp.unlink(missing_ok=True)
+        rows.append(dict(func=name, exported=got["exported"], stale=got["stale"],
+                         file=str(path) if got["exported"] else ""))
     return rows
 
 
@@ -110,6 +136,9 @@ def main(argv=None) -> int:
     ex.add_argument("--cache", default=None, help="the cache to read (default: $GENESEL_CACHE_DIR or runs/cache)")
     ex.add_argument("--out", default=None, help="default: figures/cells/<board>")
     ex.add_argument("--seed", type=int, default=0)
+    ex.add_argument("--papers", action="store_true",
+                    help="instead: the cells of every other grid in the cache (the papers' notebooks), one file per "
+                         "grid function (default out: figures/cells/papers)")
     co = sub.add_parser("compute", help="compute the full run's cells into the cache, data set by data set "
                                         "(resumable; processes may share a cache)")
     co.add_argument("--board", default="binary", choices=["binary", "multiclass"])
@@ -126,6 +155,11 @@ def main(argv=None) -> int:
     if a.what == "export":
         root = Path(__file__).resolve().parents[3]  # the clone (lib/genesel/leaderboard/shards.py), else here
         root = root if (root / "pyproject.toml").exists() else Path.cwd()
+        if a.papers:
+            out = Path(a.out) if a.out else root / "figures" / "cells" / "papers"
+            for r in export_papers(cache, out):
+                print(f"{r['func']:55s} {r['exported']:6d} cells ({r['stale']} stale, left out)  {r['file']}")
+            return 0
         out = Path(a.out) if a.out else root / "figures" / "cells" / a.board
         for r in export(a.board, a.datasets or board_sets(a.board), cache, out, a.seed):
             print(f"{r['dataset']:20s} {r['grid']:4s} {r['exported']:6d} of {r['of']:6d} cells  {r['file']}")
