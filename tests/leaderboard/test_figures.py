@@ -153,3 +153,24 @@ def test_a_method_without_errors_on_a_set_of_a_rounding_sample_count_is_drawn(su
     s.loc[s.index[:3], "error"] = 0.0
     for against in ("size", "stability"):
         plt.close(F.plot_pareto(s, against))
+
+
+def test_a_one_panel_figure_fills_its_height(summary):
+    """A study of its own (one data set: the quick mode, a user's file) gets one panel with the legend beside it; the
+    panel and its labels take the figure's height but for the title (tight_layout left 1.1 in empty above a
+    9.1-in figure and 0.4 in below: the check can fail) and the legend stays clear of the panel."""
+    s = summary[summary["dataset"] == "alon"]
+    curves = pd.DataFrame({"dataset": "alon", "method": "t-test + SVM", "size": [2, 4, 8, 2000],
+                           "all_genes": [False, False, False, True], "error": [0.2, 0.15, 0.12, 0.14]})
+    for fig in (F.plot_pareto(s, "size"), F.plot_curves(curves)):
+        fig.canvas.draw()
+        r = fig.canvas.get_renderer()
+        ax = fig.axes[0]
+        inch = fig.dpi
+        box = ax.get_tightbbox(r)  # the panel with its title, ticks and axis labels
+        title = fig._suptitle.get_window_extent(r)
+        assert title.y0 - box.y1 < 0.8 * inch, "room left between the title and the panel"
+        assert box.y0 < 0.5 * inch, "room left below the panel's axis label"
+        legend = fig.legends[0].get_window_extent(r)
+        assert legend.x0 > box.x1 and legend.x1 <= fig.bbox.x1 + 1
+        plt.close(fig)
