@@ -523,7 +523,7 @@ def test_the_leaderboard_on_a_users_multiclass_file(tmp_path, monkeypatch, mirro
     text = "\n".join(_texts(nb))
     assert "3 samples, fewer than 5" in text and "EWS (23) / NB (12) / RMS (20)" in text
     assert "not applicable: binary only" in text
-    assert "share of each true class" in text  # the confusion matrix's title, as alt text
+    assert "row % of each true class" in text  # the confusion matrix's title, as alt text
     figs = tmp_path / "figures"
     assert (figs / "leaderboard_multiclass_results.csv").is_file()
     assert (figs / "leaderboard_multiclass_confusion_srbct_subtypes.png").is_file()

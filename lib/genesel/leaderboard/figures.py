@@ -138,7 +138,8 @@ def plot_confusion(cm: pd.DataFrame, title: str):
     of its true class (row %, the recall on the diagonal) in large print with the count below it; the shade is the
     row share (white 0 %, dark blue 100 %), so a class the method gives up shows as a pale diagonal cell. The
     per-class recall and the balanced error (their mean's complement) are in the title. ``cm``: counts, as
-    :func:`genesel.leaderboard.summary.confusion` gives them."""
+    :func:`genesel.leaderboard.summary.confusion` gives them; ``title``: its lines (``\n``) are each wrapped to the
+    figure's width."""
     import textwrap
 
     import matplotlib.pyplot as plt
@@ -176,9 +177,12 @@ def plot_confusion(cm: pd.DataFrame, title: str):
     ax.set_ylabel("true class", fontsize=20)
     recall = np.diag(R)
     bal = 1.0 - float(np.nanmean(recall))
-    width = int(6.5 * (side + pad))  # characters of 20 pt across the axes
-    ax.set_title(textwrap.fill(title, width) + f"\nshare of each true class (row %); balanced error {100 * bal:.1f} %, "
-                 f"worst recall {100 * float(np.nanmin(recall)):.0f} %", fontsize=20, color=_INK)
+    width = int(6.4 * (side + 2.0 + pad))  # characters of 18-pt bold across the figure
+    lines = title.split("\n") + [f"row % of each true class; balanced error {100 * bal:.1f} %, worst recall "
+                                  f"{100 * float(np.nanmin(recall)):.0f} %"]
+    # a line too long is cut into lines of even length (no word left alone on the last one)
+    ax.set_title("\n".join(textwrap.fill(line, int(np.ceil(len(line) / np.ceil(len(line) / width))) + 3)
+                           for line in lines), fontsize=18, color=_INK)
     cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     cb.set_label("share of the true class (%)", fontsize=17)
     cb.set_ticks([0, 0.25, 0.5, 0.75, 1.0], labels=["0", "25", "50", "75", "100"])
@@ -194,8 +198,8 @@ def plot_best_confusion(res: pd.DataFrame, summary: pd.DataFrame, dataset, title
 
     best = best_by_balanced_error(summary, dataset)
     reps = int(res.loc[(res["dataset"] == dataset) & (res["method"] == best), "repeat"].nunique())
-    return plot_confusion(confusion(res, dataset, best), f"{dataset_title(dataset)}: {best}, lowest balanced error"
-                          + (f" (counts over {reps} repeats)" if reps > 1 else "") + title_extra)
+    return plot_confusion(confusion(res, dataset, best), f"{dataset_title(dataset)}{title_extra}\n{best}: lowest "
+                          "balanced error" + (f" (counts over {reps} repeats)" if reps > 1 else ""))
 
 
 def plot_mean_ranks(rt: dict, title_extra: str = ""):
