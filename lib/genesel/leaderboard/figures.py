@@ -65,13 +65,15 @@ def _family_of(summary: pd.DataFrame | None, method: str) -> str:
     return ""
 
 
-def _few_panels_layout(fig, legend_width: float) -> None:
+def _few_panels_layout(fig) -> None:
     """Margins in inches for a figure of one or two panels with its legend on the right: room for the title, two-line
-    axis labels and the legend, the panels filling the rest (``tight_layout`` left a third of such a figure empty
-    above and below its one panel)."""
+    axis labels and the legend (as wide as it is drawn), the panels filling the rest (``tight_layout`` left a third of
+    such a figure empty above and below its one panel)."""
     w, h = fig.get_figwidth(), fig.get_figheight()
-    fig.subplots_adjust(left=1.45 / w, right=1 - (legend_width + 0.2) / w, bottom=1.25 / h, top=1 - 1.25 / h,
-                        wspace=1.6 / ((w - legend_width - 1.65) / max(1, len(fig.axes))))
+    legend = fig.legends[0].get_window_extent(fig.canvas.get_renderer()).width / fig.dpi if fig.legends else 0.0
+    panels = max(1, len([ax for ax in fig.axes if ax.axison]))
+    fig.subplots_adjust(left=1.45 / w, right=1 - (legend + 0.35) / w, bottom=1.25 / h, top=1 - 1.25 / h,
+                        wspace=1.6 / ((w - legend - 1.8) / panels))
 
 
 def _grid(n: int) -> tuple[int, int]:
@@ -365,7 +367,7 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
                 Line2D([], [], color="0.25", lw=1.6, ls="--", label="always predicting the most frequent class")]
     if few:
         fig.legend(handles=handles, loc="center right", ncol=1, fontsize=16, frameon=False)
-        _few_panels_layout(fig, legend_width=5.6)
+        _few_panels_layout(fig)
     else:
         fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=18, frameon=False,
                    bbox_to_anchor=(0.5, 0.0))
@@ -448,14 +450,14 @@ def plot_curves(data: pd.DataFrame, title_extra: str = ""):
         fig.legend(handles=handles, loc="lower center", ncol=ncols, fontsize=16, frameon=False,
                    bbox_to_anchor=(0.5, 0.0), handlelength=3.5)
     fig.suptitle("Error against a fixed signature size (ranked methods; mean over the outer folds)" + title_extra,
-                 fontsize=24, color=_INK)
+                 fontsize=18 if few else 24, color=_INK)
     rows = int(np.ceil(len(handles) / ncols))
     xlabel = "genes in the signature (log scale; last point: all genes)"
     if few:
         for ax in list(axes.flat)[:len(datasets)]:
             ax.set_xlabel(xlabel.replace(" (", "\n("), fontsize=15)
             ax.set_ylabel("test error (%)", fontsize=15)
-        _few_panels_layout(fig, legend_width=6.4)
+        _few_panels_layout(fig)
     else:
         fig.supxlabel(xlabel, fontsize=19, y=(0.55 * rows + 0.35) / fig.get_figheight())
         fig.supylabel("test error (%)", fontsize=19)
