@@ -18,6 +18,12 @@ to the cache, so dying at any instant loses nothing but the cell in hand.
 The other way round, a worker that dies while its parent lives (the out-of-memory killer, ``os._exit``, a crash in
 compiled code) must not take the grid with it: :func:`loky_results` runs a grid's cells on loky's process pool so
 that a death fails only the cell that caused it (:class:`WorkerDied`).
+
+loky also retires a worker on purpose: one whose memory grew by more than 300 MB over the cells it ran finishes its
+cell, exits cleanly and is replaced (loky's guard against leaks; a worker that parsed a large data set and compiled
+kernels grows that much). Nothing is lost, but loky says so with a ``UserWarning`` ("A worker stopped while some
+jobs were given to the executor...") that a notebook shows as if something had failed; :func:`loky_results`
+silences exactly that message (a worker that dies is still reported, as a failed cell).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import re
 import sys
 import threading
 import time
+import warnings
 from collections import deque
 
 __all__ = ["exit_with_parent", "WATCH_INTERVAL", "WorkerDied", "loky_results"]
@@ -34,6 +41,8 @@ __all__ = ["exit_with_parent", "WATCH_INTERVAL", "WorkerDied", "loky_results"]
 WATCH_INTERVAL = 0.2  # seconds between two looks at the parent
 _WATCHED: list[int] = []
 _PR_SET_PDEATHSIG = 1
+#: loky's message when it replaces a worker it retired itself (module docstring): not a failure
+RETIRED_WORKER = "A worker stopped while some jobs were given to the executor"
 
 
 def _kernel_kills_on_parent_death() -> bool:
@@ -129,6 +138,9 @@ def loky_results(run_cell, work, n_jobs: int, on_death):
     from joblib.externals.loky.process_executor import BrokenProcessPool
 
     env = _worker_env(n_jobs)
+    # loky's executor thread warns when it replaces a worker it retired (module docstring): not a failure. Set on
+    # every call (a filter set once at import is undone by any warnings.catch_warnings the caller left since)
+    warnings.filterwarnings("ignore", message=RETIRED_WORKER, category=UserWarning)
 
     def executor():
         return get_reusable_executor(max_workers=n_jobs, timeout=300, env=env)
