@@ -33,7 +33,8 @@ COMMANDS = {
     "onrecord": ("genesel.records.onrecord", "rewrite the generated on-record text from the committed tables"),
     "compare-runs": ("genesel.records.compare_runs", "compare two runs' tables cell by cell"),
     "cluster": ("genesel.experiments.cluster", "a SLURM recipe (dask-jobqueue) for the grids"),
-    "shards": ("genesel.leaderboard.shards", "compute the leaderboard's cells, export or import them"),
+    "shards": ("genesel.leaderboard.shards",
+               "compute the leaderboard's cells; carry finished cells (its and the papers') between machines"),
 }
 
 
