@@ -74,3 +74,45 @@ def test_shown_test_sizes_are_the_ones_a_paired_studys_cells_use(mirror, tmp_pat
     assert shown.n_test[0] == R.format_range(n_tests, "{:.0f}") and shown.test_predictions[0] == sum(n_tests)
     assert int(protocol.n_test[0]) == 44 - int(protocol.n_train[0]) != n_tests[0]  # the nominal size is not it
     assert shown.iloc[1].to_dict() == protocol.iloc[1].to_dict()  # alon: no groups, nothing changes
+
+
+def test_a_study_too_small_for_the_random_splits_is_refused_naming_the_split_the_cells_fail_on(tmp_path):
+    """A study of 9 against 3 stopped notebook 02 deep in its grid ("each class needs at least 2 sample(s) here (a
+    spread (sigma) needs at least two values); got 9 and 1"): Table 1's random splits draw the training part without
+    regard to the classes. It is now refused before anything runs. The reference is the cells themselves: the
+    check names exactly the first split whose cell fails, and lets a study through exactly when every cell runs."""
+    import re
+
+    import pandas as pd
+    import pytest
+
+    from genesel.papers import gentile2003_report as R
+    from genesel.papers.presentation import dataset_list
+
+    seen = set()
+    for n_small in (2, 7):
+        y = np.r_[np.zeros(n_small), np.ones(9)]
+        X = np.random.default_rng(n_small).normal(size=(y.size, 8)) + 1.5 * y[:, None] * (np.arange(8) < 2)
+        frame = pd.DataFrame(X, columns=[f"g{i}" for i in range(8)])
+        frame.insert(0, "group", np.where(y == 0, "Mélanome+", "CD4+ T é"))
+        path = tmp_path / f"small{n_small}.csv"
+        frame.to_csv(path, index_label="sample")
+        d = dataset_list([str(path)], [], label="group")
+        protocol = G.notebook_protocol(d, quick=True, n_splits=20)
+        failing = []
+        for i in range(int(protocol.n_splits.iloc[0])):
+            try:
+                G.table1_cell(d[0], i, 0.9, 2, seed=0, n_train=int(protocol.n_train.iloc[0]), gene_counts=(2, 4))
+            except ValueError as exc:
+                assert "needs at least 2 sample" in str(exc)
+                failing.append(i)
+        if failing:
+            with pytest.raises(ValueError) as info:
+                R.check_splits(protocol, 0)
+            m = re.match(rf"small{n_small}\.csv: split (\d+) of \d+ .* holds [01] sample of class 'Mélanome\+' "
+                         rf"\({n_small} in all\)", str(info.value))
+            assert m and int(m.group(1)) == failing[0] + 1, str(info.value)
+        else:
+            R.check_splits(protocol, 0)
+        seen.add(bool(failing))
+    assert seen == {True, False}  # both outcomes occur: the check can fail either way

@@ -1,6 +1,8 @@
 """papers/tan2006_ch45: the thesis' checkable numbers that pin down its preprocessing, Table 5.1-5.2's stability
 arithmetic, and the leave-one-fold-out cell on a small quick problem."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -109,10 +111,55 @@ def test_a_study_too_small_for_chapter_5s_inner_folds_is_refused_by_name_at_the_
         if parts_ok:
             R.check_class_sizes(d, n_folds, quick)
         else:
+            ch4 = R._chapter4_shortfall(d[0], 0, 3 if quick else 10) is None  # 05b at its defaults runs on it
+            runs = "Notebooks 05a and 05b run on it" if ch4 else "Notebook 05a runs on it"
             with pytest.raises(ValueError, match=rf"^study{n_small}\.csv: chapter 5's leave-one-fold-out .* class "
-                                                 rf"'normal é' has {n_small}\. Notebooks 05a and 05b run on it"):
+                                                 rf"'normal é' has {n_small}\. {runs}"):
                 R.check_class_sizes(d, n_folds, quick)
     R.check_class_sizes(["alon", "golub"], n_folds, quick, 300 if quick else None)  # the thesis' sets run
+
+
+def test_a_study_too_small_for_chapter_4s_leave_one_out_is_refused_at_the_exact_size(tmp_path):
+    """A study of 9 against 3 stopped notebook 05b deep in its grid ("leave-one-out needs at least 2 training
+    samples of each class"): the train/test split's training half held 1 sample of the small class. It is now
+    refused before anything runs, naming the file, the part and the class. The size is exact against the cells
+    themselves: one sample fewer than the smallest size the check lets through and the thesis' forward selection
+    refuses the split's training part; at that size every cell of the notebook runs."""
+    import pandas as pd
+
+    from genesel.papers import tan2006_ch45 as T
+    from genesel.papers.presentation import dataset_list
+
+    def study(n_small):
+        y = np.r_[np.zeros(n_small), np.ones(9)]
+        rng = np.random.default_rng(n_small)
+        X = rng.normal(size=(y.size, 8)) + 1.5 * y[:, None] * (np.arange(8) < 2)
+        frame = pd.DataFrame(X, columns=[f"g{i}" for i in range(8)])
+        frame.insert(0, "group", np.where(y == 0, "Mélanome+", "CD4+ T é"))
+        path = tmp_path / f"small{n_small}.csv"
+        frame.to_csv(path, index_label="sample")
+        return dataset_list([str(path)], [], label="group")
+
+    passing = None
+    for n_small in range(2, 12):
+        d = study(n_small)
+        try:
+            R.check_chapter4_sizes(d, 0, 3)
+        except ValueError as exc:
+            assert re.match(rf"small{n_small}\.csv: chapter 4 .* holds [01] of class 'Mélanome\+', which has "
+                            rf"{n_small} in all\. Notebook 05a runs on it", str(exc)), str(exc)
+            assert passing is None, "the check refused a size larger than one it let through"
+            failing = d
+        else:
+            passing = passing or d
+    assert passing is not None and failing is not None
+    with pytest.raises(ValueError, match="leave-one-out needs at least 2 training samples of each class"):
+        T.ranking_cell(failing[0], "SVM-RFE", "merged", 0, True)  # the cells' own refusal, one sample fewer
+    for m in T.RANKERS + T.SPARSE:
+        T.ranking_cell(passing[0], m, "merged", 0, True)
+    for m in T.TABLE47_METHODS:
+        for f in range(3):
+            T.fold_cell(passing[0], m, f, 3, "merged", 0, True)
 
 
 @pytest.mark.parametrize("chapter", [4, 5])

@@ -23,7 +23,7 @@ __all__ = ["thesis_name", "variant_list", "split_summary", "checks_sentence", "p
            "lofo_table", "occurrence_table", "ranking_tables", "forward_figure_name", "fig_forward",
            "fig_stability_accuracy", "fig_overlap", "gene_namer", "annotation", "chapter5_matches", "banner_texts",
            "estimated_seconds", "BUDGETS", "ranking_comparison", "stability_comparison", "table46_by_seed",
-           "check_class_sizes"]
+           "check_class_sizes", "check_chapter4_sizes"]
 
 #: Time budgets on 2 cores (seconds), {chapter: (quick mode, full mode)}: notebook 05b (chapter 4; its full run:
 #: 6 min) and 05c (chapter 5; its full run: 18 min).
@@ -33,6 +33,44 @@ BUDGETS = {4: (45.0, 720.0), 5: (60.0, 1800.0)}
 # ----------------------------------------------------------------------------------------------------------------
 # the notebooks' set-up
 # ----------------------------------------------------------------------------------------------------------------
+
+
+def _chapter4_shortfall(d, seed: int, n_folds: int, max_genes=None):
+    """None when chapter 4's protocol can run on data set ``d``, else (where, class, count there, count in all):
+    the first training part (the train/test split's, then each leave-one-fold-out fold's, as the cells deal them)
+    holding fewer than 2 samples of a class."""
+    from genesel.experiments import stratified_kfold
+
+    ds = thesis_data(d, max_genes)
+    y = np.asarray(ds.y)
+    names, total = np.unique(y, return_counts=True)
+    tr, _ = thesis_split(d, seed, max_genes)
+    parts = [("the training half of its train/test split", tr)]
+    parts += [(f"the training part of fold {i + 1} of {n_folds}", t)
+              for i, (t, _) in enumerate(stratified_kfold(y, n_folds, seed, groups=ds.groups))]
+    for where, part in parts:
+        counts = np.array([np.sum(y[part] == c) for c in names])
+        if counts.min() < 2:
+            i = int(np.argmin(counts))
+            cls = ds.classes[i] if len(ds.classes) == names.size else names[i]
+            return where, cls, int(counts[i]), int(total[i])
+    return None
+
+
+def check_chapter4_sizes(datasets, seed: int, n_folds: int, max_genes=None) -> None:
+    """Chapter 4 picks each biomarker set by leave-one-out along the forward path on a training part (the half of
+    the samples its train/test split trains on, and Table 4.7's leave-one-fold-out training parts), and a
+    leave-one-out needs 2 samples of each class there. A data set whose split leaves fewer (a user's small study)
+    is refused here, before anything runs, naming it, the part, its class and the notebooks that run on it, rather
+    than by the forward selection deep in the grid."""
+    for d in datasets:
+        short = _chapter4_shortfall(d, seed, n_folds, max_genes)
+        if short is not None:
+            where, cls, k, n = short
+            raise ValueError(f"{thesis_name(d)}: chapter 4 picks its biomarker sets by leave-one-out on the training "
+                             f"samples, which needs 2 of each class; {where} (seed {seed}) holds {k} of class "
+                             f"{str(cls)!r}, which has {n} in all. Notebook 05a runs on it, and so does the "
+                             "leaderboard (06), which adapts its folds to small classes")
 
 
 def check_class_sizes(datasets, n_folds: int, quick: bool, max_genes=None) -> None:
@@ -51,11 +89,13 @@ def check_class_sizes(datasets, n_folds: int, quick: bool, max_genes=None) -> No
         if sizes[small] < need:
             cls = ds.classes[small] if len(ds.classes) == names.size else names[small]
             mode = "quick mode; " if quick else ""
+            ch4 = _chapter4_shortfall(d, 0, 3 if quick else 10, max_genes) is None  # 05b at its defaults
+            runs = "Notebooks 05a and 05b run on it" if ch4 else "Notebook 05a runs on it"
             raise ValueError(f"{thesis_name(d)}: chapter 5's leave-one-fold-out selects genes with MSVM-RFE and "
                              f"GP-ARD, which choose by {inner} inner folds of the other folds' samples ({mode}the "
                              f"thesis' 10): with {k} folds every class needs {need} samples; class {str(cls)!r} has "
-                             f"{int(sizes[small])}. Notebooks 05a and 05b run on it, and so does the leaderboard "
-                             "(06), which adapts its folds to small classes")
+                             f"{int(sizes[small])}. {runs}, and so does the leaderboard (06), which adapts its folds "
+                             "to small classes")
 
 
 def grouped_notes(datasets, chapter: int, max_genes=None) -> list:
