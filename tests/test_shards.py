@@ -180,7 +180,7 @@ def test_a_papers_grid_is_carried_whole(tmp_path, monkeypatch, capsys):
     first = run_grid([dict(dataset="alon")], preprocessing_cell, cache_dir=tmp_path / "a", progress=False)
     out = tmp_path / "out"
     assert main(["shards", "export", "--papers", "--cache", str(tmp_path / "a"), "--out", str(out)]) == 0
-    assert "1 cells (0 stale, left out)" in capsys.readouterr().out
+    assert "1 cells (0 stale and 0 of users' files, left out)" in capsys.readouterr().out
     name = "genesel.papers.tan2006_ch45.preprocessing_cell.cells.xz"
     assert [p.name for p in out.iterdir()] == [name]
     assert main(["shards", "import", str(out), "--cache", str(tmp_path / "b")]) == 0
@@ -191,6 +191,19 @@ def test_a_papers_grid_is_carried_whole(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(genesel._version, "__version__", "9.9.9")  # the cached cell is now of other code
     got = S.export_cached(tmp_path / "a", preprocessing_cell, tmp_path / "stale.xz")
     assert (got["exported"], got["stale"]) == (0, 1)
+
+
+def test_a_cell_of_a_users_file_is_not_carried(tmp_path):
+    """A shard may be committed: a cell that names a user's file (its path on this machine) is left out."""
+    study = tmp_path / "my study.csv"
+    study.write_text("id,class,g1\ns1,a,1\ns2,b,2\n")
+    assert S.names_no_file(dict(dataset="alon", sources=["golub", "singh"], B=2))
+    assert not S.names_no_file(dict(dataset=str(study)))
+    assert not S.names_no_file(dict(dataset="alon", sources=["golub", f"{study}?label=class"]))
+    cells = [dict(n=1, seed=0), dict(n=2, seed=0)]
+    run_grid(cells, plain_cell, cache_dir=tmp_path / "a", progress=False)
+    got = S.export_cached(tmp_path / "a", plain_cell, tmp_path / "p.xz", keep=lambda c: c["n"] == 1)
+    assert (got["exported"], got["skipped"]) == (1, 1)
 
 
 def test_every_committed_shard_reads():

@@ -41,8 +41,8 @@ from genesel._core.store import decode, encode
 from genesel.experiments.cache import func_folder, read_cell, record_path, write_cell
 from genesel.experiments.grid import _func_name as _qualified  # the name a grid writes into its records
 
-__all__ = ["ShardError", "export_cells", "export_cached", "cached_functions", "import_shard", "read_shard",
-           "MAX_BYTES", "FORMAT"]
+__all__ = ["ShardError", "export_cells", "export_cached", "cached_functions", "names_no_file", "import_shard",
+           "read_shard", "MAX_BYTES", "FORMAT"]
 
 FORMAT = "genesel-cells-1"
 #: A shard's JSON may hold at most this many bytes once decompressed (1 GiB; a full data set's leaderboard cells
@@ -130,15 +130,16 @@ def cached_functions(cache_dir) -> list[str]:
     return out
 
 
-def export_cached(cache_dir, func, path, *, note: str = "") -> dict:
+def export_cached(cache_dir, func, path, *, note: str = "", keep=None) -> dict:
     """Write every cell of ``func`` that ``cache_dir`` holds and that this code would compute under the key it was
     stored with (cells of older code left out) to the shard ``path``, as :func:`export_cells` does for a given list
-    of cells: for grids whose cells only their notebook knows (the papers' notebooks). Returns ``{"exported",
-    "missing", "stale"}`` (stale: records of other code, parameters or version, not exported)."""
+    of cells: for grids whose cells only their notebook knows (the papers' notebooks). ``keep(cell)``: which cells
+    to carry (default all). Returns ``{"exported", "missing", "stale", "skipped"}`` (stale: records of other code,
+    parameters or version; skipped: cells ``keep`` turned down; neither exported)."""
     from genesel._core.store import RecordError, read_record
     from genesel.experiments.grid import cell_key
 
-    cells, stale = [], 0
+    cells, stale, skipped = [], 0, 0
     for p in sorted(func_folder(Path(cache_dir), func).glob("*.rec")):
         if p.name == "costs.rec":
             continue
@@ -146,12 +147,29 @@ def export_cached(cache_dir, func, path, *, note: str = "") -> dict:
             rec = read_record(p, kind="cell")
         except (RecordError, OSError, MemoryError, ValueError):
             continue  # a grid reports and recomputes it when it runs
-        if isinstance(rec, dict) and isinstance(rec.get("cell"), dict) and rec.get("key") == cell_key(func,
-                                                                                                     rec["cell"]):
-            cells.append(rec["cell"])
-        else:
+        if not (isinstance(rec, dict) and isinstance(rec.get("cell"), dict)
+                and rec.get("key") == cell_key(func, rec["cell"])):
             stale += 1
-    return {**export_cells(cache_dir, func, cells, path, note=note), "stale": stale}
+        elif keep is not None and not keep(rec["cell"]):
+            skipped += 1
+        else:
+            cells.append(rec["cell"])
+    return {**export_cells(cache_dir, func, cells, path, note=note), "stale": stale, "skipped": skipped}
+
+
+def names_no_file(cell) -> bool:
+    """Whether no value of ``cell`` (nested lists and dicts included) refers to a file of this machine (a user's
+    study: its path would be written into the shard, and a shard may be committed)."""
+    from genesel.dataref import is_file_reference
+
+    def walk(v):
+        if isinstance(v, dict):
+            return all(walk(x) for x in v.values())
+        if isinstance(v, (list, tuple)):
+            return all(walk(x) for x in v)
+        return not (isinstance(v, str) and is_file_reference(v))
+
+    return walk(cell)
 
 
 def read_shard(path, *, results: bool = True) -> dict:

@@ -7,7 +7,8 @@ the cache holds: ``<out>/<data set>.cv.cells.xz`` and ``<data set>.boot.cells.xz
 ``figures/cells/<board>``, where a full run computed over several machines keeps them until its last pass).
 ``genesel shards export --papers`` writes the cells of every other grid the cache holds (the papers' notebooks, whose
 cells only the notebook knows), one file per grid function: ``<out>/<module.function>.cells.xz`` (default ``out``:
-``figures/cells/papers``); only the cells this code computes under their stored key.
+``figures/cells/papers``); only the cells this code computes under their stored key, and none of a user's file
+(its path names this machine).
 ``genesel shards import PATH... [--cache DIR]`` (files or folders) writes their cells into the cache under its own
 key, each only if this code computes the key it was exported under: a cell of other code is left out (stale) and
 its grid recomputes it. ``genesel shards compute [--board binary] [--datasets ...] [--jobs N] [--cache DIR]``
@@ -56,7 +57,7 @@ def export(board: str, datasets, cache_dir, out_dir, seed: int = 0) -> list[dict
 
 def export_papers(cache_dir, out_dir) -> list[dict]:
     """One row per grid function of the cache other than the leaderboard's: cells exported, stale cells left out."""
-    from genesel.experiments.shards import _resolve, cached_functions, export_cached
+    from genesel.experiments.shards import _resolve, cached_functions, export_cached, names_no_file
     from genesel.leaderboard.status import grid_functions
 
     board = {f"{f.__module__}.{f.__qualname__}" for _, f in grid_functions()}
@@ -67,12 +68,13 @@ def export_papers(cache_dir, out_dir) -> list[dict]:
             continue
         path = Path(out_dir) / f"{name}{_SUFFIX}"
         tmp = path.with_name(path.name + ".new")
-        got = export_cached(cache_dir, _resolve(name), tmp, note=f"{name}: the cells of a papers' notebook run")
+        got = export_cached(cache_dir, _resolve(name), tmp, note=f"{name}: the cells of a papers' notebook run",
+                            keep=names_no_file)  # a user's file: its path is this machine's, not for a shard
         if got["exported"]:
             tmp.replace(path)
         else:
             tmp.unlink(missing_ok=True)
-        rows.append(dict(func=name, exported=got["exported"], stale=got["stale"],
+        rows.append(dict(func=name, exported=got["exported"], stale=got["stale"], skipped=got["skipped"],
                          file=str(path) if got["exported"] else ""))
     return rows
 
@@ -158,7 +160,8 @@ def main(argv=None) -> int:
         if a.papers:
             out = Path(a.out) if a.out else root / "figures" / "cells" / "papers"
             for r in export_papers(cache, out):
-                print(f"{r['func']:55s} {r['exported']:6d} cells ({r['stale']} stale, left out)  {r['file']}")
+                print(f"{r['func']:55s} {r['exported']:6d} cells ({r['stale']} stale and {r['skipped']} of users' "
+                      f"files, left out)  {r['file']}")
             return 0
         out = Path(a.out) if a.out else root / "figures" / "cells" / a.board
         for r in export(a.board, a.datasets or board_sets(a.board), cache, out, a.seed):
