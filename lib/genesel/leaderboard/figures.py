@@ -140,8 +140,8 @@ def plot_confusion(cm: pd.DataFrame, title: str):
     of its true class (row %, the recall on the diagonal) in large print with the count below it; the shade is the
     row share (white 0 %, dark blue 100 %), so a class the method gives up shows as a pale diagonal cell. The
     per-class recall and the balanced error (their mean's complement) are in the title. ``cm``: counts, as
-    :func:`genesel.leaderboard.summary.confusion` gives them; ``title``: its lines (``\n``) are each wrapped to the
-    figure's width."""
+    :func:`genesel.leaderboard.summary.confusion` gives them; ``title``: its lines (split at newlines) are each
+    wrapped to the figure's width."""
     import textwrap
 
     import matplotlib.pyplot as plt
