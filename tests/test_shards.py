@@ -214,7 +214,7 @@ def test_every_committed_shard_reads():
     root = Path(__file__).resolve().parents[1] / "figures" / "cells"
     for path in sorted(root.rglob("*.cells.xz")):
         data = S.read_shard(path, results=False)  # the results are decoded on import (tested above)
-        assert data["cells"] and S._resolve(data["func"]), path
+        assert data["cells"] and S.grid_function(data["func"]), path
 
 
 def test_compute_fills_the_cache_resumes_and_names_a_failing_cell(tmp_path, monkeypatch, capsys):

@@ -41,8 +41,8 @@ from genesel._core.store import decode, encode
 from genesel.experiments.cache import func_folder, read_cell, record_path, write_cell
 from genesel.experiments.grid import _func_name as _qualified  # the name a grid writes into its records
 
-__all__ = ["ShardError", "export_cells", "export_cached", "cached_functions", "names_no_file", "import_shard",
-           "read_shard", "MAX_BYTES", "FORMAT"]
+__all__ = ["ShardError", "export_cells", "export_cached", "cached_functions", "grid_function", "names_no_file",
+           "import_shard", "read_shard", "MAX_BYTES", "FORMAT"]
 
 FORMAT = "genesel-cells-1"
 #: A shard's JSON may hold at most this many bytes once decompressed (1 GiB; a full data set's leaderboard cells
@@ -56,7 +56,7 @@ class ShardError(ValueError):
     data. The message names the file and what is wrong."""
 
 
-def _resolve(name: str):
+def grid_function(name: str):
     """The genesel function named ``module.qualname`` (only genesel's own: importing a shard imports no other code)."""
     module, _, qual = name.rpartition(".")
     if not module.startswith("genesel.") or not qual.isidentifier():
@@ -122,7 +122,7 @@ def cached_functions(cache_dir) -> list[str]:
     out = []
     for folder in sorted(p for p in Path(cache_dir).glob("genesel.*") if p.is_dir()):
         try:
-            func = _resolve(folder.name)
+            func = grid_function(folder.name)
         except ShardError:
             continue  # a folder of another layout, or of a function this genesel no longer has
         if func_folder(Path(cache_dir), func).name == folder.name:
@@ -212,7 +212,7 @@ def import_shard(path, cache_dir, func=None) -> dict:
 
     data = read_shard(path)
     if func is None:
-        func = _resolve(data["func"])
+        func = grid_function(data["func"])
     elif _qualified(func) != data["func"]:
         raise ShardError(f"{path}: holds cells of {data['func']}, not of {_qualified(func)}")
     cache_dir = Path(cache_dir)

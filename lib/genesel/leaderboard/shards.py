@@ -57,7 +57,7 @@ def export(board: str, datasets, cache_dir, out_dir, seed: int = 0) -> list[dict
 
 def export_papers(cache_dir, out_dir) -> list[dict]:
     """One row per grid function of the cache other than the leaderboard's: cells exported, stale cells left out."""
-    from genesel.experiments.shards import _resolve, cached_functions, export_cached, names_no_file
+    from genesel.experiments.shards import cached_functions, export_cached, grid_function, names_no_file
     from genesel.leaderboard.status import grid_functions
 
     board = {f"{f.__module__}.{f.__qualname__}" for _, f in grid_functions()}
@@ -68,7 +68,7 @@ def export_papers(cache_dir, out_dir) -> list[dict]:
             continue
         path = Path(out_dir) / f"{name}{_SUFFIX}"
         tmp = path.with_name(path.name + ".new")
-        got = export_cached(cache_dir, _resolve(name), tmp, note=f"{name}: the cells of a papers' notebook run",
+        got = export_cached(cache_dir, grid_function(name), tmp, note=f"{name}: the cells of a papers' notebook run",
                             keep=names_no_file)  # a user's file: its path is this machine's, not for a shard
         if got["exported"]:
             tmp.replace(path)
