@@ -34,25 +34,22 @@ def check_splits(protocol: pd.DataFrame, seed: int = 0) -> None:
     deep in the grid. Predefined splits (Leukemia's) are the data set's own and not drawn."""
     from genesel.experiments import random_splits
     from genesel.papers.common import load_task
+    from genesel.papers.presentation import short_training_part
 
     for r in protocol.itertuples():
         if pd.isna(r.n_train):
             continue
         ds = load_task(r.dataset)
-        y = np.asarray(ds.y)
-        names, total = np.unique(y, return_counts=True)
-        splits = random_splits(y, int(r.n_train), int(r.n_splits), seed, groups=ds.groups)
-        for i, (tr, _) in enumerate(splits):
-            counts = np.array([np.sum(y[tr] == c) for c in names])
-            if counts.min() < 2:
-                k = int(np.argmin(counts))
-                cls = ds.classes[k] if len(ds.classes) == names.size else names[k]
-                raise ValueError(
-                    f"{r.paper_name}: split {i + 1} of {int(r.n_splits)} (drawn at random as the paper's: "
-                    f"{len(tr)} of {y.size} samples for training, seed {seed}) holds {int(counts[k])} sample of class "
-                    f"{str(cls)!r} ({int(total[k])} in all) in its training part, and the gene scores need a spread: "
-                    "2 samples of each class. Use more samples of that class, or the leaderboard (06), whose folds "
-                    "are stratified and leave out classes too small for them")
+        splits = random_splits(ds.y, int(r.n_train), int(r.n_splits), seed, groups=ds.groups)
+        short = short_training_part(ds, [(i, tr) for i, (tr, _) in enumerate(splits)])
+        if short is not None:
+            i, cls, k, n = short
+            raise ValueError(
+                f"{r.paper_name}: split {i + 1} of {int(r.n_splits)} (drawn at random as the paper's: "
+                f"{len(splits[i][0])} of {len(ds.y)} samples for training, seed {seed}) holds {k} sample of class "
+                f"{str(cls)!r} ({n} in all) in its training part, and the gene scores need a spread: 2 samples of "
+                "each class. Use more samples of that class, or the leaderboard (06), whose folds are stratified "
+                "and leave out classes too small for them")
 
 
 # ----------------------------------------------------------------------------------------------------------------

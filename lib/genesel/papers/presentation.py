@@ -21,7 +21,7 @@ import pandas as pd
 
 __all__ = ["as_list", "dataset_list", "dataset_names", "mode_banner", "time_budget", "format_seconds",
            "setup_notebook", "tidy", "record", "SYNTAX", "LONG_RUN_FACTOR", "parameter_spec", "check_value",
-           "check_values", "check_parameter_values", "file_notes"]
+           "check_values", "check_parameter_values", "file_notes", "short_training_part"]
 
 SYNTAX = ("papermill -p {name} '{example}'  or  papermill -y '{name}: {yaml}'  (a list, e.g. {example})")
 
@@ -499,3 +499,18 @@ def file_notes(datasets):
         lines.append(f"- **{ds.name}** ({ds.n_samples} samples x {ds.n_genes} genes): "
                      f"{preprocessing_note(ds)}{grouped}")
     return Markdown("**Your data, as read.**\n\n" + "\n".join(lines) if lines else "")
+
+
+def short_training_part(ds, parts, need: int = 2):
+    """The first of ``parts`` (``(name, training indices)`` pairs) holding fewer than ``need`` samples of a class of
+    ``ds`` (a Dataset), as ``(name, class, count there, count in all)``; None when every part holds enough. What a
+    notebook's set-up checks before its grid, so a study too small for a protocol is refused by name."""
+    y = np.asarray(ds.y)
+    names, total = np.unique(y, return_counts=True)
+    for where, part in parts:
+        counts = np.array([np.sum(y[part] == c) for c in names])
+        if counts.min() < need:
+            i = int(np.argmin(counts))
+            cls = ds.classes[i] if len(ds.classes) == names.size else names[i]
+            return where, cls, int(counts[i]), int(total[i])
+    return None

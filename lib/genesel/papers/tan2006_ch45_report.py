@@ -40,21 +40,14 @@ def _chapter4_shortfall(d, seed: int, n_folds: int, max_genes=None):
     the first training part (the train/test split's, then each leave-one-fold-out fold's, as the cells deal them)
     holding fewer than 2 samples of a class."""
     from genesel.experiments import stratified_kfold
+    from genesel.papers.presentation import short_training_part
 
     ds = thesis_data(d, max_genes)
-    y = np.asarray(ds.y)
-    names, total = np.unique(y, return_counts=True)
     tr, _ = thesis_split(d, seed, max_genes)
     parts = [("the training half of its train/test split", tr)]
     parts += [(f"the training part of fold {i + 1} of {n_folds}", t)
-              for i, (t, _) in enumerate(stratified_kfold(y, n_folds, seed, groups=ds.groups))]
-    for where, part in parts:
-        counts = np.array([np.sum(y[part] == c) for c in names])
-        if counts.min() < 2:
-            i = int(np.argmin(counts))
-            cls = ds.classes[i] if len(ds.classes) == names.size else names[i]
-            return where, cls, int(counts[i]), int(total[i])
-    return None
+              for i, (t, _) in enumerate(stratified_kfold(ds.y, n_folds, seed, groups=ds.groups))]
+    return short_training_part(ds, parts)
 
 
 def check_chapter4_sizes(datasets, seed: int, n_folds: int, max_genes=None) -> None:
