@@ -102,7 +102,11 @@ def test_scheduler_from_the_environment_runs_the_grid_on_that_cluster(tmp_path, 
     pd.testing.assert_frame_equal(serial, got, check_exact=True)
     assert set(pids) <= workers and os.getpid() not in set(pids), "the cells did not run on the cluster"
     monkeypatch.setenv("GENESEL_SCHEDULER", "tcp://127.0.0.1:9")  # nothing listens there
-    with pytest.raises(OSError, match="cannot reach the dask scheduler"):
+    import dask
+
+    # dask's connect timeout is honoured (30 s by default; the test shortens it)
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}), \
+            pytest.raises(OSError, match="cannot reach the dask scheduler"):
         run_grid([{"a": 99, "b": 0}], poly_cell, cache_dir=tmp_path, progress=False)
 
 

@@ -85,8 +85,11 @@ def _address_and_security(scheduler: str):
 def connect(scheduler, n_jobs: int):
     """(client, owned): a ``distributed.Client`` for ``scheduler`` (a Client, an address, a connection file, or
     None: the current client, else a new ``LocalCluster`` of ``n_jobs`` single-threaded worker processes).
-    ``owned``: this function opened the client (and the local cluster, if any), so the caller must close them."""
+    ``owned``: this function opened the client (and the local cluster, if any), so the caller must close them.
+    A scheduler that does not answer within dask's ``distributed.comm.timeouts.connect`` (30 s by default; raise it
+    with ``dask.config.set`` for a scheduler still queued on a cluster) is an ``OSError`` naming its address."""
     try:
+        import dask
         from distributed import Client
     except ImportError as exc:  # pragma: no cover - exercised only without the extra
         raise ImportError("backend='dask' needs dask.distributed: pip install 'genesel[distributed]'") from exc
@@ -95,7 +98,7 @@ def connect(scheduler, n_jobs: int):
     if scheduler is not None:
         address, security = _address_and_security(str(scheduler))
         try:
-            client = Client(address, timeout="30s", security=security)
+            client = Client(address, timeout=dask.config.get("distributed.comm.timeouts.connect"), security=security)
         except OSError as exc:
             raise OSError(f"cannot reach the dask scheduler at {address!r} ({exc}); start it (e.g. "
                           "`dask scheduler`, or genesel.experiments.cluster.slurm_cluster) or unset "
