@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from genesel.datasets import load_dataset
-from genesel.foreign_formats import foreign_format_hint
+from genesel.foreign_formats import covariate_genes, foreign_format_hint
 from genesel.papers.presentation import dataset_list
 
 
@@ -149,3 +149,40 @@ def test_a_stray_word_in_a_sample_column_gets_no_annotation_hint(tmp_path):
     with pytest.raises(ValueError, match="non-numeric value 'n.d.'") as err2:
         dataset_list([str(path)], ["alon"], label="class")
     assert "annotation" not in str(err2.value) and "comment" not in str(err2.value)
+
+
+@pytest.mark.parametrize("orientation", ["samples", "genes"])
+def test_a_covariate_among_the_genes_is_refused_by_name(tmp_path, orientation):
+    """A numeric covariate kept in the expression table (a column 'Age' beside the genes, a row 'batch' among them)
+    is read as one more gene, silently (the reader is the reference: it takes it); the notebooks refuse the file
+    and name it. Without it the same file passes."""
+    X, y, samples, genes = _table()
+    rng = np.random.default_rng(5)
+    table = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes)
+    table.insert(7, "Age", rng.integers(30, 80, size=len(samples)).astype(float))
+    table.insert(20, "batch", rng.integers(1, 3, size=len(samples)).astype(float))
+    sheet = tmp_path / "sheet.csv"
+    pd.DataFrame({"sample": samples, "class": y}).to_csv(sheet, index=False)
+    path, clean = tmp_path / "with_covariates.csv", tmp_path / "clean.csv"
+    if orientation == "samples":
+        table.insert(0, "class", y)
+        table.to_csv(path)
+        table.drop(columns=["Age", "batch"]).to_csv(clean)
+        label = "class"
+    else:
+        table.T.to_csv(path)
+        table.drop(columns=["Age", "batch"]).T.to_csv(clean)
+        label = str(sheet)
+    ds = load_dataset(path, label=label)
+    assert ds.X.shape == (len(samples), len(genes) + 2) and covariate_genes(ds.gene_ids) == ["Age", "batch"]
+    with pytest.raises(ValueError, match=r"holds 'Age', 'batch' among its genes: those are the name of a sample's "
+                                         r"covariate.*sample sheet"):
+        dataset_list([str(path)], ["alon"], label=label)
+    assert dataset_list([str(clean)], ["alon"], label=label)
+
+
+
+def test_covariate_names_are_matched_without_case_or_separators_and_a_gene_named_like_one_is_not():
+    # every registered set's gene IDs are checked in test_expression_io (test_every_registered_set_reads_back...)
+    assert covariate_genes(["EFS", "AGER", "Age_at_diagnosis", "OS.time", "vital status", "SEX", "1007_s_at"]) == [
+        "Age_at_diagnosis", "OS.time", "vital status", "SEX"]

@@ -14,9 +14,11 @@ first word as "a non-numeric value". :func:`foreign_format_hint` recognises each
 lines (the annotation columns also from the reader's message, which names the column it stopped at) and returns the
 conversion, which :func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
 
-Only the notebooks' parameter checks call this module, not the readers: the readers are part of every
-leaderboard cell's cache key, and a full rerun of those cells is under way. Reading these formats directly belongs
-in :mod:`genesel.expression_io` and waits for the next version.
+:func:`covariate_genes` names a sample's covariate (age, batch, survival time, ...) kept in the expression table,
+which the readers take for one more gene without a word. Only the notebooks' parameter checks call this module,
+not the readers: the readers are part of every leaderboard cell's cache key, and a full rerun of those cells is
+under way. Reading these formats directly, and the readers' own refusal of a covariate, belong in
+:mod:`genesel.expression_io` and wait for the next version.
 """
 
 from __future__ import annotations
@@ -27,7 +29,17 @@ from pathlib import Path
 
 from genesel.delimited import DEFAULT_MISSING, sniff_separator, split_fields
 
-__all__ = ["foreign_format_hint"]
+__all__ = ["foreign_format_hint", "covariate_genes"]
+
+#: names of a sample's covariates (clinical or technical), compared without case and with ``_``, ``-``, ``.`` and
+#: spaces removed. None is a gene symbol (EFS, "event-free survival", is left out: it is also a gene, and one of
+#: Subramanian's); no gene ID of any registered set is among them (checked by the tests).
+COVARIATE_NAMES = frozenset({
+    "age", "ageyears", "ageatdiagnosis", "sex", "gender", "bmi", "weight", "height", "batch", "time", "days",
+    "months", "years", "survival", "survivaltime", "survivalmonths", "os", "ostime", "osmonths", "osstatus", "pfs",
+    "pfstime", "dfs", "dfstime", "event", "status", "vitalstatus", "death", "dead", "stage", "grade", "dose",
+    "smoking", "race", "ethnicity", "tumorsize", "tumoursize", "lymphnodes", "nodes", "relapse", "recurrence",
+})
 
 #: featureCounts' annotation columns, between the gene ID and the first sample.
 FEATURECOUNTS_COLUMNS = ("Chr", "Start", "End", "Strand", "Length")
@@ -99,6 +111,14 @@ def _annotation_columns_hint(path: Path, lines: list[str], error: str) -> str | 
             f"pd.read_csv({str(path)!r}, sep={sep!r}, index_col=0).drop(columns={names!r}).to_csv('expression.csv'), "
             "then read expression.csv with the same label and sample sheet (the annotation is dropped; keep the "
             "columns in a file of your own to name the genes)")
+
+
+def covariate_genes(gene_ids) -> list[str]:
+    """The gene IDs of a file that name a sample's covariate (:data:`COVARIATE_NAMES`: age, sex, batch, survival
+    time, stage, ...), in their order. A numeric covariate kept in the expression table (a column ``age`` beside the
+    genes of a samples x genes file, or a row ``batch`` among a genes x samples file's genes) is read as one more gene,
+    without a word, and a selector may then pick it; the notebooks' parameter check refuses such a file by name."""
+    return [g for g in map(str, gene_ids) if re.sub(r"[\s_.\-]", "", g).lower() in COVARIATE_NAMES]
 
 
 def foreign_format_hint(path, error: str | None = None) -> str | None:

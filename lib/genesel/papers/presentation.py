@@ -93,7 +93,7 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
     the notebook's methods are binary, naming its classes and the ``classes`` parameter."""
     from genesel.dataref import parse_string
     from genesel.datasets import display_name, load_dataset
-    from genesel.foreign_formats import foreign_format_hint
+    from genesel.foreign_formats import covariate_genes, foreign_format_hint
 
     try:
         ds = load_dataset(ref)
@@ -103,6 +103,14 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         if hint is None:
             raise
         raise ValueError(f"parameter {name!r}: {path} is {hint}. (The reader said: {exc})") from None
+    covariates = covariate_genes(ds.gene_ids)
+    if covariates:
+        shown = ", ".join(repr(c) for c in covariates[:5]) + (", ..." if len(covariates) > 5 else "")
+        raise ValueError(f"parameter {name!r}: {display_name(ref)} holds {shown} among its genes: "
+                         f"{'that is' if len(covariates) == 1 else 'those are'} the name of a sample's covariate, "
+                         "not of a gene, and the reader took its numbers for expression values (a selector could pick "
+                         "it). Keep covariates out of the expression table (in the sample sheet, passed as label=), "
+                         "or rename the gene if it really is one")
     if binary and len(ds.classes) != 2:
         import shlex
 
