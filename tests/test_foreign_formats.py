@@ -186,3 +186,36 @@ def test_covariate_names_are_matched_without_case_or_separators_and_a_gene_named
     # every registered set's gene IDs are checked in test_expression_io (test_every_registered_set_reads_back...)
     assert covariate_genes(["EFS", "AGER", "Age_at_diagnosis", "OS.time", "vital status", "SEX", "1007_s_at"]) == [
         "Age_at_diagnosis", "OS.time", "vital status", "SEX"]
+
+
+def test_quoted_numbers_whose_thousands_mark_is_the_separator_are_named_and_the_conversion_reads(tmp_path):
+    """A spreadsheet's formatted cells saved as CSV ("1,100.5" in a comma-separated file): the reader cuts the field
+    in two and stopped with numpy's 'could not broadcast' (before this hint). With ';' between fields ("1.100,5")
+    the reader's own message names decimal= and thousands=, and no hint is added."""
+    X, y, samples, genes = _table(n_genes=6)
+    X = X * 300.0  # values in the thousands: some get a group mark
+
+    def write(path, sep, cell):
+        path.write_text("\n".join([sep.join(["sample", "class", *genes])]
+                                  + [sep.join([s, c, *map(cell, row)]) for s, c, row in zip(samples, y, X)]) + "\n")
+        return path
+
+    path = write(tmp_path / "formatted.csv", ",", lambda v: f'"{v:,.2f}"' if "," in f"{v:,.2f}" else f"{v:.2f}")
+    with pytest.raises(ValueError):
+        load_dataset(path, label="class")
+    with pytest.raises(ValueError, match="thousands mark inside quotes.*also the separator ','") as err:
+        dataset_list([str(path)], ["alon"], label="class")
+    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('plain.csv'\))", str(err.value)).group(1)
+    out = tmp_path / "plain.csv"
+    eval(code.replace(".to_csv('plain.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    ds = load_dataset(out, label="class")
+    np.testing.assert_allclose(ds.X, np.round(X, 2), rtol=1e-12)
+    assert foreign_format_hint(out) is None
+
+    european = write(tmp_path / "european.csv", ";",
+                     lambda v: '"' + f"{v:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".") + '"')
+    with pytest.raises(ValueError, match="pass decimal=',' and thousands='.'") as err:
+        dataset_list([str(european)], ["alon"], label="class")
+    assert "inside quotes" not in str(err.value)
+    ds = load_dataset(european, label="class", decimal=",", thousands=".")
+    np.testing.assert_allclose(ds.X, np.round(X, 2), rtol=1e-12)

@@ -10,9 +10,11 @@ format) starts with a version line and a dimensions line and has a Description c
 table exported by another tool are refused with a message that names a symptom only: a table preceded by comment
 lines (``# exported by ...``), whose first comment the reader takes for the header ("no row named 'class'"), and a
 genes x samples table whose gene ID is followed by annotation columns (a symbol, a description), refused at their
-first word as "a non-numeric value". :func:`foreign_format_hint` recognises each from the file's first bytes and
-lines (the annotation columns also from the reader's message, which names the column it stopped at) and returns the
-conversion, which :func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
+first word as "a non-numeric value". A comma-separated table whose numbers are quoted with a thousands comma
+("1,100.5", a spreadsheet's formatted cells) stopped the reader with numpy's "could not broadcast input array".
+:func:`foreign_format_hint` recognises each from the file's first bytes and lines (the annotation columns also from
+the reader's message, which names the column it stopped at) and returns the conversion, which
+:func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
 
 :func:`covariate_genes` names a sample's covariate (age, batch, survival time, ...) kept in the expression table,
 which the readers take for one more gene without a word. Only the notebooks' parameter checks call this module,
@@ -66,6 +68,27 @@ def _is_number(field: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+#: a quoted number with digit groups ("1,100.5", "12.345,6", "1 100"): a spreadsheet's formatted cell
+_GROUPED_NUMBER = re.compile(r'"\s*[+-]?\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d+)?\s*"')
+
+
+def _grouped_numbers_hint(path: Path, lines: list[str]) -> str | None:
+    """A delimited table whose numbers are quoted with a thousands mark that is also the separator ("1,100.5" in a
+    comma-separated file, as a spreadsheet writes a formatted cell): the readers cut such a field in two."""
+    if len(lines) < 2:
+        return None
+    sep = sniff_separator(lines[:2])
+    hit = next((m.group(0) for ln in lines[1:] for m in _GROUPED_NUMBER.finditer(ln) if sep in m.group(0)), None)
+    if hit is None:
+        return None
+    mark, decimal = (",", ".") if sep == "," else (".", ",")
+    return (f"a table whose numbers are written with a thousands mark inside quotes ({hit}, as a spreadsheet saves a "
+            f"formatted cell), and the mark is also the separator {sep!r}: genesel's reader cannot split such a line. "
+            f"Convert it with pandas: pd.read_csv({str(path)!r}, sep={sep!r}, thousands={mark!r}, "
+            f"decimal={decimal!r}, index_col=0).to_csv('plain.csv'), then read plain.csv (or save the sheet again "
+            "with the numbers unformatted)")
 
 
 def _comment_lines_hint(path: Path, lines: list[str]) -> str | None:
@@ -123,7 +146,8 @@ def covariate_genes(gene_ids) -> list[str]:
 
 def foreign_format_hint(path, error: str | None = None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), featureCounts
-    output, a GCT file, a table preceded by comment lines, or (given the reader's message ``error``, which names the
+    output, a GCT file, a table preceded by comment lines, a table of quoted numbers whose thousands mark is the
+    separator, or (given the reader's message ``error``, which names the
     column it stopped at) a genes x samples table with annotation columns after the gene ID; None otherwise
     (including a path that is not a file)."""
     path = Path(path)
@@ -154,7 +178,7 @@ def foreign_format_hint(path, error: str | None = None) -> str | None:
                 "annotation columns and rows: drop them too). Convert it with pandas: "
                 f"pd.read_csv({str(path)!r}, sep='\\t', skiprows=2, index_col=0).drop(columns='Description')"
                 ".to_csv('expression.csv'), then read expression.csv (genes as rows)")
-    hint = _comment_lines_hint(path, text_lines)
+    hint = _comment_lines_hint(path, text_lines) or _grouped_numbers_hint(path, text_lines)
     if hint is None and error:
         hint = _annotation_columns_hint(path, text_lines, error)
     return hint
