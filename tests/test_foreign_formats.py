@@ -219,3 +219,35 @@ def test_quoted_numbers_whose_thousands_mark_is_the_separator_are_named_and_the_
     assert "inside quotes" not in str(err.value)
     ds = load_dataset(european, label="class", decimal=",", thousands=".")
     np.testing.assert_allclose(ds.X, np.round(X, 2), rtol=1e-12)
+
+
+def test_repeated_gene_ids_get_the_remedy_and_it_reads(tmp_path):
+    """Probes of one gene under its symbol (a table) or repeated var_names (AnnData): the reader refuses and names
+    the IDs; a notebook adds how to make them unique, and the file so mended reads."""
+    X, y, samples, genes = _table(n_genes=8)
+    symbols = ["TP53", "MYC", "TP53", "EGFR", "KRAS", "MYC", "GAPDH", "ACTB"]
+    table = pd.DataFrame(X.T, index=pd.Index(symbols, name="gene"), columns=samples)
+    path = tmp_path / "symbols.csv"
+    table.to_csv(path)
+    sheet = tmp_path / "sheet.csv"
+    pd.DataFrame({"sample": samples, "class": y}).to_csv(sheet, index=False)
+    with pytest.raises(ValueError, match=r"one gene ID names several.*df\.groupby\(level=0\)\.mean.*"
+                                         r"duplicated gene ID\(s\) \['TP53', 'MYC'\]"):
+        dataset_list([str(path)], ["alon"], label=str(sheet))
+    mended = tmp_path / "collapsed.csv"
+    pd.read_csv(path, index_col=0).groupby(level=0).mean().to_csv(mended)
+    assert load_dataset(mended, label=str(sheet)).X.shape == (len(samples), 6)
+
+    ad = pytest.importorskip("anndata")
+    h5ad = tmp_path / "cells.h5ad"
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # anndata's own "Variable names are not unique"
+        adata = ad.AnnData(X, obs=pd.DataFrame({"class": y}, index=samples), var=pd.DataFrame(index=symbols))
+        adata.write_h5ad(h5ad)
+        with pytest.raises(ValueError, match=r"var_names repeat.*var_names_make_unique\(\).*duplicated gene ID"):
+            dataset_list([str(h5ad)], ["alon"], label="class")
+        adata.var_names_make_unique()
+        adata.write_h5ad(tmp_path / "unique.h5ad")
+    assert load_dataset(tmp_path / "unique.h5ad", label="class").X.shape == X.shape

@@ -91,6 +91,17 @@ def _grouped_numbers_hint(path: Path, lines: list[str]) -> str | None:
             "with the numbers unformatted)")
 
 
+def _duplicate_genes_hint(path: Path) -> str:
+    """A file whose gene IDs repeat (the reader refuses it and names them): how to make them unique."""
+    if path.suffix.lower() == ".h5ad":
+        return ("an AnnData file whose var_names repeat (gene symbols shared by several features). Make them unique "
+                "and write the file again: adata.var_names_make_unique() (repeats get -1, -2, ...), or name the "
+                "genes by a unique column, e.g. adata.var_names = adata.var['gene_ids']")
+    return ("a table in which one gene ID names several genes (typically probes of one gene under its symbol). Keep "
+            "unique IDs (probe set or Ensembl IDs) in the file, or collapse the repeats first, e.g. with pandas on "
+            "a genes x samples table: df.groupby(level=0).mean()")
+
+
 def _comment_lines_hint(path: Path, lines: list[str]) -> str | None:
     """A delimited table preceded by comment lines (``#`` first): how many, and the pandas line that skips them."""
     n = 0
@@ -147,9 +158,9 @@ def covariate_genes(gene_ids) -> list[str]:
 def foreign_format_hint(path, error: str | None = None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), featureCounts
     output, a GCT file, a table preceded by comment lines, a table of quoted numbers whose thousands mark is the
-    separator, or (given the reader's message ``error``, which names the
-    column it stopped at) a genes x samples table with annotation columns after the gene ID; None otherwise
-    (including a path that is not a file)."""
+    separator, or (given the reader's message ``error``) a genes x samples table with annotation columns after the
+    gene ID (the message names the column it stopped at) or a file whose gene IDs repeat; None otherwise (including
+    a path that is not a file)."""
     path = Path(path)
     if not path.is_file():
         return None
@@ -181,4 +192,6 @@ def foreign_format_hint(path, error: str | None = None) -> str | None:
     hint = _comment_lines_hint(path, text_lines) or _grouped_numbers_hint(path, text_lines)
     if hint is None and error:
         hint = _annotation_columns_hint(path, text_lines, error)
+    if hint is None and error and "duplicated gene ID" in error:
+        hint = _duplicate_genes_hint(path)
     return hint
