@@ -251,3 +251,22 @@ def test_repeated_gene_ids_get_the_remedy_and_it_reads(tmp_path):
         adata.var_names_make_unique()
         adata.write_h5ad(tmp_path / "unique.h5ad")
     assert load_dataset(tmp_path / "unique.h5ad", label="class").X.shape == X.shape
+
+
+def test_a_space_separated_table_from_r_is_named_and_the_reference_it_gives_reads(tmp_path):
+    """R's write.table (quoted names, fields separated by spaces, the header one field short) was refused as 'no row
+    named class'; a notebook names the separator and gives the reference that reads it."""
+    X, y, samples, genes = _table(n_genes=5)
+    path = tmp_path / "from_r.txt"
+    path.write_text("\n".join([" ".join(f'"{g}"' for g in [*genes, "class"])]
+                              + [" ".join([f'"{s}"', *(f"{v:.4f}" for v in row), f'"{c}"'])
+                                 for s, row, c in zip(samples, X, y)]) + "\n")
+    with pytest.raises(ValueError, match="separated by spaces.*sep=%20") as err:
+        dataset_list([str(path)], ["alon"], label="class")
+    ref = re.search(r"e\.g\. '(.*?)'$", str(err.value).split(". (The reader said")[0]).group(1)
+    ds = load_dataset(dataset_list([ref], ["alon"])[0])
+    np.testing.assert_allclose(ds.X, np.round(X, 4), rtol=1e-12)
+    assert list(ds.gene_ids) == list(genes)
+    comma = tmp_path / "from_r.csv"
+    comma.write_text(path.read_text().replace(" ", ","))
+    assert foreign_format_hint(comma) is None

@@ -11,7 +11,8 @@ table exported by another tool are refused with a message that names a symptom o
 lines (``# exported by ...``), whose first comment the reader takes for the header ("no row named 'class'"), and a
 genes x samples table whose gene ID is followed by annotation columns (a symbol, a description), refused at their
 first word as "a non-numeric value". A comma-separated table whose numbers are quoted with a thousands comma
-("1,100.5", a spreadsheet's formatted cells) stopped the reader with numpy's "could not broadcast input array".
+("1,100.5", a spreadsheet's formatted cells) stopped the reader with numpy's "could not broadcast input array",
+and R's ``write.table`` (fields separated by spaces) with "no row named 'class'".
 :func:`foreign_format_hint` recognises each from the file's first bytes and lines (the annotation columns also from
 the reader's message, which names the column it stopped at) and returns the conversion, which
 :func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
@@ -91,6 +92,20 @@ def _grouped_numbers_hint(path: Path, lines: list[str]) -> str | None:
             "with the numbers unformatted)")
 
 
+def _space_separated_hint(path: Path, lines: list[str]) -> str | None:
+    """A table whose fields are separated by single spaces (R's ``write.table`` by default: quoted names, and a
+    header one field short, without the row names' column): the readers look for tabs, commas or semicolons."""
+    head = [ln for ln in lines[:2] if ln.strip()]
+    if len(head) < 2 or any(c in ln for ln in head for c in "\t,;"):
+        return None
+    n_head, n_row = (len(ln.split(" ")) for ln in head)
+    if n_row < 3 or n_head not in (n_row - 1, n_row):
+        return None
+    return ("a table whose fields are separated by spaces (as R's write.table writes by default); the readers look "
+            "for tabs, commas or semicolons. Pass sep=' ' (read_expression(..., sep=' ')); in a notebook add "
+            f"sep=%20 to the file's reference, e.g. '{path}?sep=%20&label=class'")
+
+
 def _duplicate_genes_hint(path: Path) -> str:
     """A file whose gene IDs repeat (the reader refuses it and names them): how to make them unique."""
     if path.suffix.lower() == ".h5ad":
@@ -158,9 +173,9 @@ def covariate_genes(gene_ids) -> list[str]:
 def foreign_format_hint(path, error: str | None = None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), featureCounts
     output, a GCT file, a table preceded by comment lines, a table of quoted numbers whose thousands mark is the
-    separator, or (given the reader's message ``error``) a genes x samples table with annotation columns after the
-    gene ID (the message names the column it stopped at) or a file whose gene IDs repeat; None otherwise (including
-    a path that is not a file)."""
+    separator, a table separated by spaces, or (given the reader's message ``error``) a genes x samples table with
+    annotation columns after the gene ID (the message names the column it stopped at) or a file whose gene IDs
+    repeat; None otherwise (including a path that is not a file)."""
     path = Path(path)
     if not path.is_file():
         return None
@@ -189,7 +204,8 @@ def foreign_format_hint(path, error: str | None = None) -> str | None:
                 "annotation columns and rows: drop them too). Convert it with pandas: "
                 f"pd.read_csv({str(path)!r}, sep='\\t', skiprows=2, index_col=0).drop(columns='Description')"
                 ".to_csv('expression.csv'), then read expression.csv (genes as rows)")
-    hint = _comment_lines_hint(path, text_lines) or _grouped_numbers_hint(path, text_lines)
+    hint = (_comment_lines_hint(path, text_lines) or _grouped_numbers_hint(path, text_lines)
+            or _space_separated_hint(path, text_lines))
     if hint is None and error:
         hint = _annotation_columns_hint(path, text_lines, error)
     if hint is None and error and "duplicated gene ID" in error:
