@@ -270,3 +270,21 @@ def test_a_space_separated_table_from_r_is_named_and_the_reference_it_gives_read
     comma = tmp_path / "from_r.csv"
     comma.write_text(path.read_text().replace(" ", ","))
     assert foreign_format_hint(comma) is None
+
+
+def test_lines_ending_with_the_separator_are_named_and_the_conversion_reads(tmp_path):
+    """Every line ends with a tab: the reader saw an empty last column ("gene '' has no value in any sample"); a
+    notebook names the trailing separators and the pandas line that removes them."""
+    X, y, samples, genes = _table(n_genes=6)
+    table = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes)
+    table.insert(0, "class", y)
+    path = tmp_path / "trailing.tsv"
+    path.write_text("".join(line + "\t\n" for line in table.to_csv(sep="\t").splitlines()))
+    with pytest.raises(ValueError, match="gene '' has no value"):
+        load_dataset(path, label="class")
+    with pytest.raises(ValueError, match=r"every line ends with the separator '\\t'") as err:
+        dataset_list([str(path)], ["alon"], label="class")
+    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('trimmed.csv'\))", str(err.value)).group(1)
+    out = tmp_path / "trimmed.csv"
+    eval(code.replace(".to_csv('trimmed.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    np.testing.assert_allclose(load_dataset(out, label="class").X, X, rtol=1e-12)

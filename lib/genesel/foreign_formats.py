@@ -106,6 +106,21 @@ def _space_separated_hint(path: Path, lines: list[str]) -> str | None:
             f"sep=%20 to the file's reference, e.g. '{path}?sep=%20&label=class'")
 
 
+def _trailing_separator_hint(path: Path, lines: list[str]) -> str | None:
+    """Every line ends with the separator (some exporters write so): the reader sees an empty last column, a gene
+    without a name or a value."""
+    head = [ln for ln in lines[:20] if ln.strip()]
+    if len(head) < 2:
+        return None
+    sep = next((c for c in "\t,;" if all(ln.endswith(c) for ln in head)), None)
+    if sep is None:
+        return None
+    return (f"a table whose every line ends with the separator {sep!r}, which makes an empty last column (a gene "
+            "without a name or a value). Remove the trailing separators, e.g. with pandas: "
+            f"pd.read_csv({str(path)!r}, sep={sep!r}, index_col=0).dropna(axis=1, how='all').to_csv('trimmed.csv'), "
+            "then read trimmed.csv")
+
+
 def _duplicate_genes_hint(path: Path) -> str:
     """A file whose gene IDs repeat (the reader refuses it and names them): how to make them unique."""
     if path.suffix.lower() == ".h5ad":
@@ -174,8 +189,8 @@ def foreign_format_hint(path, error: str | None = None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), featureCounts
     output, a GCT file, a table preceded by comment lines, a table of quoted numbers whose thousands mark is the
     separator, a table separated by spaces, or (given the reader's message ``error``) a genes x samples table with
-    annotation columns after the gene ID (the message names the column it stopped at) or a file whose gene IDs
-    repeat; None otherwise (including a path that is not a file)."""
+    annotation columns after the gene ID (the message names the column it stopped at), a table whose lines end with
+    the separator, or a file whose gene IDs repeat; None otherwise (including a path that is not a file)."""
     path = Path(path)
     if not path.is_file():
         return None
@@ -208,6 +223,8 @@ def foreign_format_hint(path, error: str | None = None) -> str | None:
             or _space_separated_hint(path, text_lines))
     if hint is None and error:
         hint = _annotation_columns_hint(path, text_lines, error)
+    if hint is None and error and "gene '' has no value" in error:
+        hint = _trailing_separator_hint(path, text_lines)
     if hint is None and error and "duplicated gene ID" in error:
         hint = _duplicate_genes_hint(path)
     return hint
