@@ -4,6 +4,7 @@ conversion it gives reads (tried here as a user would, from the message itself).
 
 import re
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -51,6 +52,15 @@ def _xlsx(folder):
     return path
 
 
+def _run_conversion(message: str, folder: Path) -> Path:
+    """Run the pandas line a hint prints (``pd.read_csv(...)....to_csv('name.csv')``), writing into ``folder``;
+    the converted file's path."""
+    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('[\w.]+'\))", message).group(1)
+    out = folder / re.search(r"to_csv\('([\w.]+)'\)$", code).group(1)
+    eval(code.replace(f".to_csv('{out.name}')", f".to_csv({str(out)!r})"), {"pd": pd})
+    return out
+
+
 @pytest.mark.parametrize("kind", ["featureCounts", "GCT"])
 def test_the_message_names_the_format_and_its_conversion_reads(tmp_path, kind):
     path, sheet = (_featurecounts if kind == "featureCounts" else _gct)(tmp_path)
@@ -59,9 +69,7 @@ def test_the_message_names_the_format_and_its_conversion_reads(tmp_path, kind):
     assert kind not in str(err.value)
     with pytest.raises(ValueError, match=f"is (a )?{kind}") as err:
         dataset_list([str(path)], ["alon"], label=str(sheet))
-    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('[\w.]+'\))", str(err.value)).group(1)
-    out = tmp_path / re.search(r"to_csv\('([\w.]+)'\)", code).group(1)
-    eval(code.replace(f".to_csv('{out.name}')", f".to_csv({str(out)!r})"), {"pd": pd})
+    out = _run_conversion(str(err.value), tmp_path)
     ds = load_dataset(out, label=str(sheet))
     assert ds.X.shape == ((12, 200) if kind == "featureCounts" else (12, 150))
     assert ds.scale == ("counts" if kind == "featureCounts" else "log")
@@ -97,9 +105,7 @@ def test_comment_lines_before_the_table_are_named_and_the_conversion_reads(tmp_p
     assert "comment line" not in str(err.value)  # the reader names a symptom only
     with pytest.raises(ValueError, match="preceded by 2 comment lines starting with '#'") as err:
         dataset_list([str(path)], ["alon"], label="class")
-    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('[\w.]+'\))", str(err.value)).group(1)
-    out = tmp_path / "expression.csv"
-    eval(code.replace(".to_csv('expression.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    out = _run_conversion(str(err.value), tmp_path)
     ds = load_dataset(out, label="class")
     order = np.argsort(ds.sample_ids)
     np.testing.assert_allclose(ds.X[order], X[np.argsort(samples)], rtol=1e-12)
@@ -126,9 +132,7 @@ def test_annotation_columns_after_the_gene_id_are_named_and_the_conversion_reads
     assert foreign_format_hint(path) is None  # named from the reader's message, not from the file alone
     with pytest.raises(ValueError, match=r"followed by 2 annotation columns \('Gene Symbol', 'Description'\)") as err:
         dataset_list([str(path)], ["alon"], label=str(sheet))
-    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('[\w.]+'\))", str(err.value)).group(1)
-    out = tmp_path / "expression.csv"
-    eval(code.replace(".to_csv('expression.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    out = _run_conversion(str(err.value), tmp_path)
     ds = load_dataset(out, label=str(sheet))
     assert ds.X.shape == X.shape
     np.testing.assert_allclose(ds.X, X, rtol=1e-12)
@@ -205,9 +209,7 @@ def test_quoted_numbers_whose_thousands_mark_is_the_separator_are_named_and_the_
         load_dataset(path, label="class")
     with pytest.raises(ValueError, match="thousands mark inside quotes.*also the separator ','") as err:
         dataset_list([str(path)], ["alon"], label="class")
-    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('plain.csv'\))", str(err.value)).group(1)
-    out = tmp_path / "plain.csv"
-    eval(code.replace(".to_csv('plain.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    out = _run_conversion(str(err.value), tmp_path)
     ds = load_dataset(out, label="class")
     np.testing.assert_allclose(ds.X, np.round(X, 2), rtol=1e-12)
     assert foreign_format_hint(out) is None
@@ -284,7 +286,5 @@ def test_lines_ending_with_the_separator_are_named_and_the_conversion_reads(tmp_
         load_dataset(path, label="class")
     with pytest.raises(ValueError, match=r"every line ends with the separator '\\t'") as err:
         dataset_list([str(path)], ["alon"], label="class")
-    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('trimmed.csv'\))", str(err.value)).group(1)
-    out = tmp_path / "trimmed.csv"
-    eval(code.replace(".to_csv('trimmed.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    out = _run_conversion(str(err.value), tmp_path)
     np.testing.assert_allclose(load_dataset(out, label="class").X, X, rtol=1e-12)

@@ -71,25 +71,23 @@ def _is_number(field: str) -> bool:
     return True
 
 
-#: a quoted number with digit groups ("1,100.5", "12.345,6", "1 100"): a spreadsheet's formatted cell
-_GROUPED_NUMBER = re.compile(r'"\s*[+-]?\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d+)?\s*"')
+#: a quoted number with comma-separated digit groups ("1,100.5"): a spreadsheet's formatted cell
+_GROUPED_NUMBER = re.compile(r'"\s*[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?\s*"')
 
 
 def _grouped_numbers_hint(path: Path, lines: list[str]) -> str | None:
-    """A delimited table whose numbers are quoted with a thousands mark that is also the separator ("1,100.5" in a
-    comma-separated file, as a spreadsheet writes a formatted cell): the readers cut such a field in two."""
-    if len(lines) < 2:
+    """A comma-separated table whose numbers are quoted with a thousands comma ("1,100.5", as a spreadsheet writes a
+    formatted cell): the readers cut such a field in two. (With ';' between fields the mark is '.', which the
+    reader's own message handles: decimal= and thousands=.)"""
+    if len(lines) < 2 or sniff_separator(lines[:2]) != ",":
         return None
-    sep = sniff_separator(lines[:2])
-    hit = next((m.group(0) for ln in lines[1:] for m in _GROUPED_NUMBER.finditer(ln) if sep in m.group(0)), None)
+    hit = next((m.group(0) for ln in lines[1:] for m in _GROUPED_NUMBER.finditer(ln)), None)
     if hit is None:
         return None
-    mark, decimal = (",", ".") if sep == "," else (".", ",")
     return (f"a table whose numbers are written with a thousands mark inside quotes ({hit}, as a spreadsheet saves a "
-            f"formatted cell), and the mark is also the separator {sep!r}: genesel's reader cannot split such a line. "
-            f"Convert it with pandas: pd.read_csv({str(path)!r}, sep={sep!r}, thousands={mark!r}, "
-            f"decimal={decimal!r}, index_col=0).to_csv('plain.csv'), then read plain.csv (or save the sheet again "
-            "with the numbers unformatted)")
+            "formatted cell), and the mark is also the separator ',': genesel's reader cannot split such a line. "
+            f"Convert it with pandas: pd.read_csv({str(path)!r}, sep=',', thousands=',', decimal='.', index_col=0)"
+            ".to_csv('plain.csv'), then read plain.csv (or save the sheet again with the numbers unformatted)")
 
 
 def _space_separated_hint(path: Path, lines: list[str]) -> str | None:
