@@ -76,6 +76,22 @@ def _few_panels_layout(fig) -> None:
                         wspace=1.6 / ((w - legend - 1.8) / panels))
 
 
+def _legend_below_layout(fig) -> None:
+    """Panels over a legend at the bottom: the shared x label just above the legend (as tall as it is drawn), then
+    ``tight_layout`` for the rest. ``tight_layout`` itself makes room for the title and the shared labels inside its
+    ``rect``; a rect that also set margins for them in inches counted them twice (on a one-row figure of 8.4 in the
+    panels kept 2.6 in, with 1.8 in empty above them)."""
+    h = fig.get_figheight()
+    legend = fig.legends[0].get_window_extent(fig.canvas.get_renderer()).height / fig.dpi if fig.legends else 0.0
+    bottom = (legend + 0.15) / h
+    if fig._supxlabel is not None:
+        fig._supxlabel.set_y(bottom)
+        fig._supxlabel.set_va("bottom")
+    if fig._supylabel is not None:  # at the left edge: tight_layout keeps its width free there, not 2 % of the width
+        fig._supylabel.set_x(0.1 / fig.get_figwidth())
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+
+
 def _grid(n: int) -> tuple[int, int]:
     ncol = 5 if n > 12 else min(4, n)
     ncol = max(ncol, 1)
@@ -356,8 +372,9 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
             ax.set_xlabel(xlabel.replace(" (", "\n("), fontsize=15)
             ax.set_ylabel(ylabel.replace(", with", ",\nwith"), fontsize=15)
     else:
-        fig.supxlabel(xlabel, fontsize=19, y=0.55 / fig.get_figheight())
-        fig.supylabel(ylabel, fontsize=19)
+        fig.supxlabel(xlabel, fontsize=19)
+        # one row of panels (7.8 in high): the label in one line (9.9 in at 19 pt) would run off the figure
+        fig.supylabel(ylabel.replace(", with", ",\nwith") if nrow == 1 else ylabel, fontsize=19)
     shown = set(summary["family"]) if against != "stability" else set(
         summary.loc[np.isfinite(summary["stability"]), "family"])
     handles = [Line2D([], [], marker=mk, color=col, ls="", ms=12, label=f) for f, (col, mk) in FAMILY_STYLE.items()
@@ -371,7 +388,7 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
     else:
         fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=18, frameon=False,
                    bbox_to_anchor=(0.5, 0.0))
-        fig.tight_layout(rect=(0.015, 1.0 / fig.get_figheight(), 1, 1 - 0.9 / fig.get_figheight()))
+        _legend_below_layout(fig)
     for ax, (fx, fe, names, rest, notes) in labels_by_ax.items():
         place_labels(ax, fx, fe, list(names), fontsize=13, others=rest, avoid=notes, color=_INK,
                      bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
@@ -451,7 +468,6 @@ def plot_curves(data: pd.DataFrame, title_extra: str = ""):
                    bbox_to_anchor=(0.5, 0.0), handlelength=3.5)
     fig.suptitle("Error against a fixed signature size (ranked methods; mean over the outer folds)" + title_extra,
                  fontsize=18 if few else 24, color=_INK)
-    rows = int(np.ceil(len(handles) / ncols))
     xlabel = "genes in the signature (log scale; last point: all genes)"
     if few:
         for ax in list(axes.flat)[:len(datasets)]:
@@ -459,9 +475,9 @@ def plot_curves(data: pd.DataFrame, title_extra: str = ""):
             ax.set_ylabel("test error (%)", fontsize=15)
         _few_panels_layout(fig)
     else:
-        fig.supxlabel(xlabel, fontsize=19, y=(0.55 * rows + 0.35) / fig.get_figheight())
+        fig.supxlabel(xlabel, fontsize=19)
         fig.supylabel("test error (%)", fontsize=19)
-        fig.tight_layout(rect=(0.015, (0.55 * rows + 0.9) / fig.get_figheight(), 1, 1 - 0.9 / fig.get_figheight()))
+        _legend_below_layout(fig)
     return fig
 
 
