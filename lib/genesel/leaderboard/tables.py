@@ -350,11 +350,14 @@ def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
         t = load(d, None, max_genes)
         codes = (-1, 1) if len(t.classes) == 2 else range(len(t.classes))
         counts = {c: int(np.sum(t.y == k)) for k, c in zip(codes, t.classes)}
+        note = t.note or preprocessing_note(d)
+        for said in {dataset_title(d), display_name(d, fallback="name"), str(getattr(t, "name", ""))} - {""}:
+            note = note.removeprefix(f"{said}: ")  # the row already names the data set
         rows.append({"data set": dataset_title(d), "name": display_name(d, fallback="name"), "samples": int(t.y.size),
                      "genes used": int(t.X.shape[1]),
                      ("classes (-1 / +1)" if len(t.classes) == 2 else "classes"):
                          " / ".join(f"{c} ({n})" for c, n in counts.items()),
-                     "preprocessing (fitted inside each training part)": t.note or preprocessing_note(d)})
+                     "preprocessing (fitted inside each training part)": note[:1].upper() + note[1:]})
     return pd.DataFrame(rows).set_index("data set")
 
 
