@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from genesel.datasets import load_dataset
-from genesel.foreign_formats import covariate_genes, foreign_format_hint
+from genesel.foreign_formats import covariate_genes, excel_mangled_genes, foreign_format_hint
 from genesel.papers.presentation import dataset_list
 
 
@@ -288,3 +288,72 @@ def test_lines_ending_with_the_separator_are_named_and_the_conversion_reads(tmp_
         dataset_list([str(path)], ["alon"], label="class")
     out = _run_conversion(str(err.value), tmp_path)
     np.testing.assert_allclose(load_dataset(out, label="class").X, X, rtol=1e-12)
+
+
+def _labelled(path, classes, genes=None):
+    rng = np.random.default_rng(3)
+    genes = genes or [f"g{i}" for i in range(20)]
+    table = pd.DataFrame(rng.normal(8, 1, (len(classes), len(genes))), columns=genes,
+                         index=pd.Index([f"s{i}" for i in range(len(classes))], name="id"))
+    table.insert(0, "class", classes)
+    table.to_csv(path)
+    return path
+
+
+@pytest.mark.parametrize("repeated", [False, True])
+def test_gene_symbols_excel_made_dates_are_refused_by_name(tmp_path, repeated):
+    """Gene symbols that Excel turned into dates (SEPT2 -> 2-Sep, MARCH1 and MARC1 -> 1-Mar) were read as gene IDs
+    without a word, and when two collided the remedy offered for repeated IDs was to average them: two genes merged.
+    A notebook now names the dates and says where they come from, and never offers the average for them."""
+    dates = ["1-Mar", "2-Sep", "1-Dec", "1-Mar" if repeated else "Sep-07", "2.31E+13"]
+    path = _labelled(tmp_path / "study.csv", ["t"] * 6 + ["n"] * 6, dates + [f"g{i}" for i in range(15)])
+    with pytest.raises(ValueError, match="Excel turns gene symbols into dates") as err:
+        dataset_list([f"{path}?label=class"], ["alon"])
+    assert "'1-Mar'" in str(err.value) and "groupby" not in str(err.value)
+    if not repeated:
+        assert "5 gene ID(s)" in str(err.value)
+    renamed = _labelled(tmp_path / "fixed.csv", ["t"] * 6 + ["n"] * 6,
+                        ["MARCH1", "SEPTIN2", "DELEC1", "SEPTIN7", "2310009E13"] + [f"g{i}" for i in range(15)])
+    assert dataset_list([f"{renamed}?label=class"], ["alon"]) == [f"{renamed}?label=class"]
+
+
+def test_what_excel_makes_of_a_gene_is_told_from_genes_named_like_it():
+    assert excel_mangled_genes(["2-Sep", "Sep-02", "1-MAR", "2.31E+13", "7E+05"]) == [
+        "2-Sep", "Sep-02", "1-MAR", "2.31E+13", "7E+05"]
+    assert excel_mangled_genes(["SEPTIN2", "MARCH1", "2310009E13", "1-Mar-2", "HLA-A", "C1orf1", "12-Sep-2006x",
+                                "123-Sep", "Sep-123", "1.5", "E+13"]) == []
+
+
+@pytest.mark.parametrize("board", ["binary", "multiclass"])
+def test_a_label_written_na_is_named_as_a_missing_label(tmp_path, board):
+    """R's write.csv writes a missing label as NA; the readers take a label for missing only when its cell is empty,
+    so NA was a class: on the multi-class board, six NA samples made a class of their own, without a word. A notebook
+    now refuses it by name and says how to leave those samples out; naming NA in classes keeps it."""
+    from genesel.leaderboard.tables import board_parameter
+
+    classes = ["a"] * 6 + ["b"] * 6 + ["c"] * 6 + ["NA"] * 6
+    path = _labelled(tmp_path / "study.csv", classes if board == "multiclass" else classes[6:])
+    with pytest.raises(ValueError, match=r"'NA' is how R \(write.csv\) or pandas") as err:
+        board_parameter(board, [str(path)], False, label="class")
+    if board == "multiclass":
+        others = '["a", "b", "c"]'
+        assert f"-p classes '{others}'" in str(err.value)
+        got = board_parameter(board, [str(path)], False, label="class", classes=["a", "b", "c"])
+        assert got == ("multiclass", [f"{path}?label=class&classes=a,b,c"])
+        kept = board_parameter(board, [str(path)], False, label="class", classes=["a", "b", "c", "NA"])
+        assert kept == ("multiclass", [f"{path}?label=class&classes=a,b,c,NA"])
+
+
+def test_one_class_spelled_two_ways_is_named(tmp_path):
+    """``Tumor`` and ``tumor`` (or ``ER +`` and ``ER+``) were two classes: on the multi-class board a third class
+    of their samples, without a word. A notebook names them; listing both in classes keeps them apart."""
+    from genesel.leaderboard.tables import board_parameter
+
+    path = _labelled(tmp_path / "study.csv", ["Tumor"] * 6 + ["tumor"] * 6 + ["normal"] * 6 + ["ER +"] * 6)
+    with pytest.raises(ValueError, match="'Tumor' and 'tumor' differ only in letter case") as err:
+        board_parameter("multiclass", [str(path)], False, label="class")
+    assert "'Tumor' (6), 'tumor' (6)" in str(err.value)
+    with pytest.raises(ValueError, match="'Tumor' and 'tumor' differ only in letter case"):
+        dataset_list([f"{path}?label=class"], ["alon"])  # a binary notebook: the reader's question, and the note
+    kept = board_parameter("multiclass", [str(path)], False, label="class", classes=["Tumor", "tumor", "normal"])
+    assert kept[0] == "multiclass"

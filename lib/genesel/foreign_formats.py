@@ -18,7 +18,10 @@ the reader's message, which names the column it stopped at) and returns the conv
 :func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
 
 :func:`covariate_genes` names a sample's covariate (age, batch, survival time, ...) kept in the expression table,
-which the readers take for one more gene without a word. Only the notebooks' parameter checks call this module,
+which the readers take for one more gene without a word; :func:`excel_mangled_genes` the gene symbols Excel turned
+into dates (2-Sep, 1-Mar); :func:`missing_label_classes` a label a tool wrote for a missing one (R's ``NA``), and
+:func:`case_variant_classes` one class spelled two ways (``Tumor``, ``tumor``), each of which the readers take for a
+class. Only the notebooks' parameter checks call this module,
 not the readers: the readers are part of every leaderboard cell's cache key, and a full rerun of those cells is
 under way. Reading these formats directly, and the readers' own refusal of a covariate, belong in
 :mod:`genesel.expression_io` and wait for the next version.
@@ -32,7 +35,8 @@ from pathlib import Path
 
 from genesel.delimited import DEFAULT_MISSING, sniff_separator, split_fields
 
-__all__ = ["foreign_format_hint", "covariate_genes"]
+__all__ = ["foreign_format_hint", "covariate_genes", "excel_mangled_genes", "missing_label_classes",
+           "case_variant_classes"]
 
 #: names of a sample's covariates (clinical or technical), compared without case and with ``_``, ``-``, ``.`` and
 #: spaces removed. None is a gene symbol (EFS, "event-free survival", is left out: it is also a gene, and one of
@@ -43,6 +47,17 @@ COVARIATE_NAMES = frozenset({
     "pfstime", "dfs", "dfstime", "event", "status", "vitalstatus", "death", "dead", "stage", "grade", "dose",
     "smoking", "race", "ethnicity", "tumorsize", "tumoursize", "lymphnodes", "nodes", "relapse", "recurrence",
 })
+
+#: Gene IDs as Excel rewrites gene symbols when it opens a text file (Zeeberg et al. 2004, BMC Bioinformatics 5:80;
+#: Ziemann et al. 2016, Genome Biology 17:177): a date (SEPT2 -> 2-Sep, MARCH1 -> 1-Mar, DEC1 -> 1-Dec; in some
+#: locales Sep-02) or a number in scientific notation (the RIKEN clone 2310009E13 -> 2.31E+13). No registered set's
+#: gene ID matches (checked by the tests).
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+EXCEL_MANGLED = re.compile(rf"(?i)^(\d{{1,2}}-({_MONTHS})|({_MONTHS})-\d{{1,2}}|\d(\.\d+)?E\+\d{{1,3}})$")
+
+#: Labels that name a missing value where a tool wrote one (R's write.csv writes NA, pandas' astype(str) "nan" or
+#: "None"): the readers take a label for missing only when its cell is empty, so these become a class.
+MISSING_LABELS = tuple(t for t in DEFAULT_MISSING if t) + ("None", "<NA>")
 
 #: featureCounts' annotation columns, between the gene ID and the first sample.
 FEATURECOUNTS_COLUMNS = ("Chr", "Start", "End", "Strand", "Length")
@@ -119,8 +134,14 @@ def _trailing_separator_hint(path: Path, lines: list[str]) -> str | None:
             "then read trimmed.csv")
 
 
-def _duplicate_genes_hint(path: Path) -> str:
-    """A file whose gene IDs repeat (the reader refuses it and names them): how to make them unique."""
+def _duplicate_genes_hint(path: Path, error: str = "") -> str:
+    """A file whose gene IDs repeat (the reader refuses it and names them): how to make them unique; or, when the
+    repeated IDs are Excel's dates (MARCH1 and MARC1 both become 1-Mar), that averaging them would merge two genes."""
+    named = re.search(r"duplicated gene ID\(s\) \[([^\]]*)\]", error)
+    mangled = excel_mangled_genes(re.findall(r"'([^']*)'", named.group(1))) if named else []
+    if mangled:
+        return (f"a table whose repeated gene IDs ({', '.join(repr(g) for g in mangled[:5])}) are dates, the way "
+                + EXCEL_DATES_NOTE + " Collapsing the repeats would average different genes")
     if path.suffix.lower() == ".h5ad":
         return ("an AnnData file whose var_names repeat (gene symbols shared by several features). Make them unique "
                 "and write the file again: adata.var_names_make_unique() (repeats get -1, -2, ...), or name the "
@@ -183,6 +204,33 @@ def covariate_genes(gene_ids) -> list[str]:
     return [g for g in map(str, gene_ids) if re.sub(r"[\s_.\-]", "", g).lower() in COVARIATE_NAMES]
 
 
+EXCEL_DATES_NOTE = (
+    "Excel turns gene symbols into dates when it opens a text file (SEPT2 becomes 2-Sep, MARCH1 and MARC1 both 1-Mar, "
+    "DEC1 1-Dec; RIKEN IDs such as 2310009E13 become 2.31E+13): those genes can no longer be named, and two may share "
+    "a name. Take the file from its source again without opening it in Excel (or import the gene column as text), "
+    "or name the genes by their probe or Ensembl IDs.")
+
+
+def excel_mangled_genes(gene_ids) -> list[str]:
+    """The gene IDs of a file that are gene symbols Excel turned into dates or numbers (:data:`EXCEL_MANGLED`), in
+    their order. The readers keep them as names without a word; the notebooks' parameter check refuses such a file."""
+    return [g for g in map(str, gene_ids) if EXCEL_MANGLED.match(g.strip())]
+
+
+def missing_label_classes(classes) -> list[str]:
+    """The class names that are a tool's spelling of a missing value (:data:`MISSING_LABELS`: NA, NaN, None, ...)."""
+    return [c for c in map(str, classes) if c.strip() in MISSING_LABELS]
+
+
+def case_variant_classes(classes) -> list[list[str]]:
+    """Groups of class names that differ only in letter case or in spaces (``Tumor`` and ``tumor``, ``ER +`` and
+    ``ER+``): one class spelled two ways, which the readers take for two."""
+    groups: dict[str, list[str]] = {}
+    for c in map(str, classes):
+        groups.setdefault(re.sub(r"\s+", "", c).casefold(), []).append(c)
+    return [g for g in groups.values() if len(g) > 1]
+
+
 def foreign_format_hint(path, error: str | None = None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), featureCounts
     output, a GCT file, a table preceded by comment lines, a table of quoted numbers whose thousands mark is the
@@ -224,5 +272,5 @@ def foreign_format_hint(path, error: str | None = None) -> str | None:
     if hint is None and error and "gene '' has no value" in error:
         hint = _trailing_separator_hint(path, text_lines)
     if hint is None and error and "duplicated gene ID" in error:
-        hint = _duplicate_genes_hint(path)
+        hint = _duplicate_genes_hint(path, error)
     return hint

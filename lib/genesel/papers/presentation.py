@@ -93,16 +93,42 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
     the notebook's methods are binary, naming its classes and the ``classes`` parameter."""
     from genesel.dataref import parse_string
     from genesel.datasets import display_name, load_dataset
-    from genesel.foreign_formats import covariate_genes, foreign_format_hint
+    from genesel.foreign_formats import (EXCEL_DATES_NOTE, case_variant_classes, covariate_genes, excel_mangled_genes,
+                                         foreign_format_hint, missing_label_classes)
 
+    path, options = parse_string(ref)
     try:
         ds = load_dataset(ref)
     except ValueError as exc:  # a file of another tool: say what it is and how to convert it
-        path = parse_string(ref)[0]
         hint = foreign_format_hint(path, str(exc))
-        if hint is None:
-            raise
-        raise ValueError(f"parameter {name!r}: {path} is {hint}. (The reader said: {exc})") from None
+        if hint is not None:
+            raise ValueError(f"parameter {name!r}: {path} is {hint}. (The reader said: {exc})") from None
+        listed = re.findall(r"'([^']*)' \(\d+\)", str(exc)) if "the labels name" in str(exc) else []
+        notes = ([_missing_label_note(missing_label_classes(listed))] if missing_label_classes(listed) else []) + [
+            _case_variant_note(g) for g in case_variant_classes(listed)]
+        if notes:  # "the labels name 3 classes: 'NA' (1), 'Tumor' (5), 'tumor' (1)": say what they are
+            raise ValueError(f"{exc} ({'; '.join(notes)})") from None
+        raise
+    chosen = options.get("classes") if isinstance(options.get("classes"), (list, tuple)) else ()
+    twice = [g for g in case_variant_classes(ds.classes) if not set(g) <= set(chosen)]
+    if twice:
+        counts = ", ".join(f"{c!r} ({ds.class_counts[c]})" for g in twice for c in g)
+        raise ValueError(f"parameter {name!r}: {display_name(ref)} labels samples {counts}: "
+                         f"{'; '.join(_case_variant_note(g) for g in twice)}. Correct the labels in the file (or the "
+                         "sample sheet), or, if they really are different classes, list them in classes")
+    na = [c for c in missing_label_classes(ds.classes) if c not in chosen]
+    if na:
+        others = [c for c in ds.classes if c not in na]
+        counts = ", ".join(f"{c!r} ({ds.class_counts[c]})" for c in na)
+        raise ValueError(f"parameter {name!r}: {display_name(ref)} labels samples {counts}: "
+                         f"{_missing_label_note(na)}. Leave those samples out by choosing the other classes, "
+                         f"-p classes '{json.dumps(others, ensure_ascii=False)}', or, if {na[0]!r} really names a "
+                         "class, list it in classes too")
+    mangled = excel_mangled_genes(ds.gene_ids)
+    if mangled:
+        shown = ", ".join(repr(g) for g in mangled[:5]) + (", ..." if len(mangled) > 5 else "")
+        raise ValueError(f"parameter {name!r}: {display_name(ref)} holds {len(mangled)} gene ID(s) such as {shown}, "
+                         f"the way {EXCEL_DATES_NOTE}")
     covariates = covariate_genes(ds.gene_ids)
     if covariates:
         shown = ", ".join(repr(c) for c in covariates[:5]) + (", ..." if len(covariates) > 5 else "")
@@ -126,6 +152,16 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
                          "gene-wise KNNimpute, as the registered lymphoma set) by adding impute=knn to its reference, "
                          f"e.g. '{ref}{'&' if '?' in ref else '?'}impute=knn', or run notebook 06 (the leaderboard "
                          "imputes inside every training part)")
+
+
+def _case_variant_note(group) -> str:
+    return (f"{' and '.join(repr(c) for c in group)} differ only in letter case or spaces (one class spelled two "
+            "ways?), which the readers take for two classes")
+
+
+def _missing_label_note(na) -> str:
+    return (f"{', '.join(repr(c) for c in na)} is how R (write.csv) or pandas (astype(str)) writes a missing label; "
+            "genesel's readers take a label for missing only when its cell is empty, so it became a class")
 
 
 def dataset_list(value, default, name: str = "datasets", *, binary: bool = True, label=None, rows=None,
