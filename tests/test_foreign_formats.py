@@ -357,3 +357,38 @@ def test_one_class_spelled_two_ways_is_named(tmp_path):
         dataset_list([f"{path}?label=class"], ["alon"])  # a binary notebook: the reader's question, and the note
     kept = board_parameter("multiclass", [str(path)], False, label="class", classes=["Tumor", "tumor", "normal"])
     assert kept[0] == "multiclass"
+
+
+@pytest.mark.parametrize("sheet_ids, data_ids, orientation", [
+    ([str(i) for i in range(1, 13)], [f"{i:03d}" for i in range(1, 13)], "genes"),  # Excel dropped the zeros
+    ([f"{i:03d}.CEL" for i in range(1, 13)], [f"{i:03d}" for i in range(1, 13)], "genes"),  # file names
+    ([f"{i:02d}-A" for i in range(1, 13)], [f"X{i:02d}.A" for i in range(1, 13)], "genes"),  # R's make.names
+    ([f"patient_{i}" for i in range(1, 13)], [f"Patient-{i:02d}" for i in range(1, 13)], "samples"),
+])
+def test_a_sample_sheet_written_another_way_is_matched_to_the_data(tmp_path, sheet_ids, data_ids, orientation):
+    """A sheet whose IDs are the data's written another way ('1' for '001', '001.CEL', R's 'X01.A' for '01-A') was
+    refused with "check the sample IDs" alone. A notebook now pairs them, sheet ID to data ID; the sheet written as the
+    data names its samples reads."""
+    rng = np.random.default_rng(4)
+    table = pd.DataFrame(rng.normal(8, 1, (20, 12)), index=pd.Index([f"g{i}" for i in range(20)], name="gene"),
+                         columns=data_ids)
+    (table if orientation == "genes" else table.T.rename_axis("id")).to_csv(tmp_path / "data.csv")
+    pd.DataFrame({"sample": sheet_ids, "class": ["a"] * 6 + ["b"] * 6}).to_csv(tmp_path / "sheet.csv", index=False)
+    with pytest.raises(ValueError, match="the sheet's sample IDs are the data's written another way") as err:
+        dataset_list([f"{tmp_path / 'data.csv'}?label={tmp_path / 'sheet.csv'}"], ["alon"])
+    pairs = re.findall(r"'([^']*)' is '([^']*)'", str(err.value))
+    assert pairs == list(zip(sheet_ids, data_ids))[:3]
+    pd.DataFrame({"sample": data_ids, "class": ["a"] * 6 + ["b"] * 6}).to_csv(tmp_path / "fixed.csv", index=False)
+    ref = f"{tmp_path / 'data.csv'}?label={tmp_path / 'fixed.csv'}"
+    assert dataset_list([ref], ["alon"]) == [ref]
+
+
+def test_a_sample_sheet_of_another_study_gets_no_pairing(tmp_path):
+    rng = np.random.default_rng(5)
+    pd.DataFrame(rng.normal(8, 1, (20, 12)), index=pd.Index([f"g{i}" for i in range(20)], name="gene"),
+                 columns=[f"S{i}" for i in range(12)]).to_csv(tmp_path / "data.csv")
+    pd.DataFrame({"sample": [f"T{i}" for i in range(12)], "class": ["a"] * 6 + ["b"] * 6}).to_csv(
+        tmp_path / "sheet.csv", index=False)
+    with pytest.raises(ValueError, match="check the sample IDs") as err:
+        dataset_list([f"{tmp_path / 'data.csv'}?label={tmp_path / 'sheet.csv'}"], ["alon"])
+    assert "written another way" not in str(err.value)

@@ -21,8 +21,9 @@ the reader's message, which names the column it stopped at) and returns the conv
 which the readers take for one more gene without a word; :func:`excel_mangled_genes` the gene symbols Excel turned
 into dates (2-Sep, 1-Mar); :func:`missing_label_classes` a label a tool wrote for a missing one (R's ``NA``), and
 :func:`case_variant_classes` one class spelled two ways (``Tumor``, ``tumor``), each of which the readers take for a
-class. Only the notebooks' parameter checks call this module,
-not the readers: the readers are part of every leaderboard cell's cache key, and a full rerun of those cells is
+class. :func:`sample_sheet_hint` pairs a sample sheet's IDs with the data's where they differ only in how a tool
+wrote them (leading zeros, a file extension, R's ``X`` prefix, case). Only the notebooks' parameter checks call this
+module, not the readers: the readers are part of every leaderboard cell's cache key, and a full rerun of those cells is
 under way. Reading these formats directly, and the readers' own refusal of a covariate, belong in
 :mod:`genesel.expression_io` and wait for the next version.
 """
@@ -36,7 +37,7 @@ from pathlib import Path
 from genesel.delimited import DEFAULT_MISSING, sniff_separator, split_fields
 
 __all__ = ["foreign_format_hint", "covariate_genes", "excel_mangled_genes", "missing_label_classes",
-           "case_variant_classes"]
+           "case_variant_classes", "sample_sheet_hint"]
 
 #: names of a sample's covariates (clinical or technical), compared without case and with ``_``, ``-``, ``.`` and
 #: spaces removed. None is a gene symbol (EFS, "event-free survival", is left out: it is also a gene, and one of
@@ -229,6 +230,66 @@ def case_variant_classes(classes) -> list[list[str]]:
     for c in map(str, classes):
         groups.setdefault(re.sub(r"\s+", "", c).casefold(), []).append(c)
     return [g for g in groups.values() if len(g) > 1]
+
+
+_EXTENSIONS = re.compile(r"(\.(cel|chp|txt|bam|sam|cram|fastq|fq|h5|gz|bz2))+$", re.I)
+
+
+def _canonical_id(s: str) -> str:
+    """A sample ID written the way tools rewrite it away: case folded, file extensions (.CEL, .bam, .fastq.gz)
+    dropped, R's ``X`` before a leading digit (``make.names``) dropped, ``-``, ``_``, ``.`` and spaces alike, and
+    leading zeros of every number dropped (Excel reads 001 as 1)."""
+    s = _EXTENSIONS.sub("", s.strip())
+    s = re.sub(r"^X(?=\d)", "", s)
+    s = re.sub(r"[\s_.\-]+", ".", s.casefold())
+    return re.sub(r"(?<!\d)0+(?=\d)", "", s)
+
+
+def _data_sample_ids(path: Path) -> list[str]:
+    """The sample IDs a delimited table or an .h5ad may hold: its header's fields after the first and the first
+    field of every line (a samples x genes table names its samples there); [] where the file cannot be looked at."""
+    if path.suffix.lower() == ".h5ad":
+        try:
+            import anndata
+
+            return [str(x) for x in anndata.read_h5ad(path, backed="r").obs_names]
+        except Exception:  # noqa: BLE001 - only a hint: the reader's own message stands
+            return []
+    from genesel.delimited import iter_lines
+
+    try:
+        lines = [text for _, text in iter_lines(path, prefix=256, max_lines=200_000)]
+    except (ValueError, OSError):
+        return []
+    lines = [ln for ln in lines if ln and not ln.startswith(("#", "!"))]
+    if len(lines) < 2:
+        return []
+    sep = sniff_separator(lines[:2])
+    header = split_fields(_head(path).decode("utf-8", "replace").split("\n")[0].lstrip("\ufeff"), sep)
+    return header[1:] + [ln.split(sep, 1)[0].strip().strip('"') for ln in lines[1:]]
+
+
+def sample_sheet_hint(data_path, error: str) -> str | None:
+    """Where a sample sheet (of labels or groups) names samples the data does not hold (the reader's message names a
+    few): when the sheet's IDs match the data's once written alike (:func:`_canonical_id`: leading zeros Excel
+    dropped, a file extension, R's ``X`` prefix, case or separators), which sheet ID is which data ID."""
+    named = re.search(r"for sample\(s\) \[([^\]]*)\] that are not in", error)
+    if named is None or not Path(data_path).is_file():
+        return None
+    ids = _data_sample_ids(Path(data_path))
+    stray = re.findall(r"'([^']*)'", named.group(1))
+    if not ids or not stray:
+        return None
+    canon: dict[str, list[str]] = {}
+    for d in ids:
+        canon.setdefault(_canonical_id(d), []).append(d)
+    pairs = [(s, canon[_canonical_id(s)][0]) for s in stray if len(canon.get(_canonical_id(s), [])) == 1]
+    if len(pairs) == len(stray):
+        shown = ", ".join(f"{s!r} is {d!r}" for s, d in pairs[:3])
+        return (f"the sheet's sample IDs are the data's written another way ({shown}, ...: leading zeros that Excel "
+                "dropped, a file extension, R's X prefix, letter case or separators): write the sheet's first "
+                "column as the data names its samples")
+    return None
 
 
 def foreign_format_hint(path, error: str | None = None) -> str | None:

@@ -94,7 +94,7 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
     from genesel.dataref import parse_string
     from genesel.datasets import display_name, load_dataset
     from genesel.foreign_formats import (EXCEL_DATES_NOTE, case_variant_classes, covariate_genes, excel_mangled_genes,
-                                         foreign_format_hint, missing_label_classes)
+                                         foreign_format_hint, missing_label_classes, sample_sheet_hint)
 
     path, options = parse_string(ref)
     try:
@@ -103,6 +103,9 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         hint = foreign_format_hint(path, str(exc))
         if hint is not None:
             raise ValueError(f"parameter {name!r}: {path} is {hint}. (The reader said: {exc})") from None
+        hint = sample_sheet_hint(path, str(exc))  # a sample sheet's IDs written another way than the data's
+        if hint is not None:
+            raise ValueError(f"{exc}. Here {hint}") from None
         listed = re.findall(r"'([^']*)' \(\d+\)", str(exc)) if "the labels name" in str(exc) else []
         notes = ([_missing_label_note(missing_label_classes(listed))] if missing_label_classes(listed) else []) + [
             _case_variant_note(g) for g in case_variant_classes(listed)]
