@@ -65,13 +65,14 @@ def test_every_registered_set_reads_back_from_every_format(mirror, tmp_path, nam
     from genesel.datasets import load_dataset
 
     from genesel.foreign_formats import (case_variant_classes, covariate_genes, excel_mangled_genes,
-                                         missing_label_classes)
+                                         missing_label_classes, sequencing_quantities_note)
 
     ds = load_dataset(name)
     # written out as a user's file, the set passes the notebooks' checks (test_foreign_formats)
     assert covariate_genes(ds.gene_ids) == [], "a gene ID reads as a sample's covariate: narrow COVARIATE_NAMES"
     assert excel_mangled_genes(ds.gene_ids) == [], "a gene ID reads as one Excel mangled: narrow EXCEL_MANGLED"
     assert missing_label_classes(ds.classes) == [] and case_variant_classes(ds.classes) == []
+    assert sequencing_quantities_note(ds) is None, "a microarray set reads as RNA-seq quantities"
     if ds.n_genes > MAX_GENES:
         ds = ds.subset(genes=np.unique(np.linspace(0, ds.n_genes - 1, MAX_GENES).astype(int)))
     _round_trips(ds, tmp_path)

@@ -392,3 +392,32 @@ def test_a_sample_sheet_of_another_study_gets_no_pairing(tmp_path):
     with pytest.raises(ValueError, match="check the sample IDs") as err:
         dataset_list([f"{tmp_path / 'data.csv'}?label={tmp_path / 'sheet.csv'}"], ["alon"])
     assert "written another way" not in str(err.value)
+
+
+def test_rna_seq_quantities_that_are_not_whole_are_named_and_scale_counts_offered(tmp_path):
+    """RSEM or salmon expected counts (and TPM) are not whole numbers, so the scale rule reads them as raw
+    intensities and logs them without a library-size normalisation. The notebooks' notes on a user's file now say
+    they look like sequencing quantities and how to have them normalised (scale=counts); not for counts, not for
+    intensities without zeros, not once scale is given."""
+    from genesel.leaderboard.tables import dataset_table
+    from genesel.papers.presentation import file_notes
+
+    rng = np.random.default_rng(6)
+    mu = rng.lognormal(3, 2, 300)
+    counts = rng.negative_binomial(5, 5 / (5 + mu), size=(12, 300)).astype(float)
+    expected = counts + rng.choice([0, 0.5, 0.25, 0.73], size=counts.shape) * (counts > 0)
+    intensities = rng.lognormal(6, 1.5, size=(12, 300))
+    pd.DataFrame({"sample": [f"s{i}" for i in range(12)], "class": ["a"] * 6 + ["b"] * 6}).to_csv(
+        tmp_path / "sheet.csv", index=False)
+    said = {}
+    for name, M in [("rsem", expected), ("counts", counts), ("array", intensities)]:
+        pd.DataFrame(M.T, index=pd.Index([f"ENSG{i:011d}" for i in range(300)], name="gene"),
+                     columns=[f"s{i}" for i in range(12)]).to_csv(tmp_path / f"{name}.csv")
+        ref = f"{tmp_path / name}.csv?label={tmp_path / 'sheet.csv'}"
+        note = file_notes([ref]).data
+        assert (note.count("look like RNA-seq quantities") == 1) == (name == "rsem"), name
+        said[name] = dataset_table([ref]).iloc[0, -1]
+    assert "add scale=counts" in said["rsem"] and "RNA-seq" not in said["counts"] + said["array"]
+    given = f"{tmp_path / 'rsem'}.csv?label={tmp_path / 'sheet.csv'}&scale=counts"
+    assert "RNA-seq" not in file_notes([given]).data
+    assert "TMM" in file_notes([given]).data

@@ -37,7 +37,7 @@ from pathlib import Path
 from genesel.delimited import DEFAULT_MISSING, sniff_separator, split_fields
 
 __all__ = ["foreign_format_hint", "covariate_genes", "excel_mangled_genes", "missing_label_classes",
-           "case_variant_classes", "sample_sheet_hint"]
+           "case_variant_classes", "sample_sheet_hint", "sequencing_quantities_note"]
 
 #: names of a sample's covariates (clinical or technical), compared without case and with ``_``, ``-``, ``.`` and
 #: spaces removed. None is a gene symbol (EFS, "event-free survival", is left out: it is also a gene, and one of
@@ -290,6 +290,32 @@ def sample_sheet_hint(data_path, error: str) -> str | None:
                 "dropped, a file extension, R's X prefix, letter case or separators): write the sheet's first "
                 "column as the data names its samples")
     return None
+
+
+#: The share of exact zeros above which non-negative values that are not whole numbers look like sequencing
+#: quantities (RSEM or salmon expected counts, TPM) rather than microarray intensities, which are never 0.
+SEQUENCING_ZEROS = 0.05
+
+
+def sequencing_quantities_note(ds) -> str | None:
+    """A sentence for a file read as raw intensities (``ds.scale == "raw-intensity"``, decided, not given) whose
+    values look like RNA-seq quantities that are not whole numbers (RSEM or salmon expected counts, TPM: non-negative
+    with at least :data:`SEQUENCING_ZEROS` exact zeros): they are logged as intensities, without a library-size
+    normalisation, unless ``scale=counts`` is given. None otherwise."""
+    import numpy as np
+
+    if ds.scale != "raw-intensity" or str(ds.extra.get("scale_reason", "")).startswith("scale="):
+        return None
+    X = np.asarray(ds.X, dtype=float)
+    X = X[np.isfinite(X)]
+    if not X.size or X.min() < 0:
+        return None
+    zeros = float(np.mean(X == 0))
+    if zeros < SEQUENCING_ZEROS:
+        return None
+    return (f"These values look like RNA-seq quantities, not intensities: non-negative, {100 * zeros:.0f} % exact "
+            "zeros, not whole numbers (RSEM or salmon expected counts, TPM). If they are, add scale=counts to the "
+            "file's reference to normalise them by library size (TMM) before the log.")
 
 
 def foreign_format_hint(path, error: str | None = None) -> str | None:

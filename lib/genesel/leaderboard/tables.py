@@ -343,7 +343,9 @@ def consensus_signature(res: pd.DataFrame, summary: pd.DataFrame, dataset: str, 
 def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
     """The data as run: samples, genes used, classes, and the preprocessing fitted inside every training part (the
     decision for the data set, :func:`genesel.datasets.preprocessing_note`)."""
+    from genesel.dataref import is_file_reference
     from genesel.datasets import preprocessing_note
+    from genesel.foreign_formats import sequencing_quantities_note
 
     rows = []
     for d in datasets:
@@ -351,6 +353,9 @@ def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
         codes = (-1, 1) if len(t.classes) == 2 else range(len(t.classes))
         counts = {c: int(np.sum(t.y == k)) for k, c in zip(codes, t.classes)}
         note = t.note or preprocessing_note(d)
+        if is_file_reference(d):
+            seq = sequencing_quantities_note(load_dataset(d))
+            note += f" {seq}" if seq else ""
         for said in {dataset_title(d), display_name(d, fallback="name"), str(getattr(t, "name", ""))} - {""}:
             note = note.removeprefix(f"{said}: ")  # the row already names the data set
         rows.append({"data set": dataset_title(d), "name": display_name(d, fallback="name"), "samples": int(t.y.size),

@@ -535,6 +535,7 @@ def file_notes(datasets):
 
     from genesel.dataref import is_file_reference
     from genesel.datasets import load_dataset, preprocessing_note
+    from genesel.foreign_formats import sequencing_quantities_note
 
     lines = []
     for d in datasets:
@@ -543,8 +544,9 @@ def file_notes(datasets):
         ds = load_dataset(d)
         grouped = (f" Samples grouped ({len(set(ds.groups.tolist()))} groups): every split keeps a group together."
                    if ds.groups is not None else "")
+        seq = sequencing_quantities_note(ds)
         lines.append(f"- **{ds.name}** ({ds.n_samples} samples x {ds.n_genes} genes): "
-                     f"{preprocessing_note(ds)}{grouped}")
+                     f"{preprocessing_note(ds)}{grouped}" + (f" {seq}" if seq else ""))
     return Markdown("**Your data, as read.**\n\n" + "\n".join(lines) if lines else "")
 
 
