@@ -90,7 +90,11 @@ def _file_reference(item, name: str, label, rows, classes, groups=None, scale=No
 
 def _check_file_task(ref: str, name: str, binary: bool) -> None:
     """Read the file once (the message of a bad file names it and the fault) and refuse a multi-class file where
-    the notebook's methods are binary, naming its classes and the ``classes`` parameter."""
+    the notebook's methods are binary, naming its classes and the ``classes`` parameter. Also refused, by name, what
+    the readers take without a word (:mod:`genesel.foreign_formats`): a class that is a tool's spelling of a missing
+    label (``NA``) or one class spelled two ways (``Tumor``, ``tumor``), unless ``classes`` lists them; gene symbols
+    Excel made dates; a sample's covariate among the genes; missing values. A reader's refusal gets the file's format
+    and its conversion, or the sheet's IDs paired with the data's, where they can be told."""
     from genesel.dataref import parse_string
     from genesel.datasets import display_name, load_dataset
     from genesel.foreign_formats import (EXCEL_DATES_NOTE, case_variant_classes, covariate_genes, excel_mangled_genes,
@@ -163,8 +167,10 @@ def _case_variant_note(group) -> str:
 
 
 def _missing_label_note(na) -> str:
-    return (f"{', '.join(repr(c) for c in na)} is how R (write.csv) or pandas (astype(str)) writes a missing label; "
-            "genesel's readers take a label for missing only when its cell is empty, so it became a class")
+    one = len(na) == 1
+    return (f"{', '.join(repr(c) for c in na)} {'is' if one else 'are'} how R (write.csv) or pandas (astype(str)) "
+            "writes a missing label; genesel's readers take a label for missing only when its cell is empty, so "
+            f"{'it' if one else 'each'} became a class")
 
 
 def dataset_list(value, default, name: str = "datasets", *, binary: bool = True, label=None, rows=None,
