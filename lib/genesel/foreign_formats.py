@@ -293,7 +293,7 @@ def sample_sheet_hint(data_path, error: str) -> str | None:
 
 
 #: The share of exact zeros above which non-negative values that are not whole numbers look like sequencing
-#: quantities (RSEM or salmon expected counts, TPM) rather than microarray intensities, which are never 0.
+#: quantities (RSEM or salmon expected counts, TPM) rather than microarray intensities (none of the registry's has a 0).
 SEQUENCING_ZEROS = 0.05
 
 
