@@ -76,7 +76,7 @@ def _few_panels_layout(fig) -> None:
                         wspace=1.6 / ((w - legend - 1.8) / panels))
 
 
-def _legend_below_layout(fig) -> None:
+def _legend_below_layout(fig, xlabel=None, ylabel=None) -> None:
     """Panels over a legend at the bottom: the shared x label just above the legend (as tall as it is drawn), then
     ``tight_layout`` for the rest. ``tight_layout`` itself makes room for the title and the shared labels inside its
     ``rect``; a rect that also set margins for them in inches counted them twice (on a one-row figure of 8.4 in the
@@ -84,11 +84,11 @@ def _legend_below_layout(fig) -> None:
     h = fig.get_figheight()
     legend = fig.legends[0].get_window_extent(fig.canvas.get_renderer()).height / fig.dpi if fig.legends else 0.0
     bottom = (legend + 0.15) / h
-    if fig._supxlabel is not None:
-        fig._supxlabel.set_y(bottom)
-        fig._supxlabel.set_va("bottom")
-    if fig._supylabel is not None:  # at the left edge: tight_layout keeps its width free there, not 2 % of the width
-        fig._supylabel.set_x(0.1 / fig.get_figwidth())
+    if xlabel is not None:  # the Text of fig.supxlabel
+        xlabel.set_y(bottom)
+        xlabel.set_va("bottom")
+    if ylabel is not None:  # at the left edge: tight_layout keeps its width free there, not 2 % of the width
+        ylabel.set_x(0.1 / fig.get_figwidth())
     fig.tight_layout(rect=(0, bottom, 1, 1))
 
 
@@ -372,9 +372,9 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
             ax.set_xlabel(xlabel.replace(" (", "\n("), fontsize=15)
             ax.set_ylabel(ylabel.replace(", with", ",\nwith"), fontsize=15)
     else:
-        fig.supxlabel(xlabel, fontsize=19)
+        sup_x = fig.supxlabel(xlabel, fontsize=19)
         # one row of panels (7.8 in high): the label in one line (9.9 in at 19 pt) would run off the figure
-        fig.supylabel(ylabel.replace(", with", ",\nwith") if nrow == 1 else ylabel, fontsize=19)
+        sup_y = fig.supylabel(ylabel.replace(", with", ",\nwith") if nrow == 1 else ylabel, fontsize=19)
     shown = set(summary["family"]) if against != "stability" else set(
         summary.loc[np.isfinite(summary["stability"]), "family"])
     handles = [Line2D([], [], marker=mk, color=col, ls="", ms=12, label=f) for f, (col, mk) in FAMILY_STYLE.items()
@@ -388,7 +388,7 @@ def plot_pareto(summary: pd.DataFrame, against: str = "size", title_extra: str =
     else:
         fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=18, frameon=False,
                    bbox_to_anchor=(0.5, 0.0))
-        _legend_below_layout(fig)
+        _legend_below_layout(fig, sup_x, sup_y)
     for ax, (fx, fe, names, rest, notes) in labels_by_ax.items():
         place_labels(ax, fx, fe, list(names), fontsize=13, others=rest, avoid=notes, color=_INK,
                      bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
@@ -475,9 +475,7 @@ def plot_curves(data: pd.DataFrame, title_extra: str = ""):
             ax.set_ylabel("test error (%)", fontsize=15)
         _few_panels_layout(fig)
     else:
-        fig.supxlabel(xlabel, fontsize=19)
-        fig.supylabel("test error (%)", fontsize=19)
-        _legend_below_layout(fig)
+        _legend_below_layout(fig, fig.supxlabel(xlabel, fontsize=19), fig.supylabel("test error (%)", fontsize=19))
     return fig
 
 

@@ -362,7 +362,7 @@ def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
                      "genes used": int(t.X.shape[1]),
                      ("classes (-1 / +1)" if len(t.classes) == 2 else "classes"):
                          " / ".join(f"{c} ({n})" for c, n in counts.items()),
-                     "preprocessing (fitted inside each training part)": note[:1].upper() + note[1:]})
+                     "preprocessing (fitted inside each training part)": note})
     return pd.DataFrame(rows).set_index("data set")
 
 
