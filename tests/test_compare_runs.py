@@ -110,3 +110,18 @@ def test_the_command_prints_the_moved_rows(tmp_path, capsys):
     assert main([str(a), str(b), "--rows"]) == 1
     out = capsys.readouterr().out
     assert "1 of 1 rows in both moved their error; 0 beyond the noise" in out and "within the noise" in out
+
+
+def test_a_table_of_measured_times_is_left_out_whole(tmp_path):
+    """``shah2012_cost.csv`` (seconds per run, one column per data set) and ``gentile2003_times.csv`` ("slowest run
+    (s)") hold measured times only; the column rule does not see it in their column names, so two runs of the same
+    code differed there. Such tables are left out whole, and said to be."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    pd.DataFrame({"method": ["SC", "PAC-Bayes"], "Colon": [3.2, 131.4]}).to_csv(a / "shah2012_cost.csv", index=False)
+    pd.DataFrame({"method": ["SC", "PAC-Bayes"], "Colon": [4.1, 95.0]}).to_csv(b / "shah2012_cost.csv", index=False)
+    pd.DataFrame({"slowest run (s)": [0.037]}).to_csv(a / "gentile2003_times.csv", index=False)
+    pd.DataFrame({"slowest run (s)": [0.122]}).to_csv(b / "gentile2003_times.csv", index=False)
+    res = compare_dirs(a, b).set_index("table")
+    assert res["identical"].all() and set(res["left out (times)"]) == {"the whole table (measured times)"}
+    assert main([str(a), str(b)]) == 0
