@@ -40,7 +40,6 @@ from genesel._core.io import atomic_write
 from genesel._core.store import decode, encode
 from genesel.experiments.cache import func_folder, read_cell, record_path, write_cell
 from genesel.experiments.grid import _func_name as _qualified  # the name a grid writes into its records
-from genesel.experiments.grid import cell_code
 
 __all__ = ["ShardError", "export_cells", "export_cached", "cached_functions", "grid_function", "names_no_file",
            "import_shard", "read_shard", "MAX_BYTES", "FORMAT"]
@@ -90,10 +89,9 @@ def export_cells(cache_dir, func, cells, path, *, note: str = "") -> dict:
     Records are read as a grid reads them (:func:`genesel.experiments.grid.cached_records`: checked with this
     cache's key; one that fails is left out)."""
     from genesel._version import __version__
-    from genesel.experiments.grid import cached_records, cell_key
+    from genesel.experiments.grid import cached_records, cell_keys
 
-    code = _module_code(func)
-    keys = {cell_key(func, cell, code=cell_code(func, cell, code)): cell for cell in cells}
+    keys = dict(zip(cell_keys(func, cells), cells))
     found = cached_records(func, list(keys), Path(cache_dir))
     entries = [{"key": k, "cell": keys[k], "seconds": r.get("seconds"), "cpu_seconds": r.get("cpu_seconds"),
                 "finished": round(float(r["written"]), 3), "result": _plain(r["result"])}
@@ -107,15 +105,6 @@ def export_cells(cache_dir, func, cells, path, *, note: str = "") -> dict:
     blob = lzma.compress(head + b"\n" + body, preset=9)
     atomic_write(Path(path), lambda tmp: Path(tmp).write_bytes(blob))
     return {"exported": len(entries), "missing": len(keys) - len(entries)}
-
-
-def _module_code(func):
-    """The code digest of ``func``'s module closure, computed once for a whole export (``None`` when the function keys
-    its cells finer, per cell): reading the closure's sources costs about 0.15 s, once per cell made exporting a
-    papers' grid of 25,000 cells take over half an hour."""
-    from genesel.experiments.codekey import function_digest
-
-    return None if getattr(func, "cache_code", None) is not None else function_digest(func)
 
 
 def _keep_finish_time(path: Path, finished) -> None:
@@ -148,10 +137,9 @@ def export_cached(cache_dir, func, path, *, note: str = "", keep=None) -> dict:
     to carry (default all). Returns ``{"exported", "missing", "stale", "skipped"}`` (stale: records of other code,
     parameters or version; skipped: cells ``keep`` turned down; neither exported)."""
     from genesel._core.store import RecordError, read_record
-    from genesel.experiments.grid import cell_key
+    from genesel.experiments.grid import cell_keys
 
-    code = _module_code(func)
-    cells, stale, skipped = [], 0, 0
+    stored, stale, skipped, cells = [], 0, 0, []  # (key, cell) of each readable record, its result not kept
     for p in sorted(func_folder(Path(cache_dir), func).glob("*.rec")):
         if p.name == "costs.rec":
             continue
@@ -159,13 +147,17 @@ def export_cached(cache_dir, func, path, *, note: str = "", keep=None) -> dict:
             rec = read_record(p, kind="cell")
         except (RecordError, OSError, MemoryError, ValueError):
             continue  # a grid reports and recomputes it when it runs
-        if not (isinstance(rec, dict) and isinstance(rec.get("cell"), dict)
-                and rec.get("key") == cell_key(func, rec["cell"], code=cell_code(func, rec["cell"], code))):
+        if isinstance(rec, dict) and isinstance(rec.get("cell"), dict):
+            stored.append((rec.get("key"), rec["cell"]))
+        else:
             stale += 1
-        elif keep is not None and not keep(rec["cell"]):
+    for (key, cell), own in zip(stored, cell_keys(func, [c for _, c in stored])):
+        if key != own:
+            stale += 1
+        elif keep is not None and not keep(cell):
             skipped += 1
         else:
-            cells.append(rec["cell"])
+            cells.append(cell)
     return {**export_cells(cache_dir, func, cells, path, note=note), "stale": stale, "skipped": skipped}
 
 

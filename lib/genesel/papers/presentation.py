@@ -111,8 +111,9 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         if hint is not None:
             raise ValueError(f"{exc}. Here {hint}") from None
         listed = re.findall(r"'([^']*)' \(\d+\)", str(exc)) if "the labels name" in str(exc) else []
-        notes = ([_missing_label_note(missing_label_classes(listed))] if missing_label_classes(listed) else []) + [
-            _case_variant_note(g) for g in case_variant_classes(listed)]
+        na = missing_label_classes(listed)
+        notes = [_missing_label_note(na)] if na else []
+        notes += [_case_variant_note(g) for g in case_variant_classes(listed)]
         if notes:  # "the labels name 3 classes: 'NA' (1), 'Tumor' (5), 'tumor' (1)": say what they are
             raise ValueError(f"{exc} ({'; '.join(notes)})") from None
         raise
