@@ -64,3 +64,28 @@ def test_the_data_table_has_no_empty_cell_when_the_classes_are_named_differently
     t = R.data_table(dataset_list(["prostate", str(path)], ["golub"], label="tissue"), max_genes=200)
     assert not t.isna().any().any(), t
     assert list(t["classes (samples)"]) == ["Tumor 52 / Normal 50", "tumour 40 / normal 22"]
+
+
+def _folds(warnings_by_fold, method="SMLR", dataset="alon", chosen='{"lam": 0.01}'):
+    return pd.DataFrame({"dataset": dataset, "method": method, "fold": range(len(warnings_by_fold)),
+                         "accuracy": 0.8, "best_params": chosen, "warnings": warnings_by_fold})
+
+
+def test_capped_folds_count_the_convergence_warnings_of_one_method():
+    cap = "ConvergenceWarning: SMLR: stopped at max_iter=20000 sweeps"
+    one_class = "DegenerateModelWarning: SMLR: the fitted model predicts 1 for every training sample (lam=0.5)"
+    res = pd.concat([_folds([cap, "", f"{cap} | {one_class}", one_class]),
+                     _folds([cap, cap], method="SVM"), _folds([cap], dataset="golub")])
+    assert R.capped_folds(res, "alon", "SMLR") == (2, 4)
+    assert R.capped_folds(res, "alon", "RVM") == (0, 0)
+    assert R._capped_note(res, "alon", "SMLR")["note"].startswith("in 2 of 4 folds a fit")
+    assert R._capped_note(res, "alon", "RVM") == {} and R._capped_note(None, "alon", "SMLR") == {}
+
+
+def test_warned_folds_say_the_inner_cv_fits_are_among_them_and_show_the_choice():
+    """A cell's warnings are those of every fit of its fold (GridSearchCV's inner fits too): SMLR's lam=0.5
+    predicting one class was listed as if the scored model did, with lam=0.01 chosen."""
+    text, table = R.warned_fits(_folds(["DegenerateModelWarning: ... lam=0.5 ...", ""]))
+    assert "inner CV" in text and "final fit" not in text.replace("final one", "")
+    assert list(table["chosen by the inner CV"]) == ["lam = 0.01"]
+    assert list(table.fold) == [1]

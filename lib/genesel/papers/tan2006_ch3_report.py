@@ -28,7 +28,8 @@ from genesel.papers.tan2006_ch3 import CLASSIFIERS, THESIS
 from genesel.stability import jaccard
 
 __all__ = ["thesis_name", "kernel_label", "data_table", "kernel_table", "one_class_note", "cv_summary",
-           "accuracy_table", "errors_table", "warned_fits", "pooled_rocs", "auc_table", "cpu_table", "ard_spread",
+           "accuracy_table", "errors_table", "warned_fits", "capped_folds", "pooled_rocs", "auc_table", "cpu_table",
+           "ard_spread",
            "cpu_display", "ard_table", "ard_capped_note", "n_variable_genes", "ard_holds", "spread_paragraph",
            "ard_top_genes", "top_genes_table", "top50_overlap", "spread_sentence", "paper_vs_rows", "differences",
            "LOCAL_MAXIMA", "evidence_note",
@@ -111,14 +112,29 @@ def errors_table(summary: dict) -> pd.DataFrame:
 
 
 def warned_fits(res: pd.DataFrame):
-    """(sentence, table or None): the final fits that raised a warning (data set, fold, method, accuracy, the
-    warnings), or a sentence saying that none did."""
+    """(sentence, table or None): the folds in which a fit raised a warning (data set, fold, method, the setting the
+    inner CV chose, accuracy, the warnings), or a sentence saying that none did. A cell records the warnings of
+    every fit of its fold, the inner CV's fits over the grid and the final fit alike (:func:`genesel.papers.
+    tan2006_ch3.cv_cell`), so a warning that names a setting other than the one chosen (e.g. SMLR's ``lam=0.5``
+    predicting one class when 0.01 was chosen) came from the inner CV, not from the model that was scored."""
     flagged = res[res.warnings != ""]
     if not len(flagged):
         return "No fit raised a warning (no constant predictor, every optimiser converged).", None
-    table = (flagged.assign(**{"data set": flagged.dataset.map(thesis_name), "fold": flagged.fold + 1})
-             [["data set", "fold", "method", "accuracy", "warnings"]])
-    return "**Fits that warned** (the warning names the cause; the fold's predictions are used as they are):", table
+    chosen = flagged.best_params.map(lambda b: ", ".join(f"{k} = {v}" for k, v in json.loads(b).items()) or "–")
+    table = (flagged.assign(**{"data set": flagged.dataset.map(thesis_name), "fold": flagged.fold + 1,
+                               "chosen by the inner CV": chosen})
+             [["data set", "fold", "method", "chosen by the inner CV", "accuracy", "warnings"]])
+    return ("**Folds in which a fit warned.** A fold's warnings are those of all its fits, the inner CV's over the "
+            "grid and the final one: a warning naming a setting other than the chosen one came from the inner CV "
+            "(it may have steered the choice), not from the model that was scored. The fold's predictions are used "
+            "as they are.", table)
+
+
+def capped_folds(res: pd.DataFrame, dataset: str, method: str) -> tuple[int, int]:
+    """(folds of ``method`` on ``dataset`` in which a fit stopped at its iteration cap, i.e. raised a
+    ``ConvergenceWarning``; all folds of it): the numbers of such folds come from weights short of the optimum."""
+    g = res[(res.dataset == dataset) & (res.method == method)]
+    return int(g.warnings.str.contains("ConvergenceWarning", regex=False).sum()), int(len(g))
 
 
 def pooled_rocs(res: pd.DataFrame, seed: int = 0) -> dict:
@@ -258,11 +274,24 @@ def top50_overlap(ard: pd.DataFrame) -> pd.DataFrame:
                          [round(jaccard(*s), 3) for s in overlap.values()]})
 
 
+def _capped_note(res, dataset, method) -> dict:
+    """{"note": ...} when some of the folds had a fit stopped at its iteration cap, else {}."""
+    if res is None:
+        return {}
+    k, n = capped_folds(res, dataset, method)
+    if not k:
+        return {}
+    return {"note": f"in {k} of {n} folds a fit (of the inner CV or the final one) stopped at its iteration cap "
+                    "before its optimality test held (ConvergenceWarning, listed under the accuracy tables): in "
+                    "those folds the choice of the setting, or the scores, come from weights short of the optimum"}
+
+
 def paper_vs_rows(datasets, summary: dict, rocs: dict, kernels: pd.DataFrame, cpu: pd.DataFrame,
-                  ard: pd.DataFrame, protocol: str, genes_label: str) -> list:
+                  ard: pd.DataFrame, protocol: str, genes_label: str, res: pd.DataFrame | None = None) -> list:
     """Rows for :func:`genesel.experiments.paper_vs_genesel`: the thesis' Colon AUCs and SVM errors, its verdicts
     (hardest data set, most and least accurate classifiers, the kernel, the costliest classifier) and the ARD
-    spread, beside this run's."""
+    spread, beside this run's. With the outer folds' cells (``res``), a Colon AUC whose folds include a fit stopped
+    at its iteration cap says how many (:func:`capped_folds`)."""
     acc, errors, n_total = summary["accuracy"], summary["errors"], summary["n_total"]
     aucs, ci = rocs["aucs"], rocs["ci"]
     auc_tab = _auc_frame(rocs, datasets)
@@ -272,7 +301,8 @@ def paper_vs_rows(datasets, summary: dict, rocs: dict, kernels: pd.DataFrame, cp
         for m in CLASSIFIERS:
             rows.append(dict(quantity=f"AUC Colon, {m}", protocol=f"{protocol}, pooled ROC, {genes_label}",
                              paper=f"≈ {THESIS['auc_colon'][m]:.2f}",
-                             genesel=f"{aucs[colon, m]:.3f} (95 % CI {format_range(ci[colon, m])})"))
+                             genesel=f"{aucs[colon, m]:.3f} (95 % CI {format_range(ci[colon, m])})",
+                             **_capped_note(res, colon, m)))
     if leuk in datasets:
         rows.append(dict(quantity="AUC Leukemia, all six", protocol=f"{protocol}, pooled ROC, {genes_label}",
                          paper="comparably excellent (Fig. 3.8)",
