@@ -143,3 +143,36 @@ def test_table3_counts_no_partial_total_when_a_fold_is_not_applicable(mirror):
     t = R.table3(pd.DataFrame(rows), fixed).iloc[0]
     assert np.isnan(t["variable Bayes errors"]) and np.isnan(t["variable Gibbs errors"])
     assert np.isnan(t["variable size"]) and t["fixed errors"] == 10
+
+
+def test_the_two_stump_figure_plots_a_count_file_in_the_units_of_its_intervals(tmp_path):
+    """A researcher's file of counts is fitted on counts per million (shah2012._task): the figure drew the raw counts
+    against intervals in counts per million, so samples sat on the wrong side of the margins they were classified
+    by. The samples are now drawn in the intervals' units, and the axes say which."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from genesel.papers import shah2012_report as R
+    from genesel.papers.presentation import dataset_list
+
+    rng = np.random.default_rng(0)
+    depth = np.repeat([1.0, 20.0], 6)  # two sequencing depths 20x apart
+    counts = rng.poisson(50, size=(12, 40)) * depth[:, None]
+    path = tmp_path / "counts.csv"
+    pd.DataFrame(counts.astype(int), columns=[f"G{i}" for i in range(40)],
+                 index=pd.Index([f"S{i}" for i in range(12)], name="sample")).assign(
+        group=["a", "b"] * 6).to_csv(path)
+    ref = dataset_list([str(path)], ["alon"], label="group", scale="counts")[0]
+    cpm = counts / counts.sum(axis=1, keepdims=True) * 1e6
+    final = dict(genes=[3, 7], intervals=[[cpm[:, 3].min(), cpm[:, 3].max()], [cpm[:, 7].min(), cpm[:, 7].max()]],
+                 directions=[1, -1], labels=["G3", "G7"], positive_class="a")
+    fig = R.plot_two_stumps(ref, final)
+    ax = fig.axes[0]
+    drawn = np.vstack([c.get_offsets() for c in ax.collections if type(c).__name__ == "PathCollection"])
+    assert np.allclose(np.sort(drawn[:, 0]), np.sort(cpm[:, 3]))
+    assert "counts per million" in ax.get_xlabel() and "counts per million" in ax.get_ylabel()
+    plt.close(fig)
+    np.testing.assert_allclose(R.stump_values(ref), cpm, rtol=1e-12)
+    assert R.axis_unit("alon", "raw-intensity") == "intensity (arbitrary units)"

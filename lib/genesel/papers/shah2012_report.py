@@ -14,14 +14,15 @@ import pandas as pd
 
 from genesel.datasets import display_name
 from genesel.dataref import is_file_reference
-from genesel.papers.common import load_task
+from genesel.papers.common import is_user_file, load_task
 from genesel.papers.shah2012 import (METHODS, MISSING_DATASETS, MNIST_PAIRS, PAPER_DATASETS, STUMP_METHODS,
                                      dataset_note, paper_table1, paper_table2, paper_table3, paper_table4,
                                      paper_table5)
 
 __all__ = ["paper_name", "check_methods", "summarise_cv", "not_applicable_note", "grid_table", "datasets_table",
            "missing_table", "table1", "table2", "table3", "table4", "table5", "cost_table", "cpu_sentence",
-           "paper_vs_rows", "plot_bound_vs_error", "plot_sparsity_vs_error", "plot_two_stumps", "paper_cell",
+           "paper_vs_rows", "plot_bound_vs_error", "plot_sparsity_vs_error", "plot_two_stumps", "stump_values",
+           "axis_unit", "paper_cell",
            "final_models_table", "estimated_seconds", "QUICK_BUDGET", "FULL_BUDGET", "permutation_spread",
            "bound_by_samples", "quick_leaves_out"]
 
@@ -392,6 +393,27 @@ def plot_sparsity_vs_error(summary: pd.DataFrame, title_extra: str = ""):
     return fig
 
 
+def stump_values(dataset: str) -> np.ndarray:
+    """The values the stump learners were fitted on, in which a final classifier's margin intervals are given: the
+    data set as read, or for a researcher's file of counts its counts per million of each sample's library (as
+    :mod:`genesel.papers.shah2012` prepares it for its cells; the figure must plot the samples in the intervals'
+    units)."""
+    ds = load_task(dataset)
+    if ds.scale == "counts" and is_user_file(dataset):
+        from genesel.preprocessing import CountNormalizer
+
+        return CountNormalizer(method="cpm", log=False).fit_transform(np.asarray(ds.X, dtype=np.float64))
+    return np.asarray(ds.X, dtype=np.float64)
+
+
+def axis_unit(dataset: str, scale: str | None) -> str:
+    """The words for a gene's axis in the stump figures: what the values are, from the data set's scale."""
+    if dataset.startswith("mnist_"):
+        return "pixel intensity (0-255)"
+    return {"raw-intensity": "intensity (arbitrary units)", "counts": "counts per million"}.get(
+        scale, "expression (log or standardised, as published)")
+
+
 def plot_two_stumps(dataset: str, final: dict, title_extra: str = ""):
     """The samples of ``dataset`` on the two genes of a two-stump PAC-Bayes classifier, with each stump's margin
     interval (shaded; the threshold is uniform on it) and the region the conjunction assigns to the positive
@@ -399,7 +421,7 @@ def plot_two_stumps(dataset: str, final: dict, title_extra: str = ""):
     import matplotlib.pyplot as plt
 
     ds = load_task(dataset)
-    X, y, classes = ds.X, ds.y, ds.classes
+    X, y, classes = stump_values(dataset), ds.y, ds.classes
     g1, g2 = final["genes"][:2]
     (a1, b1), (a2, b2) = final["intervals"][:2]
     d1, d2 = final["directions"][:2]
@@ -437,7 +459,7 @@ def plot_two_stumps(dataset: str, final: dict, title_extra: str = ""):
     ax.plot([], [], color="#2ca02c", lw=2, label="Bayes boundary (product of sigmas = 1/2)")
     ax.fill_between([], [], color="#ffbf80", alpha=0.35, label="margin intervals [a, b]")
     labs = final["labels"][:2]
-    unit = "pixel intensity" if dataset.startswith("mnist_") else "expression"
+    unit = axis_unit(dataset, ds.scale)
     ax.set_xlabel(f"{labs[0]}: {unit}" + (" (log scale)" if logs[0] else ""))
     ax.set_ylabel(f"{labs[1]}: {unit}" + (" (log scale)" if logs[1] else ""))
     if logs[0]:
