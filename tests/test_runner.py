@@ -170,3 +170,27 @@ def test_savefig_is_atomic_titled_and_world_readable(tmp_path, monkeypatch):
     assert path == tmp_path / "test_titled.png" and path.stat().st_size > 0
     assert stat.S_IMODE(path.stat().st_mode) & stat.S_IROTH
     assert not list(tmp_path.glob(".*"))  # no temporary file left behind
+
+
+def test_a_run_from_the_cache_alone_says_so_beside_its_wall_time(tmp_path):
+    """The papers' 0.2.0 tables were made with --cache-only: their run records gave 17 s of wall time as if that were
+    the full run's; the record now says the cells were computed earlier, and the on-record line prints it."""
+    import json
+
+    import nbformat
+
+    from genesel.records import onrecord
+    from genesel.records.runner import CACHE_ONLY_NOTE, _record
+
+    known = {"quick": {"default": True, "help": "a first look"}}
+    for cache_only in (False, True):
+        out = tmp_path / f"nb_{cache_only}.ipynb"
+        nbformat.write(nbformat.v4.new_notebook(), str(out))
+        figs = tmp_path / f"figs_{cache_only}"
+        figs.mkdir()
+        _record(out, "full", {}, known, figs, wall_seconds=17.4, cache_only=cache_only)
+        run = json.loads((figs / f"nb_{cache_only}_run.json").read_text())
+        line = onrecord._run_line(run)
+        assert ("cache alone" in line) is cache_only, line
+        assert (run.get("note") == CACHE_ONLY_NOTE) is cache_only
+        assert nbformat.read(str(out), as_version=4).metadata["genesel"].get("cache_only", False) is cache_only

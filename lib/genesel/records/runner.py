@@ -210,12 +210,18 @@ def _jsonable(value):
     return json.loads(json.dumps(value, default=str))
 
 
+#: what a run from the cell cache alone says of itself (its wall time is the report's, not the computation's)
+CACHE_ONLY_NOTE = ("Made from its cells' cache alone (`--cache-only`): every cell was computed earlier by the same "
+                   "code, and the wall time is that of the tables and figures, not of the computation.")
+
+
 def _record(out: Path, mode: str, parameters: dict, known: dict, figures_dir: Path | None = None,
-            wall_seconds: float | None = None) -> None:
+            wall_seconds: float | None = None, cache_only: bool = False) -> None:
     """Write the run's mode, parameters and provenance (commit, machine, libraries, date:
     :func:`genesel.records.provenance.provenance`) into the executed notebook's metadata
     (``metadata.genesel``), and, when the run wrote figures or tables to ``figures_dir``, the same record as
-    ``<figures_dir>/<notebook>_run.json`` beside them."""
+    ``<figures_dir>/<notebook>_run.json`` beside them. A run from the cache alone says so (``cache_only`` and
+    :data:`CACHE_ONLY_NOTE`, which :mod:`genesel.records.onrecord` prints beside its wall time)."""
     import nbformat
 
     from genesel._core.io import atomic_write
@@ -228,12 +234,14 @@ def _record(out: Path, mode: str, parameters: dict, known: dict, figures_dir: Pa
     record = _jsonable({
         "mode": mode, "parameters": values, "defaults": {n: known[n]["default"] for n in known},
         "overrides": run_overrides(parameters, known), "help": {n: known[n]["help"] for n in known},
-        "provenance": provenance(), "wall_seconds": None if wall_seconds is None else round(float(wall_seconds), 1)})
+        "provenance": provenance(), "wall_seconds": None if wall_seconds is None else round(float(wall_seconds), 1),
+        **({"cache_only": True, "note": CACHE_ONLY_NOTE} if cache_only else {})})
     nb.metadata["genesel"] = record
     atomic_write(out, lambda tmp: nbformat.write(nb, tmp))
     if figures_dir is not None and Path(figures_dir).is_dir():
         name = out.name.removeprefix(".").removesuffix(".running.ipynb").removesuffix(".ipynb")
-        run = {k: record[k] for k in ("mode", "parameters", "overrides", "provenance", "wall_seconds")}
+        run = {k: record[k] for k in ("mode", "parameters", "overrides", "provenance", "wall_seconds", "cache_only",
+                                      "note") if k in record}
         atomic_write(Path(figures_dir) / f"{name}_run.json",
                      lambda tmp: Path(tmp).write_text(json.dumps(run, indent=1, sort_keys=True) + "\n"))
 
@@ -284,7 +292,8 @@ def execute_notebook(path: Path, out_dir: Path, quick: bool = True, parameters: 
         raise
     finally:
         if finished and tmp.exists():
-            _record(tmp, "quick" if quick else "full", parameters, known, figures_dir, time.perf_counter() - t0)
+            _record(tmp, "quick" if quick else "full", parameters, known, figures_dir, time.perf_counter() - t0,
+                    cache_only=cache_only)
             os.replace(tmp, out)
         else:
             tmp.unlink(missing_ok=True)
