@@ -397,7 +397,8 @@ def stump_values(dataset: str) -> np.ndarray:
     """The values the stump learners were fitted on, in which a final classifier's margin intervals are given: the
     data set as read, or for a researcher's file of counts its counts per million of each sample's library (as
     :mod:`genesel.papers.shah2012` prepares it for its cells; the figure must plot the samples in the intervals'
-    units)."""
+    units). The same rule as that module's private ``_task``, written again here because that module is in its
+    cells' cache key: join the two (a public function there) when it next changes."""
     ds = load_task(dataset)
     if ds.scale == "counts" and is_user_file(dataset):
         from genesel.preprocessing import CountNormalizer
