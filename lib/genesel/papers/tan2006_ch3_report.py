@@ -29,7 +29,8 @@ from genesel.stability import jaccard
 
 __all__ = ["thesis_name", "kernel_label", "data_table", "kernel_table", "one_class_note", "cv_summary",
            "accuracy_table", "errors_table", "warned_fits", "capped_folds", "pooled_rocs", "auc_table", "cpu_table",
-           "ard_spread", "cpu_display", "ard_table", "ard_capped_note", "n_variable_genes", "ard_holds", "spread_paragraph",
+           "ard_spread", "cpu_display", "ard_table", "ard_capped_note", "n_variable_genes", "ard_holds",
+           "spread_paragraph",
            "ard_top_genes", "top_genes_table", "top50_overlap", "spread_sentence", "paper_vs_rows", "differences",
            "LOCAL_MAXIMA", "evidence_note",
            "cpu_bullet", "ard_bullet", "fmt_pair", "file_tag", "accuracy_figure", "auc_bootstrap", "auc_figure",
