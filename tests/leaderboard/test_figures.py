@@ -43,19 +43,25 @@ def test_wilson_interval_is_the_closed_form_and_scipys_for_whole_counts():
         wilson_interval(1.2, 10)
 
 
-def test_label_placement_keeps_crowded_labels_apart():
-    """Eight long labels on points a few pixels apart: placed one by one, no two rendered boxes intersect (a naive
-    placement at a fixed offset overlaps them all: the check can fail)."""
+def _crowded():
+    """Eight points a few pixels apart with long names: (fig, ax, x, y, names)."""
     fig, ax = plt.subplots(figsize=(7, 5))
     x = np.linspace(1, 1.4, 8)
     y = np.linspace(5, 5.8, 8)
     ax.plot(x, y, "o")
     ax.set_xlim(0, 10)
     ax.set_ylim(0, 10)
-    names = [f"method number {i} + SVM" for i in range(8)]
-    texts = L.place_labels(ax, x, y, names, fontsize=12)
+    return fig, ax, x, y, [f"method number {i} + SVM" for i in range(8)]
+
+
+def test_label_placement_keeps_crowded_labels_apart():
+    """Eight long labels on points a few pixels apart: placed one by one, no two rendered boxes intersect (a naive
+    placement at a fixed offset overlaps them all: the check can fail)."""
+    fig, ax, x, y, names = _crowded()
+    texts = L.place_labels(ax, x, y, names, fontsize=12, bbox=dict(boxstyle="round,pad=0.15", fc="white"))
     assert len(texts) == 8 and [t.get_text() for t in texts] == names
-    assert L.overlaps(texts) == []
+    # their white boxes as drawn keep 2 points of space between them (labels that touched read as one)
+    assert L.overlaps(texts, gap=2) == []
     naive = [ax.annotate(n, (a, b), xytext=(5, 5), textcoords="offset points", fontsize=12)
              for n, a, b in zip(names, x, y)]
     assert len(L.overlaps(naive)) > 0
@@ -87,7 +93,7 @@ def test_every_front_point_has_one_label_and_no_labels_overlap(pareto_figs):
             if not title:
                 continue
             labels = _panel_labels(ax)
-            assert L.overlaps(labels) == [], (against, title)
+            assert L.overlaps(labels, gap=2) == [], (against, title)  # white boxes as drawn, 2 points apart
             names = [t.get_text() for t in labels]
             assert len(names) == len(set(names)) and len(names) >= 1, (against, title, names)
 
@@ -200,3 +206,19 @@ def test_a_one_panel_figure_fills_its_height(summary):
         legend = fig.legends[0].get_window_extent(r)
         assert legend.x0 > box.x1 and legend.x1 <= fig.bbox.x1 + 1
         plt.close(fig)
+
+
+def test_labels_keep_their_white_boxes_apart_not_just_their_texts():
+    """Labels with a white box (as the fronts draw them) placed with no space around their texts touch or cover one
+    another's boxes as drawn, and read as one label ("SMLR selector + SVM SVM (all genes)" on the 0.2.0 preview's
+    Chandran metastasis panel); the default space keeps them apart. :func:`labels.overlaps` measures the boxes as
+    drawn: the check can fail."""
+    fig, ax, x, y, names = _crowded()
+    box = dict(boxstyle="round,pad=0.15", fc="white")  # the fronts' boxes
+    tight = L.place_labels(ax, x, y, names, fontsize=12, gap=0.0, bbox=box)
+    assert L.overlaps(tight, gap=2) != []
+    for t in tight:
+        t.remove()
+    spaced = L.place_labels(ax, x, y, names, fontsize=12, bbox=box)
+    assert L.overlaps(spaced, gap=2) == []
+    plt.close(fig)

@@ -168,7 +168,8 @@ def class_balance(summary: pd.DataFrame, max_share: float = 0.4, lean: float = 0
             + f" a {smaller} class under {100 * max_share:.0f} % of the samples ("
             + ", ".join(f"{dataset_title(d)} {100 * v:.0f} %" for d, v in zip(sets["dataset"],
                                                                                 sets["smaller_class_share"])) + ")."]
-    text.append(f"Leaning towards the {smaller} class by more than {100 * lean:.0f} points on average: "
+    text.append(f"Leaning towards the {smaller} class (its share of the test predictions above its share of the "
+                f"samples) by more than {100 * lean:.0f} percentage points, on average over these data sets: "
                 + (named(small) if len(small) else "no method") + f". Towards the {larger}: "
                 + (named(large) if len(large) else "no method") + ".")
     if multi:

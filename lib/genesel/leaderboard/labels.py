@@ -3,11 +3,12 @@ renderer's own bounding boxes (a report module: no cell imports it).
 
 For each point in turn, the label is tried at offsets around it (right, left, above, below and the diagonals, then
 the same farther out, up to ``max_distance`` points away, joined to its point by a thin leader line once it is
-away from it); the first offset at which its bounding box lies inside the axes and overlaps neither a label placed
-before nor any point's marker is kept. Points are labelled in order of their crowding (the most crowded first, so
+away from it); the first offset at which its bounding box, widened by ``gap`` points on every side (the label's
+white box and some space beyond it), lies inside the axes and overlaps neither a label placed before nor any
+point's marker is kept. Points are labelled in order of their crowding (the most crowded first, so
 that they get the near places). A label with no free place keeps the candidate of least overlap (covering another
-label weighs 100 times covering a marker), so every point keeps its one label; :func:`overlaps` counts what is
-left.
+label weighs 100 times covering a marker), so every point keeps its one label; :func:`overlaps`
+counts what is left, on the boxes as drawn (a label's white box included) and with the space between them.
 
 Written here rather than taking ``adjustText`` (a well-kept package, but a new dependency for 40 lines): the
 fronts label a handful of points per panel, a greedy search over fixed candidates suffices there, is deterministic
@@ -32,11 +33,12 @@ def _box_overlap(a, b) -> float:
 
 
 def place_labels(ax, x, y, texts, *, fontsize: float = 12, marker_points: float = 10, max_distance: float = 150,
-                 others=None, avoid=(), **text_kw) -> list:
+                 others=None, avoid=(), gap: float = 3.5, **text_kw) -> list:
     """Label the points (``x``, ``y``) in data coordinates of ``ax`` with ``texts`` (module docstring); ``others``:
     more points (an (m, 2) array in data coordinates) whose markers the labels keep clear of; ``avoid``: artists
-    (a note in the panel, say) the labels keep clear of. The axes' limits must be final (set them first). Returns
-    the annotations, in the order of ``texts``."""
+    (a note in the panel, say) the labels keep clear of; ``gap``: points kept free around each label (two labels'
+    texts stay at least twice that apart, their white boxes about 3 points at the default). The axes' limits must
+    be final (set them first). Returns the annotations, in the order of ``texts``."""
     fig = ax.figure
     renderer = fig.canvas.get_renderer()  # the layout must be final: text extents and transforms are read from it
     to_px = fig.dpi / 72.0
@@ -45,6 +47,7 @@ def place_labels(ax, x, y, texts, *, fontsize: float = 12, marker_points: float 
         [pts, ax.transData.transform(np.asarray(others, float))])
     r = marker_points * to_px / 2.0
     markers = [(px - r, py - r, px + r, py + r) for px, py in every]
+    g = gap * to_px
     frame = ax.get_window_extent(renderer)
     frame = (frame.x0, frame.y0, frame.x1, frame.y1)
     crowd = [int(np.sum(np.hypot(*(every - p).T) < 60 * to_px)) for p in pts]
@@ -64,7 +67,7 @@ def place_labels(ax, x, y, texts, *, fontsize: float = 12, marker_points: float 
                 t = ax.annotate(texts[i], (x[i], y[i]), xytext=off, textcoords="offset points", ha=ha, va=va,
                                 fontsize=fontsize, **text_kw)
                 bb = t.get_window_extent(renderer)
-                box = (bb.x0 - 2, bb.y0 - 2, bb.x1 + 2, bb.y1 + 2)
+                box = (bb.x0 - g, bb.y0 - g, bb.x1 + g, bb.y1 + g)
                 t.remove()
                 outside = (max(frame[0] - box[0], 0) + max(box[2] - frame[2], 0)
                            + max(frame[1] - box[1], 0) + max(box[3] - frame[3], 0))
@@ -86,8 +89,8 @@ def place_labels(ax, x, y, texts, *, fontsize: float = 12, marker_points: float 
 
 
 def text_boxes(texts) -> list:
-    """Display-space bounding boxes (x0, y0, x1, y1) of the given text artists (an annotation's text without its
-    leader line), from their figure's renderer."""
+    """Display-space bounding boxes (x0, y0, x1, y1) of the given text artists as drawn: the text and its white box
+    where it has one (``bbox=``), without an annotation's leader line; from their figure's renderer."""
     from matplotlib.text import Text
 
     out, drawn = [], set()
@@ -96,13 +99,23 @@ def text_boxes(texts) -> list:
         if id(fig) not in drawn:
             fig.canvas.draw()
             drawn.add(id(fig))
-        bb = Text.get_window_extent(t, fig.canvas.get_renderer())  # the text's own box, without a leader line
-        out.append((bb.x0, bb.y0, bb.x1, bb.y1))
+        renderer = fig.canvas.get_renderer()
+        bb = Text.get_window_extent(t, renderer)  # the text's own box, without a leader line
+        box = [bb.x0, bb.y0, bb.x1, bb.y1]
+        patch = t.get_bbox_patch()
+        if patch is not None:  # the white box drawn behind it reaches beyond the text
+            pb = patch.get_window_extent(renderer)
+            box = [min(box[0], pb.x0), min(box[1], pb.y0), max(box[2], pb.x1), max(box[3], pb.y1)]
+        out.append(tuple(box))
     return out
 
 
-def overlaps(texts) -> list:
-    """Pairs (i, j) of the given text artists whose rendered bounding boxes intersect."""
+def overlaps(texts, gap: float = 0.0) -> list:
+    """Pairs (i, j) of the given text artists whose boxes as drawn (:func:`text_boxes`) intersect or come closer
+    than ``gap`` points to each other."""
     boxes = text_boxes(texts)
+    if boxes and gap:
+        g = gap * texts[0].figure.dpi / 72.0 / 2.0
+        boxes = [(b[0] - g, b[1] - g, b[2] + g, b[3] + g) for b in boxes]
     return [(i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes))
             if _box_overlap(boxes[i], boxes[j]) > 0]
