@@ -5,10 +5,10 @@ For each point in turn, the label is tried at offsets around it (right, left, ab
 the same farther out, up to ``max_distance`` points away, joined to its point by a thin leader line once it is
 away from it); the first offset at which its bounding box, widened by ``gap`` points on every side (the label's
 white box and some space beyond it), lies inside the axes and overlaps neither a label placed before nor any
-point's marker is kept. Points are labelled in order of their crowding (the most crowded first, so
-that they get the near places). A label with no free place keeps the candidate of least overlap (covering another
-label weighs 100 times covering a marker), so every point keeps its one label; :func:`overlaps`
-counts what is left, on the boxes as drawn (a label's white box included) and with the space between them.
+point's marker is kept. Points are labelled in order of their crowding (the most crowded first, so that they get
+the near places). A label with no free place keeps the candidate of least overlap (covering another label weighs
+100 times covering a marker), so every point keeps its one label; :func:`overlaps` counts what is left, on the
+boxes as drawn (a label's white box included) and with the space between them.
 
 Written here rather than taking ``adjustText`` (a well-kept package, but a new dependency for 40 lines): the
 fronts label a handful of points per panel, a greedy search over fixed candidates suffices there, is deterministic
@@ -100,13 +100,9 @@ def text_boxes(texts) -> list:
             fig.canvas.draw()
             drawn.add(id(fig))
         renderer = fig.canvas.get_renderer()
-        bb = Text.get_window_extent(t, renderer)  # the text's own box, without a leader line
-        box = [bb.x0, bb.y0, bb.x1, bb.y1]
-        patch = t.get_bbox_patch()
-        if patch is not None:  # the white box drawn behind it reaches beyond the text
-            pb = patch.get_window_extent(renderer)
-            box = [min(box[0], pb.x0), min(box[1], pb.y0), max(box[2], pb.x1), max(box[3], pb.y1)]
-        out.append(tuple(box))
+        patch = t.get_bbox_patch()  # the white box drawn behind the text holds it, and reaches beyond it
+        bb = patch.get_window_extent(renderer) if patch is not None else Text.get_window_extent(t, renderer)
+        out.append((bb.x0, bb.y0, bb.x1, bb.y1))  # the text's own box, without a leader line
     return out
 
 
