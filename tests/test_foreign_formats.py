@@ -138,6 +138,25 @@ def test_annotation_columns_after_the_gene_id_are_named_and_the_conversion_reads
     np.testing.assert_allclose(ds.X, X, rtol=1e-12)
 
 
+def test_a_text_column_beside_the_labels_is_named_with_groups_not_as_annotation(tmp_path):
+    """A samples x genes table with its label column and a donor column, read without groups=: the notebooks called
+    it "a genes x samples table whose gene ID is followed by 2 annotation columns" and offered to drop the labels too.
+    Given the label, the other text column is named with groups= and the file reads with it."""
+    X, y, samples, genes = _table()
+    table = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes)
+    table.insert(0, "class", y)
+    table.insert(1, "donor", [f"d{i // 2}" for i in range(len(samples))])
+    path = tmp_path / "with_donor.csv"
+    table.to_csv(path)
+    with pytest.raises(ValueError, match=r"samples x genes table with 1 text column besides its labels \('class'\): "
+                                         r"'donor'.*pass groups='donor'") as err:
+        dataset_list([str(path)], ["alon"], label="class")
+    assert "annotation column" not in str(err.value)
+    ds = load_dataset(path, label="class", groups="donor")
+    np.testing.assert_allclose(ds.X, X, rtol=1e-12)
+    assert ds.extra["n_groups"] == len(samples) // 2
+
+
 def test_a_stray_word_in_a_sample_column_gets_no_annotation_hint(tmp_path):
     """A non-numeric value among the samples is a fault of the data, not an annotation column: the reader's own
     message stands."""

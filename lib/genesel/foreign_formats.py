@@ -169,9 +169,11 @@ def _comment_lines_hint(path: Path, lines: list[str]) -> str | None:
             "read expression.csv with the same label and sample sheet")
 
 
-def _annotation_columns_hint(path: Path, lines: list[str], error: str) -> str | None:
+def _annotation_columns_hint(path: Path, lines: list[str], error: str, label=None) -> str | None:
     """A genes x samples table whose first columns after the gene ID hold text (a symbol, a description), where the
-    reader stopped at a non-numeric value in one of them: name those columns and the pandas line that drops them."""
+    reader stopped at a non-numeric value in one of them: name those columns and the pandas line that drops them.
+    When ``label`` (the labels' column) is one of those text columns, the table holds the samples as rows and the
+    other text columns are the samples' (a donor, a batch): name them and ``groups=`` instead."""
     stopped = re.search(r"column '([^']*)' \(field (\d+)", error)
     if "non-numeric value" not in error or stopped is None:
         return None
@@ -187,6 +189,17 @@ def _annotation_columns_hint(path: Path, lines: list[str], error: str) -> str | 
     n_leading = next((i for i in range(1, len(header)) if not is_text[i]), len(header)) - 1  # text right after the ID
     names = header[1:1 + n_leading]
     n_numeric_after = sum(not t for t in is_text[1 + n_leading:])
+    if isinstance(label, str) and label in names and stopped.group(1) in names and stopped.group(1) != label:
+        others = [c for c in names if c != label]
+        col = stopped.group(1)
+        seen = list(dict.fromkeys(r[header.index(col)] for r in rows))[:3]
+        return (f"a samples x genes table with {len(others)} text column{'s' if len(others) > 1 else ''} besides its "
+                f"labels ({label!r}): {', '.join(repr(c) for c in others)}, which the readers take for genes "
+                f"({col!r} holds {', '.join(repr(v) for v in seen)}, ...). If {col!r} names each sample's patient or "
+                f"donor (their samples kept together in every split), pass groups={col!r} (a notebook's -p groups "
+                f"{col}); otherwise leave the column out, e.g. with pandas: pd.read_csv({str(path)!r}, sep={sep!r}, "
+                f"index_col=0).drop(columns={others!r}).to_csv('expression.csv'). (The reader's 'did you mean "
+                "label=' does not apply: the labels are given)")
     if not names or stopped.group(1) not in names or n_numeric_after < 2:
         return None
     return (f"a genes x samples table whose gene ID ({header[0]!r}) is followed by {len(names)} annotation "
@@ -318,12 +331,13 @@ def sequencing_quantities_note(ds) -> str | None:
             "file's reference to normalise them by library size (TMM) before the log.")
 
 
-def foreign_format_hint(path, error: str | None = None) -> str | None:
+def foreign_format_hint(path, error: str | None = None, label=None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), featureCounts
     output, a GCT file, a table preceded by comment lines, a table of quoted numbers whose thousands mark is the
     separator, a table separated by spaces, or (given the reader's message ``error``) a genes x samples table with
-    annotation columns after the gene ID (the message names the column it stopped at), a table whose lines end with
-    the separator, or a file whose gene IDs repeat; None otherwise (including a path that is not a file)."""
+    annotation columns after the gene ID (the message names the column it stopped at; given ``label``, the labels'
+    column, a samples x genes table's other text columns instead), a table whose lines end with the separator, or a
+    file whose gene IDs repeat; None otherwise (including a path that is not a file)."""
     path = Path(path)
     if not path.is_file():
         return None
@@ -355,7 +369,7 @@ def foreign_format_hint(path, error: str | None = None) -> str | None:
     hint = (_comment_lines_hint(path, text_lines) or _grouped_numbers_hint(path, text_lines)
             or _space_separated_hint(path, text_lines))
     if hint is None and error:
-        hint = _annotation_columns_hint(path, text_lines, error)
+        hint = _annotation_columns_hint(path, text_lines, error, label)
     if hint is None and error and "gene '' has no value" in error:
         hint = _trailing_separator_hint(path, text_lines)
     if hint is None and error and "duplicated gene ID" in error:
