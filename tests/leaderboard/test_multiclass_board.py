@@ -131,6 +131,15 @@ def test_the_board_parameter_keeps_the_two_boards_apart(tmp_path):
     assert "ANOVA F + SVM" in T.method_parameter(None, "multiclass")
     assert "ANOVA F + SVM" not in T.method_parameter(None, "binary")
     assert "khan" in C.excluded_sets("binary") and "alon" in C.excluded_sets("multiclass")
+    # the .632+ comparison's sets follow the board (SRBCT's was refused by name on the multi-class board, 78f62bd)
+    svm = ["SVM (all genes)"]
+    assert T.boot_parameter(["khan"], ["khan"], svm, "multiclass") == (["khan"], svm)
+    assert T.boot_parameter(None, ["khan", "sorlie"], svm, "multiclass") == (["khan"], svm)
+    assert T.boot_parameter(["alon"], ["golub"], svm, "binary") == (["alon"], svm)
+    with pytest.raises(ValueError, match="parameter 'boot_datasets': .* is not for the binary board"):
+        T.boot_parameter(["khan"], ["alon"], svm, "binary")
+    with pytest.raises(ValueError, match="parameter 'boot_datasets': .* is not for the multiclass board"):
+        T.boot_parameter(["alon"], ["khan"], svm, "multiclass")
 
 
 @pytest.mark.parametrize("sizes,remedy", [((5, 4, 3), "board='binary' with classes=['A+', 'B é']"),

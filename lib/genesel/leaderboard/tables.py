@@ -160,11 +160,13 @@ def dataset_parameter(value, default, name="datasets", *, label=None, rows=None,
     return dataset_list(value, default, name, label=label, rows=rows, classes=classes, groups=groups, scale=scale)
 
 
-def boot_parameter(value, datasets, methods, **options) -> tuple[list, list]:
+def boot_parameter(value, datasets, methods, board: str = "binary", **options) -> tuple[list, list]:
     """(the data sets, the methods) of the .632+ bootstrap comparison with Díaz-Uriarte & Alvarez de Andrés 2006:
-    by default the data sets of this run that their Table 2 has (Colon, Leukemia, Prostate: a user's file has no
-    published reference), or those ``value`` names (a user's file included, when asked; ``[]``: none); the methods
-    are those of their table that this run keeps (none left: no comparison)."""
+    by default the data sets of this run that their Table 2 has (Colon, Leukemia, Prostate; SRBCT on the multi-class
+    board: a user's file has no published reference), or those ``value`` names (a user's file included, when asked;
+    ``[]``: none), each of them a set of this run's ``board`` (:func:`board_parameter`'s rule: a set of the other
+    board is refused by name); the methods are those of their table that this run keeps (none left: no
+    comparison)."""
     from genesel.leaderboard.cells import DU2006_METHODS, DU2006_VIEWS
     from genesel.papers.presentation import as_list
 
@@ -175,7 +177,10 @@ def boot_parameter(value, datasets, methods, **options) -> tuple[list, list]:
               str(value).strip().startswith("[") else [value]):
         boot = []
     else:
-        boot = dataset_parameter(value, [], "boot_datasets", **options)
+        try:
+            boot = board_parameter(board, value, False, **options)[1]
+        except ValueError as exc:
+            raise ValueError(str(exc).replace("parameter 'datasets'", "parameter 'boot_datasets'")) from None
     return (boot, boot_methods) if boot_methods else ([], [])
 
 

@@ -211,8 +211,9 @@ def dataset_list(value, default, name: str = "datasets", *, binary: bool = True,
             except ValueError as exc:
                 raise ValueError(f"parameter {name!r}: {exc} (or give the path of a file of your own)") from None
             if binary and spec.classes is None:
-                raise ValueError(f"parameter {name!r}: {spec.name!r} has more than two classes; this notebook's "
-                                 "methods are binary (choose a two-class data set, e.g. golub, alon, singh)")
+                raise ValueError(f"parameter {name!r}: {spec.name!r} has more than two classes, and only two-class "
+                                 "data sets run here (e.g. golub, alon, singh); the leaderboard's multi-class board "
+                                 "takes it (notebook 06 with -p board multiclass)")
             key = spec.name
         if key not in out:
             out.append(key)
