@@ -163,7 +163,12 @@ def test_a_users_file_adds_its_preprocessing_in_every_training_part(mirror, tmp_
     after, what = cost.estimated_seconds([ref], ["SVM (all genes)"], boot_datasets=[], **kw)
     per_cell = cost.cell_cpu_seconds("SVM (all genes)", 62, 50, 3, True)[0]
     assert after - cost._OVERHEAD == pytest.approx(3 * (per_cell + 0.5 * 4))
-    assert after > before and "of your file's preprocessing in every training part" in what
+    assert after > before and "of it your file's preprocessing (fitted again in every training part" in what
+    # the sentence states the total over the cells (on 78f62bd it read as the cost of one training part)
+    from genesel.papers.presentation import format_seconds
+
+    n_cells_parts = 3 * 4  # 3 outer folds x (3 inner + 1) training parts
+    assert f"{format_seconds(0.5 * n_cells_parts)} CPU of it your file's preprocessing" in what
 
 
 def test_a_k_class_data_set_costs_k_times_the_binary_scaled_estimate():

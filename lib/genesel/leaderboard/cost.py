@@ -259,8 +259,8 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
             + "; most of it "
             + " and ".join(f"{m} ({100 * s / total:.0f} %)" for m, s in top if total > 0)
             + "; scaled from the committed full run's CPU per fold"
-            + (f", with {format_seconds(prep)} CPU of your file's preprocessing in every training part" if prep > 1
-               else ""))
+            + (f", {format_seconds(prep)} CPU of it your file's preprocessing (fitted again in every training "
+               "part of every cell)" if prep > 1 else ""))
     if guessed:
         what += (f"; {', '.join(sorted(guessed))}: no committed cost yet, counted as the median method")
     return _OVERHEAD + total / parallel, what
