@@ -75,6 +75,37 @@ def test_the_message_names_the_format_and_its_conversion_reads(tmp_path, kind):
     assert ds.scale == ("counts" if kind == "featureCounts" else "log")
 
 
+@pytest.mark.parametrize("notes", [0, 3])
+def test_a_genomestudio_export_is_named_and_its_conversion_keeps_the_signals(tmp_path, notes):
+    """Illumina's GenomeStudio writes, for each sample, <sample>.AVG_Signal beside its Detection Pval, BEAD_STDERR and
+    Avg_NBEADS columns (often after a few lines of notes): the readers took every column for a sample (or the notes
+    for the header). The notebooks name the layout, and the pandas lines they print keep the signals, named by their
+    samples: the converted file reads with the sample sheet, the values those of the AVG_Signal columns."""
+    rng = np.random.default_rng(4)
+    samples = [f"{5000 + i}_A" for i in range(8)]
+    table = {"PROBE_ID": [f"ILMN_{1000000 + j}" for j in range(30)], "SYMBOL": [f"GENE{j}" for j in range(30)]}
+    signal = rng.lognormal(6, 1, (30, 8)).round(2)
+    for i, s in enumerate(samples):
+        table[f"{s}.AVG_Signal"] = signal[:, i]
+        table[f"{s}.Detection Pval"] = rng.uniform(0, 0.2, 30).round(4)
+        table[f"{s}.BEAD_STDERR"] = rng.uniform(1, 10, 30).round(3)
+        table[f"{s}.Avg_NBEADS"] = rng.integers(10, 40, 30)
+    path = tmp_path / "SampleProbeProfile.txt"
+    head = "".join(f"Illumina Inc. GenomeStudio note {k}\n" for k in range(notes))
+    path.write_text(head + pd.DataFrame(table).to_csv(sep="\t", index=False))
+    sheet = tmp_path / "sheet.csv"
+    pd.DataFrame({"sample": samples, "group": ["ctl"] * 4 + ["trt"] * 4}).to_csv(sheet, index=False)
+    with pytest.raises(ValueError, match=rf"is an Illumina GenomeStudio export \(its header, line {notes + 1}: for "
+                                         r"each of 8 samples .*Avg_NBEADS, BEAD_STDERR, Detection Pval") as err:
+        dataset_list([str(path)], ["alon"], label=str(sheet))
+    code = re.search(r"(df = pd\.read_csv\(.*?\.to_csv\('expression\.csv'\))", str(err.value)).group(1)
+    out = tmp_path / "expression.csv"
+    exec(code.replace(".to_csv('expression.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    ds = load_dataset(out, label=str(sheet))
+    assert list(ds.sample_ids) == samples and ds.X.shape == (8, 30)
+    np.testing.assert_array_equal(ds.X, signal.T)
+
+
 def test_an_excel_workbook_is_named_and_a_readable_file_gets_no_hint(tmp_path):
     with pytest.raises(ValueError, match="is an Excel workbook.*Save As > CSV"):
         dataset_list([str(_xlsx(tmp_path))], ["alon"], label="class")

@@ -30,6 +30,7 @@ under way. Reading these formats directly, and the readers' own refusal of a cov
 
 from __future__ import annotations
 
+import csv
 import gzip
 import re
 from pathlib import Path
@@ -167,6 +168,37 @@ def _comment_lines_hint(path: Path, lines: list[str]) -> str | None:
             "exported it), which genesel's readers take for the table's header. Convert it with pandas: "
             f"pd.read_csv({str(path)!r}, sep={sep!r}, skiprows={n}, index_col=0).to_csv('expression.csv'), then "
             "read expression.csv with the same label and sample sheet")
+
+
+#: the per-sample columns of an Illumina GenomeStudio (BeadStudio) export, "<sample>.AVG_Signal" and its companions
+_GENOMESTUDIO = re.compile(r"\.(AVG_Signal|Detection[ _]?Pval|BEAD_STD(?:ERR|EV)|Avg_NBEADS|NARRAYS|ARRAY_STDEV)$",
+                           re.IGNORECASE)
+
+
+def _genomestudio_hint(path: Path, lines: list[str]) -> str | None:
+    """An Illumina GenomeStudio (BeadStudio) export: for each sample an ``<sample>.AVG_Signal`` column (the
+    expression) beside its ``Detection Pval``, ``BEAD_STDERR`` and ``Avg_NBEADS`` columns, which the readers would take
+    for samples of their own; often after a few lines of the tool's notes. Name the layout and the pandas line that
+    keeps the signals, named by their samples."""
+    for n, line in enumerate(lines):
+        if "avg_signal" not in line.lower():
+            continue
+        sep = "\t" if "\t" in line else ","
+        try:
+            fields = split_fields(line, sep)
+        except csv.Error:  # not a text line (a binary file's bytes)
+            continue
+        signals = [f for f in fields if re.search(r"\.AVG_Signal$", f, re.IGNORECASE)]
+        if len(signals) >= 2 and any(_GENOMESTUDIO.search(f) and f not in signals for f in fields):
+            others = sorted({m.group(1) for f in fields if (m := _GENOMESTUDIO.search(f)) and f not in signals})
+            return (f"an Illumina GenomeStudio export (its header, line {n + 1}: for each of {len(signals)} samples a "
+                    f"column <sample>.AVG_Signal, the expression, beside {', '.join(others)} columns), whose every "
+                    "column the readers would take for a sample. Keep the signals, named by their samples, with "
+                    f"pandas: df = pd.read_csv({str(path)!r}, sep={sep!r}, skiprows={n}, index_col=0); "
+                    r"sig = df.filter(regex=r'\.AVG_Signal$'); sig.columns = sig.columns.str.replace(r'\.AVG_Signal$', "
+                    "'', regex=True); sig.to_csv('expression.csv'), then read expression.csv (genes as rows; raw "
+                    "intensities are logged) with your sample sheet")
+    return None
 
 
 def _annotation_columns_hint(path: Path, lines: list[str], error: str, label=None) -> str | None:
@@ -332,7 +364,7 @@ def sequencing_quantities_note(ds) -> str | None:
 
 
 def foreign_format_hint(path, error: str | None = None, label=None) -> str | None:
-    """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), featureCounts
+    """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), an Illumina GenomeStudio export, featureCounts
     output, a GCT file, a table preceded by comment lines, a table of quoted numbers whose thousands mark is the
     separator, a table separated by spaces, or (given the reader's message ``error``) a genes x samples table with
     annotation columns after the gene ID (the message names the column it stopped at; given ``label``, the labels'
@@ -366,7 +398,8 @@ def foreign_format_hint(path, error: str | None = None, label=None) -> str | Non
                 "annotation columns and rows: drop them too). Convert it with pandas: "
                 f"pd.read_csv({str(path)!r}, sep='\\t', skiprows=2, index_col=0).drop(columns='Description')"
                 ".to_csv('expression.csv'), then read expression.csv (genes as rows)")
-    hint = (_comment_lines_hint(path, text_lines) or _grouped_numbers_hint(path, text_lines)
+    hint = (_genomestudio_hint(path, text_lines) or _comment_lines_hint(path, text_lines)
+            or _grouped_numbers_hint(path, text_lines)
             or _space_separated_hint(path, text_lines))
     if hint is None and error:
         hint = _annotation_columns_hint(path, text_lines, error, label)
