@@ -364,12 +364,13 @@ def sequencing_quantities_note(ds) -> str | None:
 
 
 def foreign_format_hint(path, error: str | None = None, label=None) -> str | None:
-    """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), an Illumina GenomeStudio export, featureCounts
-    output, a GCT file, a table preceded by comment lines, a table of quoted numbers whose thousands mark is the
-    separator, a table separated by spaces, or (given the reader's message ``error``) a genes x samples table with
-    annotation columns after the gene ID (the message names the column it stopped at; given ``label``, the labels'
-    column, a samples x genes table's other text columns instead), a table whose lines end with the separator, or a
-    file whose gene IDs repeat; None otherwise (including a path that is not a file)."""
+    """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), an Illumina
+    GenomeStudio export, featureCounts output, a GCT file, a table preceded by comment lines, a table of quoted
+    numbers whose thousands mark is the separator, a table separated by spaces, or (given the reader's message
+    ``error``) a genes x samples table with annotation columns after the gene ID (the message names the column it
+    stopped at; given ``label``, the labels' column, a samples x genes table's other text columns instead), a table
+    whose lines end with the separator, or a file whose gene IDs repeat; None otherwise (including a path that is not
+    a file)."""
     path = Path(path)
     if not path.is_file():
         return None
