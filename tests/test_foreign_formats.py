@@ -106,6 +106,32 @@ def test_a_genomestudio_export_is_named_and_its_conversion_keeps_the_signals(tmp
     np.testing.assert_array_equal(ds.X, signal.T)
 
 
+def test_hdf5_files_that_are_not_anndata_are_named(tmp_path):
+    """A 10x Genomics feature-barcode matrix and a loom file were refused as "an HDF5 file that anndata cannot read
+    as AnnData (TypeError: ...)"; the notebooks name each and what to do. An .h5ad still reads."""
+    import anndata
+    import h5py
+
+    tenx = tmp_path / "filtered_feature_bc_matrix.h5"
+    with h5py.File(tenx, "w") as f:
+        g = f.create_group("matrix")
+        g["data"], g["shape"] = np.arange(4), [2, 2]
+    loom = tmp_path / "cells.loom"
+    with h5py.File(loom, "w") as f:
+        f["matrix"] = np.zeros((3, 2))
+        f.create_group("row_attrs"), f.create_group("col_attrs")
+    for path, what in ((tenx, "is a 10x Genomics feature-barcode matrix .*pseudobulk"),
+                       (loom, r"is a loom file.*anndata\.io\.read_loom")):
+        with pytest.raises(ValueError, match="anndata cannot read"):
+            load_dataset(path, label="class")
+        with pytest.raises(ValueError, match=what):
+            dataset_list([str(path)], ["alon"], label="class")
+    X, y, samples, genes = _table(n_genes=5)
+    ad = anndata.AnnData(X, obs=pd.DataFrame({"class": y}, index=samples), var=pd.DataFrame(index=genes))
+    ad.write_h5ad(tmp_path / "ok.h5ad")
+    assert dataset_list([str(tmp_path / "ok.h5ad")], ["alon"], label="class")
+
+
 def test_an_excel_workbook_is_named_and_a_readable_file_gets_no_hint(tmp_path):
     with pytest.raises(ValueError, match="is an Excel workbook.*Save As > CSV"):
         dataset_list([str(_xlsx(tmp_path))], ["alon"], label="class")

@@ -201,6 +201,29 @@ def _genomestudio_hint(path: Path, lines: list[str]) -> str | None:
     return None
 
 
+def _hdf5_hint(path: Path, error: str) -> str | None:
+    """An HDF5 file that is not AnnData: a loom file, or a 10x Genomics feature-barcode matrix (``matrix`` group)."""
+    if "HDF5 file that anndata cannot read" not in error:
+        return None
+    try:
+        import h5py
+
+        with h5py.File(path, "r") as f:
+            keys = set(f.keys())
+            tenx = "matrix" in keys and isinstance(f["matrix"], h5py.Group)
+    except (ImportError, OSError):
+        return None
+    if path.suffix.lower() == ".loom" or {"matrix", "row_attrs", "col_attrs"} <= keys:
+        return ("a loom file, which genesel does not read: convert it with anndata (with loompy installed: pip "
+                f"install loompy), anndata.io.read_loom({str(path)!r}).write_h5ad('expression.h5ad') (its columns "
+                "become the observations, i.e. the samples), then read expression.h5ad")
+    if tenx:
+        return ("a 10x Genomics feature-barcode matrix (cells x genes counts), which genesel does not read: its "
+                "methods classify samples, not cells. Read it with scanpy (scanpy.read_10x_h5), sum each sample's "
+                "cells into one profile (pseudobulk counts), and write that as .h5ad or CSV")
+    return None
+
+
 def _annotation_columns_hint(path: Path, lines: list[str], error: str, label=None) -> str | None:
     """A genes x samples table whose first columns after the gene ID hold text (a symbol, a description), where the
     reader stopped at a non-numeric value in one of them: name those columns and the pandas line that drops them.
@@ -403,7 +426,7 @@ def foreign_format_hint(path, error: str | None = None, label=None) -> str | Non
             or _grouped_numbers_hint(path, text_lines)
             or _space_separated_hint(path, text_lines))
     if hint is None and error:
-        hint = _annotation_columns_hint(path, text_lines, error, label)
+        hint = _hdf5_hint(path, error) or _annotation_columns_hint(path, text_lines, error, label)
     if hint is None and error and "gene '' has no value" in error:
         hint = _trailing_separator_hint(path, text_lines)
     if hint is None and error and "duplicated gene ID" in error:
