@@ -116,6 +116,17 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         notes += [_case_variant_note(g) for g in case_variant_classes(listed)]
         if notes:  # "the labels name 3 classes: 'NA' (1), 'Tumor' (5), 'tumor' (1)": say what they are
             raise ValueError(f"{exc} ({'; '.join(notes)})") from None
+        if binary and listed and "classes=" in str(exc):  # K classes in a binary notebook: its own ways out, briefly
+            import shlex
+
+            sizes = {c: int(k) for c, k in re.findall(r"'([^']*)' \((\d+)\)", str(exc))}
+            pair = sorted(sizes, key=lambda c: -sizes[c])[:2]
+            counts = ", ".join(f"{c} ({k})" for c, k in sizes.items())
+            raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(sizes)} classes: {counts}. This "
+                             "notebook's methods are binary: choose two with the classes parameter, e.g. -p classes "
+                             f"{shlex.quote(json.dumps(pair, ensure_ascii=False))} (the other samples are left out); "
+                             f"the leaderboard's multi-class board takes all {len(sizes)} (notebook 06 with -p board "
+                             "multiclass)") from None
         raise
     chosen = options.get("classes") if isinstance(options.get("classes"), (list, tuple)) else ()
     twice = [g for g in case_variant_classes(ds.classes) if not set(g) <= set(chosen)]
