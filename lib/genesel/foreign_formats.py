@@ -188,9 +188,10 @@ def _genomestudio_hint(path: Path, lines: list[str]) -> str | None:
             fields = split_fields(line, sep)
         except csv.Error:  # not a text line (a binary file's bytes)
             continue
-        signals = [f for f in fields if re.search(r"\.AVG_Signal$", f, re.IGNORECASE)]
-        if len(signals) >= 2 and any(_GENOMESTUDIO.search(f) and f not in signals for f in fields):
-            others = sorted({m.group(1) for f in fields if (m := _GENOMESTUDIO.search(f)) and f not in signals})
+        tags = [m.group(1) for f in fields if (m := _GENOMESTUDIO.search(f))]
+        signals = [t for t in tags if t.lower() == "avg_signal"]
+        others = sorted({t for t in tags if t.lower() != "avg_signal"})
+        if len(signals) >= 2 and others:
             return (f"an Illumina GenomeStudio export (its header, line {n + 1}: for each of {len(signals)} samples a "
                     f"column <sample>.AVG_Signal, the expression, beside {', '.join(others)} columns), whose every "
                     "column the readers would take for a sample. Keep the signals, named by their samples, with "

@@ -22,7 +22,7 @@ from genesel.leaderboard.catalogue import CATALOGUE, SIZES
 from genesel.leaderboard.cells import load
 from genesel.leaderboard.summary import NOT_APPLICABLE, dataset_title, fmt_error, fmt_number, selects_genes
 
-__all__ = ["dataset_parameter", "boot_parameter", "mode_texts", "method_parameter", "dataset_table", "excluded_table",
+__all__ = ["boot_parameter", "mode_texts", "method_parameter", "dataset_table", "excluded_table",
            "catalogue_table", "league_table", "plan_table", "splits_note", "WARNING_MEANING", "warning_table",
            "consensus_signature", "runs_dir", "save_results", "save_summary", "committed_table", "BOARDS",
            "board_parameter", "board_stem", "left_out_table", "recall_league"]
@@ -97,13 +97,13 @@ def _is_file(d) -> bool:
     return is_file_reference(d)
 
 
-def board_parameter(board, datasets, quick: bool, **options) -> tuple[str, list]:
+def board_parameter(board, datasets, quick: bool, name: str = "datasets", **options) -> tuple[str, list]:
     """(the board, the data sets) of notebook 06. ``board``: "binary" (two-class data sets), "multiclass" (K >= 3
     classes, each class of at least 5 samples; smaller classes left out, :func:`left_out_table`) or "auto": the
     board of the data sets given (binary when none is given). The default data sets are the board's: quick mode
     Colon (binary) or Khan's SRBCT (multi-class), full mode every registered set of the board. Data sets of the two
     kinds in one run are refused (their results would mix), naming which is which; so is a data set on the other
-    board."""
+    board. ``name``: the notebook parameter the messages name (``boot_datasets`` for the .632+ comparison's sets)."""
     from genesel.leaderboard.cells import board_sets
     from genesel.papers.presentation import dataset_list
 
@@ -114,18 +114,18 @@ def board_parameter(board, datasets, quick: bool, **options) -> tuple[str, list]
         default = (["alon"] if b == "binary" else ["khan"]) if quick else board_sets(b)
         return b, dataset_list(None, default, binary=False, **options)
     try:
-        names = dataset_list(datasets, [], binary=False, **options)
+        names = dataset_list(datasets, [], name, binary=False, **options)
     except ValueError as exc:
         # a file of K >= 3 classes read without ``classes``: its reader asks which; the multi-class board (and
         # "auto") takes every class (the binary board keeps the reader's question, which says how to choose two)
         if board == "binary" or options.get("classes") is not None or "classes='all'" not in str(exc):
             raise
-        names = dataset_list(datasets, [], binary=False, **{**options, "classes": "all"})
+        names = dataset_list(datasets, [], name, binary=False, **{**options, "classes": "all"})
     kinds = {d: ("binary" if _n_classes(d) == 2 else "multiclass") for d in names}
     found = set(kinds.values())
     if board == "auto":
         if len(found) > 1:
-            raise ValueError("parameter 'datasets' mixes two-class and K-class data (" + "; ".join(
+            raise ValueError(f"parameter {name!r} mixes two-class and K-class data (" + "; ".join(
                 f"{display_name(d)}: {k}" for d, k in kinds.items()) + "): their results are ranked apart; run them "
                 "separately, with board='binary' and board='multiclass'")
         return found.pop(), names
@@ -133,7 +133,7 @@ def board_parameter(board, datasets, quick: bool, **options) -> tuple[str, list]
     if wrong:
         hint = ("choose two classes with the classes parameter, or run board='multiclass'" if board == "binary"
                 else "run it with board='binary'")
-        raise ValueError(f"parameter 'datasets': {', '.join(display_name(d) for d in wrong)} "
+        raise ValueError(f"parameter {name!r}: {', '.join(display_name(d) for d in wrong)} "
                          f"{'is' if len(wrong) == 1 else 'are'} not for the {board} board ({hint})")
     return board, names
 
@@ -147,17 +147,6 @@ def left_out_table(datasets, max_genes=None) -> pd.DataFrame:
     out = pd.DataFrame([{"data set": dataset_title(r["dataset"]), "class": r["class"], "samples": r["size"],
                          "left out because": r["reason"]} for r in rows], columns=cols)
     return out.set_index(["data set", "class"])
-
-
-def dataset_parameter(value, default, name="datasets", *, label=None, rows=None, classes=None, groups=None,
-                      scale=None) -> list:
-    """The notebook's data sets: registered binary sets (names or aliases, as the other notebooks take them) and
-    users' files (a path or a reference string such as ``"study.csv?label=class"``; the notebook's ``label``,
-    ``rows``, ``classes``, ``groups`` and ``scale`` parameters fill in the reading options a reference does not
-    set), in the order given (:func:`genesel.papers.presentation.dataset_list`)."""
-    from genesel.papers.presentation import dataset_list
-
-    return dataset_list(value, default, name, label=label, rows=rows, classes=classes, groups=groups, scale=scale)
 
 
 def boot_parameter(value, datasets, methods, board: str = "binary", **options) -> tuple[list, list]:
@@ -177,10 +166,7 @@ def boot_parameter(value, datasets, methods, board: str = "binary", **options) -
               str(value).strip().startswith("[") else [value]):
         boot = []
     else:
-        try:
-            boot = board_parameter(board, value, False, **options)[1]
-        except ValueError as exc:
-            raise ValueError(str(exc).replace("parameter 'datasets'", "parameter 'boot_datasets'")) from None
+        boot = board_parameter(board, value, False, "boot_datasets", **options)[1]
     return (boot, boot_methods) if boot_methods else ([], [])
 
 

@@ -110,7 +110,9 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         hint = sample_sheet_hint(path, str(exc))  # a sample sheet's IDs written another way than the data's
         if hint is not None:
             raise ValueError(f"{exc}. Here {hint}") from None
-        listed = re.findall(r"'([^']*)' \(\d+\)", str(exc)) if "the labels name" in str(exc) else []
+        found = re.findall(r"'([^']*)' \((\d+)\)", str(exc)) if "the labels name" in str(exc) else []
+        sizes = {c: int(k) for c, k in found}  # the classes the reader listed, with their sizes
+        listed = list(sizes)
         na = missing_label_classes(listed)
         notes = [_missing_label_note(na)] if na else []
         notes += [_case_variant_note(g) for g in case_variant_classes(listed)]
@@ -119,7 +121,6 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         if binary and listed and "classes=" in str(exc):  # K classes in a binary notebook: its own ways out, briefly
             import shlex
 
-            sizes = {c: int(k) for c, k in re.findall(r"'([^']*)' \((\d+)\)", str(exc))}
             pair = sorted(sizes, key=lambda c: -sizes[c])[:2]
             counts = ", ".join(f"{c} ({k})" for c, k in sizes.items())
             raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(sizes)} classes: {counts}. This "
