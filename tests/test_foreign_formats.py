@@ -2,6 +2,9 @@
 notebook's ``datasets`` parameter names the format and the conversion instead of the reader's symptom, and the
 conversion it gives reads (tried here as a user would, from the message itself)."""
 
+import bz2
+import gzip
+import lzma
 import re
 import zipfile
 from pathlib import Path
@@ -138,6 +141,62 @@ def test_an_excel_workbook_is_named_and_a_readable_file_gets_no_hint(tmp_path):
     plain = tmp_path / "plain.csv"
     pd.DataFrame({"g1": [1.0, 2.0], "g2": [3.0, 4.0]}).to_csv(plain)
     assert foreign_format_hint(plain) is None and foreign_format_hint(tmp_path / "absent.csv") is None
+
+
+def _binary_files(folder):
+    """Files of other tools as they start: where no writer is installed, the first bytes their format specifies
+    (the OLE2 signature; Parquet's and Arrow's magic; R's serialisation headers, compressed as R's gzip, bzip2 and
+    xz options write them); Matrix Market and JSON written by scipy and pandas."""
+    import scipy.io
+    import scipy.sparse
+
+    rds_v3 = b"X\n\x00\x00\x00\x03\x00\x04\x04\x00\x00\x03\x05\x00\x00\x00\x00\x05UTF-8"
+    files = {
+        "study.xls": bytes.fromhex("D0CF11E0A1B11AE1") + bytes(504),
+        "study.parquet": b"PAR1\x15\x04" + bytes(64) + b"PAR1",
+        "study.feather": b"ARROW1\x00\x00" + bytes(64) + b"ARROW1",
+        "eset.rds": gzip.compress(rds_v3),
+        "eset_bzip2.rds": bz2.compress(rds_v3),
+        "eset_ascii.rds": gzip.compress(b"A\n3\n263168\n197888\n5\nUTF-8\n"),
+        "session.RData": gzip.compress(b"RDX3\n" + rds_v3),
+        "session_xz.RData": lzma.compress(b"RDX2\nX\n\x00\x00\x00\x02"),
+    }
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    scipy.io.mmwrite(folder / "matrix.mtx", scipy.sparse.random(30, 8, density=0.2, format="coo", random_state=0))
+    X, y, samples, genes = _table(n_genes=5)
+    pd.DataFrame(X, index=samples, columns=genes).assign(label=y).to_json(folder / "study.json")
+    return folder
+
+
+@pytest.mark.parametrize("name, what", [
+    ("study.xls", r"legacy Excel workbook.*Save As > CSV"), ("study.parquet", r"Parquet.*pandas\.read_parquet"),
+    ("study.feather", r"Feather.*pandas\.read_feather"), ("eset.rds", r"saveRDS.*exprs\(x\).*pData\(x\)"),
+    ("eset_bzip2.rds", "saveRDS"), ("eset_ascii.rds", "saveRDS"), ("session.RData", r"R's save\(\).*assay\(x\)"),
+    ("session_xz.RData", r"R's save\(\)"), ("matrix.mtx", r"Matrix Market.*pseudobulk"),
+    ("study.json", r"JSON file.*pandas\.read_json")])
+def test_binary_files_of_other_tools_are_named(tmp_path, name, what):
+    """A legacy .xls was refused as "byte 0 (0xd0) is not valid UTF-8 ... pass encoding='latin-1'" (which would not
+    help), Parquet and JSON as "a header line and at least one data line are needed", an R data file as "say where
+    the class labels are" (or "no row named 'class'"). The notebooks name each format and its conversion."""
+    path = _binary_files(tmp_path) / name
+    with pytest.raises(ValueError):
+        load_dataset(path, label="class")
+    with pytest.raises(ValueError, match=f"is an? .*{what}"):
+        dataset_list([str(path)], ["alon"], label="class")
+
+
+def test_r_conversion_output_reads_with_its_sheet(tmp_path):
+    """What R's write.csv makes of the R hint's lines: an expression table with an empty corner cell and a sheet of
+    row names and the class column; they read together."""
+    X, y, samples, genes = _table(n_genes=12, n_samples=10)
+    expr = tmp_path / "expression.csv"
+    pd.DataFrame(X.T, index=genes, columns=samples).rename_axis("").to_csv(expr, quoting=1)
+    sheet = tmp_path / "samples.csv"
+    pd.DataFrame({"condition": y}, index=pd.Index(samples, name="")).to_csv(sheet, quoting=1)
+    ds = load_dataset(expr, label=str(sheet))
+    assert list(ds.sample_ids) == list(samples) and ds.X.shape == (10, 12)
+    np.testing.assert_allclose(ds.X, X)
 
 
 def _table(n_genes=40, n_samples=16, seed=2):

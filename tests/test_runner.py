@@ -10,8 +10,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from genesel import plotting  # noqa: E402
-from genesel.records.runner import (check_parameters, main, notebook_parameters, notebook_paths,  # noqa: E402
-                                        parse_parameters, run_folder, run_notebook, run_overrides)
+from genesel.records.runner import (anchor_paths, check_parameters, main, notebook_parameters,  # noqa: E402
+                                        notebook_paths, parse_parameters, run_folder, run_notebook, run_overrides)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,6 +75,27 @@ def test_a_parameter_name_is_never_turned_into_code(capsys, monkeypatch):
     with pytest.raises(SystemExit):
         main(["-y", "{'x = 1; y': 2}", "00"])
     assert not ran
+
+
+def test_a_relative_path_names_the_file_beside_the_user_not_one_in_notebooks(tmp_path, monkeypatch):
+    """The kernel runs in notebooks/ (papermill's cwd): `genesel run 01 -p datasets my_study.csv` typed beside the
+    file stopped with "no such file 'my_study.csv'". Paths are made absolute from the folder the command runs in;
+    names, columns and paths that name no file there are passed on as given."""
+    (tmp_path / "sub").mkdir()
+    for name in ("study.csv", "sheet.csv", "sub/other.csv", "sub/sheet.csv"):
+        (tmp_path / name).write_text("x\n")
+    monkeypatch.chdir(tmp_path)
+    ran = []
+    monkeypatch.setattr("genesel.records.runner.run_notebook", lambda p, mode, params, **k: ran.append(params))
+    assert main(["-p", "datasets", "study.csv", "-p", "label", "sheet.csv", "01"]) == 0
+    assert ran == [{"datasets": str(tmp_path / "study.csv"), "label": str(tmp_path / "sheet.csv")}]
+    got = anchor_paths({"datasets": '[golub, "sub/other.csv?label=sub/sheet.csv&classes=a%2Cb,c", absent.csv]',
+                        "boot_datasets": ["./study.csv"], "label": "class", "groups": "patient", "seed": 3})
+    assert got == {"datasets": ["golub", f"{tmp_path / 'sub/other.csv'}?label={tmp_path / 'sub/sheet.csv'}"
+                                         "&classes=a%2Cb,c", "absent.csv"],
+                   "boot_datasets": [str(tmp_path / "study.csv")], "label": "class", "groups": "patient", "seed": 3}
+    assert anchor_paths({"datasets": str(tmp_path / "study.csv")}, base=tmp_path / "sub") == \
+        {"datasets": str(tmp_path / "study.csv")}
 
 
 def test_parameters_read_from_the_notebook_with_their_defaults():

@@ -12,7 +12,10 @@ lines (``# exported by ...``), whose first comment the reader takes for the head
 genes x samples table whose gene ID is followed by annotation columns (a symbol, a description), refused at their
 first word as "a non-numeric value". A comma-separated table whose numbers are quoted with a thousands comma
 ("1,100.5", a spreadsheet's formatted cells) stopped the reader with numpy's "could not broadcast input array",
-and R's ``write.table`` (fields separated by spaces) with "no row named 'class'".
+and R's ``write.table`` (fields separated by spaces) with "no row named 'class'". Binary files of other tools
+(a legacy ``.xls``, Parquet, Feather, R's ``.rds`` and ``.RData``, Matrix Market, JSON) were refused as text with a
+wrong symptom ("not valid UTF-8 ... pass encoding='latin-1'", "a header line and at least one data line are
+needed"); they are told by their first bytes.
 :func:`foreign_format_hint` recognises each from the file's first bytes and lines (the annotation columns also from
 the reader's message, which names the column it stopped at) and returns the conversion, which
 :func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
@@ -30,8 +33,10 @@ under way. Reading these formats directly, and the readers' own refusal of a cov
 
 from __future__ import annotations
 
+import bz2
 import csv
 import gzip
+import lzma
 import re
 from pathlib import Path
 
@@ -68,13 +73,55 @@ FEATURECOUNTS_COLUMNS = ("Chr", "Start", "End", "Strand", "Length")
 def _head(path: Path, n_bytes: int = 65536) -> bytes:
     with path.open("rb") as fh:
         raw = fh.read(n_bytes)
-    if raw[:2] == b"\x1f\x8b":  # gzip: look inside
+    opener = {b"\x1f\x8b": gzip.open, b"BZ": bz2.open, b"\xfd7": lzma.open}.get(raw[:2])
+    if opener is not None:  # gzip (or R's bzip2 and xz compression): look inside
         try:
-            with gzip.open(path, "rb") as fh:
+            with opener(path, "rb") as fh:
                 raw = fh.read(n_bytes)
-        except OSError:
+        except (OSError, EOFError, lzma.LZMAError):
             return b""
     return raw
+
+
+#: What to do with a data frame read into pandas: genesel takes it as it is.
+_AS_DATAFRAME = ("and pass the DataFrame to genesel.datasets.read_expression (in Python), or write it with "
+                 ".to_csv('expression.csv') and read that (a notebook's datasets parameter)")
+
+
+def _binary_format_hint(path: Path, raw: bytes) -> str | None:
+    """A binary file of another tool, told by its first bytes (its "magic number"): a legacy Excel workbook (an OLE2
+    compound document), Apache Parquet, Feather / Arrow IPC, R's saveRDS and save files, Matrix Market, JSON."""
+    p = str(path)
+    if raw.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        return ("a legacy Excel workbook (.xls, an OLE2 compound document), which genesel does not read (it reads "
+                "CSV/TSV text, GEO SOFT and Series Matrix files and .h5ad). Save the sheet as CSV (in Excel: File > "
+                "Save As > CSV UTF-8), or read it with pandas.read_excel (needs xlrd) " + _AS_DATAFRAME)
+    if raw.startswith(b"PAR1"):
+        return (f"an Apache Parquet file, which genesel does not read: read it with pandas.read_parquet({p!r}) "
+                "(needs pyarrow) " + _AS_DATAFRAME)
+    if raw.startswith(b"ARROW1"):
+        return (f"a Feather (Arrow IPC) file, which genesel does not read: read it with pandas.read_feather({p!r}) "
+                "(needs pyarrow) " + _AS_DATAFRAME)
+    r_save = re.match(rb"RD[XAB][23]\n", raw)
+    if r_save or re.match(rb"[XAB]\n\x00\x00\x00[\x02\x03]|A\n[23]\n", raw):
+        written = "R's save() (an .RData file)" if r_save else "R's saveRDS() (an .rds file)"
+        return (f"an R data file written by {written}, which genesel does not read. Write its tables as CSV in R "
+                "('condition' stands for the column holding your classes): for an ExpressionSet (Bioconductor) "
+                "write.csv(exprs(x), 'expression.csv') and write.csv(pData(x)['condition'], 'samples.csv'); for a "
+                "SummarizedExperiment or DESeqDataSet write.csv(assay(x), 'expression.csv') and "
+                "write.csv(as.data.frame(colData(x))['condition'], 'samples.csv'). Then read expression.csv (genes "
+                "as rows) with label='samples.csv' (a sample sheet: the sample IDs, then the classes); a matrix or "
+                "data frame: write.csv(x, 'expression.csv') and name its label column or sheet as for any table")
+    if raw.startswith(b"%%MatrixMarket"):
+        return ("a Matrix Market sparse matrix (as in 10x Genomics' matrix.mtx, with features.tsv and barcodes.tsv "
+                "beside it), which genesel does not read: a cells x genes count matrix is classified by sample, not by "
+                "cell. Read the folder with scanpy (scanpy.read_10x_mtx), sum each sample's cells into one profile "
+                "(pseudobulk counts), and write that as .h5ad or CSV")
+    text = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text[:1] in (b"{", b"[") and path.suffix.lower() in (".json", ".gz", ""):
+        return (f"a JSON file, which genesel does not read: read it with pandas.read_json({p!r}) (with the orient "
+                "it was written with) " + _AS_DATAFRAME)
+    return None
 
 
 def _is_number(field: str) -> bool:
@@ -388,7 +435,8 @@ def sequencing_quantities_note(ds) -> str | None:
 
 
 def foreign_format_hint(path, error: str | None = None, label=None) -> str | None:
-    """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive), an Illumina
+    """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive; a legacy .xls),
+    Parquet, Feather, an R data file, a Matrix Market matrix, JSON, an Illumina
     GenomeStudio export, featureCounts output, a GCT file, a table preceded by comment lines, a table of quoted
     numbers whose thousands mark is the separator, a table separated by spaces, or (given the reader's message
     ``error``) a genes x samples table with annotation columns after the gene ID (the message names the column it
@@ -399,6 +447,9 @@ def foreign_format_hint(path, error: str | None = None, label=None) -> str | Non
     if not path.is_file():
         return None
     raw = _head(path)
+    hint = _binary_format_hint(path, raw)
+    if hint is not None:
+        return hint
     if raw.startswith(b"PK\x03\x04"):
         kind = "an Excel workbook" if b"xl/" in raw or path.suffix.lower() in (".xlsx", ".xlsm") else "a zip archive"
         return (f"{kind}, which genesel does not read (it reads CSV/TSV text, GEO SOFT and Series Matrix files and "

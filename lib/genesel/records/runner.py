@@ -37,6 +37,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import unquote
 
 __all__ = ["notebook_paths", "notebook_parameters", "check_parameters", "run_overrides", "run_folder",
            "execute_notebook", "run_notebook", "parse_parameters", "main", "EXECUTION_ONLY"]
@@ -89,6 +90,67 @@ def parse_parameters(pairs=(), yamls=()) -> dict:
         out.update(data)
     for name, value in pairs or ():
         out[name] = _resolve_value(value)
+    return out
+
+
+#: Notebook parameters whose values are data-set references (a registered name, or a file's path, possibly with
+#: reading options after a ``?``), and those that may name a sample sheet instead of a column.
+FILE_LIST_PARAMETERS = ("datasets", "sources", "mnist", "boot_datasets")
+SHEET_PARAMETERS = ("label", "groups")
+
+
+def _anchored(path: str, base: Path) -> str:
+    """``path`` absolute from ``base`` when it is relative and names a file there (``~`` expanded); else as given."""
+    p = Path(path).expanduser()
+    if p.is_absolute():
+        return str(p)
+    return str((base / p).resolve()) if (base / p).is_file() else path
+
+
+def _anchored_reference(item, base: Path):
+    from genesel.dataref import is_file_reference, quote_value
+
+    if not isinstance(item, str) or not is_file_reference(item):
+        return item
+    path, mark, query = item.partition("?")
+    parts = []
+    for part in query.split("&") if query else ():
+        key, eq, value = part.partition("=")
+        if eq and key in SHEET_PARAMETERS:
+            text = unquote(value)
+            moved = _anchored(text, base)
+            part = f"{key}={quote_value(moved)}" if moved != text else part
+        parts.append(part)
+    return _anchored(path, base) + mark + "&".join(parts)
+
+
+def anchor_paths(parameters: dict, base: Path | None = None) -> dict:
+    """The parameters with every relative file path made absolute from ``base`` (default: the working folder
+    ``genesel run`` was started in): a data set's path in ``datasets`` (and ``sources``, ``mnist``,
+    ``boot_datasets``), the sample sheet a reference's ``label=`` or ``groups=`` names, and a sheet given as the
+    ``label`` or ``groups`` parameter. The kernel runs in ``notebooks/`` (papermill's ``cwd``), where
+    ``-p datasets my_study.csv`` typed beside the file would name no file, or another one. Only a path that names a
+    file from ``base`` is rewritten: a registered name, a column name and a path that exists nowhere stay as given
+    (the notebook's message then names them)."""
+    base = Path.cwd() if base is None else Path(base)
+    out = dict(parameters)
+    for name in FILE_LIST_PARAMETERS:
+        value = out.get(name)
+        if isinstance(value, str) and value.strip().startswith("["):
+            import yaml
+
+            try:
+                value = yaml.safe_load(value)
+            except yaml.YAMLError:
+                continue  # the notebook's parameter check names the fault
+        if isinstance(value, (list, tuple)):
+            out[name] = [_anchored_reference(v, base) for v in value]
+        elif isinstance(value, str):
+            out[name] = _anchored_reference(value, base)
+    for name in SHEET_PARAMETERS:
+        value = out.get(name)
+        if isinstance(value, str) and value:
+            out[name] = _anchored(value, base)
     return out
 
 
@@ -340,7 +402,7 @@ def main(argv=None) -> int:
 
     check("executing notebooks (papermill)", "papermill", "nbformat", "yaml", "ipykernel")
     try:
-        params = parse_parameters(args.parameter, args.yaml)
+        params = anchor_paths(parse_parameters(args.parameter, args.yaml))
         paths = notebook_paths(args.names)
     except ValueError as exc:
         ap.error(str(exc))
