@@ -94,8 +94,9 @@ def test_a_relative_path_names_the_file_beside_the_user_not_one_in_notebooks(tmp
     assert got == {"datasets": ["golub", f"{tmp_path / 'sub/other.csv'}?label={tmp_path / 'sub/sheet.csv'}"
                                          "&classes=a%2Cb,c", "absent.csv"],
                    "boot_datasets": [str(tmp_path / "study.csv")], "label": "class", "groups": "patient", "seed": 3}
-    assert anchor_paths({"datasets": str(tmp_path / "study.csv")}, base=tmp_path / "sub") == \
-        {"datasets": str(tmp_path / "study.csv")}
+    monkeypatch.chdir(tmp_path / "sub")  # a path that names no file from here is passed on as given
+    assert anchor_paths({"datasets": "study.csv", "label": "patients.csv"}) == {"datasets": "study.csv",
+                                                                                 "label": "patients.csv"}
 
 
 def test_parameters_read_from_the_notebook_with_their_defaults():

@@ -37,7 +37,6 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import unquote
 
 __all__ = ["notebook_paths", "notebook_parameters", "check_parameters", "run_overrides", "run_folder",
            "execute_notebook", "run_notebook", "parse_parameters", "main", "EXECUTION_ONLY"]
@@ -99,40 +98,33 @@ FILE_LIST_PARAMETERS = ("datasets", "sources", "mnist", "boot_datasets")
 SHEET_PARAMETERS = ("label", "groups")
 
 
-def _anchored(path: str, base: Path) -> str:
-    """``path`` absolute from ``base`` when it is relative and names a file there (``~`` expanded); else as given."""
+def _anchored(path: str) -> str:
+    """``path`` absolute when it names a file from the working folder (``~`` expanded); else as given."""
     p = Path(path).expanduser()
-    if p.is_absolute():
-        return str(p)
-    return str((base / p).resolve()) if (base / p).is_file() else path
+    return str(p.resolve()) if p.is_file() else path
 
 
-def _anchored_reference(item, base: Path):
-    from genesel.dataref import is_file_reference, quote_value
+def _anchored_reference(item):
+    """A data-set reference with its file's path, and the sample sheets its options name, absolute
+    (:class:`genesel.dataref.DataRef` resolves them, from the working folder); a registered name, or a reference
+    that does not resolve (no such file, an unknown option), as given."""
+    from genesel.dataref import DataRef, is_file_reference
 
     if not isinstance(item, str) or not is_file_reference(item):
         return item
-    path, mark, query = item.partition("?")
-    parts = []
-    for part in query.split("&") if query else ():
-        key, eq, value = part.partition("=")
-        if eq and key in SHEET_PARAMETERS:
-            text = unquote(value)
-            moved = _anchored(text, base)
-            part = f"{key}={quote_value(moved)}" if moved != text else part
-        parts.append(part)
-    return _anchored(path, base) + mark + "&".join(parts)
+    try:
+        return DataRef.of(item).to_string()
+    except (ValueError, TypeError, OSError):
+        return item  # the notebook's parameter check names the fault
 
 
-def anchor_paths(parameters: dict, base: Path | None = None) -> dict:
-    """The parameters with every relative file path made absolute from ``base`` (default: the working folder
-    ``genesel run`` was started in): a data set's path in ``datasets`` (and ``sources``, ``mnist``,
-    ``boot_datasets``), the sample sheet a reference's ``label=`` or ``groups=`` names, and a sheet given as the
-    ``label`` or ``groups`` parameter. The kernel runs in ``notebooks/`` (papermill's ``cwd``), where
-    ``-p datasets my_study.csv`` typed beside the file would name no file, or another one. Only a path that names a
-    file from ``base`` is rewritten: a registered name, a column name and a path that exists nowhere stay as given
-    (the notebook's message then names them)."""
-    base = Path.cwd() if base is None else Path(base)
+def anchor_paths(parameters: dict) -> dict:
+    """The parameters with every relative file path made absolute from the working folder ``genesel run`` was
+    started in: a data set's path in ``datasets`` (and ``sources``, ``mnist``, ``boot_datasets``), the sample sheet
+    a reference's ``label=`` or ``groups=`` names, and a sheet given as the ``label`` or ``groups`` parameter. The
+    kernel runs in ``notebooks/`` (papermill's ``cwd``), where ``-p datasets my_study.csv`` typed beside the file
+    would name no file, or another one. Only a path that names a file here is rewritten: a registered name, a column
+    name and a path that exists nowhere stay as given (the notebook's message then names them)."""
     out = dict(parameters)
     for name in FILE_LIST_PARAMETERS:
         value = out.get(name)
@@ -144,13 +136,13 @@ def anchor_paths(parameters: dict, base: Path | None = None) -> dict:
             except yaml.YAMLError:
                 continue  # the notebook's parameter check names the fault
         if isinstance(value, (list, tuple)):
-            out[name] = [_anchored_reference(v, base) for v in value]
+            out[name] = [_anchored_reference(v) for v in value]
         elif isinstance(value, str):
-            out[name] = _anchored_reference(value, base)
+            out[name] = _anchored_reference(value)
     for name in SHEET_PARAMETERS:
         value = out.get(name)
         if isinstance(value, str) and value:
-            out[name] = _anchored(value, base)
+            out[name] = _anchored(value)
     return out
 
 
