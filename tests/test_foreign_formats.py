@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from genesel.datasets import load_dataset
-from genesel.foreign_formats import covariate_genes, excel_mangled_genes, foreign_format_hint
+from genesel.foreign_formats import covariate_genes, excel_mangled_genes, foreign_format_hint, mostly_missing_note
 from genesel.papers.presentation import dataset_list
 
 
@@ -556,3 +556,34 @@ def test_rna_seq_quantities_that_are_not_whole_are_named_and_scale_counts_offere
     given = f"{tmp_path / 'rsem'}.csv?label={tmp_path / 'sheet.csv'}&scale=counts"
     assert "RNA-seq" not in file_notes([given]).data
     assert "TMM" in file_notes([given]).data
+
+
+def test_samples_and_genes_missing_most_values_are_named(tmp_path):
+    """A sample missing 39 of its 50 values (a failed array) was reported as "39 missing value(s)", with imputation
+    as the way out, which would invent most of that sample. Named with its count, in the parameter check's message
+    and in notebook 06's notes on the file (which imputes inside every training part); shares counted by hand."""
+    from genesel.papers.presentation import file_notes
+
+    X, y, samples, genes = _table(n_genes=50, n_samples=20)
+    X[0, :39] = np.nan  # S0: 39 of 50 genes missing
+    X[1, :20] = np.nan  # S1: 20 of 50, under half: not named
+    X[2:14, 45] = np.nan  # gene 45: 12 of 20 samples missing
+    X[5, 46] = np.nan
+    table = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes)
+    table.insert(0, "class", y)
+    path = tmp_path / "study.csv"
+    table.to_csv(path)
+    ds = load_dataset(path, label="class")
+    note = mostly_missing_note(ds)
+    counts = np.isnan(ds.X).sum(axis=1)
+    assert counts[list(ds.sample_ids).index("S0")] == 39 and sorted(counts)[-2] == 20  # S1
+    assert note.startswith("1 sample misses more than half its values: S0 (39 of its 50 genes); 1 gene misses")
+    assert f"{genes[45]} (12 of its 20 samples)" in note and "S1" not in note and genes[46] not in note
+    assert note.endswith("consider leaving them out of the file")
+    with pytest.raises(ValueError, match=r"has \d+ missing value\(s\); 1 sample misses more than half .*S0 \(39"):
+        dataset_list([str(path)], ["alon"], label="class")
+    assert "S0 (39 of its 50 genes)" in file_notes([f"{path}?label=class"]).data
+    X[0, :39] = X[2:14, 45] = 1.0  # S1's 20 and gene 46's one missing value stay: no sample or gene named
+    table.iloc[:, 1:] = X
+    table.to_csv(path)
+    assert mostly_missing_note(load_dataset(path, label="class")) is None

@@ -43,7 +43,7 @@ from pathlib import Path
 from genesel.delimited import DEFAULT_MISSING, sniff_separator, split_fields
 
 __all__ = ["foreign_format_hint", "covariate_genes", "excel_mangled_genes", "missing_label_classes",
-           "case_variant_classes", "sample_sheet_hint", "sequencing_quantities_note"]
+           "case_variant_classes", "sample_sheet_hint", "sequencing_quantities_note", "mostly_missing_note"]
 
 #: names of a sample's covariates (clinical or technical), compared without case and with ``_``, ``-``, ``.`` and
 #: spaces removed. None is a gene symbol (EFS, "event-free survival", is left out: it is also a gene, and one of
@@ -484,3 +484,35 @@ def foreign_format_hint(path, error: str | None = None, label=None) -> str | Non
     if hint is None and error and "duplicated gene ID" in error:
         hint = _duplicate_genes_hint(path, error)
     return hint
+
+
+#: A sample (or gene) missing more than this share of its values is named: imputing it would invent most of it.
+MOSTLY_MISSING = 0.5
+
+
+def mostly_missing_note(ds) -> str | None:
+    """A sentence naming the samples and genes of ``ds`` that miss more than :data:`MOSTLY_MISSING` of their values
+    (a failed array, a probe measured in a few samples), with their counts: the KNN imputation fills a value from the
+    samples nearest on the genes both have, so such a sample's profile would be mostly invented. None when there is
+    none."""
+    import numpy as np
+
+    nan = np.isnan(ds.X)
+    if not nan.any():
+        return None
+    parts, named = [], 0
+    for axis, ids, what, of in ((1, ds.sample_ids, "sample", "genes"), (0, ds.gene_ids, "gene", "samples")):
+        counts = nan.sum(axis=axis)
+        bad = np.flatnonzero(counts > MOSTLY_MISSING * nan.shape[axis])
+        if bad.size:
+            bad = bad[np.argsort(-counts[bad], kind="stable")]
+            shown = ", ".join(f"{ids[i]} ({int(counts[i])} of its {nan.shape[axis]} {of})" for i in bad[:3])
+            more = f" and {bad.size - 3} more" if bad.size > 3 else ""
+            one = bad.size == 1
+            parts.append(f"{bad.size} {what}{'' if one else 's'} miss{'es' if one else ''} more than half "
+                         f"{'its' if one else 'their'} values: {shown}{more}")
+            named += int(bad.size)
+    if not parts:
+        return None
+    return ("; ".join(parts) + ". Imputation would invent most of such a profile: consider leaving "
+            + ("it" if named == 1 else "them") + " out of the file")

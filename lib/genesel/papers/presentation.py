@@ -98,7 +98,8 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
     from genesel.dataref import parse_string
     from genesel.datasets import display_name, load_dataset
     from genesel.foreign_formats import (EXCEL_DATES_NOTE, case_variant_classes, covariate_genes, excel_mangled_genes,
-                                         foreign_format_hint, missing_label_classes, sample_sheet_hint)
+                                         foreign_format_hint, missing_label_classes, mostly_missing_note,
+                                         sample_sheet_hint)
 
     path, options = parse_string(ref)
     try:
@@ -167,7 +168,9 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
                          f"-p classes {pair} (the other samples are left out)")
     n_missing = int(np.isnan(ds.X).sum())
     if n_missing:  # a file's missing values are kept (issue 22); the papers' protocols impute nothing in their folds
-        raise ValueError(f"parameter {name!r}: {display_name(ref)} has {n_missing} missing value(s). The papers' "
+        mostly = mostly_missing_note(ds)
+        raise ValueError(f"parameter {name!r}: {display_name(ref)} has {n_missing} missing value(s)"
+                         + (f"; {mostly}" if mostly else "") + ". The papers' "
                          "protocols impute nothing inside their folds: fill them once over the whole file (label-free "
                          "gene-wise KNNimpute, as the registered lymphoma set) by adding impute=knn to its reference, "
                          f"e.g. '{ref}{'&' if '?' in ref else '?'}impute=knn', or run notebook 06 (the leaderboard "
@@ -555,7 +558,7 @@ def file_notes(datasets):
 
     from genesel.dataref import is_file_reference
     from genesel.datasets import load_dataset, preprocessing_note
-    from genesel.foreign_formats import sequencing_quantities_note
+    from genesel.foreign_formats import mostly_missing_note, sequencing_quantities_note
 
     lines = []
     for d in datasets:
@@ -564,9 +567,9 @@ def file_notes(datasets):
         ds = load_dataset(d)
         grouped = (f" Samples grouped ({len(set(ds.groups.tolist()))} groups): every split keeps a group together."
                    if ds.groups is not None else "")
-        seq = sequencing_quantities_note(ds)
+        notes = [n for n in (sequencing_quantities_note(ds), mostly_missing_note(ds)) if n]
         lines.append(f"- **{ds.name}** ({ds.n_samples} samples x {ds.n_genes} genes): "
-                     f"{preprocessing_note(ds)}{grouped}" + (f" {seq}" if seq else ""))
+                     f"{preprocessing_note(ds)}{grouped}" + "".join(f" {n}" for n in notes))
     return Markdown("**Your data, as read.**\n\n" + "\n".join(lines) if lines else "")
 
 
