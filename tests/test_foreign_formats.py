@@ -587,3 +587,27 @@ def test_samples_and_genes_missing_most_values_are_named(tmp_path):
     table.iloc[:, 1:] = X
     table.to_csv(path)
     assert mostly_missing_note(load_dataset(path, label="class")) is None
+
+
+def test_an_anndata_file_with_samples_as_variables_is_named_and_its_transpose_reads(tmp_path):
+    """Genes as observations and the samples' labels in ``var`` (a matrix written genes x samples) was refused as
+    "no obs column 'class' ... obs has []"; the message names the layout, and its line, run as given, reads."""
+    import anndata
+
+    X, y, samples, genes = _table(n_genes=30, n_samples=12)
+    path = tmp_path / "genes_as_obs.h5ad"
+    anndata.AnnData(X.T, obs=pd.DataFrame(index=genes), var=pd.DataFrame({"class": y}, index=samples)) \
+        .write_h5ad(path)
+    with pytest.raises(ValueError, match="no obs column 'class'"):
+        load_dataset(path, label="class")
+    with pytest.raises(ValueError, match=r"observations are the genes .*'class' is a var column") as err:
+        dataset_list([str(path)], ["alon"], label="class")
+    code = re.search(r"(anndata\.read_h5ad\(.*?\)\.T\.write_h5ad\('samples_as_obs\.h5ad'\))", str(err.value)).group(1)
+    out = tmp_path / "samples_as_obs.h5ad"
+    exec(code.replace("'samples_as_obs.h5ad'", repr(str(out))), {"anndata": anndata})
+    ds = load_dataset(out, label="class")
+    assert list(ds.sample_ids) == samples and list(ds.gene_ids) == genes
+    np.testing.assert_allclose(ds.X, X, rtol=1e-6)
+    with pytest.raises(ValueError, match="no obs column 'kind'") as err:  # a column nowhere: no hint
+        dataset_list([str(path)], ["alon"], label="kind")
+    assert "observations are the genes" not in str(err.value)

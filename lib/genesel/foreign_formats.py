@@ -272,6 +272,28 @@ def _hdf5_hint(path: Path, error: str) -> str | None:
     return None
 
 
+def _transposed_anndata_hint(path: Path, error: str, label=None) -> str | None:
+    """An AnnData file holding the samples as variables and the genes as observations (an R or Seurat export, a
+    matrix written genes x samples): the labels' column is in ``var``, not ``obs``, which the reader named as
+    "no obs column"."""
+    if "no obs column" not in error or not isinstance(label, str):
+        return None
+    try:
+        import anndata
+
+        adata = anndata.read_h5ad(path, backed="r")
+        in_var = label in adata.var.columns
+        shape = adata.shape
+        adata.file.close()
+    except Exception:  # noqa: BLE001 - no hint if the file cannot be opened this way
+        return None
+    if not in_var:
+        return None
+    return (f"an AnnData file whose observations are the genes and variables the samples ({shape[0]} x {shape[1]}; "
+            f"{label!r} is a var column): AnnData holds samples as observations. Transpose it and write it again, "
+            f"anndata.read_h5ad({str(path)!r}).T.write_h5ad('samples_as_obs.h5ad'), then read that file")
+
+
 def _annotation_columns_hint(path: Path, lines: list[str], error: str, label=None) -> str | None:
     """A genes x samples table whose first columns after the gene ID hold text (a symbol, a description), where the
     reader stopped at a non-numeric value in one of them: name those columns and the pandas line that drops them.
@@ -478,7 +500,8 @@ def foreign_format_hint(path, error: str | None = None, label=None) -> str | Non
             or _grouped_numbers_hint(path, text_lines)
             or _space_separated_hint(path, text_lines))
     if hint is None and error:
-        hint = _hdf5_hint(path, error) or _annotation_columns_hint(path, text_lines, error, label)
+        hint = (_hdf5_hint(path, error) or _transposed_anndata_hint(path, error, label)
+                or _annotation_columns_hint(path, text_lines, error, label))
     if hint is None and error and "gene '' has no value" in error:
         hint = _trailing_separator_hint(path, text_lines)
     if hint is None and error and "duplicated gene ID" in error:

@@ -166,6 +166,15 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(ds.classes)} classes: {counts}. This "
                          f"notebook's methods are binary: choose two with the classes parameter, e.g. "
                          f"-p classes {pair} (the other samples are left out)")
+    if binary and ds.groups is not None:
+        alone = _classes_in_one_group(ds)
+        if alone:
+            shown = "; ".join(f"every sample of {c!r} ({ds.class_counts[c]}) is in group {g!r}" for c, g in alone)
+            raise ValueError(f"parameter {name!r}: {display_name(ref)}: {shown}. A split that keeps each group "
+                             "together (as the groups parameter asks) cannot then put that class on both sides, in "
+                             "training and in test, so no protocol can estimate an error: each class needs samples "
+                             f"of at least two groups ({len(set(ds.groups.tolist()))} groups in all). If the groups "
+                             "are not patients or pairs whose samples must stay together, leave out groups")
     n_missing = int(np.isnan(ds.X).sum())
     if n_missing:  # a file's missing values are kept (issue 22); the papers' protocols impute nothing in their folds
         mostly = mostly_missing_note(ds)
@@ -175,6 +184,18 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
                          "gene-wise KNNimpute, as the registered lymphoma set) by adding impute=knn to its reference, "
                          f"e.g. '{ref}{'&' if '?' in ref else '?'}impute=knn', or run notebook 06 (the leaderboard "
                          "imputes inside every training part)")
+
+
+def _classes_in_one_group(ds) -> list:
+    """(class, group) for each class of ``ds`` whose samples all belong to one group (codes as
+    :attr:`genesel.dataset.Dataset.class_counts` reads them: -1/+1 for two classes, else 0..K-1)."""
+    binary = len(ds.classes) == 2 and set(np.unique(ds.y)) <= {-1, 1}
+    out = []
+    for k, c in enumerate(ds.classes):
+        groups = set(ds.groups[ds.y == ((-1, 1)[k] if binary else k)].tolist())
+        if len(groups) == 1:
+            out.append((c, next(iter(groups))))
+    return out
 
 
 def _case_variant_note(group) -> str:
