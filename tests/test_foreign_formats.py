@@ -314,11 +314,37 @@ def test_a_covariate_among_the_genes_is_refused_by_name(tmp_path, orientation):
         label = str(sheet)
     ds = load_dataset(path, label=label)
     assert ds.X.shape == (len(samples), len(genes) + 2) and covariate_genes(ds.gene_ids) == ["Age", "batch"]
-    with pytest.raises(ValueError, match=r"holds 'Age', 'batch' among its genes: those are the name of a sample's "
-                                         r"covariate.*sample sheet"):
+    with pytest.raises(ValueError, match=r"holds 'Age', 'batch' among its genes: those are the names of samples' "
+                                         r"covariates.*sample sheet"):
         dataset_list([str(path)], ["alon"], label=label)
     assert dataset_list([str(clean)], ["alon"], label=label)
 
+
+
+def test_a_samples_table_with_a_text_column_apart_from_its_label_is_named(tmp_path):
+    """A sample table as Partek or Qlucore export it: ID, group, then sample columns (age, RNA integrity, a scan
+    date) before the genes. Given label='Group', the scan date was refused with "did you mean label='Scan date'?";
+    the message names the layout, every sample column (the numeric covariates too), and its pandas line reads."""
+    X, y, samples, genes = _table(n_genes=30, n_samples=12)
+    rng = np.random.default_rng(4)
+    table = pd.DataFrame(X, index=pd.Index(samples, name="Sample ID"), columns=genes)
+    table.insert(0, "Group", y)
+    table.insert(1, "Age", rng.integers(30, 80, size=12))
+    table.insert(2, "RIN", np.round(rng.uniform(6, 9.5, size=12), 1))
+    table.insert(3, "Scan date", [f"2019-03-0{1 + i % 5}" for i in range(12)])
+    path = tmp_path / "export.csv"
+    table.to_csv(path)
+    with pytest.raises(ValueError, match="did you mean label='Scan date'"):
+        load_dataset(path, label="Group")
+    with pytest.raises(ValueError, match=r"samples x genes table with 1 text column besides its labels \('Group'\): "
+                                         r"'Scan date'.*numeric columns 'Age', 'RIN' are named like") as err:
+        dataset_list([str(path)], ["alon"], label="Group")
+    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('expression\.csv'\))", str(err.value)).group(1)
+    out = tmp_path / "expression.csv"
+    exec(code.replace(".to_csv('expression.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
+    ds = load_dataset(out, label="Group")
+    assert list(ds.gene_ids) == genes and list(ds.sample_ids) == samples
+    np.testing.assert_allclose(ds.X, X)
 
 
 def test_covariate_names_are_matched_without_case_or_separators_and_a_gene_named_like_one_is_not():

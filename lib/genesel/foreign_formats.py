@@ -38,6 +38,7 @@ import csv
 import gzip
 import lzma
 import re
+import shlex
 from pathlib import Path
 
 from genesel.delimited import DEFAULT_MISSING, sniff_separator, split_fields
@@ -53,6 +54,9 @@ COVARIATE_NAMES = frozenset({
     "months", "years", "survival", "survivaltime", "survivalmonths", "os", "ostime", "osmonths", "osstatus", "pfs",
     "pfstime", "dfs", "dfstime", "event", "status", "vitalstatus", "death", "dead", "stage", "grade", "dose",
     "smoking", "race", "ethnicity", "tumorsize", "tumoursize", "lymphnodes", "nodes", "relapse", "recurrence",
+    # technical: RNA integrity, purity, sequencing depth, processing
+    "rin", "rinscore", "rinvalue", "purity", "tumorpurity", "tumourpurity", "librarysize", "libsize", "totalreads",
+    "mappedreads", "scandate", "plate", "lane", "flowcell",
 })
 
 #: Gene IDs as Excel rewrites gene symbols when it opens a text file (Zeeberg et al. 2004, BMC Bioinformatics 5:80;
@@ -314,17 +318,22 @@ def _annotation_columns_hint(path: Path, lines: list[str], error: str, label=Non
     n_leading = next((i for i in range(1, len(header)) if not is_text[i]), len(header)) - 1  # text right after the ID
     names = header[1:1 + n_leading]
     n_numeric_after = sum(not t for t in is_text[1 + n_leading:])
-    if isinstance(label, str) and label in names and stopped.group(1) in names and stopped.group(1) != label:
-        others = [c for c in names if c != label]
-        col = stopped.group(1)
+    col = stopped.group(1)
+    if isinstance(label, str) and label in header[1:] and col != label and col in header \
+            and is_text[header.index(col)]:  # the samples are rows: the other text columns are the samples' too
+        others = [c for i, c in enumerate(header) if i and is_text[i] and c != label]
+        covariates = [c for c in covariate_genes(header[1:]) if c != label and c not in others]
         seen = list(dict.fromkeys(r[header.index(col)] for r in rows))[:3]
+        also = (f" Its numeric column{'s' if len(covariates) > 1 else ''} {', '.join(repr(c) for c in covariates)} "
+                f"{'are' if len(covariates) > 1 else 'is'} named like a sample's covariate, which the readers would "
+                f"take for a gene: leave {'them' if len(covariates) > 1 else 'it'} out too." if covariates else "")
         return (f"a samples x genes table with {len(others)} text column{'s' if len(others) > 1 else ''} besides its "
                 f"labels ({label!r}): {', '.join(repr(c) for c in others)}, which the readers take for genes "
                 f"({col!r} holds {', '.join(repr(v) for v in seen)}, ...). If {col!r} names each sample's patient or "
                 f"donor (their samples kept together in every split), pass groups={col!r} (a notebook's -p groups "
-                f"{col}); otherwise leave the column out, e.g. with pandas: pd.read_csv({str(path)!r}, sep={sep!r}, "
-                f"index_col=0).drop(columns={others!r}).to_csv('expression.csv'). (The reader's 'did you mean "
-                "label=' does not apply: the labels are given)")
+                f"{shlex.quote(col)}); otherwise leave the column out, e.g. with pandas: pd.read_csv({str(path)!r}, "
+                f"sep={sep!r}, index_col=0).drop(columns={others + covariates!r}).to_csv('expression.csv').{also} "
+                "(The reader's 'did you mean label=' does not apply: the labels are given)")
     if not names or stopped.group(1) not in names or n_numeric_after < 2:
         return None
     return (f"a genes x samples table whose gene ID ({header[0]!r}) is followed by {len(names)} annotation "

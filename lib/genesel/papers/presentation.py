@@ -154,9 +154,11 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
     if covariates:
         shown = ", ".join(repr(c) for c in covariates[:5]) + (", ..." if len(covariates) > 5 else "")
         raise ValueError(f"parameter {name!r}: {display_name(ref)} holds {shown} among its genes: "
-                         f"{'that is' if len(covariates) == 1 else 'those are'} the name of a sample's covariate, "
-                         "not of a gene, and the reader took its numbers for expression values (a selector could pick "
-                         "it). Keep covariates out of the expression table (in the sample sheet, passed as label=), "
+                         + ("that is the name of a sample's covariate, not of a gene, and the reader took its "
+                            "numbers for expression values (a selector could pick it)" if len(covariates) == 1 else
+                            "those are the names of samples' covariates, not of genes, and the reader took their "
+                            "numbers for expression values (a selector could pick them)")
+                         + ". Keep covariates out of the expression table (in the sample sheet, passed as label=), "
                          "or rename the gene if it really is one")
     if binary and len(ds.classes) != 2:
         import shlex
