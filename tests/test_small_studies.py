@@ -274,3 +274,25 @@ def test_list_and_float_ranges_and_their_syntax():
         check_values({"test_fraction": 1}, declared)
     with pytest.raises(ValueError, match=r"'variants': 'both' is not one of merged, train-only"):
         check_values({"variants": "[both]"}, declared)
+
+
+def test_a_class_whose_samples_are_all_in_one_group_is_refused_by_name(tmp_path):
+    """Two patients, each giving all the samples of one class: no split that keeps a patient together can put a class
+    on both sides, so notebook 01 stopped in its time estimate with "could not draw whole groups making a training
+    set of at most 10 samples holding every class". The parameter check names each class and its one group; a
+    third patient holding both classes lets the file through (counted by hand)."""
+    from genesel.papers.presentation import dataset_list
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(7, 1, (20, 30)), index=[f"s{i}" for i in range(20)],
+                         columns=[f"g{j}" for j in range(30)])
+    frame.insert(0, "class", ["tumour"] * 10 + ["normal"] * 10)
+    frame.insert(1, "patient", ["A"] * 10 + ["B"] * 10)
+    path = tmp_path / "two_patients.csv"
+    frame.to_csv(path)
+    with pytest.raises(ValueError, match=r"every sample of 'normal' \(10\) is in group 'B'; every sample of 'tumour' "
+                                         r"\(10\) is in group 'A'.*at least two groups \(2 groups in all\)"):
+        dataset_list(str(path), ["alon"], label="class", groups="patient")
+    frame["patient"] = ["A"] * 7 + ["C"] * 6 + ["B"] * 7  # C: three tumours and three normals
+    frame.to_csv(path)
+    assert dataset_list(str(path), ["alon"], label="class", groups="patient")
