@@ -296,3 +296,23 @@ def test_a_class_whose_samples_are_all_in_one_group_is_refused_by_name(tmp_path)
     frame["patient"] = ["A"] * 7 + ["C"] * 6 + ["B"] * 7  # C: three tumours and three normals
     frame.to_csv(path)
     assert dataset_list(str(path), ["alon"], label="class", groups="patient")
+
+
+def test_a_transfer_target_of_another_platform_is_told_the_sources_parameter(mirror, tmp_path):
+    """Notebook 03 on a researcher's file (Alon's colon probes) against its default sources (the prostate studies,
+    HG-U95Av2) stopped with "share 0 gene IDs", without saying that the sources can be chosen. Its message now names
+    the sources parameter; a file of the prostate platform, with those sources, aligns."""
+    from genesel.papers import helleputte2009_report as R
+
+    colon = _subset_csv(tmp_path, "colon.csv", {"tumour": 6, "normal": 6})
+    with pytest.raises(ValueError, match=r"share 0 gene IDs.*give them with the sources parameter, e.g. -y "
+                                         r"'sources: \[/path/to/source_study.csv\]'"):
+        R.transfer_studies([colon], ["welsh", "singh"])
+    from genesel.datasets import load_dataset
+
+    ds = load_dataset("welsh")
+    frame = pd.DataFrame(ds.X[:, :400], index=ds.sample_ids, columns=ds.gene_ids[:400])
+    frame.insert(0, "class", np.asarray(ds.classes)[(ds.y > 0).astype(int)])
+    frame.to_csv(tmp_path / "prostate.csv")
+    aligned = R.transfer_studies([f"{tmp_path / 'prostate.csv'}?label=class"], ["singh"])
+    assert [d.n_genes for d in aligned.values()] == [400, 400]

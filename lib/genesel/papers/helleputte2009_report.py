@@ -25,7 +25,7 @@ __all__ = ["protocol_parameters", "method_label", "kuncheva_pairs", "stability_s
            "paper_vs_rows", "rules_table", "direction_tests_table", "plot_curves", "plot_gain", "plot_b_sensitivity",
            "plot_sparsification", "estimated_seconds", "within_genes", "QUICK_BUDGET", "FULL_BUDGET",
            "direction_summary",
-           "gains_sentence", "ranking_agreement"]
+           "gains_sentence", "ranking_agreement", "transfer_studies"]
 
 #: Time budgets of notebook 03 on 2 cores (seconds): quick mode, full mode (its full run: 210 s).
 QUICK_BUDGET, FULL_BUDGET = 45.0, 420.0
@@ -718,6 +718,30 @@ def plot_sparsification(paths, *, title):
 #: twice that for an SVM-RFE cell), and the fixed costs (kernel, imports, each study's sparsification path and
 #: source rankings), measured on this project's 2-core machine.
 _CELL_RATE, _OVERHEAD, _PER_STUDY = 6e-8, 20.0, 1.0
+
+
+def transfer_studies(targets, sources) -> dict:
+    """{name: Dataset} of the targets and sources aligned on the gene IDs they share
+    (:func:`genesel.papers.helleputte2009.aligned_studies`). Where a researcher's file shares too few genes with the
+    sources (another platform, or the registry's prostate studies as the default sources), the refusal names the
+    ``sources`` parameter and how to give studies of the file's own platform."""
+    from genesel.dataref import is_file_reference
+    from genesel.datasets import display_name
+
+    studies = list(dict.fromkeys([*targets, *sources]))
+    try:
+        return aligned_studies(studies)
+    except ValueError as exc:
+        if not any(is_file_reference(s) for s in studies):
+            raise
+        files = ", ".join(display_name(s) for s in studies if is_file_reference(s))
+        raise ValueError(f"{exc}. Transfer needs source studies measured on the platform of the target and naming "
+                         f"its genes the same way; for {files}, give them with the sources parameter, e.g. -y "
+                         "'sources: [/path/to/source_study.csv]' (the label, groups and scale parameters apply to "
+                         "the sources too; a source whose columns are named otherwise takes its own in its "
+                         "reference, source_study.csv?label=type), or run a registered target with sources of its "
+                         "platform (singh with welsh, chandran_primary, chandran_metastasis; harvard with michigan)") \
+            from None
 
 
 def protocol_parameters(quick: bool, n_splits, sizes, B_grid) -> tuple[int, list, list]:
