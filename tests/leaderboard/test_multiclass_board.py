@@ -281,3 +281,9 @@ def test_the_class_balance_answer_on_k_classes_states_the_k_class_identity_and_i
     text2 = X.class_balance(binary)[1].data
     assert "smaller class" in text2 and "p_large - 1/2" in text2 and "Towards the larger class:" in text2
     assert "Towards the larger classes:" in text
+    assert "Khan 2001) 13 % against an even 25 %" in text
+    # three even classes (a third each: 33 %, under the two-class 40 %) are not unbalanced: seen on a paired
+    # 3-tissue study, whose answer spoke of leaning towards "the smallest class" of three equal ones
+    even = summary.assign(n_classes=3, smaller_class_share=1 / 3)
+    assert X.class_balance(even)[0].empty and "no method can lean" in X.class_balance(even)[1].data
+    assert not X.class_balance(even.assign(smaller_class_share=0.25))[0].empty  # under 0.8 x 1/3

@@ -134,18 +134,22 @@ def size_choice_optimism(res: pd.DataFrame, summary: pd.DataFrame):
 
 
 def class_balance(summary: pd.DataFrame, max_share: float = 0.4, lean: float = 0.05):
-    """Exercise 4: on the data sets whose smaller class is under ``max_share`` of the samples, each method's share
-    of test predictions in the smaller class beside the class's share of the samples ("lean": the difference), with
-    its error and balanced error; and a sentence on the methods that lean by more than ``lean`` on average, towards
-    the smaller class or the larger one, and why."""
+    """Exercise 4: on the data sets whose smaller class is under ``max_share`` of the samples (with K classes, under
+    the same fraction of an even share: ``max_share`` x 2 / K, so three classes of 33 % each are even, and a smallest
+    class under 27 % is not), each method's share of test predictions in the smaller class beside the class's share
+    of the samples ("lean": the difference), with its error and balanced error; and a sentence on the methods that
+    lean by more than ``lean`` on average, towards the smaller class or the larger one, and why."""
     from IPython.display import Markdown
 
-    g = summary[summary["smaller_class_share"] < max_share].copy()
+    k = summary["n_classes"].fillna(2).astype(float) if "n_classes" in summary else pd.Series(2.0, summary.index)
+    multi = bool((k > 2).any())  # K >= 3: the smallest class, and a threshold relative to an even share
+    g = summary[summary["smaller_class_share"] < max_share * 2 / k].copy()
+    even = (f"{100 * max_share / 0.5:.0f} % of an even share of the samples (1/K for K classes)" if multi
+            else f"{100 * max_share:.0f} % of the samples")
     if g.empty:
-        return pd.DataFrame(), Markdown(f"No data set of this run has a class under {100 * max_share:.0f} % of its "
-                                        "samples, so no method can lean towards one.")
+        return pd.DataFrame(), Markdown(f"No data set of this run has a {'smallest' if multi else 'smaller'} class "
+                                        f"under {even}, so no method can lean towards one.")
     g["lean"] = g["smaller_class_predicted"] - g["smaller_class_share"]
-    multi = "n_classes" in g and bool((g["n_classes"].fillna(2) > 2).any())  # K >= 3: the smallest class
     smaller, larger = ("smallest", "larger classes") if multi else ("smaller", "larger class")
     g = g.sort_values(["dataset", "lean"], ascending=[True, False], kind="stable")
     table = pd.DataFrame({
@@ -164,10 +168,12 @@ def class_balance(summary: pd.DataFrame, max_share: float = 0.4, lean: float = 0
                          f"error {100 * r['balanced']:.1f} %)" for m, r in rows.iterrows())
 
     small, large = per[per["lean"] > lean].iloc[::-1], per[per["lean"] < -lean]
+    n_classes = dict(zip(sets["dataset"], k[sets.index]))
     text = [(f"{len(sets)} data sets of this run have" if len(sets) > 1 else "One data set of this run has")
-            + f" a {smaller} class under {100 * max_share:.0f} % of the samples ("
-            + ", ".join(f"{dataset_title(d)} {100 * v:.0f} %" for d, v in zip(sets["dataset"],
-                                                                                sets["smaller_class_share"])) + ")."]
+            + f" a {smaller} class under {even} ("
+            + ", ".join(f"{dataset_title(d)} {100 * v:.0f} %" + (f" against an even {100 / n_classes[d]:.0f} %"
+                                                                   if multi else "")
+                        for d, v in zip(sets["dataset"], sets["smaller_class_share"])) + ")."]
     text.append(f"Leaning towards the {smaller} class (its share of the test predictions above its share of the "
                 f"samples) by more than {100 * lean:.0f} percentage points, on average over these data sets: "
                 + (named(small) if len(small) else "no method") + f". Towards the {larger}: "
