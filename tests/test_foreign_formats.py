@@ -637,3 +637,30 @@ def test_an_anndata_file_with_samples_as_variables_is_named_and_its_transpose_re
     with pytest.raises(ValueError, match="no obs column 'kind'") as err:  # a column nowhere: no hint
         dataset_list([str(path)], ["alon"], label="kind")
     assert "observations are the genes" not in str(err.value)
+
+
+def test_a_series_matrix_without_values_names_its_supplementary_files(tmp_path):
+    """An RNA-seq series' Series Matrix file (GEO keeps the counts in supplementary files; the table is a header
+    and no line) was refused as "a header line (line 9) and at least one data line are needed". The notebooks name
+    the supplementary files, the samples' titles and accessions and the characteristics a sample sheet needs."""
+    import gzip
+
+    samples = [f"GSM{1000 + i}" for i in range(8)]
+    lines = ['!Series_title\t"RNA-seq of tumours"', '!Series_geo_accession\t"GSE99999"',
+             '!Series_supplementary_file\t"ftp://ftp.ncbi.nlm.nih.gov/geo/series/GSE99nnn/GSE99999/suppl/'
+             'GSE99999_raw_counts.txt.gz"',
+             "!Sample_title\t" + "\t".join(f'"tumour {i}"' for i in range(8)),
+             "!Sample_geo_accession\t" + "\t".join(f'"{s}"' for s in samples),
+             "!Sample_characteristics_ch1\t" + "\t".join(f'"tissue: {"tumour" if i < 4 else "normal"}"'
+                                                         for i in range(8)),
+             "!Sample_characteristics_ch1\t" + "\t".join(f'"patient: P{i % 4}"' for i in range(8)),
+             "!series_matrix_table_begin", '"ID_REF"\t' + "\t".join(f'"{s}"' for s in samples),
+             "!series_matrix_table_end"]
+    path = tmp_path / "GSE99999_series_matrix.txt.gz"
+    path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    with pytest.raises(ValueError, match="at least one data line are needed"):
+        load_dataset(path, label="tissue")
+    with pytest.raises(ValueError, match=r"Series Matrix file whose table holds no values.*GSE99999_raw_counts\.txt\.gz"
+                                         r".*'tumour 0', 'tumour 1', 'tumour 2', \.\.\. and their accessions GSM1000, "
+                                         r"GSM1001.*characteristics: 'tissue', 'patient'\)"):
+        dataset_list([str(path)], ["alon"], label="tissue")

@@ -204,6 +204,32 @@ def _duplicate_genes_hint(path: Path, error: str = "") -> str:
             "a genes x samples table: df.groupby(level=0).mean()")
 
 
+def _empty_series_matrix_hint(path: Path, raw: bytes, error: str) -> str | None:
+    """A GEO Series Matrix file whose table has a header and no line of values: a series (most RNA-seq ones) whose
+    data are deposited as supplementary files, which the reader refused as "a header line and at least one data line
+    are needed". Names the supplementary files and the samples' characteristics a sample sheet can be made of."""
+    if "at least one data line are needed" not in error:
+        return None
+    lines = [ln.rstrip("\r") for ln in raw.decode("utf-8", errors="replace").split("\n")]
+    begin = next((i for i, ln in enumerate(lines) if ln.startswith("!series_matrix_table_begin")), None)
+    if begin is None or not any(ln.startswith("!series_matrix_table_end") for ln in lines[begin + 1:begin + 3]):
+        return None
+
+    def values(key):
+        return [v.strip('"') for ln in lines if ln.startswith(key + "\t") for v in ln.split("\t")[1:] if v.strip('"')]
+
+    files = [f.rsplit("/", 1)[-1] for f in values("!Series_supplementary_file")]
+    keys = list(dict.fromkeys(v.split(":", 1)[0].strip() for v in values("!Sample_characteristics_ch1") if ":" in v))
+    titles, accessions = values("!Sample_title"), values("!Sample_geo_accession")
+    return ("a GEO Series Matrix file whose table holds no values: the series deposits its data as supplementary "
+            "files (as most RNA-seq series do" + (f": {', '.join(files[:4])}" if files else "") + "). Download the "
+            "table of values (counts: genes x samples) from the series' page and read it with a sample sheet: the "
+            "sample IDs as that table names them (here the samples' titles are "
+            + ", ".join(repr(t) for t in titles[:3]) + (", ..." if len(titles) > 3 else "")
+            + (f" and their accessions {', '.join(accessions[:2])}, ..." if accessions else "") + "), then the class"
+            + (f" (this file's sample characteristics: {', '.join(repr(k) for k in keys[:6])})" if keys else ""))
+
+
 def _comment_lines_hint(path: Path, lines: list[str]) -> str | None:
     """A delimited table preceded by comment lines (``#`` first): how many, and the pandas line that skips them."""
     n = 0
@@ -467,7 +493,7 @@ def sequencing_quantities_note(ds) -> str | None:
 
 def foreign_format_hint(path, error: str | None = None, label=None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive; a legacy .xls),
-    Parquet, Feather, an R data file, a Matrix Market matrix, JSON, an Illumina
+    Parquet, Feather, an R data file, a Matrix Market matrix, JSON, a GEO Series Matrix without values, an Illumina
     GenomeStudio export, featureCounts output, a GCT file, a table preceded by comment lines, a table of quoted
     numbers whose thousands mark is the separator, a table separated by spaces, or (given the reader's message
     ``error``) a genes x samples table with annotation columns after the gene ID (the message names the column it
@@ -510,6 +536,7 @@ def foreign_format_hint(path, error: str | None = None, label=None) -> str | Non
             or _space_separated_hint(path, text_lines))
     if hint is None and error:
         hint = (_hdf5_hint(path, error) or _transposed_anndata_hint(path, error, label)
+                or _empty_series_matrix_hint(path, raw, error)
                 or _annotation_columns_hint(path, text_lines, error, label))
     if hint is None and error and "gene '' has no value" in error:
         hint = _trailing_separator_hint(path, text_lines)
