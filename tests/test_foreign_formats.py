@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 
 from genesel.datasets import load_dataset
-from genesel.foreign_formats import covariate_genes, excel_mangled_genes, foreign_format_hint, mostly_missing_note
+from genesel.foreign_formats import (covariate_genes, excel_mangled_genes, foreign_format_hint, identical_samples,
+                                     mostly_missing_note)
 from genesel.papers.presentation import dataset_list
 
 
@@ -664,3 +665,73 @@ def test_a_series_matrix_without_values_names_its_supplementary_files(tmp_path):
                                          r".*'tumour 0', 'tumour 1', 'tumour 2', \.\.\. and their accessions GSM1000, "
                                          r"GSM1001.*characteristics: 'tissue', 'patient'\)"):
         dataset_list([str(path)], ["alon"], label="tissue")
+
+
+def test_identical_samples_are_refused_unless_grouped_together(tmp_path):
+    """One array entered twice (a copy-and-paste, a sheet listing a file twice) was read without a word, and a copy
+    on both sides of a split makes the error look better. The notebooks refuse it naming the samples, unless the
+    copies are one group. identical_samples against a brute-force pairwise comparison, missing values included."""
+    from itertools import combinations
+
+    X, y, samples, genes = _table(n_genes=40, n_samples=16)
+    X[9] = X[2]
+    X[12] = X[2]
+    X[5, 3] = X[14, 3] = np.nan
+    X[14] = np.where(np.isnan(X[5]), np.nan, X[5])  # equal, missing in the same gene
+    X[7, 0] = X[8, 0] = np.nan  # missing in the same gene only: not equal
+    table = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes)
+    table.insert(0, "class", y)
+    path = tmp_path / "copies.csv"
+    table.to_csv(path)
+    ds = load_dataset(path, label="class")
+    brute = {(a, b) for a, b in combinations(range(16), 2)
+             if np.array_equal(ds.X[a], ds.X[b], equal_nan=True)}
+    got = identical_samples(ds)
+    assert got == [["S2", "S9", "S12"], ["S5", "S14"]]
+    assert {p for ids in got for p in combinations(sorted(map(samples.index, ids)), 2)} == brute
+    with pytest.raises(ValueError, match=r"samples 'S2' and 'S9' and 'S12'; 'S5' and 'S14' hold the same value for "
+                                         r"every one of its 40 genes"):
+        dataset_list([str(path)], ["alon"], label="class", rows="samples")
+    groups = ["a", "b", "c", "d", "e", "f", "g", "h", "a", "c", "h", "f", "c", "e", "f", "g"]
+    table.insert(1, "patient", groups)  # S2, S9, S12 in group c; S5 and S14 in group f
+    table.fillna(0.0).to_csv(path)  # (the papers' notebooks refuse missing values)
+    assert dataset_list([str(path)], ["alon"], label="class", groups="patient")
+
+
+def test_the_registered_su_set_holds_one_array_twice_and_the_leaderboard_says_so(mirror):
+    """Su 2001's multi-tissue set as registered (datamicroarray's su.RData): samples s36 and s51 are equal in all
+    5565 genes, both of class 2. Kept as published (the multi-class board runs on it); its row in notebook 06's
+    table of the data says so. No other registered set has such a pair."""
+    from genesel.leaderboard.tables import dataset_table
+
+    ds = load_dataset("su")
+    assert identical_samples(ds) == [["s36", "s51"]]
+    a, b = list(ds.sample_ids).index("s36"), list(ds.sample_ids).index("s51")
+    assert np.array_equal(ds.X[a], ds.X[b]) and ds.y[a] == ds.y[b]
+    note = dataset_table(["su"]).iloc[0, -1]
+    assert "Samples s36 and s51 hold the same value for every gene" in note
+    assert "hold the same value" not in dataset_table(["khan"]).iloc[0, -1]
+
+
+def test_a_table_without_sample_ids_is_named_and_its_conversion_reads(tmp_path):
+    """pandas' to_csv(index=False) of a samples x genes table with its labels first: the reader takes the labels
+    for the sample IDs, and label='class' was refused as "no column named 'class'" although the file has one."""
+    X, y, samples, genes = _table(n_genes=20, n_samples=12)
+    table = pd.DataFrame(X, columns=genes)
+    table.insert(0, "class", y)
+    path = tmp_path / "no_ids.csv"
+    table.to_csv(path, index=False)
+    with pytest.raises(ValueError, match="no column named 'class'"):
+        load_dataset(path, label="class")
+    with pytest.raises(ValueError, match=r"without a column of sample IDs: its first column, 'class', holds the "
+                                         r"labels") as err:
+        dataset_list([str(path)], ["alon"], label="class")
+    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('with_ids\.csv', index_label='sample'\))", str(err.value)).group(1)
+    out = tmp_path / "with_ids.csv"
+    exec(code.replace("'with_ids.csv'", repr(str(out))), {"pd": pd})
+    ds = load_dataset(out, label="class")
+    assert list(ds.sample_ids) == [str(i) for i in range(12)] and list(ds.gene_ids) == genes
+    np.testing.assert_allclose(ds.X, X)
+    table.insert(0, "sample", samples)  # with IDs: no hint, it reads
+    table.to_csv(path, index=False)
+    assert dataset_list([str(path)], ["alon"], label="class")

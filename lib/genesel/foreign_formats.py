@@ -44,7 +44,8 @@ from pathlib import Path
 from genesel.delimited import DEFAULT_MISSING, sniff_separator, split_fields
 
 __all__ = ["foreign_format_hint", "covariate_genes", "excel_mangled_genes", "missing_label_classes",
-           "case_variant_classes", "sample_sheet_hint", "sequencing_quantities_note", "mostly_missing_note"]
+           "case_variant_classes", "sample_sheet_hint", "sequencing_quantities_note", "mostly_missing_note",
+           "identical_samples"]
 
 #: names of a sample's covariates (clinical or technical), compared without case and with ``_``, ``-``, ``.`` and
 #: spaces removed. None is a gene symbol (EFS, "event-free survival", is left out: it is also a gene, and one of
@@ -228,6 +229,25 @@ def _empty_series_matrix_hint(path: Path, raw: bytes, error: str) -> str | None:
             + ", ".join(repr(t) for t in titles[:3]) + (", ..." if len(titles) > 3 else "")
             + (f" and their accessions {', '.join(accessions[:2])}, ..." if accessions else "") + "), then the class"
             + (f" (this file's sample characteristics: {', '.join(repr(k) for k in keys[:6])})" if keys else ""))
+
+
+def _no_id_column_hint(path: Path, lines: list[str], error: str, label=None) -> str | None:
+    """A samples x genes table written without sample IDs (pandas' ``to_csv(index=False)``), its labels' column
+    first: the reader takes the first column for the IDs, so the label is "no column" there, or (without a label)
+    the IDs repeat as the classes do."""
+    if not isinstance(label, str) or f"no column named {label!r} to read the labels" not in error:
+        return None
+    body = [ln for ln in lines if ln and not ln.startswith("#")]
+    if len(body) < 2:
+        return None
+    sep = sniff_separator(body[:2])
+    if split_fields(body[0], sep)[0].strip().lstrip("\ufeff") != label:
+        return None
+    return (f"a samples x genes table without a column of sample IDs: its first column, {label!r}, holds the labels, "
+            "and the readers take a table's first column for the IDs (a table written by pandas with index=False?). "
+            f"Add IDs with pandas, pd.read_csv({str(path)!r}, sep={sep!r}).to_csv('with_ids.csv', "
+            f"index_label='sample'), and read with_ids.csv with label={label!r} (the samples are then named 0, 1, "
+            "2, ... in the file's order); or write the table again with the samples' own IDs")
 
 
 def _comment_lines_hint(path: Path, lines: list[str]) -> str | None:
@@ -536,7 +556,7 @@ def foreign_format_hint(path, error: str | None = None, label=None) -> str | Non
             or _space_separated_hint(path, text_lines))
     if hint is None and error:
         hint = (_hdf5_hint(path, error) or _transposed_anndata_hint(path, error, label)
-                or _empty_series_matrix_hint(path, raw, error)
+                or _empty_series_matrix_hint(path, raw, error) or _no_id_column_hint(path, text_lines, error, label)
                 or _annotation_columns_hint(path, text_lines, error, label))
     if hint is None and error and "gene '' has no value" in error:
         hint = _trailing_separator_hint(path, text_lines)
@@ -575,3 +595,18 @@ def mostly_missing_note(ds) -> str | None:
         return None
     return ("; ".join(parts) + ". Imputation would invent most of such a profile: consider leaving "
             + ("it" if named == 1 else "them") + " out of the file")
+
+
+def identical_samples(ds) -> list[list[str]]:
+    """The samples of ``ds`` that hold the same value for every gene, as lists of their IDs (two or more each), in
+    the file's order; missing values compare equal to missing values. Two arrays of one study never agree to the last
+    digit on thousands of genes: such samples are one array entered twice (a copy-and-paste, a sample sheet listing a
+    file twice), and a copy on both sides of a split makes the error look better than it is."""
+    import numpy as np
+
+    X = np.array(ds.X, dtype=np.float64) + 0.0  # -0.0 as 0.0
+    X[np.isnan(X)] = np.nan  # one bit pattern for every missing value
+    seen: dict = {}
+    for i, row in enumerate(X):
+        seen.setdefault(row.tobytes(), []).append(str(ds.sample_ids[i]))
+    return [ids for ids in seen.values() if len(ids) > 1]

@@ -336,7 +336,7 @@ def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
     decision for the data set, :func:`genesel.datasets.preprocessing_note`)."""
     from genesel.dataref import is_file_reference
     from genesel.datasets import preprocessing_note
-    from genesel.foreign_formats import sequencing_quantities_note
+    from genesel.foreign_formats import identical_samples, sequencing_quantities_note
 
     rows = []
     for d in datasets:
@@ -347,6 +347,11 @@ def dataset_table(datasets, max_genes=None) -> pd.DataFrame:
         if is_file_reference(d):
             seq = sequencing_quantities_note(load_dataset(d))
             note += f" {seq}" if seq else ""
+        copies = [] if is_file_reference(d) else identical_samples(load_dataset(d))  # a file's: refused, or grouped
+        if copies:  # Su's s36 and s51: kept as published, and said
+            note += (" Samples " + "; ".join(" and ".join(ids) for ids in copies) + " hold the same value for every "
+                     "gene (one array twice in the published file); kept as published, so a copy can fall on both "
+                     "sides of a split and make that sample easy to classify.")
         for said in {dataset_title(d), display_name(d, fallback="name"), str(getattr(t, "name", ""))} - {""}:
             note = note.removeprefix(f"{said}: ")  # the row already names the data set
         rows.append({"data set": dataset_title(d), "name": display_name(d, fallback="name"), "samples": int(t.y.size),

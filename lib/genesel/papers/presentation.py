@@ -98,8 +98,8 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
     from genesel.dataref import parse_string
     from genesel.datasets import display_name, load_dataset
     from genesel.foreign_formats import (EXCEL_DATES_NOTE, case_variant_classes, covariate_genes, excel_mangled_genes,
-                                         foreign_format_hint, missing_label_classes, mostly_missing_note,
-                                         sample_sheet_hint)
+                                         foreign_format_hint, identical_samples, missing_label_classes,
+                                         mostly_missing_note, sample_sheet_hint)
 
     path, options = parse_string(ref)
     try:
@@ -168,6 +168,15 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(ds.classes)} classes: {counts}. This "
                          f"notebook's methods are binary: choose two with the classes parameter, e.g. "
                          f"-p classes {pair} (the other samples are left out)")
+    copies = [ids for ids in identical_samples(ds)
+              if ds.groups is None or len({ds.groups[list(map(str, ds.sample_ids)).index(i)] for i in ids}) > 1]
+    if copies:
+        shown = "; ".join(" and ".join(repr(i) for i in ids) for ids in copies[:3]) + ("; ..." if len(copies) > 3
+                                                                                     else "")
+        raise ValueError(f"parameter {name!r}: {display_name(ref)}: samples {shown} hold the same value for every "
+                         f"one of its {ds.n_genes} genes: one array entered twice? A copy on both sides of a split "
+                         "makes the error look better than it is. Remove the copy; or, if they really are two "
+                         "measurements, name them as one group (groups=) so that every split keeps them together")
     if binary and ds.groups is not None:
         alone = _classes_in_one_group(ds)
         if alone:
