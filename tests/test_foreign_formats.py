@@ -59,9 +59,9 @@ def _xlsx(folder):
 def _run_conversion(message: str, folder: Path) -> Path:
     """Run the pandas line a hint prints (``pd.read_csv(...)....to_csv('name.csv')``), writing into ``folder``;
     the converted file's path."""
-    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('[\w.]+'\))", message).group(1)
-    out = folder / re.search(r"to_csv\('([\w.]+)'\)$", code).group(1)
-    eval(code.replace(f".to_csv('{out.name}')", f".to_csv({str(out)!r})"), {"pd": pd})
+    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('[\w.]+'(?:, \w+='\w+')?\))", message).group(1)
+    out = folder / re.search(r"to_csv\('([\w.]+)'", code).group(1)
+    eval(code.replace(f".to_csv('{out.name}'", f".to_csv({str(out)!r}"), {"pd": pd})
     return out
 
 
@@ -340,10 +340,7 @@ def test_a_samples_table_with_a_text_column_apart_from_its_label_is_named(tmp_pa
     with pytest.raises(ValueError, match=r"samples x genes table with 1 text column besides its labels \('Group'\): "
                                          r"'Scan date'.*numeric columns 'Age', 'RIN' are named like") as err:
         dataset_list([str(path)], ["alon"], label="Group")
-    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('expression\.csv'\))", str(err.value)).group(1)
-    out = tmp_path / "expression.csv"
-    exec(code.replace(".to_csv('expression.csv')", f".to_csv({str(out)!r})"), {"pd": pd})
-    ds = load_dataset(out, label="Group")
+    ds = load_dataset(_run_conversion(str(err.value), tmp_path), label="Group")
     assert list(ds.gene_ids) == genes and list(ds.sample_ids) == samples
     np.testing.assert_allclose(ds.X, X)
 
@@ -726,10 +723,7 @@ def test_a_table_without_sample_ids_is_named_and_its_conversion_reads(tmp_path):
     with pytest.raises(ValueError, match=r"without a column of sample IDs: its first column, 'class', holds the "
                                          r"labels") as err:
         dataset_list([str(path)], ["alon"], label="class")
-    code = re.search(r"(pd\.read_csv\(.*?\.to_csv\('with_ids\.csv', index_label='sample'\))", str(err.value)).group(1)
-    out = tmp_path / "with_ids.csv"
-    exec(code.replace("'with_ids.csv'", repr(str(out))), {"pd": pd})
-    ds = load_dataset(out, label="class")
+    ds = load_dataset(_run_conversion(str(err.value), tmp_path), label="class")
     assert list(ds.sample_ids) == [str(i) for i in range(12)] and list(ds.gene_ids) == genes
     np.testing.assert_allclose(ds.X, X)
     table.insert(0, "sample", samples)  # with IDs: no hint, it reads
