@@ -729,3 +729,23 @@ def test_a_table_without_sample_ids_is_named_and_its_conversion_reads(tmp_path):
     table.insert(0, "sample", samples)  # with IDs: no hint, it reads
     table.to_csv(path, index=False)
     assert dataset_list([str(path)], ["alon"], label="class")
+
+
+@pytest.mark.parametrize("first", ["Run", "BioSample", "Barcode"])
+def test_a_sample_sheet_whose_header_is_not_recognised_is_named(tmp_path, first):
+    """An SRA run table as a sample sheet (its first column 'Run'): the reader took the header line for a sample,
+    and refused the sheet for a sample 'Run' not in the data, saying "check the sample IDs". The notebooks name the
+    header and the rename that reads it (done here: the sheet then reads)."""
+    X, y, samples, genes = _table(n_genes=20, n_samples=12)
+    data = tmp_path / "counts.csv"
+    pd.DataFrame(X.T, index=pd.Index(genes, name="gene"), columns=samples).to_csv(data)
+    sheet = tmp_path / "SraRunTable.csv"
+    pd.DataFrame({first: samples, "Condition": y, "Assay Type": "RNA-Seq"}).to_csv(sheet, index=False)
+    with pytest.raises(ValueError, match=rf"sample\(s\) \['{first}'\] that are not in"):
+        load_dataset(data, label=str(sheet))
+    with pytest.raises(ValueError, match=rf"the sheet's first line \('{first}', 'Condition', 'Assay Type'\) is its "
+                                         rf"header.*Rename '{first}' to 'sample'"):
+        dataset_list([str(data)], ["alon"], label=str(sheet))
+    pd.read_csv(sheet).rename(columns={first: "sample"}).to_csv(sheet, index=False)
+    ds = load_dataset(data, label=str(sheet))
+    assert list(ds.sample_ids) == samples and sorted(ds.class_counts.values()) == [6, 6]

@@ -462,6 +462,26 @@ def _data_sample_ids(path: Path) -> list[str]:
     return header[1:] + [ln.split(sep, 1)[0].strip().strip('"') for ln in lines[1:]]
 
 
+def _unrecognised_sheet_header(sheet: Path, stray: list, ids) -> str | None:
+    """The sheet's first line is its header, but its first cell is not a name the reader takes for a header (an SRA
+    run table's ``Run``, ``BioSample``, ``Sample_Name``, a ``Barcode``), so that line was read as a sample."""
+    if not sheet.is_file():
+        return None
+    lines = [ln for ln in _head(sheet).decode("utf-8", "replace").splitlines() if ln.strip()][:3]
+    if len(lines) < 2:
+        return None
+    sep = sniff_separator(lines[:2])
+    first, second = (split_fields(ln, sep) for ln in lines[:2])
+    name = first[0].strip().lstrip("\ufeff")
+    if stray != [name] or second[0].strip() not in set(map(str, ids)):
+        return None
+    shown = ", ".join(repr(c) for c in first[:4]) + (", ..." if len(first) > 4 else "")
+    return (f"the sheet's first line ({shown}) is its header, but the reader takes a first line for a header only "
+            f"when its first cell names the sample column as sample, sample_id, id, name or gsm, so {name!r} was read "
+            f"as a sample. Rename {name!r} to 'sample' in the sheet (its second column, {first[1]!r}, is read as the "
+            "labels: put the column of classes second)")
+
+
 def sample_sheet_hint(data_path, error: str) -> str | None:
     """Where a sample sheet (of labels or groups) names samples the data does not hold (the reader's message names a
     few): when the sheet's IDs match the data's once written alike (:func:`_canonical_id`: leading zeros Excel
@@ -473,6 +493,10 @@ def sample_sheet_hint(data_path, error: str) -> str | None:
     stray = re.findall(r"'([^']*)'", named.group(1))
     if not ids or not stray:
         return None
+    sheet = re.search(r"sample sheet (.+?): (?:label|group)\(s\) for sample\(s\)", error)
+    header = _unrecognised_sheet_header(Path(sheet.group(1)), stray, ids) if sheet else None
+    if header is not None:
+        return header
     canon: dict[str, list[str]] = {}
     for d in ids:
         canon.setdefault(_canonical_id(d), []).append(d)
