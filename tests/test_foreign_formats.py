@@ -667,32 +667,36 @@ def test_a_series_matrix_without_values_names_its_supplementary_files(tmp_path):
 def test_identical_samples_are_refused_unless_grouped_together(tmp_path):
     """One array entered twice (a copy-and-paste, a sheet listing a file twice) was read without a word, and a copy
     on both sides of a split makes the error look better. The notebooks refuse it naming the samples, unless the
-    copies are one group. identical_samples against a brute-force pairwise comparison, missing values included."""
+    copies are one group labelled alike. identical_samples against a brute-force pairwise comparison, missing values
+    included."""
     from itertools import combinations
 
-    X, y, samples, genes = _table(n_genes=40, n_samples=16)
-    X[9] = X[2]
-    X[12] = X[2]
-    X[5, 3] = X[14, 3] = np.nan
-    X[14] = np.where(np.isnan(X[5]), np.nan, X[5])  # equal, missing in the same gene
+    X, y, samples, genes = _table(n_genes=40, n_samples=16)  # S0-S7 one class, S8-S15 the other
+    X[4] = X[2]
+    X[6] = X[2]
+    X[10, 3] = np.nan
+    X[14] = X[10]  # equal, missing in the same gene
     X[7, 0] = X[8, 0] = np.nan  # missing in the same gene only: not equal
     table = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes)
     table.insert(0, "class", y)
     path = tmp_path / "copies.csv"
     table.to_csv(path)
     ds = load_dataset(path, label="class")
-    brute = {(a, b) for a, b in combinations(range(16), 2)
-             if np.array_equal(ds.X[a], ds.X[b], equal_nan=True)}
+    brute = {(a, b) for a, b in combinations(range(16), 2) if np.array_equal(ds.X[a], ds.X[b], equal_nan=True)}
     got = identical_samples(ds)
-    assert got == [["S2", "S9", "S12"], ["S5", "S14"]]
+    assert got == [["S2", "S4", "S6"], ["S10", "S14"]]
     assert {p for ids in got for p in combinations(sorted(map(samples.index, ids)), 2)} == brute
-    with pytest.raises(ValueError, match=r"samples 'S2' and 'S9' and 'S12'; 'S5' and 'S14' hold the same value for "
+    with pytest.raises(ValueError, match=r"samples 'S2' and 'S4' and 'S6'; 'S10' and 'S14' hold the same value for "
                                          r"every one of its 40 genes"):
         dataset_list([str(path)], ["alon"], label="class", rows="samples")
-    groups = ["a", "b", "c", "d", "e", "f", "g", "h", "a", "c", "h", "f", "c", "e", "f", "g"]
-    table.insert(1, "patient", groups)  # S2, S9, S12 in group c; S5 and S14 in group f
+    groups = ["a", "b", "c", "d", "c", "f", "c", "h", "a", "b", "e", "d", "g", "h", "e", "f"]
+    table.insert(1, "patient", groups)  # S2, S4, S6 in group c; S10 and S14 in group e
     table.fillna(0.0).to_csv(path)  # (the papers' notebooks refuse missing values)
     assert dataset_list([str(path)], ["alon"], label="class", groups="patient")
+    table.loc["S6", "class"] = y[-1]  # a copy labelled otherwise than its original, in one group: still refused
+    table.fillna(0.0).to_csv(path)
+    with pytest.raises(ValueError, match=r"samples 'S2' and 'S4' and 'S6' hold the same value"):
+        dataset_list([str(path)], ["alon"], label="class", groups="patient")
 
 
 def test_the_registered_su_set_holds_one_array_twice_and_the_leaderboard_says_so(mirror):

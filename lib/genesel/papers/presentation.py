@@ -168,8 +168,10 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
         raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(ds.classes)} classes: {counts}. This "
                          f"notebook's methods are binary: choose two with the classes parameter, e.g. "
                          f"-p classes {pair} (the other samples are left out)")
-    copies = [ids for ids in identical_samples(ds)
-              if ds.groups is None or len({ds.groups[list(map(str, ds.sample_ids)).index(i)] for i in ids}) > 1]
+    where = {str(s): i for i, s in enumerate(ds.sample_ids)}
+    copies = [ids for ids in identical_samples(ds)  # grouped copies labelled alike are two measurements of one
+              if ds.groups is None or len({ds.groups[where[i]] for i in ids}) > 1
+              or len({ds.y[where[i]] for i in ids}) > 1]
     if copies:
         shown = "; ".join(" and ".join(repr(i) for i in ids) for ids in copies[:3]) + ("; ..." if len(copies) > 3
                                                                                      else "")
