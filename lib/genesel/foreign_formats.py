@@ -45,7 +45,7 @@ from genesel.delimited import DEFAULT_MISSING, sniff_separator, split_fields
 
 __all__ = ["foreign_format_hint", "covariate_genes", "excel_mangled_genes", "missing_label_classes",
            "case_variant_classes", "sample_sheet_hint", "sequencing_quantities_note", "mostly_missing_note",
-           "identical_samples"]
+           "identical_samples", "identical_rows"]
 
 #: names of a sample's covariates (clinical or technical), compared without case and with ``_``, ``-``, ``.`` and
 #: spaces removed. None is a gene symbol (EFS, "event-free survival", is left out: it is also a gene, and one of
@@ -626,11 +626,18 @@ def identical_samples(ds) -> list[list[str]]:
     the file's order; missing values compare equal to missing values. Two arrays of one study never agree to the last
     digit on thousands of genes: such samples are one array entered twice (a copy-and-paste, a sample sheet listing a
     file twice), and a copy on both sides of a split makes the error look better than it is."""
+    return [[str(ds.sample_ids[i]) for i in rows] for rows in identical_rows(ds.X)]
+
+
+def identical_rows(X) -> list[list[int]]:
+    """Indices of the rows of ``X`` equal in every column (missing equal to missing), grouped, in order."""
+    import hashlib
+
     import numpy as np
 
-    X = np.array(ds.X, dtype=np.float64) + 0.0  # -0.0 as 0.0
-    X[np.isnan(X)] = np.nan  # one bit pattern for every missing value
     seen: dict = {}
-    for i, row in enumerate(X):
-        seen.setdefault(row.tobytes(), []).append(str(ds.sample_ids[i]))
-    return [ids for ids in seen.values() if len(ids) > 1]
+    for i in range(len(X)):  # a row at a time: no copy of the matrix
+        row = np.asarray(X[i], dtype=np.float64) + 0.0  # -0.0 as 0.0
+        row[np.isnan(row)] = np.nan  # one bit pattern for every missing value
+        seen.setdefault(hashlib.sha256(row.tobytes()).digest(), []).append(i)
+    return [rows for rows in seen.values() if len(rows) > 1]
