@@ -753,3 +753,20 @@ def test_a_sample_sheet_whose_header_is_not_recognised_is_named(tmp_path, first)
     pd.read_csv(sheet).rename(columns={first: "sample"}).to_csv(sheet, index=False)
     ds = load_dataset(data, label=str(sheet))
     assert list(ds.sample_ids) == samples and sorted(ds.class_counts.values()) == [6, 6]
+
+
+def test_a_groups_column_named_with_another_case_is_pointed_out(tmp_path):
+    """groups='Patient' on a file whose column is 'patient' was answered "did you mean label='patient'?" (the
+    labels were given); the notebooks say to pass groups='patient' and that 'Patient' names no column."""
+    X, y, samples, genes = _table(n_genes=10, n_samples=12)
+    table = pd.DataFrame(X, index=pd.Index(samples, name="sample"), columns=genes)
+    table.insert(0, "tissue", y)
+    table.insert(1, "patient", [f"p{i // 2}" for i in range(12)])
+    path = tmp_path / "paired.csv"
+    table.to_csv(path)
+    with pytest.raises(ValueError, match=r"pass groups='patient'.*Note that groups='Patient' names no column of the "
+                                         r"file: did you mean 'patient'\?"):
+        dataset_list([str(path)], ["alon"], label="tissue", groups="Patient")
+    with pytest.raises(ValueError, match=r"groups='donor' names no column of the file\. \(The reader said"):
+        dataset_list([str(path)], ["alon"], label="tissue", groups="donor")
+    assert dataset_list([str(path)], ["alon"], label="tissue", groups="patient")

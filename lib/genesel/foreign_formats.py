@@ -344,7 +344,7 @@ def _transposed_anndata_hint(path: Path, error: str, label=None) -> str | None:
             f"anndata.read_h5ad({str(path)!r}).T.write_h5ad('samples_as_obs.h5ad'), then read that file")
 
 
-def _annotation_columns_hint(path: Path, lines: list[str], error: str, label=None) -> str | None:
+def _annotation_columns_hint(path: Path, lines: list[str], error: str, label=None, groups=None) -> str | None:
     """A genes x samples table whose first columns after the gene ID hold text (a symbol, a description), where the
     reader stopped at a non-numeric value in one of them: name those columns and the pandas line that drops them.
     When ``label`` (the labels' column) is one of those text columns, the table holds the samples as rows and the
@@ -370,6 +370,14 @@ def _annotation_columns_hint(path: Path, lines: list[str], error: str, label=Non
         others = [c for i, c in enumerate(header) if i and is_text[i] and c != label]
         covariates = [c for c in covariate_genes(header[1:]) if c != label and c not in others]
         seen = list(dict.fromkeys(r[header.index(col)] for r in rows))[:3]
+        if isinstance(groups, str) and groups not in header and not Path(groups).is_file():
+            import difflib
+
+            near = difflib.get_close_matches(groups, header[1:], n=1, cutoff=0.6)
+            named = (f" Note that groups={groups!r} names no column of the file"
+                     + (f": did you mean {near[0]!r}? (names are matched with their case)" if near else ""))
+        else:
+            named = ""
         also = (f" Its numeric column{'s' if len(covariates) > 1 else ''} {', '.join(repr(c) for c in covariates)} "
                 f"{'are' if len(covariates) > 1 else 'is'} named like a sample's covariate, which the readers would "
                 f"take for a gene: leave {'them' if len(covariates) > 1 else 'it'} out too." if covariates else "")
@@ -379,7 +387,7 @@ def _annotation_columns_hint(path: Path, lines: list[str], error: str, label=Non
                 f"donor (their samples kept together in every split), pass groups={col!r} (a notebook's -p groups "
                 f"{shlex.quote(col)}); otherwise leave the column out, e.g. with pandas: pd.read_csv({str(path)!r}, "
                 f"sep={sep!r}, index_col=0).drop(columns={others + covariates!r}).to_csv('expression.csv').{also} "
-                "(The reader's 'did you mean label=' does not apply: the labels are given)")
+                f"(The reader's 'did you mean label=' does not apply: the labels are given.){named}")
     if not names or stopped.group(1) not in names or n_numeric_after < 2:
         return None
     return (f"a genes x samples table whose gene ID ({header[0]!r}) is followed by {len(names)} annotation "
@@ -535,7 +543,7 @@ def sequencing_quantities_note(ds) -> str | None:
             "file's reference to normalise them by library size (TMM) before the log.")
 
 
-def foreign_format_hint(path, error: str | None = None, label=None) -> str | None:
+def foreign_format_hint(path, error: str | None = None, label=None, groups=None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive; a legacy .xls),
     Parquet, Feather, an R data file, a Matrix Market matrix, JSON, a GEO Series Matrix without values, an Illumina
     GenomeStudio export, featureCounts output, a GCT file, a table preceded by comment lines, a table of quoted
@@ -581,7 +589,7 @@ def foreign_format_hint(path, error: str | None = None, label=None) -> str | Non
     if hint is None and error:
         hint = (_hdf5_hint(path, error) or _transposed_anndata_hint(path, error, label)
                 or _empty_series_matrix_hint(path, raw, error) or _no_id_column_hint(path, text_lines, error, label)
-                or _annotation_columns_hint(path, text_lines, error, label))
+                or _annotation_columns_hint(path, text_lines, error, label, groups))
     if hint is None and error and "gene '' has no value" in error:
         hint = _trailing_separator_hint(path, text_lines)
     if hint is None and error and "duplicated gene ID" in error:

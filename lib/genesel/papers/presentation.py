@@ -105,7 +105,7 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
     try:
         ds = load_dataset(ref)
     except ValueError as exc:  # a file of another tool: say what it is and how to convert it
-        hint = foreign_format_hint(path, str(exc), options.get("label"))
+        hint = foreign_format_hint(path, str(exc), options.get("label"), options.get("groups"))
         if hint is not None:
             raise ValueError(f"parameter {name!r}: {path} is {hint}. (The reader said: {exc})") from None
         hint = sample_sheet_hint(path, str(exc))  # a sample sheet's IDs written another way than the data's
