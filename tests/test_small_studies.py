@@ -316,3 +316,21 @@ def test_a_transfer_target_of_another_platform_is_told_the_sources_parameter(mir
     frame.to_csv(tmp_path / "prostate.csv")
     aligned = R.transfer_studies([f"{tmp_path / 'prostate.csv'}?label=class"], ["singh"])
     assert [d.n_genes for d in aligned.values()] == [400, 400]
+
+
+def test_the_overview_says_why_it_takes_two_classes(tmp_path):
+    """Notebook 00 has no methods; given a 3-class file it said "This notebook's methods are binary". It now says
+    what of it is two-class; the paper notebooks keep their sentence."""
+    from genesel.papers.presentation import dataset_list
+
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(rng.normal(7, 1, (15, 20)), index=[f"s{i}" for i in range(15)],
+                         columns=[f"g{j}" for j in range(20)])
+    frame.insert(0, "tissue", ["a", "b", "c"] * 5)
+    path = tmp_path / "three.csv"
+    frame.to_csv(path)
+    reason = "This overview's class bars and signal-to-noise heatmap show two classes"
+    with pytest.raises(ValueError, match=rf"has 3 classes: a \(5\), b \(5\), c \(5\)\. {reason}: choose two"):
+        dataset_list(str(path), ["alon"], label="tissue", binary=reason)
+    with pytest.raises(ValueError, match=r"\. This notebook's methods are binary: choose two"):
+        dataset_list(str(path), ["alon"], label="tissue")

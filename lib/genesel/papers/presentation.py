@@ -124,8 +124,8 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
 
             pair = sorted(sizes, key=lambda c: -sizes[c])[:2]
             counts = ", ".join(f"{c} ({k})" for c, k in sizes.items())
-            raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(sizes)} classes: {counts}. This "
-                             "notebook's methods are binary: choose two with the classes parameter, e.g. -p classes "
+            raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(sizes)} classes: {counts}. "
+                             f"{_binary_reason(binary)}: choose two with the classes parameter, e.g. -p classes "
                              f"{shlex.quote(json.dumps(pair, ensure_ascii=False))} (the other samples are left out); "
                              f"the leaderboard's multi-class board takes all {len(sizes)} (notebook 06 with -p board "
                              "multiclass)") from None
@@ -165,8 +165,8 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
 
         counts = ", ".join(f"{c} ({n})" for c, n in ds.class_counts.items())
         pair = shlex.quote(json.dumps(list(ds.classes[:2]), ensure_ascii=False))
-        raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(ds.classes)} classes: {counts}. This "
-                         f"notebook's methods are binary: choose two with the classes parameter, e.g. "
+        raise ValueError(f"parameter {name!r}: {display_name(ref)} has {len(ds.classes)} classes: {counts}. "
+                         f"{_binary_reason(binary)}: choose two with the classes parameter, e.g. "
                          f"-p classes {pair} (the other samples are left out)")
     where = {str(s): i for i, s in enumerate(ds.sample_ids)}
     copies = [ids for ids in identical_samples(ds)  # grouped copies labelled alike are two measurements of one
@@ -199,6 +199,11 @@ def _check_file_task(ref: str, name: str, binary: bool) -> None:
                          "imputes inside every training part)")
 
 
+def _binary_reason(binary) -> str:
+    """Why a notebook takes two classes only: its own words (``binary`` a sentence), or that its methods are."""
+    return binary if isinstance(binary, str) else "This notebook's methods are binary"
+
+
 def _classes_in_one_group(ds) -> list:
     """(class, group) for each class of ``ds`` whose samples all belong to one group (codes as
     :attr:`genesel.dataset.Dataset.class_counts` reads them: -1/+1 for two classes, else 0..K-1)."""
@@ -223,7 +228,7 @@ def _missing_label_note(na) -> str:
             f"{'it' if one else 'each'} became a class")
 
 
-def dataset_list(value, default, name: str = "datasets", *, binary: bool = True, label=None, rows=None,
+def dataset_list(value, default, name: str = "datasets", *, binary: bool | str = True, label=None, rows=None,
                  classes=None, groups=None, scale=None):
     """Data sets for a notebook: registered names (aliases resolved to the registry's names) or files of one's own,
     duplicates dropped, order kept.
@@ -237,7 +242,9 @@ def dataset_list(value, default, name: str = "datasets", *, binary: bool = True,
 
     Refuses unknown names (listing the registered ones), missing files, unreadable files (the reader's message names
     the line or sample at fault) and, when ``binary``, multi-class sets and files, which the paper methods cannot
-    use (for a file: naming its classes and how to choose two)."""
+    use (for a file: naming its classes and how to choose two); ``binary`` may be the sentence saying why the
+    notebook takes two classes (notebook 00 has no methods: its class bars and signal-to-noise heatmap are
+    two-class)."""
     from data_fetch import resolve
     from genesel.dataref import DataRef, is_file_reference
 
