@@ -65,6 +65,16 @@ def _run_conversion(message: str, folder: Path) -> Path:
     return out
 
 
+def _named_and_converted(path: Path, label: str, reader_says: str, hint_says: str):
+    """The reader refuses ``path`` with ``reader_says``, a notebook's parameter check names it with ``hint_says``,
+    and the pandas line of that message, run as given, makes a file that reads (its Dataset)."""
+    with pytest.raises(ValueError, match=reader_says):
+        load_dataset(path, label=label)
+    with pytest.raises(ValueError, match=hint_says) as err:
+        dataset_list([str(path)], ["alon"], label=label)
+    return load_dataset(_run_conversion(str(err.value), path.parent), label=label)
+
+
 @pytest.mark.parametrize("kind", ["featureCounts", "GCT"])
 def test_the_message_names_the_format_and_its_conversion_reads(tmp_path, kind):
     path, sheet = (_featurecounts if kind == "featureCounts" else _gct)(tmp_path)
@@ -335,12 +345,9 @@ def test_a_samples_table_with_a_text_column_apart_from_its_label_is_named(tmp_pa
     table.insert(3, "Scan date", [f"2019-03-0{1 + i % 5}" for i in range(12)])
     path = tmp_path / "export.csv"
     table.to_csv(path)
-    with pytest.raises(ValueError, match="did you mean label='Scan date'"):
-        load_dataset(path, label="Group")
-    with pytest.raises(ValueError, match=r"samples x genes table with 1 text column besides its labels \('Group'\): "
-                                         r"'Scan date'.*numeric columns 'Age', 'RIN' are named like") as err:
-        dataset_list([str(path)], ["alon"], label="Group")
-    ds = load_dataset(_run_conversion(str(err.value), tmp_path), label="Group")
+    ds = _named_and_converted(path, "Group", "did you mean label='Scan date'",
+                              r"samples x genes table with 1 text column besides its labels \('Group'\): "
+                              r"'Scan date'.*numeric columns 'Age', 'RIN' are named like")
     assert list(ds.gene_ids) == genes and list(ds.sample_ids) == samples
     np.testing.assert_allclose(ds.X, X)
 
@@ -722,12 +729,8 @@ def test_a_table_without_sample_ids_is_named_and_its_conversion_reads(tmp_path):
     table.insert(0, "class", y)
     path = tmp_path / "no_ids.csv"
     table.to_csv(path, index=False)
-    with pytest.raises(ValueError, match="no column named 'class'"):
-        load_dataset(path, label="class")
-    with pytest.raises(ValueError, match=r"without a column of sample IDs: its first column, 'class', holds the "
-                                         r"labels") as err:
-        dataset_list([str(path)], ["alon"], label="class")
-    ds = load_dataset(_run_conversion(str(err.value), tmp_path), label="class")
+    ds = _named_and_converted(path, "class", "no column named 'class'",
+                              r"without a column of sample IDs: its first column, 'class', holds the labels")
     assert list(ds.sample_ids) == [str(i) for i in range(12)] and list(ds.gene_ids) == genes
     np.testing.assert_allclose(ds.X, X)
     table.insert(0, "sample", samples)  # with IDs: no hint, it reads
