@@ -94,9 +94,15 @@ _AS_DATAFRAME = ("and pass the DataFrame to genesel.datasets.read_expression (in
 
 
 def _binary_format_hint(path: Path, raw: bytes) -> str | None:
-    """A binary file of another tool, told by its first bytes (its "magic number"): a legacy Excel workbook (an OLE2
-    compound document), Apache Parquet, Feather / Arrow IPC, R's saveRDS and save files, Matrix Market, JSON."""
+    """A binary file of another tool, told by its first bytes (its "magic number"): an Excel workbook (a zip
+    archive), a legacy one (an OLE2 compound document), Apache Parquet, Feather / Arrow IPC, R's saveRDS and save
+    files, Matrix Market, JSON."""
     p = str(path)
+    if raw.startswith(b"PK\x03\x04"):
+        kind = "an Excel workbook" if b"xl/" in raw or path.suffix.lower() in (".xlsx", ".xlsm") else "a zip archive"
+        return (f"{kind}, which genesel does not read (it reads CSV/TSV text, GEO SOFT and Series Matrix files and "
+                ".h5ad). Save the sheet as CSV (in Excel: File > Save As > CSV UTF-8), or read it with "
+                "pandas.read_excel and pass the DataFrame to genesel.datasets.read_expression")
     if raw.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
         return ("a legacy Excel workbook (.xls, an OLE2 compound document), which genesel does not read (it reads "
                 "CSV/TSV text, GEO SOFT and Series Matrix files and .h5ad). Save the sheet as CSV (in Excel: File > "
@@ -559,11 +565,6 @@ def foreign_format_hint(path, error: str | None = None, label=None, groups=None)
     hint = _binary_format_hint(path, raw)
     if hint is not None:
         return hint
-    if raw.startswith(b"PK\x03\x04"):
-        kind = "an Excel workbook" if b"xl/" in raw or path.suffix.lower() in (".xlsx", ".xlsm") else "a zip archive"
-        return (f"{kind}, which genesel does not read (it reads CSV/TSV text, GEO SOFT and Series Matrix files and "
-                ".h5ad). Save the sheet as CSV (in Excel: File > Save As > CSV UTF-8), or read it with "
-                "pandas.read_excel and pass the DataFrame to genesel.datasets.read_expression")
     text_lines = [ln.rstrip("\r") for ln in raw.decode("utf-8", errors="replace").split("\n")[:60]]
     lines = text_lines[:3]
     first = lines[0].lstrip("\ufeff") if lines else ""
