@@ -291,3 +291,32 @@ def test_the_summary_counts_folds_predicting_one_class_and_the_lean_towards_the_
     lean = table.loc[(S.dataset_title("alon"), "Fisher + SVM"), "lean (points)"]
     assert lean == pytest.approx(round(100 * (np.sum(preds == small) / preds.size - 22 / 62), 1))
     assert X.class_balance(summary, max_share=0.3)[0].empty
+
+
+def test_methods_with_equal_errors_are_tied_whatever_the_split_over_the_repeats(mirror):
+    """Two methods with the same errors on Colon, split over three repeats as 10, 9, 8 and 9, 8, 10 (each on tumour
+    samples): their error and balanced error are the same number, so they share their rank in the league table and
+    in the ranking. A float mean of the repeats' rates differs in its last bit between the two orders (checked
+    below), and ranks computed on it ordered tied methods (79 rank cells of the committed binary board moved)."""
+    from genesel.leaderboard import ranking as RK
+    from genesel.leaderboard.cells import load
+
+    y = load("alon").y
+    tumour = np.flatnonzero(y == 1)
+    rows = []
+    for method, split in (("Fisher + SVM", [10, 9, 8]), ("t-test + SVM", [9, 8, 10])):
+        for r, e in enumerate(split):
+            pred = y.copy()
+            pred[tumour[:e]] = -1
+            for f, test in enumerate((np.arange(62)[0::2], np.arange(62)[1::2])):
+                rows.append(dict(dataset="alon", method=method, repeat=r, fold=f, max_genes=None,
+                                 errors=int(np.sum(pred[test] != y[test])), n_test=test.size, test_idx=test.tolist(),
+                                 pred=pred[test].tolist(), scores=pred[test].astype(float).tolist(), genes=[1, 2],
+                                 size=2, bound=None, cpu_seconds=1.0, degenerate_final=False, n_genes_kept=2000))
+    assert np.mean(np.array([10, 9, 8]) / 62) != np.mean(np.array([9, 8, 10]) / 62)  # the float mean: not tied
+    s = S.summarise(pd.DataFrame(rows)).set_index("method")
+    assert s.loc["Fisher + SVM", "error"] == s.loc["t-test + SVM", "error"] == 27 / (3 * 62)
+    assert s.loc["Fisher + SVM", "balanced_error"] == s.loc["t-test + SVM", "balanced_error"]
+    assert s.loc["Fisher + SVM", "balanced_error"] == pytest.approx(27 / (3 * 2 * 40))
+    assert T.league_table(s.reset_index(), "alon")["rank"].tolist() == [1, 1]
+    assert RK.rank_statistics(s.reset_index())["ranks"].iloc[0].tolist() == [1.5, 1.5]

@@ -185,6 +185,16 @@ def _lowest(mean_ranks: pd.Series) -> str:
     return f"{tied[0]} has" if len(tied) == 1 else " and ".join(tied) + " share"
 
 
+def _first_shares(b: pd.DataFrame) -> str:
+    """'59 %' for the method of lowest mean rank, or for methods tied at it each one's share: '42 % (X) and 22 % (Y)'
+    (the shares of the bootstrap resamples in which each is lowest)."""
+    m = b["mean_rank"].to_numpy()
+    tied = b.index[np.isclose(m, m[0], rtol=0, atol=1e-9)].tolist()
+    if len(tied) == 1:
+        return f"{100 * b.iloc[0]['share_first']:.0f} %"
+    return " and ".join(f"{100 * b.loc[t, 'share_first']:.0f} % ({t})" for t in tied)
+
+
 def _interval(r) -> str:
     """'4.2 [3.1–5.0]'; where every resample gave the same rank (a method alike on every data set), that instead
     of a range whose ends agree: '6.0 (every resample: 6.0)'."""
@@ -267,10 +277,11 @@ def ranking_sentences(rt: dict) -> str:
     b = rt["boot_error"]
     lead = b.index[0]
     n_m = len(b)
-    text = (f"**Error.** Over {err['blocks']}, {_lowest(b['mean_rank'])} the lowest mean rank of the {n_m} methods, "
+    who = _lowest(b["mean_rank"])
+    text = (f"**Error.** Over {err['blocks']}, {who} the lowest mean rank of the {n_m} methods, "
             f"{_interval(b.iloc[0])} "
-            f"(95 % interval over {rt['n_boot']:,} bootstrap resamples of the data sets, seed {rt['seed']}), and has "
-            f"the lowest mean rank in {100 * b.iloc[0]['share_first']:.0f} % of the resamples")
+            f"(95 % interval over {rt['n_boot']:,} bootstrap resamples of the data sets, seed {rt['seed']}), and "
+            f"{'has' if who.endswith(' has') else 'have'} the lowest mean rank in {_first_shares(b)} of the resamples")
     others = _share_list(b, lead)
     text += f" ({others})." if others else "."
     if "cd" in err:
@@ -284,8 +295,7 @@ def ranking_sentences(rt: dict) -> str:
         bb = rt["boot_balanced"]
         pos = _positions(bb["mean_rank"])
         text = (f"**Balanced error** (the mean of the per-class error rates). {_lowest(bb['mean_rank'])} the "
-                f"lowest mean rank, {_interval(bb.iloc[0])}, lowest in {100 * bb.iloc[0]['share_first']:.0f} % of the "
-                "resamples")
+                f"lowest mean rank, {_interval(bb.iloc[0])}, lowest in {_first_shares(bb)} of the resamples")
         if bb.index[0] != lead:
             text += f"; {lead} is {_ordinal(pos[lead])} ({_interval(bb.loc[lead])})"
         lines.append(text + ".")
@@ -305,8 +315,8 @@ def ranking_sentences(rt: dict) -> str:
             bi = rt["boot_informative"]
             inf = rt["informative"]
             text += (f"Without them, over {inf['blocks']}, {_lowest(bi['mean_rank'])} the lowest mean rank, "
-                     f"{_interval(bi.iloc[0])}, lowest in {100 * bi.iloc[0]['share_first']:.0f} % of the resamples")
-            if bi.index[0] != lead:
+                     f"{_interval(bi.iloc[0])}, lowest in {_first_shares(bi)} of the resamples")
+            if lead not in bi.index[np.isclose(bi["mean_rank"], bi["mean_rank"].iloc[0], rtol=0, atol=1e-9)]:
                 text += f"; {lead} {_interval(bi.loc[lead])}, lowest in {100 * bi.loc[lead, 'share_first']:.0f} %"
             if "cd" in inf:
                 within = int((bi["mean_rank"] - bi["mean_rank"].iloc[0] < inf["cd"]).sum()) - 1

@@ -16,6 +16,7 @@ each fixed signature size of the ranked methods, the table behind the error-agai
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -30,13 +31,22 @@ __all__ = ["summarise", "applicable", "NOT_APPLICABLE", "NOT_APPLICABLE_BINARY",
            "pareto_front", "curve_table", "wilson_interval", "fmt_number", "fmt_error", "confusion", "recall_table",
            "best_by_balanced_error", "majority_error"]
 
+def _exact_mean(rates) -> Fraction:
+    """The mean of rates given as exact fractions (errors / samples), itself exact: two methods whose errors are
+    equal as numbers get the same float, whatever the order or the split of their errors over the repeats or the
+    classes (a float mean of the rounded rates differs in its last bit, and the ranks of the league tables, the
+    Friedman test and the critical-difference diagram would then order methods that are tied)."""
+    rates = list(rates)
+    return sum(rates, Fraction(0)) / len(rates)
+
+
 def _pooled(g: pd.DataFrame, y_of) -> tuple:
-    """(balanced error, AUC) of one repeat's folds pooled (each sample predicted once)."""
+    """(balanced error as an exact fraction, AUC) of one repeat's folds pooled (each sample predicted once)."""
     idx = np.concatenate([np.asarray(t) for t in g["test_idx"]])
     pred = np.concatenate([np.asarray(p) for p in g["pred"]])
     sc = np.concatenate([np.asarray(s, dtype=np.float64) for s in g["scores"]])
     y = y_of[idx]
-    bal = float(np.mean([np.mean(pred[y == c] != c) for c in np.unique(y)]))
+    bal = _exact_mean([Fraction(int(np.sum(pred[y == c] != c)), int(np.sum(y == c))) for c in np.unique(y)])
     if sc.ndim == 2:  # K >= 3 classes: column k the score of class k (probabilities where the model has them)
         auc = macro_ovr_auc(y, sc, classes=np.arange(sc.shape[1])) if np.unique(y).size >= 2 else np.nan
     else:
@@ -117,7 +127,8 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
         task = load(d, None, mg)
         n_genes = task.X.shape[1]
         per = [(r, gg) for r, gg in g.groupby("repeat")]
-        rep_err = [gg["errors"].sum() / gg["n_test"].sum() for _, gg in per]
+        rep_frac = [Fraction(int(gg["errors"].sum()), int(gg["n_test"].sum())) for _, gg in per]
+        rep_err = [float(f) for f in rep_frac]
         pooled = [_pooled(gg, task.y) for _, gg in per]
         fold_err = g["errors"] / g["n_test"]
         phi, lo, hi, ki = _stability(g["genes"], n_genes) if selects_genes(m) else (np.nan,) * 4
@@ -133,12 +144,12 @@ def summarise(res: pd.DataFrame) -> pd.DataFrame:
         rows.append(dict(**extra,
             dataset=d, method=m, family=CATALOGUE[m].family if m in CATALOGUE else "", n_samples=int(task.y.size),
             n_genes=n_genes, n_repeats=len(per), n_folds=int(len(g)),
-            error=float(np.mean(rep_err)), error_sd_folds=float(fold_err.std(ddof=1)) if len(g) > 1 else np.nan,
+            error=float(_exact_mean(rep_frac)), error_sd_folds=float(fold_err.std(ddof=1)) if len(g) > 1 else np.nan,
             error_sd_repeats=float(np.std(rep_err, ddof=1)) if len(per) > 1 else np.nan,
             errors_per_repeat=float(np.mean([gg["errors"].sum() for _, gg in per])),
             errors_per_repeat_sd=float(np.std([gg["errors"].sum() for _, gg in per], ddof=1)) if len(per) > 1
             else np.nan,
-            balanced_error=float(np.mean([p[0] for p in pooled])), auc=float(np.nanmean([p[1] for p in pooled])),
+            balanced_error=float(_exact_mean([p[0] for p in pooled])), auc=float(np.nanmean([p[1] for p in pooled])),
             size=float(g["size"].mean()), size_sd=float(g["size"].std(ddof=1)) if len(g) > 1 else np.nan,
             stability=phi, stability_lo=lo, stability_hi=hi, kuncheva=ki,
             bound=float(b.mean()) if len(b) else np.nan,
