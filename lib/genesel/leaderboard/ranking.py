@@ -195,13 +195,19 @@ def _first_shares(b: pd.DataFrame) -> str:
     return " and ".join(f"{100 * b.loc[t, 'share_first']:.0f} % ({t})" for t in tied)
 
 
-def _interval(r) -> str:
+def _interval(r, digits: int = 1) -> str:
     """'4.2 [3.1–5.0]'; where every resample gave the same rank (a method alike on every data set), that instead
     of a range whose ends agree: '6.0 (every resample: 6.0)'."""
-    lo, hi = f"{r['lo']:.1f}", f"{r['hi']:.1f}"
+    lo, hi = f"{r['lo']:.{digits}f}", f"{r['hi']:.{digits}f}"
     if lo == hi:
-        return f"{r['mean_rank']:.1f} (every resample: {lo})"
-    return f"{r['mean_rank']:.1f} [{lo}–{hi}]"
+        return f"{r['mean_rank']:.{digits}f} (every resample: {lo})"
+    return f"{r['mean_rank']:.{digits}f} [{lo}–{hi}]"
+
+
+def _digits(a: float, b: float) -> int:
+    """Decimals that show two different mean ranks as different (one, or two where one would print both alike:
+    '8.00' and '8.03', not '8.0' and '8.0' beside "lowest")."""
+    return 1 if f"{a:.1f}" != f"{b:.1f}" or np.isclose(a, b, rtol=0, atol=1e-9) else 2
 
 
 def _positions(mean_ranks: pd.Series) -> pd.Series:
@@ -297,7 +303,9 @@ def ranking_sentences(rt: dict) -> str:
         text = (f"**Balanced error** (the mean of the per-class error rates). {_lowest(bb['mean_rank'])} the "
                 f"lowest mean rank, {_interval(bb.iloc[0])}, lowest in {_first_shares(bb)} of the resamples")
         if bb.index[0] != lead:
-            text += f"; {lead} is {_ordinal(pos[lead])} ({_interval(bb.loc[lead])})"
+            d = _digits(bb["mean_rank"].iloc[0], bb.loc[lead, "mean_rank"])
+            text = text.replace(_interval(bb.iloc[0]), _interval(bb.iloc[0], d), 1)
+            text += f"; {lead} is {_ordinal(pos[lead])} ({_interval(bb.loc[lead], d)})"
         lines.append(text + ".")
     sets = major["sets"]
     bad = sets[~sets["beats_majority"]]
@@ -317,7 +325,9 @@ def ranking_sentences(rt: dict) -> str:
             text += (f"Without them, over {inf['blocks']}, {_lowest(bi['mean_rank'])} the lowest mean rank, "
                      f"{_interval(bi.iloc[0])}, lowest in {_first_shares(bi)} of the resamples")
             if lead not in bi.index[np.isclose(bi["mean_rank"], bi["mean_rank"].iloc[0], rtol=0, atol=1e-9)]:
-                text += f"; {lead} {_interval(bi.loc[lead])}, lowest in {100 * bi.loc[lead, 'share_first']:.0f} %"
+                d = _digits(bi["mean_rank"].iloc[0], bi.loc[lead, "mean_rank"])
+                text = text.replace(_interval(bi.iloc[0]), _interval(bi.iloc[0], d), 1)
+                text += f"; {lead} {_interval(bi.loc[lead], d)}, lowest in {100 * bi.loc[lead, 'share_first']:.0f} %"
             if "cd" in inf:
                 within = int((bi["mean_rank"] - bi["mean_rank"].iloc[0] < inf["cd"]).sum()) - 1
                 text += f"; {within} other method(s) within the critical difference ({inf['cd']:.1f} ranks)"
