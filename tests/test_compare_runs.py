@@ -102,6 +102,20 @@ def test_moved_rows_are_tested_against_the_noise_of_their_repeats():
         leaderboard_changes(a.drop(columns="errors_per_repeat_sd"), b)
 
 
+def test_a_last_bit_difference_is_not_a_move():
+    """The same errors summed in another order (a float mean of the repeats' rates against the exact mean of 0.2.0's
+    summary) differ in the last bit: not a moved row, and not counted in Holm's adjustment of the rows that did
+    move; one error more is a move, and --rtol widens what counts as the same."""
+    a = _summary({("alon", "SVM"): [10, 9, 8], ("alon", "kNN"): [1, 2, 1]})
+    b = a.copy()
+    b.loc[0, "error"] = np.nextafter(a.loc[0, "error"], 1.0)  # at least one bit apart, whatever the platform
+    assert b.loc[0, "error"] != a.loc[0, "error"]
+    assert leaderboard_changes(a, b).empty
+    c = _summary({("alon", "SVM"): [10, 9, 9], ("alon", "kNN"): [1, 2, 1]})
+    assert leaderboard_changes(a, c)["method"].tolist() == ["SVM"]
+    assert leaderboard_changes(a, c, rtol=0.1).empty  # 28 against 27 errors: within 10 %
+
+
 def test_the_command_prints_the_moved_rows(tmp_path, capsys):
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir(), b.mkdir()

@@ -133,8 +133,15 @@ def _welch_p(m1, s1, n1, m2, s2, n2) -> float:
 _LB_COLUMNS = ("dataset", "method", "n_repeats", "error", "errors_per_repeat", "errors_per_repeat_sd")
 
 
-def leaderboard_changes(a: pd.DataFrame, b: pd.DataFrame, level: float = 0.05) -> pd.DataFrame:
-    """The rows of two leaderboard summaries (``*_results.csv``) whose error moved, with a test against the noise of
+#: relative difference of two errors below which they are the same number written by two versions of the summary
+#: (a float mean of the repeats' rates against an exact one differ in the last bit; one error more is 1e-4 or more)
+SAME_ERROR_RTOL = 1e-12
+
+
+def leaderboard_changes(a: pd.DataFrame, b: pd.DataFrame, level: float = 0.05, rtol: float = 0.0) -> pd.DataFrame:
+    """The rows of two leaderboard summaries (``*_results.csv``) whose error moved (by more than ``rtol``, and never
+    by less than float rounding, :data:`SAME_ERROR_RTOL`: a last-bit difference would be counted as a move and
+    weaken Holm's adjustment over the moved rows), with a test against the noise of
     the cross-validation: Welch's t-test of the errors per repeat (mean and sd over the ``n_repeats`` repeats, as
     both summaries hold them; unpaired, so it cannot use that both runs share their folds: conservative), Holm's
     adjustment over the moved rows, and the verdict at ``level``. Rows of one summary only are left out (see
@@ -145,7 +152,9 @@ def leaderboard_changes(a: pd.DataFrame, b: pd.DataFrame, level: float = 0.05) -
     if missing:
         raise ValueError(f"not a leaderboard summary: no column(s) {missing}")
     m = a.merge(b, on=["dataset", "method"], suffixes=(" (first)", " (second)"))
-    moved = m[m["error (first)"].astype(float) != m["error (second)"].astype(float)].copy()
+    same = np.isclose(m["error (first)"].astype(float), m["error (second)"].astype(float),
+                      rtol=max(float(rtol), SAME_ERROR_RTOL), atol=0.0)
+    moved = m[~same].copy()
     p = [_welch_p(float(r["errors_per_repeat (first)"]), float(r["errors_per_repeat_sd (first)"]),
                   int(r["n_repeats (first)"]), float(r["errors_per_repeat (second)"]),
                   float(r["errors_per_repeat_sd (second)"]), int(r["n_repeats (second)"])) for _, r in moved.iterrows()]
@@ -201,7 +210,7 @@ def main(argv=None) -> int:
                 a, b = pd.read_csv(pa), pd.read_csv(pb)
                 if not all(c in a.columns and c in b.columns for c in _LB_COLUMNS):
                     continue
-                ch = leaderboard_changes(a, b)
+                ch = leaderboard_changes(a, b, rtol=args.rtol)
                 n_both = len(a.merge(b, on=["dataset", "method"]))
                 print(f"\n{name}: {len(ch)} of {n_both} rows in both moved their error; "
                       f"{int((ch['verdict'] == 'beyond the noise').sum())} beyond the noise (Holm, 5 %)")
