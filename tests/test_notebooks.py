@@ -17,7 +17,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 #: Per notebook, parameters as `papermill -p NAME VALUE` passes them (strings), naming a data set that is not the
 #: notebook's default (an alias where possible), to show it runs beyond its defaults.
 OTHER_DATA = {
-    "00_datasets": {"datasets": '["singh", "west"]'},
+    "00_datasets": {"datasets": '["singh", "khan"]'},  # khan: four classes
     "01_guyon2002_svm_rfe": {"datasets": '["west"]'},
     "02_gentile2003_alma": {"datasets": '["colon"]'},
     "03_helleputte2009_transfer": {"datasets": '["gordon"]'},

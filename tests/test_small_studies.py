@@ -318,9 +318,12 @@ def test_a_transfer_target_of_another_platform_is_told_the_sources_parameter(mir
     assert [d.n_genes for d in aligned.values()] == [400, 400]
 
 
-def test_the_overview_says_why_it_takes_two_classes(tmp_path):
-    """Notebook 00 has no methods; given a 3-class file it said "This notebook's methods are binary". It now says
-    what of it is two-class; the paper notebooks keep their sentence."""
+def test_the_overview_takes_every_class_and_a_notebook_may_say_why_it_takes_two(tmp_path):
+    """Notebook 00 has no methods; given a 3-class file it said "This notebook's methods are binary", later that its
+    class bars and heatmap show two classes. It now shows every class (``classes="all"``, ``binary=False``: the
+    file's three classes read, coded 0..2); a notebook that takes two may still give its own reason, and the paper
+    notebooks keep their sentence."""
+    from genesel.datasets import load_dataset
     from genesel.papers.presentation import dataset_list
 
     rng = np.random.default_rng(1)
@@ -329,6 +332,9 @@ def test_the_overview_says_why_it_takes_two_classes(tmp_path):
     frame.insert(0, "tissue", ["a", "b", "c"] * 5)
     path = tmp_path / "three.csv"
     frame.to_csv(path)
+    (ref,) = dataset_list(str(path), ["alon"], label="tissue", classes="all", binary=False)
+    ds = load_dataset(ref)
+    assert ds.classes == ("a", "b", "c") and sorted(set(ds.y.tolist())) == [0, 1, 2]
     reason = "This overview's class bars and signal-to-noise heatmap show two classes"
     with pytest.raises(ValueError, match=rf"has 3 classes: a \(5\), b \(5\), c \(5\)\. {reason}: choose two"):
         dataset_list(str(path), ["alon"], label="tissue", binary=reason)

@@ -1,5 +1,6 @@
 """The data sets of all five papers (notebook 00): which sets the papers use, what the papers say about them, and
-the overview figures (class balance, value distributions, top signal-to-noise heatmaps).
+the overview figures (class balance, value distributions, top signal-to-noise heatmaps; for a data set of three or
+more classes each class's one-vs-rest markers).
 
 Shapes and class counts as stated in the papers: Guyon et al. 2002 (Leukemia, Colon), Gentile 2003 (Leukemia,
 Colon, Breast, Prostate, Lymphoma), Helleputte & Dupont 2009 (the prostate studies), Shah, Marchand & Corbeil
@@ -16,7 +17,7 @@ from genesel.filters import signal_to_noise
 
 __all__ = ["PAPER_SETS", "PAPER_SHAPES", "shapes_table", "preprocessing_caption", "top_genes", "paper_vs_rows",
            "class_balance", "value_distributions", "top_genes_heatmap", "estimated_seconds", "scale_table",
-           "QUICK_BUDGET", "FULL_BUDGET"]
+           "QUICK_BUDGET", "FULL_BUDGET", "N_TOP"]
 
 #: Time budgets of notebook 00 on 2 cores (seconds): quick mode, full mode.
 QUICK_BUDGET, FULL_BUDGET = 30.0, 60.0
@@ -66,11 +67,19 @@ def scale_table(datasets) -> pd.DataFrame:
 
 
 def shapes_table(datasets) -> pd.DataFrame:
-    """One row per loaded data set: its title (the registry's), name, samples, genes, classes, predefined split."""
+    """One row per loaded data set: its title (the registry's), name, samples, genes, classes, predefined split.
+    Two-class sets give their first and second class; when a set has three or more, one column lists every class."""
+    datasets = list(datasets)
+    many = any(len(d.classes) > 2 for d in datasets)
+
+    def classes(d):
+        if many:
+            return {"classes": " / ".join(f"{c} ({d.class_counts[c]})" for c in d.classes)}
+        return {"first class": f"{d.classes[0]} ({d.class_counts[d.classes[0]]})",
+                "second class": f"{d.classes[1]} ({d.class_counts[d.classes[1]]})"}
+
     return pd.DataFrame([
-        {"data set": display_name(d.name), "name": d.name, "samples": d.n_samples, "genes": d.n_genes,
-         "first class": f"{d.classes[0]} ({d.class_counts[d.classes[0]]})",
-         "second class": f"{d.classes[1]} ({d.class_counts[d.classes[1]]})",
+        {"data set": display_name(d.name), "name": d.name, "samples": d.n_samples, "genes": d.n_genes, **classes(d),
          "predefined split (train/test)": (f"{len(d.train_idx)}/{len(d.test_idx)}" if d.train_idx is not None
                                            else "none")}
         for d in datasets])
@@ -81,21 +90,63 @@ def preprocessing_caption(name: str) -> str:
     return f"**{display_name(name)}**: {' → '.join(step for step, _ in recommended_preprocessing(name).steps)}"
 
 
+#: genes in the overview's heatmap (split evenly over the classes)
+N_TOP = 50
+
+
+def _class_codes(ds) -> np.ndarray:
+    """Each sample's class as its index in ``ds.classes`` (0..K-1), whichever codes the data set uses (-1/+1 for two
+    classes, 0..K-1 for more; both in the order of ``ds.classes``)."""
+    return np.unique(np.asarray(ds.y), return_inverse=True)[1].ravel()
+
+
+def _one_vs_rest_markers(S, per_class: int):
+    """Golub's one-vs-rest markers (Golub et al. 1999, for K classes): for each class in turn, its ``per_class`` genes
+    of largest signal-to-noise against the rest of the samples (higher in it), no gene twice. Returns (genes, the
+    class each marks)."""
+    taken, genes, marks = set(), [], []
+    for c in range(S.shape[0]):
+        picked = [int(g) for g in np.argsort(-S[c], kind="stable") if int(g) not in taken][:per_class]
+        taken.update(picked)
+        genes += picked
+        marks += [c] * len(picked)
+    return np.asarray(genes, dtype=np.int64), np.asarray(marks, dtype=np.int64)
+
+
 def top_genes(ds, Z):
-    """The 50 genes with the largest |signal-to-noise| on the preprocessed values ``Z`` (25 per class): (their
-    heatmap, where the gene symbols come from, a table of the top 10)."""
-    snr = signal_to_noise(Z, ds.y)
-    order = np.argsort(snr, kind="stable")
-    top = np.r_[order[::-1][:25], order[:25]]
+    """The genes with the largest signal-to-noise on the preprocessed values ``Z``, :data:`N_TOP` of them split
+    evenly over the classes: with two classes the 25 largest and 25 smallest (Golub et al. 1999, Eq. 1: (μ₊ − μ₋) /
+    (σ₊ + σ₋)); with K classes each class against the rest of the samples, the N_TOP // K genes most higher in it
+    (Golub's one-vs-rest markers). Returns (their heatmap, where the gene symbols come from, a table of the top 10)."""
     symbols = gene_symbols(ds)
+    k = len(ds.classes)
+    if k <= 2:
+        snr = signal_to_noise(Z, ds.y)
+        order = np.argsort(snr, kind="stable")
+        top = np.r_[order[::-1][:N_TOP // 2], order[:N_TOP // 2]]
+        marks = np.where(snr[top] > 0, 1, 0)
+        score = snr
+        title = f"{display_name(ds.name)}: the {top.size} genes with largest |signal-to-noise|"
+        what = "signal-to-noise"
+    else:
+        from genesel.filters import one_vs_rest_scores
+
+        S, _ = one_vs_rest_scores(Z, _class_codes(ds))
+        top, marks = _one_vs_rest_markers(S, N_TOP // k)
+        score = S[marks, top]
+        title = (f"{display_name(ds.name)}: each class's {N_TOP // k} marker genes (signal-to-noise against the "
+                 "rest)")
+        what = "signal-to-noise (its class against the rest)"
     labels = [symbols[i] or str(ds.gene_ids[i]) for i in top]
-    fig = top_genes_heatmap(Z[:, top], ds.y, labels, ds.classes,
-                            f"{display_name(ds.name)}: the 50 genes with largest |signal-to-noise|")
+    fig = top_genes_heatmap(Z[:, top], _class_codes(ds), labels, ds.classes, title,
+                            gene_classes=None if k <= 2 else marks)
+    best = np.arange(top.size) if k <= 2 else np.argsort(-score, kind="stable")
+    first = best[:10]
     table = pd.DataFrame({
-        "rank": np.arange(1, 11), "gene symbol": [symbols[i] or "(none)" for i in top[:10]],
-        "probe / gene ID": [str(ds.gene_ids[i]) for i in top[:10]],
-        "higher in": [ds.classes[1] if snr[i] > 0 else ds.classes[0] for i in top[:10]],
-        "signal-to-noise": snr[top[:10]].round(3)})
+        "rank": np.arange(1, first.size + 1), "gene symbol": [symbols[top[i]] or "(none)" for i in first],
+        "probe / gene ID": [str(ds.gene_ids[top[i]]) for i in first],
+        "higher in": [ds.classes[marks[i]] for i in first],
+        what: (score[top[first]] if k <= 2 else score[first]).round(3)})
     return fig, annotation_note(ds, symbols), table
 
 
@@ -113,21 +164,49 @@ def paper_vs_rows(datasets) -> list:
 
 
 def class_balance(datasets):
-    """Horizontal stacked bars, one per data set: its two classes, named in words with their sample counts."""
+    """Horizontal stacked bars, one per data set: its classes, each named in words with its sample count inside its
+    segment (a segment too narrow for its name gets the count alone, the name below the bar)."""
     import matplotlib.pyplot as plt
 
     n = len(datasets)
-    fig, ax = plt.subplots(figsize=(13, 1.1 * n + 2.2))
+    many = any(len(d.classes) > 2 for d in datasets)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]  # C0, C1, ... as before for two classes
+    if max(len(d.classes) for d in datasets) > len(colours):
+        colours = plt.get_cmap("tab20").colors
+    fig, ax = plt.subplots(figsize=(13, (1.3 if many else 1.1) * n + 2.2))
     for i, d in enumerate(datasets[::-1]):
-        neg, pos = d.class_counts[d.classes[0]], d.class_counts[d.classes[1]]
-        ax.barh(i, neg, color="C0", height=0.7)
-        ax.barh(i, pos, left=neg, color="C1", height=0.7)
-        for left, width, label in ((0, neg, d.classes[0]), (neg, pos, d.classes[1])):
-            ax.text(left + width / 2, i, f"{label}\n{width}", ha="center", va="center", color="white",
-                    fontsize=15, fontweight="bold")
+        lefts = np.r_[0, np.cumsum([d.class_counts[c] for c in d.classes])[:-1]]
+        for j, (c, left) in enumerate(zip(d.classes, lefts)):
+            ax.barh(i, d.class_counts[c], left=left, color=colours[j % len(colours)], height=0.7)
+    ax.autoscale_view()  # the limits the bars give, before any text is measured against them
+    renderer = fig.canvas.get_renderer()
+
+    def fits(text, left, width) -> bool:  # the text's drawn width inside its segment's
+        a, b = ax.transData.transform([(left, 0), (left + width, 0)])[:, 0]
+        return text.get_window_extent(renderer).width <= 0.92 * (b - a)
+
+    named_below = False  # a name under the lowest bar: room for it below
+    for i, d in enumerate(datasets[::-1]):
+        left, below = 0, 0
+        for c in d.classes:
+            width = d.class_counts[c]
+            t = ax.text(left + width / 2, i, f"{c}\n{width}", ha="center", va="center", color="white", fontsize=15,
+                        fontweight="bold")
+            if not fits(t, left, width):  # too narrow for its name: the count inside, the name under the bar
+                t.set_text(f"{width}")
+                if not fits(t, left, width):
+                    t.set_fontsize(11)
+                ax.text(left + width / 2, i - 0.38 - 0.2 * (below % 2), str(c), ha="center", va="top", fontsize=11)
+                below, named_below = below + 1, named_below or i == 0
+            else:
+                below = 0
+            left += width
+    if named_below:
+        ax.set_ylim(min(ax.get_ylim()[0], -0.95), ax.get_ylim()[1])
     ax.set_yticks(range(n), [display_name(d.name) for d in datasets[::-1]])
     ax.set_xlabel("samples (count)")
-    ax.set_title("Class balance: samples per class (first class in blue, second in orange)")
+    ax.set_title("Class balance: samples per class (each class its own colour, named in its segment)" if many else
+                 "Class balance: samples per class (first class in blue, second in orange)")
     ax.grid(axis="y", visible=False)
     fig.tight_layout()
     return fig
@@ -170,26 +249,40 @@ def value_distributions(before, after, name: str, raw_scale: str = "auto"):
     return fig
 
 
-def top_genes_heatmap(Z, y, gene_labels, classes, title: str):
-    """Heatmap of a (samples x genes) block, samples grouped by class (named on the left), genes in the given order
-    with readable labels (gene symbols where known)."""
+def top_genes_heatmap(Z, y, gene_labels, classes, title: str, gene_classes=None):
+    """Heatmap of a (samples x genes) block, samples grouped by class (named on the left, in the order of
+    ``classes``: ``y`` sorted gives that order), genes in the given order with readable labels (gene symbols where
+    known). ``gene_classes`` (K classes): the class each gene marks, its block of columns set apart by a line and
+    named above it."""
     import matplotlib.pyplot as plt
     import seaborn as sns
 
+    y = np.asarray(y)
     order = np.argsort(y, kind="stable")
     Z = np.asarray(Z)[order]
     ncol = Z.shape[1]
-    fig, ax = plt.subplots(figsize=(max(14, 0.32 * ncol + 4), 8.5))
+    fig, ax = plt.subplots(figsize=(max(14, 0.32 * ncol + 4), 8.5 + (0.4 if gene_classes is not None else 0)))
     sns.heatmap(Z, cmap="vlag", center=0, vmin=-3, vmax=3, ax=ax,
                 cbar_kws={"label": "expression (z-score, sd units)"})
-    n_neg = int(np.sum(np.asarray(y) == np.min(y)))
-    ax.axhline(n_neg, color="k", lw=3)
-    ax.set_yticks([n_neg / 2, n_neg + (len(y) - n_neg) / 2], [f"{classes[0]}\n({n_neg})",
-                                                             f"{classes[1]}\n({len(y) - n_neg})"],
-                  rotation=0, fontsize=16)
+    counts = np.unique(y, return_counts=True)[1]
+    edges = np.r_[0, np.cumsum(counts)]
+    for e in edges[1:-1]:
+        ax.axhline(e, color="k", lw=3)
+    ax.set_yticks((edges[:-1] + edges[1:]) / 2, [f"{c}\n({k})" for c, k in zip(classes, counts)],
+                  rotation=0, fontsize=16 if len(counts) <= 4 else 13)
     ax.set_xticks(np.arange(ncol) + 0.5, gene_labels, rotation=90, fontsize=11)
-    ax.set_xlabel("gene (ranked by signal-to-noise)")
+    if gene_classes is not None:
+        gc = np.asarray(gene_classes)
+        starts = np.r_[0, np.flatnonzero(np.diff(gc)) + 1]
+        for a, b in zip(starts, np.r_[starts[1:], gc.size]):
+            if a > 0:
+                ax.axvline(a, color="k", lw=3)
+            ax.text((a + b) / 2, -0.01 * len(y), f"higher in {classes[gc[a]]}", ha="center", va="bottom",
+                    fontsize=12, fontweight="bold", clip_on=False)
+        ax.set_xlabel("gene (each class's markers, by signal-to-noise against the rest)")
+    else:
+        ax.set_xlabel("gene (ranked by signal-to-noise)")
     ax.set_ylabel("samples, grouped by class")
-    ax.set_title(title)
+    ax.set_title(title, **({"pad": 26} if gene_classes is not None else {}))
     fig.tight_layout()
     return fig

@@ -243,8 +243,8 @@ def dataset_list(value, default, name: str = "datasets", *, binary: bool | str =
     Refuses unknown names (listing the registered ones), missing files, unreadable files (the reader's message names
     the line or sample at fault) and, when ``binary``, multi-class sets and files, which the paper methods cannot
     use (for a file: naming its classes and how to choose two); ``binary`` may be the sentence saying why the
-    notebook takes two classes (notebook 00 has no methods: its class bars and signal-to-noise heatmap are
-    two-class)."""
+    notebook takes two classes. Notebook 00, which has no methods, takes every class (``binary=False``,
+    ``classes="all"`` unless its ``classes`` parameter chooses)."""
     from data_fetch import resolve
     from genesel.dataref import DataRef, is_file_reference
 
