@@ -300,11 +300,10 @@ def ranking_sentences(rt: dict) -> str:
     if "boot_balanced" in rt:
         bb = rt["boot_balanced"]
         pos = _positions(bb["mean_rank"])
+        d = _digits(bb["mean_rank"].iloc[0], bb.loc[lead, "mean_rank"])
         text = (f"**Balanced error** (the mean of the per-class error rates). {_lowest(bb['mean_rank'])} the "
-                f"lowest mean rank, {_interval(bb.iloc[0])}, lowest in {_first_shares(bb)} of the resamples")
+                f"lowest mean rank, {_interval(bb.iloc[0], d)}, lowest in {_first_shares(bb)} of the resamples")
         if bb.index[0] != lead:
-            d = _digits(bb["mean_rank"].iloc[0], bb.loc[lead, "mean_rank"])
-            text = text.replace(_interval(bb.iloc[0]), _interval(bb.iloc[0], d), 1)
             text += f"; {lead} is {_ordinal(pos[lead])} ({_interval(bb.loc[lead], d)})"
         lines.append(text + ".")
     sets = major["sets"]
@@ -322,11 +321,10 @@ def ranking_sentences(rt: dict) -> str:
         if "boot_informative" in rt:
             bi = rt["boot_informative"]
             inf = rt["informative"]
+            d = _digits(bi["mean_rank"].iloc[0], bi.loc[lead, "mean_rank"])  # 1 where the lead is tied at the top
             text += (f"Without them, over {inf['blocks']}, {_lowest(bi['mean_rank'])} the lowest mean rank, "
-                     f"{_interval(bi.iloc[0])}, lowest in {_first_shares(bi)} of the resamples")
+                     f"{_interval(bi.iloc[0], d)}, lowest in {_first_shares(bi)} of the resamples")
             if lead not in bi.index[np.isclose(bi["mean_rank"], bi["mean_rank"].iloc[0], rtol=0, atol=1e-9)]:
-                d = _digits(bi["mean_rank"].iloc[0], bi.loc[lead, "mean_rank"])
-                text = text.replace(_interval(bi.iloc[0]), _interval(bi.iloc[0], d), 1)
                 text += f"; {lead} {_interval(bi.loc[lead], d)}, lowest in {100 * bi.loc[lead, 'share_first']:.0f} %"
             if "cd" in inf:
                 within = int((bi["mean_rank"] - bi["mean_rank"].iloc[0] < inf["cd"]).sum()) - 1

@@ -31,6 +31,7 @@ __all__ = ["summarise", "applicable", "NOT_APPLICABLE", "NOT_APPLICABLE_BINARY",
            "pareto_front", "curve_table", "wilson_interval", "fmt_number", "fmt_error", "confusion", "recall_table",
            "best_by_balanced_error", "majority_error"]
 
+
 def _exact_mean(rates) -> Fraction:
     """The mean of rates given as exact fractions (errors / samples), itself exact: two methods whose errors are
     equal as numbers get the same float, whatever the order or the split of their errors over the repeats or the
