@@ -101,9 +101,9 @@ def _class_codes(ds) -> np.ndarray:
 
 
 def _one_vs_rest_markers(S, per_class: int):
-    """Golub's one-vs-rest markers (Golub et al. 1999, for K classes): for each class in turn, its ``per_class`` genes
-    of largest signal-to-noise against the rest of the samples (higher in it), no gene twice. Returns (genes, the
-    class each marks)."""
+    """One-vs-rest markers with Golub et al. (1999)'s signal-to-noise ratio: for each class in turn, its ``per_class``
+    genes of largest ratio against the rest of the samples (higher in it), no gene twice. Returns (genes, the class
+    each marks)."""
     taken, genes, marks = set(), [], []
     for c in range(S.shape[0]):
         picked = [int(g) for g in np.argsort(-S[c], kind="stable") if int(g) not in taken][:per_class]
@@ -117,7 +117,7 @@ def top_genes(ds, Z):
     """The genes with the largest signal-to-noise on the preprocessed values ``Z``, :data:`N_TOP` of them split
     evenly over the classes: with two classes the 25 largest and 25 smallest (Golub et al. 1999, Eq. 1: (μ₊ − μ₋) /
     (σ₊ + σ₋)); with K classes each class against the rest of the samples, the N_TOP // K genes most higher in it
-    (Golub's one-vs-rest markers). Returns (their heatmap, where the gene symbols come from, a table of the top 10)."""
+    (one-vs-rest markers). Returns (their heatmap, where the gene symbols come from, a table of the top 10)."""
     symbols = gene_symbols(ds)
     k = len(ds.classes)
     if k <= 2:
