@@ -115,7 +115,7 @@ def _one_vs_rest_markers(S, per_class: int):
 
 def top_genes(ds, Z):
     """The genes with the largest signal-to-noise on the preprocessed values ``Z``, :data:`N_TOP` of them split
-    evenly over the classes: with two classes the 25 largest and 25 smallest (Golub et al. 1999, Eq. 1: (μ₊ − μ₋) /
+    evenly over the classes: with two classes the 25 largest and 25 smallest (Golub et al. 1999: (μ₊ − μ₋) /
     (σ₊ + σ₋)); with K classes each class against the rest of the samples, the N_TOP // K genes most higher in it
     (one-vs-rest markers). Returns (their heatmap, where the gene symbols come from, a table of the top 10)."""
     symbols = gene_symbols(ds)
