@@ -122,3 +122,25 @@ def test_a_run_note_is_quoted_in_the_run_line(tmp_path):
     (figs / "03_helleputte2009_transfer_run.json").write_text(json.dumps(run))
     assert "cores, Linux). Resumed from the cell cache of an interrupted run." in \
         block("03_helleputte2009_transfer", figs)
+
+
+def test_a_second_board_of_a_notebook_has_its_own_run_line(tmp_path):
+    """Notebook 06's multi-class board is a full run of the same notebook with board = multiclass: its record
+    (figures/06_leaderboard_multiclass_run.json, copied there from the run's own folder) and its paper-vs-genesel
+    table (leaderboard_multiclass_paper_vs_genesel.csv) are shown beside the two-class board's; without the record
+    the table is listed among the notebook's other tables only."""
+    figs, stem = _copy_run(tmp_path, "06_leaderboard")
+    pd.DataFrame({"quantity": ["SRBCT: SVM (.632+ error)"], "protocol": [".632+"], "paper": ["0.017"],
+                  "genesel": ["0.016"], "note": [""]}).to_csv(figs / f"{stem}_multiclass_paper_vs_genesel.csv",
+                                                              index=False)
+    alone = block("06_leaderboard", figs)
+    assert "multiclass run" not in alone and "`figures/leaderboard_multiclass_paper_vs_genesel.csv`" in alone
+    run = json.loads((figs / "06_leaderboard_run.json").read_text())
+    run["provenance"]["commit"] = "fedcba9876543210"
+    run["overrides"] = {"board": "multiclass"}
+    (figs / "06_leaderboard_multiclass_run.json").write_text(json.dumps(run))
+    both = block("06_leaderboard", figs, fmt="myst")
+    assert "`0123456789`" in both and "Its multiclass run: Full run of commit `fedcba9876`" in both
+    assert "with board = multiclass" in both and "| SRBCT: SVM (.632+ error) | .632+ | 0.017 | 0.016 |  |" in both
+    assert "06_leaderboard (multiclass): paper vs genesel (1 rows" in both
+    assert "Its other tables on record" not in both  # the multi-class table is shown, not listed

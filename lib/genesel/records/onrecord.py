@@ -105,9 +105,28 @@ def block(notebook: str, figures: Path, fmt: str = "github") -> str:
     code = f"`figures/{table_path.name}`" if fmt == "myst" else f"<code>figures/{table_path.name}</code>"
     text = [_run_line(run), ""] + _folded(f"{notebook}: paper vs genesel ({len(table)} rows, {code})",
                                           _markdown(table), fmt)
+    for variant, vrun, vtable in _variant_runs(notebook, stem, figures):
+        vcode = f"`figures/{vtable.name}`" if fmt == "myst" else f"<code>figures/{vtable.name}</code>"
+        vt = pd.read_csv(vtable, dtype=str, keep_default_na=False)
+        text += ["", f"Its {variant.replace('_', '-')} run: " + _run_line(vrun), ""] + _folded(
+            f"{notebook} ({variant.replace('_', '-')}): paper vs genesel ({len(vt)} rows, {vcode})", _markdown(vt), fmt)
+        others = [o for o in others if o != vtable.name]
     if others:
         text += ["", "Its other tables on record: " + ", ".join(f"`figures/{o}`" for o in others) + "."]
     return "\n".join(text)
+
+
+def _variant_runs(notebook: str, stem: str, figures: Path) -> list:
+    """The other committed full runs of one notebook with a parameter that writes tables of their own (notebook 06's
+    multi-class board: ``figures/06_leaderboard_multiclass_run.json`` beside ``leaderboard_multiclass_*.csv``):
+    (the variant's name, its run record, its paper-vs-genesel table) where both are on record."""
+    out = []
+    for path in sorted(figures.glob(f"{notebook}_*_run.json")):
+        variant = path.name[len(notebook) + 1:-len("_run.json")]
+        table = figures / f"{stem}_{variant}_paper_vs_genesel.csv"
+        if table.exists():
+            out.append((variant, json.loads(path.read_text()), table))
+    return out
 
 
 def table_block(name: str, figures: Path) -> str:
