@@ -287,3 +287,24 @@ def test_the_class_balance_answer_on_k_classes_states_the_k_class_identity_and_i
     even = summary.assign(n_classes=3, smaller_class_share=1 / 3)
     assert X.class_balance(even)[0].empty and "no method can lean" in X.class_balance(even)[1].data
     assert not X.class_balance(even.assign(smaller_class_share=0.25))[0].empty  # under 0.8 x 1/3
+
+
+def test_exercise_5_weighs_the_gap_against_one_sample_of_the_smallest_class():
+    """Exercise 5's sentence per K-class data set: the best balanced error of each kind of ranking to two decimals
+    (one decimal printed 2.4 % and 2.6 % beside "ahead by 0.1 points"), and the gap against what one sample of the
+    smallest class weighs in the balanced error, 1 / (K n_min), computed here by hand."""
+    from genesel.leaderboard import exercises as X
+
+    rows = []
+    for d, n, share, errs in (("d1", 100, 0.10, {"t-test one-vs-rest + SVM": 0.0244, "ANOVA F + SVM": 0.0255}),
+                              ("d2", 60, 0.20, {"S2N + weighted voting": 0.05, "Fisher + SVM": 0.15})):
+        for m, e in errs.items():
+            rows.append(dict(dataset=d, method=m, n_classes=4, n_samples=n, smaller_class_share=share, error=e,
+                             balanced_error=e, worst_class_recall=0.5, size=10.0))
+    table, answer = X.ovr_vs_joint(pd.DataFrame(rows))
+    text = answer.data
+    one_1, one_2 = 100 / (4 * 10), 100 / (4 * 12)  # 2.50 and 2.08 points
+    assert (f"2.44 %, the best joint one 2.55 % (one vs rest ahead by 0.11 points, less than one sample of the "
+            f"smallest class weighs in it, {one_1:.2f} points: no difference to speak of)") in text
+    assert f"(one vs rest ahead by 10.00 points, {10 / one_2:.1f} times what one sample" in text
+    assert len(table) == 4
