@@ -308,3 +308,29 @@ def test_exercise_5_weighs_the_gap_against_one_sample_of_the_smallest_class():
             f"smallest class weighs in it, {one_1:.2f} points: no difference to speak of)") in text
     assert f"(one vs rest ahead by 10.00 points, {10 / one_2:.1f} times what one sample" in text
     assert len(table) == 4
+
+
+def test_the_confusion_figure_says_whether_its_method_is_tied_or_by_how_much_it_leads(mirror):
+    """The K-class confusion figure shows the method of lowest balanced error; its title named it "lowest" when
+    three methods had none (Khan: ALMA-FS, SMLR selector + SVM and multinomial L1 logistic regression, all 0.0 %).
+    It now says tied, and with whom, or gives the next method's balanced error."""
+    import matplotlib.pyplot as plt
+
+    from genesel.leaderboard import figures as F
+
+    y = C.load("khan", None, 300).y
+    base = _fake_cells(y, 4)
+    perfect = base.assign(pred=[list(y[np.asarray(t)]) for t in base["test_idx"]], errors=0)
+    res = pd.concat([base, perfect.assign(method="ANOVA F + SVM"), perfect.assign(method="Fisher + SVM")])
+    summary = S.summarise(res)
+    fig = F.plot_best_confusion(res, summary, "khan")
+    title = fig.axes[0].get_title().replace("\n", " ")
+    plt.close(fig)
+    assert "tied for the lowest balanced error with Fisher + SVM" in title and "ANOVA F + SVM" in title
+    assert "counts over 2 repeats" in title
+    fig = F.plot_best_confusion(res[res["method"] != "Fisher + SVM"], S.summarise(
+        res[res["method"] != "Fisher + SVM"]), "khan")
+    title = fig.axes[0].get_title().replace("\n", " ")
+    plt.close(fig)
+    dlda = summary.set_index("method").loc["DLDA (all genes)", "balanced_error"]
+    assert "tied" not in title and f"lowest balanced error; next: DLDA (all genes), {100 * dlda:.1f} %" in title

@@ -216,8 +216,16 @@ def plot_best_confusion(res: pd.DataFrame, summary: pd.DataFrame, dataset, title
 
     best = best_by_balanced_error(summary, dataset)
     reps = int(res.loc[(res["dataset"] == dataset) & (res["method"] == best), "repeat"].nunique())
-    return plot_confusion(confusion(res, dataset, best), f"{dataset_title(dataset)}{title_extra}\n{best}: lowest "
-                          "balanced error" + (f" (counts over {reps} repeats)" if reps > 1 else ""))
+    g = summary[summary["dataset"] == dataset].set_index("method")["balanced_error"]
+    rest = g.drop(index=best).sort_values(kind="stable")
+    tied = rest.index[rest == g[best]].tolist()  # exact: the summary's means are exact (ties are ties)
+    if tied:
+        rank = (f"tied for the lowest balanced error with {' and '.join(tied)}" if len(tied) <= 2 else
+                f"tied for the lowest balanced error with {len(tied)} other methods")
+    else:
+        rank = "lowest balanced error" + (f"; next: {rest.index[0]}, {100 * rest.iloc[0]:.1f} %" if len(rest) else "")
+    who = best + (f", counts over {reps} repeats" if reps > 1 else "")
+    return plot_confusion(confusion(res, dataset, best), f"{dataset_title(dataset)}{title_extra}\n{who}\n{rank}")
 
 
 def plot_mean_ranks(rt: dict, title_extra: str = ""):
