@@ -84,3 +84,22 @@ def test_the_class_bars_and_the_shapes_table_name_every_class():
     assert table["classes"].tolist() == ["métastase (30) / normal é (24) / tumeur+ (3)",
                                          "métastase (12) / normal é (10)"]
     assert {"first class", "second class"} <= set(O.shapes_table([two]).columns)
+
+
+def test_a_class_of_one_sample_gets_no_markers_and_two_classes_then_no_heatmap():
+    """The ratio divides by each class's spread: a class of one sample has none. Notebook 00 stopped there with
+    "each class needs at least 2 sample(s)"; now such a class gets no markers (K classes, said in the note) or, with
+    two classes, there is no heatmap and the note says why."""
+    ds, X, y = _study(sizes=(12, 10, 1))
+    fig, note, table = O.top_genes(ds, X)
+    heads = [t.get_text() for t in fig.axes[0].texts if t.get_text().startswith("higher in")]
+    plt.close(fig)
+    assert heads == ["higher in métastase", "higher in normal é"]
+    assert note.startswith("'tumeur+' (one sample) has no spread of its own, so no markers")
+    assert len(fig.axes[0].get_xticklabels()) == 2 * (O.N_TOP // 2)
+    assert set(table["higher in"]) <= {"métastase", "normal é"}
+    two, X2, _ = _study(sizes=(12, 1))
+    fig, note, table = O.top_genes(two, X2)
+    assert fig is None and table.empty
+    assert note == ("No heatmap for three: the signal-to-noise ratio divides by each class's spread, and 'normal é' "
+                    "has a single sample.")

@@ -117,9 +117,24 @@ def top_genes(ds, Z):
     """The genes with the largest signal-to-noise on the preprocessed values ``Z``, :data:`N_TOP` of them split
     evenly over the classes: with two classes the 25 largest and 25 smallest (Golub et al. 1999: (μ₊ − μ₋) /
     (σ₊ + σ₋)); with K classes each class against the rest of the samples, the N_TOP // K genes most higher in it
-    (one-vs-rest markers). Returns (their heatmap, where the gene symbols come from, a table of the top 10)."""
+    (one-vs-rest markers). Returns (their heatmap, where the gene symbols come from, a table of the top 10).
+
+    The ratio divides by each class's spread, so a class of one sample has none: with two classes there is then no
+    heatmap (None, the reason, an empty table); with K classes such a class gets no markers of its own and the note
+    says so (its sample is still shown)."""
     symbols = gene_symbols(ds)
     k = len(ds.classes)
+    counts = np.bincount(_class_codes(ds), minlength=k)
+    lone = [c for c in range(k) if counts[c] < 2]
+    note = annotation_note(ds, symbols)
+    if lone:
+        names = " and ".join(repr(str(ds.classes[c])) for c in lone)
+        if k <= 2 or len(lone) == k:
+            return None, (f"No heatmap for {display_name(ds.name)}: the signal-to-noise ratio divides by each class's "
+                          f"spread, and {names} {'has' if len(lone) == 1 else 'have'} a single sample."), pd.DataFrame()
+        note = (f"{names} ({'one sample' if len(lone) == 1 else 'one sample each'}) "
+                f"{'has' if len(lone) == 1 else 'have'} no spread of its own, so no markers (its sample is shown "
+                f"among the others). {note}")
     if k <= 2:
         snr = signal_to_noise(Z, ds.y)
         order = np.argsort(snr, kind="stable")
@@ -129,13 +144,13 @@ def top_genes(ds, Z):
         title = f"{display_name(ds.name)}: the {top.size} genes with largest |signal-to-noise|"
         what = "signal-to-noise"
     else:
-        from genesel.filters import one_vs_rest_scores
-
-        S, _ = one_vs_rest_scores(Z, _class_codes(ds))
-        top, marks = _one_vs_rest_markers(S, N_TOP // k)
-        score = S[marks, top]
-        title = (f"{display_name(ds.name)}: each class's {N_TOP // k} marker genes (signal-to-noise against the "
-                 "rest)")
+        codes = _class_codes(ds)
+        eligible = np.array([c for c in range(k) if c not in lone])
+        S = np.vstack([signal_to_noise(Z, np.where(codes == c, 1, -1)) for c in eligible])  # class c against the rest
+        per = N_TOP // eligible.size
+        top, rows = _one_vs_rest_markers(S, per)
+        score, marks = S[rows, top], eligible[rows]
+        title = f"{display_name(ds.name)}: each class's {per} marker genes (signal-to-noise against the rest)"
         what = "signal-to-noise (its class against the rest)"
     labels = [symbols[i] or str(ds.gene_ids[i]) for i in top]
     fig = top_genes_heatmap(Z[:, top], _class_codes(ds), labels, ds.classes, title,
@@ -147,7 +162,7 @@ def top_genes(ds, Z):
         "probe / gene ID": [str(ds.gene_ids[top[i]]) for i in first],
         "higher in": [ds.classes[marks[i]] for i in first],
         what: (score[top[first]] if k <= 2 else score[first]).round(3)})
-    return fig, annotation_note(ds, symbols), table
+    return fig, note, table
 
 
 def paper_vs_rows(datasets) -> list:
