@@ -192,6 +192,9 @@ def show(fig, alt: str | None = None):
 
 def save_and_show(fig, name: str) -> None:
     """A notebook's figure in one call: :func:`savefig` under ``name``, then :func:`show` (returns nothing, so that
-    a cell ending with it displays no path)."""
+    a cell ending with it displays no path). ``fig`` None (a figure its data cannot give, e.g. notebook 00's heatmap
+    with a class of one sample, whose reason the notebook prints beside it): nothing is saved or shown."""
+    if fig is None:
+        return
     savefig(fig, name)
     show(fig)
