@@ -103,3 +103,12 @@ def test_a_class_of_one_sample_gets_no_markers_and_two_classes_then_no_heatmap()
     assert fig is None and table.empty
     assert note == ("No heatmap for three: the signal-to-noise ratio divides by each class's spread, and 'normal é' "
                     "has a single sample.")
+
+
+def test_no_figure_is_saved_or_shown_for_none(tmp_path, monkeypatch):
+    """Notebook 00 passes the heatmap it could not draw (None) to save_and_show: nothing is written."""
+    from genesel import plotting
+
+    monkeypatch.setenv("GENESEL_FIGURES_DIR", str(tmp_path))
+    plotting.save_and_show(None, "datasets_x_top50_snr_heatmap")
+    assert not list(tmp_path.iterdir())
