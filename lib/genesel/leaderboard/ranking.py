@@ -179,17 +179,21 @@ def majority_table(major: dict) -> pd.DataFrame:
     }).set_index("data set")
 
 
+def _tied_lowest(mean_ranks: pd.Series) -> list:
+    """The methods tied at the lowest mean rank (``mean_ranks`` ascending; equal within 1e-9)."""
+    return mean_ranks.index[np.isclose(mean_ranks.to_numpy(), mean_ranks.iloc[0], rtol=0, atol=1e-9)].tolist()
+
+
 def _lowest(mean_ranks: pd.Series) -> str:
     """The method(s) with the lowest mean rank: "X has" or "X and Y share"."""
-    tied = mean_ranks.index[np.isclose(mean_ranks.to_numpy(), mean_ranks.iloc[0], rtol=0, atol=1e-9)].tolist()
+    tied = _tied_lowest(mean_ranks)
     return f"{tied[0]} has" if len(tied) == 1 else " and ".join(tied) + " share"
 
 
 def _first_shares(b: pd.DataFrame) -> str:
     """'59 %' for the method of lowest mean rank, or for methods tied at it each one's share: '42 % (X) and 22 % (Y)'
     (the shares of the bootstrap resamples in which each is lowest)."""
-    m = b["mean_rank"].to_numpy()
-    tied = b.index[np.isclose(m, m[0], rtol=0, atol=1e-9)].tolist()
+    tied = _tied_lowest(b["mean_rank"])
     if len(tied) == 1:
         return f"{100 * b.iloc[0]['share_first']:.0f} %"
     return " and ".join(f"{100 * b.loc[t, 'share_first']:.0f} % ({t})" for t in tied)
@@ -324,7 +328,7 @@ def ranking_sentences(rt: dict) -> str:
             d = _digits(bi["mean_rank"].iloc[0], bi.loc[lead, "mean_rank"])  # 1 where the lead is tied at the top
             text += (f"Without them, over {inf['blocks']}, {_lowest(bi['mean_rank'])} the lowest mean rank, "
                      f"{_interval(bi.iloc[0], d)}, lowest in {_first_shares(bi)} of the resamples")
-            if lead not in bi.index[np.isclose(bi["mean_rank"], bi["mean_rank"].iloc[0], rtol=0, atol=1e-9)]:
+            if lead not in _tied_lowest(bi["mean_rank"]):
                 text += f"; {lead} {_interval(bi.loc[lead], d)}, lowest in {100 * bi.loc[lead, 'share_first']:.0f} %"
             if "cd" in inf:
                 within = int((bi["mean_rank"] - bi["mean_rank"].iloc[0] < inf["cd"]).sum()) - 1
