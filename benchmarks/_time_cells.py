@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+from pathlib import Path
 
 
 def main(cells_path: str, out_path: str) -> None:
@@ -38,6 +40,28 @@ def main(cells_path: str, out_path: str) -> None:
             json.dump(out, f)
         os.replace(tmp, out_path)
         print(f"{c['dataset']:20s} {c['method']:32s} {row['cpu_seconds']}", flush=True)
+
+
+def run_side_by_side(jobs: dict, workdir: Path) -> dict:
+    """Time several lists of cells at once, one single-threaded process each (this script), side by side on the same
+    cores: ``jobs`` {name: (code root whose ``lib`` goes first on PYTHONPATH, cells)}; returns {name: {(data set,
+    method, fold): row}}. A process that fails raises, naming its log in ``workdir``."""
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               GENESEL_PROGRESS="none")
+    procs = {}
+    for name, (root, cells) in jobs.items():
+        (workdir / f"{name}.cells.json").write_text(json.dumps(cells))
+        log = open(workdir / f"{name}.log", "w")
+        e = dict(env, PYTHONPATH=os.pathsep.join([str(Path(root) / "lib"), str(root)]))
+        procs[name] = (subprocess.Popen([sys.executable, __file__, str(workdir / f"{name}.cells.json"),
+                                         str(workdir / f"{name}.json")], env=e, stdout=log,
+                                        stderr=subprocess.STDOUT, cwd=root), log)
+    for name, (p, log) in procs.items():
+        if p.wait():
+            raise RuntimeError(f"timing {name} failed: see {workdir / (name + '.log')}")
+        log.close()
+    return {name: {(r["dataset"], r["method"], r["fold"]): r
+                   for r in json.loads((workdir / f"{name}.json").read_text())["cells"]} for name in jobs}
 
 
 if __name__ == "__main__":

@@ -25,15 +25,13 @@ same. Run it on an otherwise idle machine: the load average at the start and the
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import add_data_arguments, record, recorded, use_mirror  # noqa: E402
+from _time_cells import run_side_by_side  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 #: a sample of each board small enough to time in minutes and spread over the sizes of its sets
@@ -70,26 +68,9 @@ def deal(cells: list, costs: list, n: int = 2) -> list:
 
 def time_again(parts: list, workdir: Path) -> dict:
     """{(data set, method, fold): CPU seconds now} of the cells of ``parts``, one single-threaded process per part,
-    side by side (:mod:`_time_cells`)."""
-    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               GENESEL_PROGRESS="none", PYTHONPATH=os.pathsep.join([str(ROOT / "lib"), str(ROOT)]))
-    runner = str(Path(__file__).with_name("_time_cells.py"))
-    procs = []
-    for i, part in enumerate(parts):
-        (workdir / f"cells{i}.json").write_text(json.dumps(part))
-        log = open(workdir / f"part{i}.log", "w")
-        procs.append((subprocess.Popen([sys.executable, runner, str(workdir / f"cells{i}.json"),
-                                        str(workdir / f"part{i}.json")], env=env, stdout=log,
-                                       stderr=subprocess.STDOUT, cwd=ROOT), log))
-    for i, (p, log) in enumerate(procs):
-        if p.wait():
-            raise RuntimeError(f"timing part {i} failed: see {workdir / f'part{i}.log'}")
-        log.close()
-    out = {}
-    for i in range(len(parts)):
-        for r in json.loads((workdir / f"part{i}.json").read_text())["cells"]:
-            out[(r["dataset"], r["method"], r["fold"])] = r["cpu_seconds"]
-    return out
+    side by side (:func:`_time_cells.run_side_by_side`)."""
+    got = run_side_by_side({f"part{i}": (ROOT, part) for i, part in enumerate(parts)}, workdir)
+    return {k: r["cpu_seconds"] for rows in got.values() for k, r in rows.items()}
 
 
 @recorded

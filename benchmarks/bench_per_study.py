@@ -32,8 +32,6 @@ two codes has is counted apart. ``python benchmarks/bench_per_study.py --against
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -41,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import add_data_arguments, record, recorded, use_mirror  # noqa: E402
+from _time_cells import run_side_by_side  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_CHOWDARY_H = 0.75
@@ -71,26 +70,8 @@ def time_both(cells: list, rev: str, workdir: Path) -> tuple[dict, dict]:
     subprocess.run(["git", "worktree", "add", "--detach", str(old_tree), rev], cwd=ROOT, check=True,
                    capture_output=True)
     try:
-        (workdir / "cells.json").write_text(json.dumps(cells))
-        env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
-                   GENESEL_PROGRESS="none")
-        runner = str(Path(__file__).with_name("_time_cells.py"))
-        procs = {}
-        for name, path in (("now", ROOT), ("old", old_tree)):
-            e = dict(env, PYTHONPATH=os.pathsep.join([str(path / "lib"), str(path)]))
-            log = open(workdir / f"{name}.log", "w")
-            procs[name] = (subprocess.Popen([sys.executable, runner, str(workdir / "cells.json"),
-                                             str(workdir / f"{name}.json")], env=e, stdout=log,
-                                            stderr=subprocess.STDOUT, cwd=path), log)
-        for name, (p, log) in procs.items():
-            if p.wait():
-                raise RuntimeError(f"timing with the {name} code failed: see {workdir / (name + '.log')}")
-            log.close()
-        out = []
-        for name in ("now", "old"):
-            rows = json.loads((workdir / f"{name}.json").read_text())["cells"]
-            out.append({(r["dataset"], r["method"], r["fold"]): r for r in rows})
-        return out[0], out[1]
+        got = run_side_by_side({"now": (ROOT, cells), "old": (old_tree, cells)}, workdir)
+        return got["now"], got["old"]
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, capture_output=True)
 
