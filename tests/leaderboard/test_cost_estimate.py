@@ -19,11 +19,6 @@ def _costs(rows, inner_k=5):
     return pd.DataFrame(rows, columns=["dataset", "method", "n_samples", "n_genes", "cpu_per_fold"]), inner_k
 
 
-#: the multi-class board's rerun (CHANGELOG, 0.2.0) is not committed yet. strict: once it is, the test passes and
-#: the marker must go.
-_RERUN_DUE = pytest.mark.xfail(strict=True, reason="the multi-class board's 0.2.0 run is not committed yet")
-
-
 @pytest.mark.registration("leaderboard method", "figures/leaderboard_results.csv")
 def test_every_catalogue_method_has_a_committed_cost():
     table, inner_k = cost.committed_costs()
@@ -33,7 +28,6 @@ def test_every_catalogue_method_has_a_committed_cost():
     assert (table["cpu_per_fold"] > 0).all()
 
 
-@_RERUN_DUE
 def test_every_method_of_the_multiclass_board_has_a_committed_run():
     """Issue 38: the multi-class board's full run is committed beside the binary one, every method of the board in
     it (those binary by construction as their "not applicable: binary only" rows are not in the summary)."""
