@@ -179,7 +179,8 @@ def recorded(main):
             from genesel._core.io import atomic_write
             from genesel.records.provenance import provenance
 
-            out = {"benchmark": bench, "command": shlex.join(["python", f"benchmarks/{bench}.py", *argv]),
+            out = {"benchmark": bench, "command": shlex.join(["python", f"benchmarks/{bench}.py",
+                                                              *map(_portable, argv)]),
                    "provenance": provenance(), "load": {"start": load0, "end": _load()},
                    "wall_seconds": round(time.perf_counter() - start, 1), "rows": list(_ROWS),
                    "tables": (result or {}).get("tables", {}) if isinstance(result, dict) else {},
@@ -192,6 +193,18 @@ def recorded(main):
         return result
 
     return wrapper
+
+
+def _portable(arg: str) -> str:
+    """A command-line argument as the committed result shows it: an absolute path inside this checkout relative to
+    it, one outside it (a cell cache, a data mirror) as ``DIR`` or ``FILE``, so no path of the machine that ran the
+    benchmark is written into the repository (``--opt=/abs/path`` alike)."""
+    opt, eq, value = arg.partition("=") if arg.startswith("--") and "=" in arg else ("", "", arg)
+    if not os.path.isabs(value):
+        return arg
+    root, path = Path(__file__).resolve().parent.parent, Path(value).resolve()
+    shown = str(path.relative_to(root)) if path.is_relative_to(root) else ("DIR" if path.is_dir() else "FILE")
+    return opt + eq + shown
 
 
 def load_previous(rev: str, modules: tuple[str, ...], package: str, where) -> object:

@@ -460,3 +460,20 @@ def test_solutions_are_folded_and_chapters_link_in_course_order(site):
     assert len(folds) == n_solutions >= 2 and not any(d.has_attr("open") for d in folds)
     nxt = chapter.find("a", class_="right-next")
     assert nxt is not None and nxt["href"].startswith("01_guyon2002_svm_rfe")
+
+
+def test_a_benchmarks_command_line_names_no_path_of_the_machine_that_ran_it(tmp_path):
+    """A committed result file shows its command line (benchmarks/_common.py: @recorded); a cell cache or a data
+    mirror outside the checkout is shown as DIR or FILE, a path inside it relative to it."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from _common import _portable
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    outside = tmp_path
+    assert _portable(str(outside)) == "DIR" and _portable(f"--cache={outside}") == "--cache=DIR"
+    assert _portable(str(outside / "x.csv")) == "FILE" and _portable("alon") == "alon"
+    assert _portable(str(ROOT / "figures" / "README.md")) == "figures/README.md"
+    for path in sorted((ROOT / "benchmarks" / "results").glob("*.json")):
+        command = json.loads(path.read_text(encoding="utf-8"))["command"]
+        assert str(ROOT.parent) not in command and "/var/" not in command, (path.name, command)
