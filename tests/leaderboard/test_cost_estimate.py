@@ -209,3 +209,26 @@ def test_a_first_run_counts_the_kernels_numba_still_has_to_compile(tmp_path, mon
     assert P.uncompiled_share() == 0.0
     warm = P.time_budget(30.0, True, quick_budget=cost.QUICK_BUDGET, full_budget=cost.FULL_BUDGET, what="x").data
     assert "compile" not in warm and "about 30 s" in warm
+
+
+def test_a_k_class_set_uses_the_multiclass_boards_committed_costs(mirror):
+    """The multinomial logistic regression has no binary cost (it was counted as the median method, and it is 43 %
+    of the multi-class board's run): on a K-class set it is scaled from the multi-class board's committed costs; on
+    a set of that run at its own size that run's cost is used; a method with a binary cost elsewhere stays K times
+    the binary-scaled cost (cost.py's docstring gives the leave-one-set-out check of that choice)."""
+    from genesel.leaderboard.cells import load, outer_folds
+
+    mtab, _ = cost.committed_costs("multiclass")
+    lr = "multinomial L1 logistic regression"
+    assert lr in set(mtab["method"]) and lr not in set(cost.committed_costs()[0]["method"])
+    kw = dict(quick=False, n_repeats=1, n_folds=5, inner_k=5, n_boot=0, boot_datasets=[], n_jobs=1)
+    est, what = cost.estimated_seconds(["nakayama"], [lr], max_genes=None, **kw)
+    n, g = load("nakayama", None, None).X.shape
+    mine = mtab[(mtab["method"] == lr) & (mtab["n_samples"] == n) & (mtab["n_genes"] == g)]
+    assert len(mine) == 1 and "no committed cost" not in what
+    assert est - cost._OVERHEAD == pytest.approx(outer_folds("nakayama", 5, None) * float(mine["cpu_per_fold"].iloc[0]))
+    # a smaller view of a K-class set: scaled on the multi-class table, not the median binary method
+    small, what = cost.estimated_seconds(["nakayama"], [lr], max_genes=2000, **kw)
+    scaled = cost.cell_cpu_seconds(lr, n, 2000, 5, False, (mtab, 5))
+    assert scaled[1] == "scaled" and "no committed cost" not in what
+    assert small - cost._OVERHEAD == pytest.approx(outer_folds("nakayama", 5, 2000) * scaled[0])
