@@ -82,6 +82,23 @@ def test_parameter_constraints_name_exactly_the_init_parameters(name, cls):
     assert sorted(cls._parameter_constraints) == sorted(_init_params(cls)), name
 
 
+#: scikit-learn's convention: a meta-estimator's wrapped estimator may come first, by position
+_POSITIONAL_ALLOWED = {"estimator"}
+
+
+@pytest.mark.parametrize("name,cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
+def test_hyper_parameters_are_keyword_only(name, cls):
+    """Issue 41: every hyper-parameter is keyword-only, as scikit-learn makes them (SLEP009), so ``SVMRFE(10)``
+    cannot silently mean a different parameter after one is added or reordered."""
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    assert set(positional) <= _POSITIONAL_ALLOWED, f"{name}: positional {positional}"
+    first = next((p for p in params if p.kind == p.KEYWORD_ONLY), None)
+    if first is not None and not positional:
+        with pytest.raises(TypeError, match="positional"):
+            cls(first.default)
+
+
 def _cases():
     for name, cls in ESTIMATORS:
         for param, value in BAD:

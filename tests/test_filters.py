@@ -105,7 +105,7 @@ def test_selectors_rank_by_the_criteria():
     fs = FisherSelector(n_features_to_select=5).fit(X, y)
     np.testing.assert_allclose(fs.scores_, F)
     np.testing.assert_array_equal(fs.ranking_[np.argsort(-F)], np.arange(1, X.shape[1] + 1))
-    pipe = make_pipeline(FisherSelector(5), GolubVoting(n_genes=None)).fit(X, y)
+    pipe = make_pipeline(FisherSelector(n_features_to_select=5), GolubVoting(n_genes=None)).fit(X, y)
     assert pipe.score(X, y) > 0.9
 
 
@@ -183,11 +183,12 @@ def test_scores_and_selections_do_not_depend_on_the_units(data, scale):
     X, y = data
     for f in (signal_to_noise, fisher_ratio, t_statistic):
         np.testing.assert_allclose(f(X * scale, y), f(X, y), rtol=1e-12)
-    for est in (SignalToNoiseSelector(5), SignalToNoiseSelector(5, balanced=False), FisherSelector(5)):
+    for est in (SignalToNoiseSelector(n_features_to_select=5),
+                SignalToNoiseSelector(n_features_to_select=5, balanced=False), FisherSelector(n_features_to_select=5)):
         np.testing.assert_array_equal(est.fit(X * scale, y).ranking_, est.fit(X, y).ranking_)
     Xt = np.random.default_rng(1).normal(size=(6, X.shape[1]))
-    np.testing.assert_allclose(GolubVoting(6).fit(X * scale, y).decision_function(Xt * scale) / scale,
-                               GolubVoting(6).fit(X, y).decision_function(Xt), rtol=1e-10)
+    np.testing.assert_allclose(GolubVoting(n_genes=6).fit(X * scale, y).decision_function(Xt * scale) / scale,
+                               GolubVoting(n_genes=6).fit(X, y).decision_function(Xt), rtol=1e-10)
 
 
 def test_one_sample_per_class_is_refused():
@@ -197,7 +198,8 @@ def test_one_sample_per_class_is_refused():
     for f in (signal_to_noise, fisher_ratio):
         with pytest.raises(ValueError, match=r"each class needs at least 2 sample.*spread"):
             f(X, [0, 1])
-    for est in (SignalToNoiseSelector(2), FisherSelector(2), GolubVoting(2)):
+    for est in (SignalToNoiseSelector(n_features_to_select=2), FisherSelector(n_features_to_select=2),
+                GolubVoting(n_genes=2)):
         with pytest.raises(ValueError, match="at least 2 sample"):
             est.fit(X, [0, 1])
 
@@ -205,13 +207,13 @@ def test_one_sample_per_class_is_refused():
 def test_scores_that_cannot_rank_are_refused():
     X = np.repeat([[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]], 3, axis=0)  # constant within each class: all +inf
     with pytest.raises(ValueError, match="every score is infinite"):
-        SignalToNoiseSelector(1).fit(X, [0, 0, 0, 1, 1, 1])
+        SignalToNoiseSelector(n_features_to_select=1).fit(X, [0, 0, 0, 1, 1, 1])
     Xc = np.ones((6, 4))
-    for est in (SignalToNoiseSelector(1), FisherSelector(1)):
+    for est in (SignalToNoiseSelector(n_features_to_select=1), FisherSelector(n_features_to_select=1)):
         with pytest.raises(ValueError, match="every one of the 4 gene"):
             est.fit(Xc, [0, 0, 0, 1, 1, 1])
     Xs = np.tile([[0.0], [1.0], [2.0]], (2, 3))  # three identical genes: the same score
-    for est in (SignalToNoiseSelector(1), FisherSelector(1)):
+    for est in (SignalToNoiseSelector(n_features_to_select=1), FisherSelector(n_features_to_select=1)):
         with pytest.raises(ValueError, match="same score"):
             est.fit(Xs, [0, 0, 0, 1, 1, 1])
 

@@ -80,9 +80,9 @@ def test_imputer_mean_equals_simpleimputer_and_knn_fills():
     X = rng.normal(size=(30, 6))
     X[rng.random(X.shape) < 0.1] = np.nan
     tr, te = X[:20], X[20:]
-    np.testing.assert_allclose(MissingValueImputer("mean").fit(tr).transform(te),
+    np.testing.assert_allclose(MissingValueImputer(strategy="mean").fit(tr).transform(te),
                                SimpleImputer(strategy="mean").fit(tr).transform(te))
-    assert np.isfinite(MissingValueImputer("knn", n_neighbors=3).fit(tr).transform(te)).all()
+    assert np.isfinite(MissingValueImputer(strategy="knn", n_neighbors=3).fit(tr).transform(te)).all()
 
 
 def test_recommended_pipeline_in_cross_validation(golub):

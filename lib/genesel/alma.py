@@ -580,7 +580,7 @@ class ALMA(_ALMABase):
 
     _parameter_constraints = {"p": _P, **_COMMON}
 
-    def __init__(self, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
+    def __init__(self, *, p=2, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
         self.p = p
         self.alpha = alpha
         self.n_cycles = n_cycles
@@ -726,7 +726,7 @@ class ALMAFS(_ALMASelectorBase):
 
     _parameter_constraints = dict(_COMMON)
 
-    def __init__(self, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
+    def __init__(self, *, alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
         self.alpha = alpha
         self.n_cycles = n_cycles
         self.shuffle = shuffle
@@ -822,7 +822,7 @@ class ALMARFE(_ALMASelectorBase):
 
     _parameter_constraints = {"n_features_to_select": N_FEATURES[:2], "p": _P, **_COMMON}
 
-    def __init__(self, n_features_to_select=20, p="ln", alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
+    def __init__(self, *, n_features_to_select=20, p="ln", alpha=0.9, n_cycles=50, shuffle=True, random_state=None):
         self.n_features_to_select = n_features_to_select
         self.p = p
         self.alpha = alpha

@@ -432,7 +432,7 @@ class L2AROM(SelectorBase):
                               "C": [POSITIVE_OR_INF], "max_iter": [POSITIVE_INT], "tol": [POSITIVE]}
     _multi_class = True  # K > 2 classes: one rescaling of K one-vs-rest SVMs (module docstring)
 
-    def __init__(self, n_features_to_select=None, prior=None, C=1e3, max_iter=500, tol=1e-6):
+    def __init__(self, *, n_features_to_select=None, prior=None, C=1e3, max_iter=500, tol=1e-6):
         self.n_features_to_select = n_features_to_select
         self.prior = prior
         self.C = C

@@ -126,7 +126,7 @@ class ShrunkenCentroids(BinaryClassifier):
                               "threshold_scale": [StrOptions({"absolute", "max"})],
                               "priors": [StrOptions({"empirical", "uniform"}), "array-like"]}
 
-    def __init__(self, threshold=0.0, threshold_scale="absolute", priors="empirical"):
+    def __init__(self, *, threshold=0.0, threshold_scale="absolute", priors="empirical"):
         self.threshold = threshold
         self.threshold_scale = threshold_scale
         self.priors = priors

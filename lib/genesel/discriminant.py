@@ -88,7 +88,7 @@ class DLDA(BinaryClassifier):
     _parameter_constraints = {"priors": [StrOptions({"uniform", "empirical"}), "array-like"],
                               "var_smoothing": [NON_NEGATIVE]}
 
-    def __init__(self, priors="uniform", var_smoothing=1e-9):
+    def __init__(self, *, priors="uniform", var_smoothing=1e-9):
         self.priors = priors
         self.var_smoothing = var_smoothing
 

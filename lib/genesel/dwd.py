@@ -278,7 +278,7 @@ class DWD(BinaryClassifier):
         "degree": [integer(0, None, "left")], "coef0": [real(None, None, "neither")], "tol": [POSITIVE],
     }
 
-    def __init__(self, C="auto", kernel="linear", gamma=None, degree=3, coef0=1.0, tol=1e-10):
+    def __init__(self, *, C="auto", kernel="linear", gamma=None, degree=3, coef0=1.0, tol=1e-10):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma

@@ -491,7 +491,7 @@ class SignalToNoiseSelector(_ScoreSelector):
     _score = staticmethod(signal_to_noise)
     _parameter_constraints = {"n_features_to_select": N_FEATURES, "balanced": ["boolean"]}
 
-    def __init__(self, n_features_to_select=50, balanced=True):
+    def __init__(self, *, n_features_to_select=50, balanced=True):
         self.n_features_to_select = n_features_to_select
         self.balanced = balanced
 
@@ -565,7 +565,7 @@ class FisherSelector(_ScoreSelector):
     _score = staticmethod(fisher_ratio)
     _parameter_constraints = {"n_features_to_select": N_FEATURES}
 
-    def __init__(self, n_features_to_select=50):
+    def __init__(self, *, n_features_to_select=50):
         self.n_features_to_select = n_features_to_select
 
     def _order(self, s):
@@ -627,7 +627,7 @@ class ANOVASelector(_ScoreSelector):
 
     _parameter_constraints = {"n_features_to_select": N_FEATURES}
 
-    def __init__(self, n_features_to_select=50):
+    def __init__(self, *, n_features_to_select=50):
         self.n_features_to_select = n_features_to_select
 
     def _multiclass(self, X, y_index):
@@ -693,7 +693,7 @@ class KruskalWallisSelector(_ScoreSelector):
 
     _parameter_constraints = {"n_features_to_select": N_FEATURES}
 
-    def __init__(self, n_features_to_select=50):
+    def __init__(self, *, n_features_to_select=50):
         self.n_features_to_select = n_features_to_select
 
     def _multiclass(self, X, y_index):

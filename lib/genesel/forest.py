@@ -177,7 +177,7 @@ class SmallForestClassifier(BinaryClassifier):
                               "bootstrap": ["boolean"], "random_state": ["random_state"]}
     _multi_class = True  # Gini over K classes (class docstring)
 
-    def __init__(self, n_estimators=500, max_features="sqrt", bootstrap=True, random_state=None):
+    def __init__(self, *, n_estimators=500, max_features="sqrt", bootstrap=True, random_state=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.bootstrap = bootstrap
@@ -306,7 +306,7 @@ class RFBackwardSelector(SelectorBase):
                               "importance": [StrOptions({"permutation", "gini"})], "random_state": ["random_state"]}
     _multi_class = True  # K-class forests (class docstring)
 
-    def __init__(self, n_estimators=2000, n_estimators_iter=1000, fraction_dropped=0.2, mtry_factor=1.0,
+    def __init__(self, *, n_estimators=2000, n_estimators_iter=1000, fraction_dropped=0.2, mtry_factor=1.0,
                  se_rule=1.0, importance="permutation", random_state=None):
         self.n_estimators = n_estimators
         self.n_estimators_iter = n_estimators_iter

@@ -1233,6 +1233,7 @@ class GaussianProcessClassifier(BinaryClassifier):
 
     def __init__(
         self,
+        *,
         approximation="laplace",
         ard=True,
         link="auto",

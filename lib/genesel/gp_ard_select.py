@@ -442,7 +442,7 @@ class GPARDRFE(_GPARDBase):
 
     _parameter_constraints = {**_COMMON, "p": [integer(0, None, "left")]}
 
-    def __init__(self, n_folds="auto", p=8, n_restarts=2, max_iter=5000, forward="svm", C=1.0, random_state=None):
+    def __init__(self, *, n_folds="auto", p=8, n_restarts=2, max_iter=5000, forward="svm", C=1.0, random_state=None):
         self.n_folds = n_folds
         self.p = p
         self.n_restarts = n_restarts
@@ -571,7 +571,7 @@ class GPARDFS(_GPARDBase):
 
     _parameter_constraints = {**_COMMON, "alpha": [real(0, 1, "right")], "max_forward_genes": [POSITIVE_INT, None]}
 
-    def __init__(self, alpha=0.01, n_folds="auto", n_restarts=2, max_iter=5000, forward="svm", C=1.0,
+    def __init__(self, *, alpha=0.01, n_folds="auto", n_restarts=2, max_iter=5000, forward="svm", C=1.0,
                  max_forward_genes=None, random_state=None):
         self.alpha = alpha
         self.n_folds = n_folds

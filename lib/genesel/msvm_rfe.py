@@ -870,7 +870,7 @@ class MSVMRFE(SelectorBase):
     }
     _multi_class = True  # K > 2 classes: one-vs-rest machines per resampling (class docstring)
 
-    def __init__(self, n_folds="auto", n_repeats=1, step="auto", C=1.0, n_features_to_select=None,
+    def __init__(self, *, n_folds="auto", n_repeats=1, step="auto", C=1.0, n_features_to_select=None,
                  max_forward_genes="auto", tol=1e-6, max_iter=None, random_state=None):
         self.n_folds = n_folds
         self.n_repeats = n_repeats

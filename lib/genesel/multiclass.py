@@ -77,7 +77,7 @@ class OneVsRestSelector(SelectorBase):
     _parameter_constraints = {"estimator": [HasMethods(["fit"]), None], "n_features_to_select": N_FEATURES,
                               "combine": [StrOptions(set(COMBINE))]}
 
-    def __init__(self, estimator=None, n_features_to_select=None, combine="best_rank"):
+    def __init__(self, estimator=None, *, n_features_to_select=None, combine="best_rank"):
         self.estimator = estimator
         self.n_features_to_select = n_features_to_select
         self.combine = combine

@@ -214,7 +214,7 @@ class LogTransform(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                               "base": [real(1, None, "neither")], "already_log": [StrOptions({"auto"}), "boolean"],
                               "floor_quantile": [real(0, 1, "left"), None]}
 
-    def __init__(self, floor: float = 20.0, ceiling: float | None = None, base: float = 10.0,
+    def __init__(self, *, floor: float = 20.0, ceiling: float | None = None, base: float = 10.0,
                  already_log="auto", floor_quantile: float | None = None):
         self.floor = floor
         self.ceiling = ceiling
@@ -316,7 +316,7 @@ class GeneStandardizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     _parameter_constraints = {"on_constant": [StrOptions({"error", "zero"})]}
 
-    def __init__(self, on_constant: str = "zero"):
+    def __init__(self, *, on_constant: str = "zero"):
         self.on_constant = on_constant
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -444,7 +444,7 @@ class MissingValueImputer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator)
 
     _parameter_constraints = {"strategy": [StrOptions({"mean", "median", "knn"})], "n_neighbors": [POSITIVE_INT]}
 
-    def __init__(self, strategy: str = "knn", n_neighbors: int = 10):
+    def __init__(self, *, strategy: str = "knn", n_neighbors: int = 10):
         self.strategy = strategy
         self.n_neighbors = n_neighbors
 
@@ -563,7 +563,7 @@ class CountNormalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                               "prior_count": [POSITIVE], "m_trim": [real(0, 0.5, "left")],
                               "a_trim": [real(0, 0.5, "left")]}
 
-    def __init__(self, method: str = "tmm", log: bool = True, prior_count: float = 1.0, m_trim: float = 0.3,
+    def __init__(self, *, method: str = "tmm", log: bool = True, prior_count: float = 1.0, m_trim: float = 0.3,
                  a_trim: float = 0.05):
         self.method = method
         self.log = log

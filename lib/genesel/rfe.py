@@ -681,7 +681,7 @@ class SVMRFE(SelectorBase):
                               "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None]}
     _multi_class = True  # K > 2 classes: one-vs-rest machines, criterion sum_k w_ki^2 (module docstring)
 
-    def __init__(self, n_features_to_select=None, step=1, C=1.0, tol=1e-8, max_iter=None):
+    def __init__(self, *, n_features_to_select=None, step=1, C=1.0, tol=1e-8, max_iter=None):
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.C = C

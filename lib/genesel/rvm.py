@@ -179,7 +179,7 @@ class RVM(BinaryClassifier):
         "max_iter": [POSITIVE_INT], "tol": [POSITIVE],
     }
 
-    def __init__(self, kernel="linear", gamma=None, degree=3, coef0=1.0, bias=True, max_iter=2000, tol=1e-3):
+    def __init__(self, *, kernel="linear", gamma=None, degree=3, coef0=1.0, bias=True, max_iter=2000, tol=1e-3):
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree

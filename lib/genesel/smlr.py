@@ -281,8 +281,8 @@ class SMLR(ClassifierMixin, BaseEstimator):
         "max_iter": [POSITIVE_INT], "tol": [POSITIVE],
     }
 
-    def __init__(self, lam=1.0, lam_scale="absolute", kernel=None, gamma=None, degree=3, coef0=1.0, fit_intercept=True,
-                 max_iter=20000, tol=1e-7):
+    def __init__(self, *, lam=1.0, lam_scale="absolute", kernel=None, gamma=None, degree=3, coef0=1.0,
+                 fit_intercept=True, max_iter=20000, tol=1e-7):
         self.lam = lam
         self.lam_scale = lam_scale
         self.kernel = kernel

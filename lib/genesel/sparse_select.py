@@ -111,7 +111,7 @@ class RVMSelector(_SparseSelector):
 
     _parameter_constraints = {"max_iter": [POSITIVE_INT], "tol": [POSITIVE]}
 
-    def __init__(self, max_iter=2000, tol=1e-3):
+    def __init__(self, *, max_iter=2000, tol=1e-3):
         self.max_iter = max_iter
         self.tol = tol
 
@@ -187,7 +187,7 @@ class SMLRSelector(_SparseSelector):
     _parameter_constraints = {"lam": [POSITIVE], "lam_scale": [StrOptions({"absolute", "max"})],
                               "max_iter": [POSITIVE_INT], "tol": [POSITIVE]}
 
-    def __init__(self, lam=0.1, lam_scale="max", max_iter=20000, tol=1e-7):
+    def __init__(self, *, lam=0.1, lam_scale="max", max_iter=20000, tol=1e-7):
         self.lam = lam
         self.lam_scale = lam_scale
         self.max_iter = max_iter

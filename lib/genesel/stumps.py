@@ -751,7 +751,7 @@ class SampleCompressionStumps(_StumpConjunction):
 
     _parameter_constraints = dict(_COMMON)
 
-    def __init__(self, p=1.0, max_stumps=10, model="conjunction", delta=0.05):
+    def __init__(self, *, p=1.0, max_stumps=10, model="conjunction", delta=0.05):
         self.p = p
         self.max_stumps = max_stumps
         self.model = model
@@ -869,7 +869,7 @@ class OccamStumps(_StumpConjunction):
 
     _parameter_constraints = {**_COMMON, **_RANGE}
 
-    def __init__(self, p=1.0, eta=0.01, max_stumps=10, model="conjunction", feature_range=None, delta=0.05):
+    def __init__(self, *, p=1.0, eta=0.01, max_stumps=10, model="conjunction", feature_range=None, delta=0.05):
         self.p = p
         self.eta = eta
         self.max_stumps = max_stumps
@@ -960,7 +960,7 @@ class PACBayesStumps(_StumpConjunction):
     _parameter_constraints = {**_COMMON, **_RANGE, "margin": [StrOptions({"variable", "fixed"})],
                               "gamma": [real(0, 0.5, "right")]}
 
-    def __init__(self, p=1.0, eta=0.01, max_stumps=10, model="conjunction", margin="variable", gamma=0.05,
+    def __init__(self, *, p=1.0, eta=0.01, max_stumps=10, model="conjunction", margin="variable", gamma=0.05,
                  feature_range=None, delta=0.05):
         self.p = p
         self.eta = eta
@@ -1227,7 +1227,7 @@ class AdaBoostStumps(BinaryClassifier):
     _parameter_constraints = {"n_estimators": [POSITIVE_INT], "multi_class": [StrOptions({"ovr", "samme"})]}
     _multi_class = True  # K >= 3 classes: one-vs-rest or SAMME (see above)
 
-    def __init__(self, n_estimators=50, multi_class="ovr"):
+    def __init__(self, *, n_estimators=50, multi_class="ovr"):
         self.n_estimators = n_estimators
         self.multi_class = multi_class
 

@@ -313,7 +313,7 @@ class LinearSVM(_DualSVMBase):
 
     _parameter_constraints = {"C": [POSITIVE_OR_INF], "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None]}
 
-    def __init__(self, C=1.0, tol=1e-6, max_iter=None):
+    def __init__(self, *, C=1.0, tol=1e-6, max_iter=None):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
@@ -448,7 +448,7 @@ class KernelSVM(_DualSVMBase):
         "coef0": [real(None, None, "neither")], "tol": [POSITIVE], "max_iter": [POSITIVE_INT, None],
     }
 
-    def __init__(self, kernel="rbf", C=1.0, degree=3, gamma="scale", coef0=0.0, tol=1e-6, max_iter=None):
+    def __init__(self, *, kernel="rbf", C=1.0, degree=3, gamma="scale", coef0=0.0, tol=1e-6, max_iter=None):
         self.kernel = kernel
         self.C = C
         self.degree = degree

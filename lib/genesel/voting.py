@@ -103,7 +103,7 @@ class GolubVoting(BinaryClassifier):
     _parameter_constraints = {"n_genes": [POSITIVE_INT, None], "balanced": ["boolean"]}
     _multi_class = True  # K > 2 classes: one voting machine per class against the rest (module docstring)
 
-    def __init__(self, n_genes=50, balanced=True):
+    def __init__(self, *, n_genes=50, balanced=True):
         self.n_genes = n_genes
         self.balanced = balanced
 

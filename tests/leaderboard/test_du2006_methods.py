@@ -62,12 +62,12 @@ def test_pam_threshold_is_the_one_an_explicit_inner_cv_picks(name, tie, seed):
     assert m.tie == tie and len(K.PAM_THRESHOLDS) == 30 and K.PAM_THRESHOLDS[0] == 0.0 and K.PAM_THRESHOLDS[-1] == 1.0
     row = P.run_split(m, X, y, tr, te, inner, prep=FunctionTransformer(), quick=False, seed=0, curve=False)
     grid = list(K.PAM_THRESHOLDS)
-    table = _inner_loop(lambda t: ShrunkenCentroids(t, threshold_scale="max"), grid, X, y, inner,
+    table = _inner_loop(lambda t: ShrunkenCentroids(threshold=t, threshold_scale="max"), grid, X, y, inner,
                         size=lambda e: int(e.support_.sum()))
     sign = -1.0 if tie == "more" else 1.0
     best = min(table, key=lambda i: (table[i][0], sign * table[i][1], i))
     assert json.loads(row["params"])["threshold"] == grid[best]
-    ref = ShrunkenCentroids(grid[best], threshold_scale="max").fit(X[tr], y[tr])
+    ref = ShrunkenCentroids(threshold=grid[best], threshold_scale="max").fit(X[tr], y[tr])
     assert row["pred"] == ref.predict(X[te]).tolist() and row["size"] == int(ref.support_.sum())
 
 

@@ -25,7 +25,8 @@ def test_table1_split_matches_estimators():
     n_fs = fs.n_features_
     for genes, n in (("10", 10), ("40", 40), ("100", 100), ("FS", n_fs), ("all", 150)):
         ests = {
-            "ln-RFE": A.ALMARFE(n, p="ln", **kw), "2-RFE": A.ALMARFE(n, p=2, **kw),
+            "ln-RFE": A.ALMARFE(n_features_to_select=n, p="ln", **kw),
+            "2-RFE": A.ALMARFE(n_features_to_select=n, p=2, **kw),
             "2-CORR": A.make_corr_pipeline(n, p=2, **kw), "ln-CORR": A.make_corr_pipeline(n, p="ln", **kw),
         }
         if genes == "all":
