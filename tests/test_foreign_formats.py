@@ -1,4 +1,4 @@
-"""Files of other tools that the readers do not read (an Excel workbook, featureCounts output, a GCT file): a
+"""Files of other tools that the readers do not read (an Excel workbook, featureCounts output, a GCT 1.3 file): a
 notebook's ``datasets`` parameter names the format and the conversion instead of the reader's symptom, and the
 conversion it gives reads (tried here as a user would, from the message itself)."""
 
@@ -75,9 +75,9 @@ def _named_and_converted(path: Path, label: str, reader_says: str, hint_says: st
     return load_dataset(_run_conversion(str(err.value), path.parent), label=label)
 
 
-@pytest.mark.parametrize("kind", ["featureCounts", "GCT"])
+@pytest.mark.parametrize("kind", ["featureCounts"])
 def test_the_message_names_the_format_and_its_conversion_reads(tmp_path, kind):
-    path, sheet = (_featurecounts if kind == "featureCounts" else _gct)(tmp_path)
+    path, sheet = _featurecounts(tmp_path)
     with pytest.raises(ValueError) as err:
         load_dataset(path, label=str(sheet))  # the readers themselves refuse it (with a symptom)
     assert kind not in str(err.value)
@@ -87,6 +87,31 @@ def test_the_message_names_the_format_and_its_conversion_reads(tmp_path, kind):
     ds = load_dataset(out, label=str(sheet))
     assert ds.X.shape == ((12, 200) if kind == "featureCounts" else (12, 150))
     assert ds.scale == ("counts" if kind == "featureCounts" else "log")
+
+
+def test_a_gct_file_reads_as_pandas_reads_it_and_a_broken_one_is_named(tmp_path):
+    """GCT 1.2 is read directly (it was refused with a symptom, then named with a pandas line): the values, genes
+    and samples are those of pandas reading it (two lines skipped, Description dropped), labels from a sample sheet;
+    a table shorter than its dimensions line, and a label named as a column, are refused with the reason; a GCT 1.3
+    file is still named, with its conversion."""
+    path, sheet = _gct(tmp_path)
+    ds = load_dataset(path, label=str(sheet))
+    ref = pd.read_csv(path, sep="\t", skiprows=2, index_col=0).drop(columns="Description")
+    np.testing.assert_array_equal(ds.X, ref.to_numpy().T)
+    assert list(ds.gene_ids) == [str(g) for g in ref.index] and list(ds.sample_ids) == list(ref.columns)
+    assert list(ds.classes) == ["A", "B é"]
+    assert [ds.classes[int(c > 0)] if len(ds.classes) == 2 else c for c in ds.y] == ["A"] * 6 + ["B é"] * 6
+    lines = path.read_text().splitlines()
+    cut = tmp_path / "cut.gct"
+    cut.write_text("\n".join(lines[:-10]) + "\n")
+    with pytest.raises(ValueError, match="says 150 genes x 12 samples, the table holds 140 x 12"):
+        load_dataset(cut, label=str(sheet))
+    with pytest.raises(ValueError, match="a GCT file holds no labels"):
+        load_dataset(path, label="class")
+    v13 = tmp_path / "v13.gct"
+    v13.write_text("#1.3\n" + "\n".join(lines[1:]) + "\n")
+    with pytest.raises(ValueError, match="GCT file of version 1.3"):
+        dataset_list([str(v13)], ["alon"], label=str(sheet))
 
 
 @pytest.mark.parametrize("notes", [0, 3])

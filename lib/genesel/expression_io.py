@@ -27,6 +27,8 @@ Formats (chosen by the file's content, not only its name; ``.gz`` is read transp
   ``!series_matrix_table_end``; labels (and groups) from a ``!Sample_characteristics_ch1`` key (``label="tissue"``
   reads the values of ``"tissue: ..."``) or another ``!Sample_`` field (``label="source_name_ch1"``), matched to the
   table's columns by sample accession (``!Sample_geo_accession``), never by position.
+- **GCT** (GenePattern, version 1.2): a version line, a dimensions line (checked), then ``Name``, ``Description``
+  and one column per sample (genes as rows); labels and groups from a sample sheet.
 - **AnnData** ``.h5ad`` (read with ``anndata``): labels and groups from ``obs`` columns, gene IDs from
   ``var_names``, symbols from a ``var`` column named like a symbol column (``gene_symbols``, ``symbol``, ...); the
   values from ``X``, or from ``layers[layer]``.
@@ -163,6 +165,9 @@ def _kind(path: Path, encoding, limits: Limits) -> str:
         return "gds"
     if any(ln.startswith(("!Series_", "!series_matrix_table_begin")) for ln in head):
         return "series_matrix"
+    if head[0].lstrip("\ufeff").startswith("#1.2") and len(head) > 2 and head[2].split("\t")[:2] == ["Name",
+                                                                                                    "Description"]:
+        return "gct"
     if head[0].startswith("^"):
         raise ValueError(f"{path}: a GEO SOFT file that is not a DataSet (GDS) file ({head[0][:40]!r}); download the "
                          "DataSet SOFT file (GDSxxxx.soft.gz) or the Series Matrix file (GSExxxx_series_matrix.txt.gz)")
@@ -419,6 +424,37 @@ def _read_gds(path: Path, opts, limits):
     if opts.get("groups") is not None and not is_sheet(opts["groups"]):
         out["groups"] = _subset_values(subsets, opts["groups"], samples, where, "groups")
     return out
+
+
+def _read_gct(path: Path, opts, limits):
+    """A GCT file of version 1.2 (GenePattern's expression format): a version line ``#1.2``, a line of the table's
+    dimensions (genes, samples), then a tab-separated table whose columns are ``Name`` (the gene IDs), ``Description``
+    and one per sample. The dimensions are checked against the table (a truncated file). It holds no labels: they
+    come from a sample sheet (``label=`` its path)."""
+    where = str(path)
+    lines = iter_lines(path, encoding=opts.get("encoding"), limits=limits)
+    next(lines)
+    at, dims = next(lines, (2, ""))
+    fields = dims.split("\t")
+    try:
+        n_genes, n_samples = (int(f) for f in fields[:2])
+    except ValueError:
+        raise ValueError(f"{where}: line {at} of a GCT file gives the table's dimensions (genes, samples) as two "
+                         f"whole numbers, got {dims[:60]!r}") from None
+    for key, what in (("label", "labels"), ("groups", "groups")):
+        if opts.get(key) is not None and not is_sheet(opts[key]):
+            raise ValueError(f"{where}: a GCT file holds no {what} ({key}={opts[key]!r} names no column of it): "
+                             f"give a sample sheet's path as {key}= (columns: sample ID, {what[:-1]})")
+    table = parse_table(lines, where, sep="\t", n_rows=n_genes + 1, text_columns={"Description"}, label_hint=False,
+                        row_axis="gene", **_table_options(opts))
+    if len(table.row_ids) != n_genes or len(table.columns) != n_samples:
+        raise ValueError(f"{where}: line {at} says {n_genes} genes x {n_samples} samples, the table holds "
+                         f"{len(table.row_ids)} x {len(table.columns)} (a truncated or edited file?)")
+    _check_unique(table.row_ids, "gene", where)
+    _check_unique(table.columns, "sample", where)
+    return dict(X=table.values.T, gene_ids=np.asarray(table.row_ids, dtype=str),
+                sample_ids=np.asarray(table.columns, dtype=str), labels=None, groups=None, symbols=None,
+                orientation="GCT (genes as rows)", orientation_reason="the GCT layout")
 
 
 def _unquote(v: str) -> str:
@@ -704,6 +740,8 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
             got = _read_gds(path, read_opts, limits)
         elif kind == "series_matrix":
             got = _read_series_matrix(path, read_opts, limits)
+        elif kind == "gct":
+            got = _read_gct(path, read_opts, limits)
         else:
             sheet = sheets.get("label") or sheets.get("groups")
             also = ""

@@ -5,8 +5,9 @@ The readers (:mod:`genesel.expression_io`) take delimited text, GEO DataSet SOFT
 AnnData ``.h5ad``. Three files that researchers commonly hold are none of these, and the readers' own message about
 them names a symptom, not the file: an Excel workbook is a zip archive ("byte 15 is not valid UTF-8 ... pass
 encoding='latin-1'", which would not help); featureCounts' output starts with a comment line and carries five
-annotation columns (Chr, Start, End, Strand, Length) before the samples; a GCT file (GenePattern, the Broad's
-format) starts with a version line and a dimensions line and has a Description column. Two more shapes of a
+annotation columns (Chr, Start, End, Strand, Length) before the samples; a GCT file of version 1.3 (GenePattern,
+the Broad's format) adds annotation columns and rows to the 1.2 layout the readers take (a version line, a
+dimensions line, a Description column). Two more shapes of a
 table exported by another tool are refused with a message that names a symptom only: a table preceded by comment
 lines (``# exported by ...``), whose first comment the reader takes for the header ("no row named 'class'"), and a
 genes x samples table whose gene ID is followed by annotation columns (a symbol, a description), refused at their
@@ -552,8 +553,8 @@ def sequencing_quantities_note(ds) -> str | None:
 def foreign_format_hint(path, error: str | None = None, label=None, groups=None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive; a legacy .xls),
     Parquet, Feather, an R data file, a Matrix Market matrix, JSON, a GEO Series Matrix without values, an Illumina
-    GenomeStudio export, featureCounts output, a GCT file, a table preceded by comment lines, a table of quoted
-    numbers whose thousands mark is the separator, a table separated by spaces, or (given the reader's message
+    GenomeStudio export, featureCounts output, a GCT file of version 1.3, a table preceded by comment lines, a table
+    of quoted numbers whose thousands mark is the separator, a table separated by spaces, or (given the reader's message
     ``error``) a genes x samples table with annotation columns after the gene ID (the message names the column it
     stopped at; given ``label``, the labels' column, a samples x genes table's other text columns instead), a table
     whose lines end with the separator, or a file whose gene IDs repeat; None otherwise (including a path that is not
@@ -577,11 +578,11 @@ def foreign_format_hint(path, error: str | None = None, label=None, groups=None)
                 "'End', 'Strand', 'Length']).to_csv('counts.csv'), then read counts.csv (genes as rows, counts "
                 "are recognised). A sample sheet must name the samples as the file does"
                 + (f" ({', '.join(repr(s) for s in samples)}, ...)" if samples else ""))
-    if first.startswith("#1.3") or (first.startswith("#1.2") and len(lines) > 2
-                                     and lines[2].split("\t")[:2] == ["Name", "Description"]):
-        return ("a GCT file (GenePattern), which genesel does not read as it is: its first two lines (the version "
-                "and the dimensions) and its Description column are not part of the table (version 1.3 adds more "
-                "annotation columns and rows: drop them too). Convert it with pandas: "
+    if first.startswith("#1.3"):
+        return ("a GCT file of version 1.3 (GenePattern), which genesel does not read as it is (it reads version "
+                "1.2): its first two lines (the version and the dimensions), its Description column and the "
+                "annotation columns and rows 1.3 adds are not part of the table. Convert it with pandas (then drop "
+                "the annotation columns and rows too): "
                 f"pd.read_csv({str(path)!r}, sep='\\t', skiprows=2, index_col=0).drop(columns='Description')"
                 ".to_csv('expression.csv'), then read expression.csv (genes as rows)")
     hint = (_genomestudio_hint(path, text_lines) or _comment_lines_hint(path, text_lines)
