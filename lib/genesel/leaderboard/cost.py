@@ -241,11 +241,10 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
         """(CPU s of one cell of m on an n x g set of K classes, how), K > 2: the multi-class board's committed
         cost on the same data, else its scaled cost for a method with no binary cost, else K times the
         binary-scaled cost (module docstring)."""
-        if K > 2 and costs_k is not None:
-            mine = costs_k[0][costs_k[0]["method"] == m]
-            same = (mine["n_samples"] == n) & (mine["n_genes"] == g)
-            if same.any() or (len(mine) and not (costs[0]["method"] == m).any()):
-                return cell_cpu_seconds(m, n, g, inner_k, quick, costs_k)
+        if K > 2 and costs_k is not None and (costs_k[0]["method"] == m).any():
+            c, how = cell_cpu_seconds(m, n, g, inner_k, quick, costs_k)
+            if how == "committed" or not (costs[0]["method"] == m).any():
+                return c, how
         c, how = cell_cpu_seconds(m, n, g, inner_k, quick, costs)
         return c * (MULTICLASS_FACTOR * K if K > 2 else 1.0), how
 
