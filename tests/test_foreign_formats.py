@@ -1,4 +1,4 @@
-"""Files of other tools that the readers do not read (an Excel workbook, featureCounts output, a GCT 1.3 file): a
+"""Files of other tools that the readers do not read (an Excel workbook, a GCT 1.3 file, ...): a
 notebook's ``datasets`` parameter names the format and the conversion instead of the reader's symptom, and the
 conversion it gives reads (tried here as a user would, from the message itself)."""
 
@@ -75,18 +75,32 @@ def _named_and_converted(path: Path, label: str, reader_says: str, hint_says: st
     return load_dataset(_run_conversion(str(err.value), path.parent), label=label)
 
 
-@pytest.mark.parametrize("kind", ["featureCounts"])
-def test_the_message_names_the_format_and_its_conversion_reads(tmp_path, kind):
+def test_featurecounts_output_reads_as_pandas_reads_it(tmp_path):
+    """featureCounts output is read directly (it was named with a pandas line to convert it): the counts, genes and
+    samples are those of pandas reading it (comment lines skipped, the five annotation columns dropped), a gene's
+    exons written as ';'-lists are no obstacle, the counts are recognised, labels come from a sample sheet; the file
+    without its comment line and gzipped reads the same; a label named as a column is refused with the remedy."""
     path, sheet = _featurecounts(tmp_path)
-    with pytest.raises(ValueError) as err:
-        load_dataset(path, label=str(sheet))  # the readers themselves refuse it (with a symptom)
-    assert kind not in str(err.value)
-    with pytest.raises(ValueError, match=f"is (a )?{kind}") as err:
-        dataset_list([str(path)], ["alon"], label=str(sheet))
-    out = _run_conversion(str(err.value), tmp_path)
-    ds = load_dataset(out, label=str(sheet))
-    assert ds.X.shape == ((12, 200) if kind == "featureCounts" else (12, 150))
-    assert ds.scale == ("counts" if kind == "featureCounts" else "log")
+    text = path.read_text().splitlines()
+    head = text[2].split("\t")
+    head[1:6] = ["chr1;chr1;chr1", "11869;12613;13221", "12227;12721;14409", "+;+;+", "1652"]
+    text[2] = "\t".join(head)
+    path.write_text("\n".join(text) + "\n")
+    ds = load_dataset(path, label=str(sheet))
+    ref = pd.read_csv(path, sep="\t", comment="#", index_col=0).drop(columns=["Chr", "Start", "End", "Strand",
+                                                                          "Length"])
+    np.testing.assert_array_equal(ds.X, ref.to_numpy().T)
+    assert list(ds.gene_ids) == list(ref.index) and list(ds.sample_ids) == list(ref.columns)
+    assert ds.scale == "counts" and list(ds.classes) == ["ctrl", "treated+"]
+    assert [ds.classes[int(c > 0)] for c in ds.y] == ["ctrl"] * 6 + ["treated+"] * 6
+    assert foreign_format_hint(path) is None
+    bare = tmp_path / "bare.txt.gz"
+    with gzip.open(bare, "wt") as fh:
+        fh.write("\n".join(text[1:]) + "\n")
+    np.testing.assert_array_equal(load_dataset(bare, label=str(sheet)).X, ds.X)
+    with pytest.raises(ValueError, match="a featureCounts table holds no labels.*sample sheet"):
+        load_dataset(path, label="condition")
+    assert dataset_list([f"{path}?label={sheet}"], ["alon"]) == [f"{path}?label={sheet}"]
 
 
 def test_a_gct_file_reads_as_pandas_reads_it_and_a_broken_one_is_named(tmp_path):

@@ -29,6 +29,9 @@ Formats (chosen by the file's content, not only its name; ``.gz`` is read transp
   table's columns by sample accession (``!Sample_geo_accession``), never by position.
 - **GCT** (GenePattern, version 1.2): a version line, a dimensions line (checked), then ``Name``, ``Description``
   and one column per sample (genes as rows); labels and groups from a sample sheet.
+- **featureCounts** output (RNA-seq read counts per gene): its comment lines, ``Geneid``, the five annotation
+  columns (``Chr``, ``Start``, ``End``, ``Strand``, ``Length``; dropped) and one column per sample named as its BAM
+  file; genes as rows, labels and groups from a sample sheet. The counts are recognised (``scale="counts"``).
 - **AnnData** ``.h5ad`` (read with ``anndata``): labels and groups from ``obs`` columns, gene IDs from
   ``var_names``, symbols from a ``var`` column named like a symbol column (``gene_symbols``, ``symbol``, ...); the
   values from ``X``, or from ``layers[layer]``.
@@ -67,6 +70,7 @@ classes). Class names may hold any character; in a reference string they follow 
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -168,6 +172,10 @@ def _kind(path: Path, encoding, limits: Limits) -> str:
     if head[0].lstrip("\ufeff").startswith("#1.2") and len(head) > 2 and head[2].split("\t")[:2] == ["Name",
                                                                                                     "Description"]:
         return "gct"
+    first_row = next((ln for ln in head if not ln.startswith("#")), "")
+    if head[0].lstrip("\ufeff").startswith("# Program:featureCounts") or \
+            tuple(first_row.split("\t")[1:6]) == FEATURECOUNTS_COLUMNS:
+        return "featurecounts"
     if head[0].startswith("^"):
         raise ValueError(f"{path}: a GEO SOFT file that is not a DataSet (GDS) file ({head[0][:40]!r}); download the "
                          "DataSet SOFT file (GDSxxxx.soft.gz) or the Series Matrix file (GSExxxx_series_matrix.txt.gz)")
@@ -426,6 +434,45 @@ def _read_gds(path: Path, opts, limits):
     return out
 
 
+def _sheet_only(opts, where: str, what_file: str):
+    """Refuse ``label=`` or ``groups=`` naming a column of a file that holds neither (GCT, featureCounts)."""
+    for key, what in (("label", "labels"), ("groups", "groups")):
+        if opts.get(key) is not None and not is_sheet(opts[key]):
+            raise ValueError(f"{where}: {what_file} holds no {what} ({key}={opts[key]!r} names no column of it): "
+                             f"give a sample sheet's path as {key}= (columns: sample ID, {what[:-1]})")
+
+
+#: featureCounts' annotation columns, between the gene ID (``Geneid``) and the first sample.
+FEATURECOUNTS_COLUMNS = ("Chr", "Start", "End", "Strand", "Length")
+
+
+def _read_featurecounts(path: Path, opts, limits):
+    """featureCounts output (Subread/Rsubread; Liao et al. 2014, Bioinformatics 30:923): comment lines (``#
+    Program:featureCounts ...``, the command line), then a tab-separated table whose columns are ``Geneid``, the
+    annotation :data:`FEATURECOUNTS_COLUMNS` (a gene's exons as ``;``-separated lists) and one column of read counts
+    per sample, named as the BAM file was given (``/data/S1.sorted.bam``: a sample sheet names the samples so).
+    Genes as rows; the annotation columns are dropped; labels and groups from a sample sheet."""
+    where = str(path)
+    _sheet_only(opts, where, "a featureCounts table")
+    lines = iter_lines(path, encoding=opts.get("encoding"), limits=limits)
+    header = next(((no, t) for no, t in lines if not t.startswith("#")), None)
+    if header is None:
+        raise ValueError(f"{where}: featureCounts output without its table (only comment lines)")
+    fields = header[1].split("\t")
+    if tuple(fields[1:6]) != FEATURECOUNTS_COLUMNS or len(fields) < 7:
+        raise ValueError(f"{where}: line {header[0]} is not featureCounts' header (Geneid, "
+                         f"{', '.join(FEATURECOUNTS_COLUMNS)}, then one column per sample): it reads "
+                         f"{header[1][:80]!r}")
+    table = parse_table(itertools.chain([header], lines), where, sep="\t", n_rows=count_lines(path, limits),
+                        text_columns=set(FEATURECOUNTS_COLUMNS), label_hint=False, row_axis="gene",
+                        **_table_options(opts))
+    _check_unique(table.row_ids, "gene", where)
+    _check_unique(table.columns, "sample", where)
+    return dict(X=table.values.T, gene_ids=np.asarray(table.row_ids, dtype=str),
+                sample_ids=np.asarray(table.columns, dtype=str), labels=None, groups=None, symbols=None,
+                orientation="featureCounts (genes as rows)", orientation_reason="the featureCounts layout")
+
+
 def _read_gct(path: Path, opts, limits):
     """A GCT file of version 1.2 (GenePattern's expression format): a version line ``#1.2``, a line of the table's
     dimensions (genes, samples), then a tab-separated table whose columns are ``Name`` (the gene IDs), ``Description``
@@ -441,10 +488,7 @@ def _read_gct(path: Path, opts, limits):
     except ValueError:
         raise ValueError(f"{where}: line {at} of a GCT file gives the table's dimensions (genes, samples) as two "
                          f"whole numbers, got {dims[:60]!r}") from None
-    for key, what in (("label", "labels"), ("groups", "groups")):
-        if opts.get(key) is not None and not is_sheet(opts[key]):
-            raise ValueError(f"{where}: a GCT file holds no {what} ({key}={opts[key]!r} names no column of it): "
-                             f"give a sample sheet's path as {key}= (columns: sample ID, {what[:-1]})")
+    _sheet_only(opts, where, "a GCT file")
     table = parse_table(lines, where, sep="\t", n_rows=n_genes + 1, text_columns={"Description"}, label_hint=False,
                         row_axis="gene", **_table_options(opts))
     if len(table.row_ids) != n_genes or len(table.columns) != n_samples:
@@ -742,6 +786,8 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
             got = _read_series_matrix(path, read_opts, limits)
         elif kind == "gct":
             got = _read_gct(path, read_opts, limits)
+        elif kind == "featurecounts":
+            got = _read_featurecounts(path, read_opts, limits)
         else:
             sheet = sheets.get("label") or sheets.get("groups")
             also = ""

@@ -1,13 +1,12 @@
 """Files of other tools that genesel's readers do not read, recognised so that a notebook can say what the file is
 and how to turn it into one they do read.
 
-The readers (:mod:`genesel.expression_io`) take delimited text, GEO DataSet SOFT and Series Matrix files and
-AnnData ``.h5ad``. Three files that researchers commonly hold are none of these, and the readers' own message about
-them names a symptom, not the file: an Excel workbook is a zip archive ("byte 15 is not valid UTF-8 ... pass
-encoding='latin-1'", which would not help); featureCounts' output starts with a comment line and carries five
-annotation columns (Chr, Start, End, Strand, Length) before the samples; a GCT file of version 1.3 (GenePattern,
-the Broad's format) adds annotation columns and rows to the 1.2 layout the readers take (a version line, a
-dimensions line, a Description column). Two more shapes of a
+The readers (:mod:`genesel.expression_io`) take delimited text, GEO DataSet SOFT and Series Matrix files, GCT 1.2,
+featureCounts output and AnnData ``.h5ad``. Two files that researchers commonly hold are none of these, and the
+readers' own message about them names a symptom, not the file: an Excel workbook is a zip archive ("byte 15 is not
+valid UTF-8 ... pass encoding='latin-1'", which would not help); a GCT file of version 1.3 (GenePattern, the Broad's
+format) adds annotation columns and rows to the 1.2 layout the readers take (a version line, a dimensions line, a
+Description column). Two more shapes of a
 table exported by another tool are refused with a message that names a symptom only: a table preceded by comment
 lines (``# exported by ...``), whose first comment the reader takes for the header ("no row named 'class'"), and a
 genes x samples table whose gene ID is followed by annotation columns (a symbol, a description), refused at their
@@ -27,9 +26,7 @@ into dates (2-Sep, 1-Mar); :func:`missing_label_classes` a label a tool wrote fo
 :func:`case_variant_classes` one class spelled two ways (``Tumor``, ``tumor``), each of which the readers take for a
 class. :func:`sample_sheet_hint` pairs a sample sheet's IDs with the data's where they differ only in how a tool
 wrote them (leading zeros, a file extension, R's ``X`` prefix, case). Only the notebooks' parameter checks call this
-module, not the readers: the readers are part of every leaderboard cell's cache key, and a full rerun of those cells is
-under way. Reading these formats directly, and the readers' own refusal of a covariate, belong in
-:mod:`genesel.expression_io` and wait for the next version.
+module, not the readers.
 """
 
 from __future__ import annotations
@@ -71,9 +68,6 @@ EXCEL_MANGLED = re.compile(rf"(?i)^(\d{{1,2}}-({_MONTHS})|({_MONTHS})-\d{{1,2}}|
 #: Labels that name a missing value where a tool wrote one (R's write.csv writes NA, pandas' astype(str) "nan" or
 #: "None"): the readers take a label for missing only when its cell is empty, so these become a class.
 MISSING_LABELS = tuple(t for t in DEFAULT_MISSING if t) + ("None", "<NA>")
-
-#: featureCounts' annotation columns, between the gene ID and the first sample.
-FEATURECOUNTS_COLUMNS = ("Chr", "Start", "End", "Strand", "Length")
 
 
 def _head(path: Path, n_bytes: int = 65536) -> bytes:
@@ -553,7 +547,7 @@ def sequencing_quantities_note(ds) -> str | None:
 def foreign_format_hint(path, error: str | None = None, label=None, groups=None) -> str | None:
     """What ``path`` is and how to convert it, if it is an Excel workbook (or another zip archive; a legacy .xls),
     Parquet, Feather, an R data file, a Matrix Market matrix, JSON, a GEO Series Matrix without values, an Illumina
-    GenomeStudio export, featureCounts output, a GCT file of version 1.3, a table preceded by comment lines, a table
+    GenomeStudio export, a GCT file of version 1.3, a table preceded by comment lines, a table
     of quoted numbers whose thousands mark is the separator, a table separated by spaces, or (given the reader's message
     ``error``) a genes x samples table with annotation columns after the gene ID (the message names the column it
     stopped at; given ``label``, the labels' column, a samples x genes table's other text columns instead), a table
@@ -569,15 +563,8 @@ def foreign_format_hint(path, error: str | None = None, label=None, groups=None)
     text_lines = [ln.rstrip("\r") for ln in raw.decode("utf-8", errors="replace").split("\n")[:60]]
     lines = text_lines[:3]
     first = lines[0].lstrip("\ufeff") if lines else ""
-    header = next((ln for ln in lines if ln and not ln.startswith("#")), "")
-    if first.startswith("# Program:featureCounts") or header.split("\t")[1:6] == list(FEATURECOUNTS_COLUMNS):
-        samples = header.split("\t")[6:8]
-        return ("featureCounts output, which genesel does not read as it is: its first line is a comment and its "
-                "columns Chr, Start, End, Strand and Length describe the genes, not samples. Convert it with pandas: "
-                f"pd.read_csv({str(path)!r}, sep='\\t', comment='#', index_col=0).drop(columns=['Chr', 'Start', "
-                "'End', 'Strand', 'Length']).to_csv('counts.csv'), then read counts.csv (genes as rows, counts "
-                "are recognised). A sample sheet must name the samples as the file does"
-                + (f" ({', '.join(repr(s) for s in samples)}, ...)" if samples else ""))
+    if first.startswith("# Program:featureCounts"):  # read directly (its comment lines are not a foreign header)
+        return None
     if first.startswith("#1.3"):
         return ("a GCT file of version 1.3 (GenePattern), which genesel does not read as it is (it reads version "
                 "1.2): its first two lines (the version and the dimensions), its Description column and the "
