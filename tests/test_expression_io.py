@@ -7,6 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from genesel.datasets import load_dataset
+from genesel.dataref import DataRef
 from genesel.expression_io import looks_like_path, read_expression
 
 from geo_files import write_gds_soft, write_series_matrix
@@ -309,8 +311,8 @@ def test_load_dataset_takes_a_path_or_a_reference_string(tmp_path):
     assert a.name == "My study" and display_name(ref) == "My study" and display_name(str(p)) == "my study.csv"
     assert load_dataset(ref) is a  # read once per process for one content
     assert list(gene_symbols(a)) == ["", "", ""]  # a CSV names no symbols
-    with pytest.raises(ValueError, match="unknown reading option 'lable'; the options are label, classes, groups, "
-                                         "rows, name, impute"):
+    with pytest.raises(ValueError, match="unknown reading option 'lable'; the options are label, label_column, "
+                                         "classes, groups, rows, name, impute"):
         load_dataset(str(p) + "?lable=class")
     with pytest.raises(ValueError, match="files only"):
         load_dataset("golub", label="class")
@@ -336,3 +338,36 @@ def test_a_files_identity_in_the_cache_key_is_its_content(tmp_path):
 
 def _identity_cell(dataset, fold):
     return {}
+
+
+def test_a_sample_sheet_of_several_columns_is_read_from_the_column_named(tmp_path):
+    """A sheet "sample, sex, tumour" gave its second column as the labels: two classes, the samples classified by sex
+    without a word (lost-branch work, redone). Now the column is named with ``label_column=`` (also in a reference
+    string); a sheet with more than one column that could hold labels is refused listing them; a column of one value
+    or of a value per sample cannot, so a sheet with one other column reads as before; a wrong name is refused."""
+    rng = np.random.default_rng(2)
+    samples = [f"p{i}" for i in range(12)]
+    pd.DataFrame(rng.normal(8, 1, (30, 12)), index=[f"g{i}" for i in range(30)], columns=samples).to_csv(
+        tmp_path / "x.csv")
+    tumour = ["ductal"] * 6 + ["lobular+ é"] * 6
+    sheet = tmp_path / "sheet.csv"
+    pd.DataFrame({"sample": samples, "sex": ["F", "M"] * 6, "tumour": tumour, "run": [f"SRR{i}" for i in range(12)],
+                  "assay": ["RNA-Seq"] * 12}).to_csv(sheet, index=False)
+    with pytest.raises(ValueError, match=r"which column holds the labels\? Besides the sample IDs it has 2: 'sex' "
+                                         r"\(2 distinct values.*'tumour'.*label_column='sex'"):
+        load_dataset(tmp_path / "x.csv", label=str(sheet))
+    ds = load_dataset(tmp_path / "x.csv", label=str(sheet), label_column="tumour")
+    assert list(ds.classes) == ["ductal", "lobular+ é"] and [ds.classes[int(v > 0)] for v in ds.y] == tumour
+    ref = f"{tmp_path / 'x.csv'}?label={sheet}&label_column=tumour"
+    assert DataRef.of(ref).key()["file"]["label_column"] == "tumour"
+    np.testing.assert_array_equal(load_dataset(ref).y, ds.y)
+    assert list(load_dataset(tmp_path / "x.csv", label=str(sheet), label_column="sex").classes) == ["F", "M"]
+    one = tmp_path / "one.csv"  # besides the IDs, a column per sample and a constant one: the labels are clear
+    pd.DataFrame({"sample": samples, "run": [f"SRR{i}" for i in range(12)], "assay": ["RNA-Seq"] * 12,
+                  "tumour": tumour}).to_csv(one, index=False)
+    assert list(load_dataset(tmp_path / "x.csv", label=str(one)).classes) == ["ductal", "lobular+ é"]
+    with pytest.raises(ValueError, match=r"no column 'subtype' to read the labels from \(label_column=\); its "
+                                         r"columns are \['sample', 'sex', 'tumour', 'run', 'assay'\]"):
+        load_dataset(tmp_path / "x.csv", label=str(sheet), label_column="subtype")
+    with pytest.raises(ValueError, match="names a column of a sample sheet, but label='class' is not"):
+        load_dataset(tmp_path / "x.csv", label="class", label_column="tumour")

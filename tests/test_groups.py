@@ -35,7 +35,7 @@ def test_groups_from_a_sample_sheet_column(tmp_path):
     _check(ds)
     own = tmp_path / "groups.csv"  # a sheet of its own: sample, group
     pd.DataFrame({"sample": SAMPLES, "patient": PATIENT}).to_csv(own, index=False)
-    _check(read_expression(tmp_path / "d.tsv", label=str(sheet), groups=str(own)))
+    _check(read_expression(tmp_path / "d.tsv", label=str(sheet), label_column="tissue", groups=str(own)))
     with pytest.raises(ValueError, match=r"d.tsv: no row named 'donor' to read the groups from .*, nor a column of "
                                          r"the sample sheet .*sheet.csv \(its columns are \['sample', 'tissue', "
                                          r"'patient'\]\)"):

@@ -37,16 +37,16 @@ __all__ = ["DataRef", "is_file_reference", "file_sha256", "READ_OPTIONS", "LIMIT
            "quote_value", "parse_string", "display_name_of", "is_sheet"]
 
 #: Reading options a reference can hold (they change what is read, so they are part of its identity).
-READ_OPTIONS = ("label", "classes", "groups", "rows", "name", "impute", "sep", "encoding", "decimal", "thousands",
-                "missing", "layer", "scale")
+READ_OPTIONS = ("label", "label_column", "classes", "groups", "rows", "name", "impute", "sep", "encoding", "decimal",
+                "thousands", "missing", "layer", "scale")
 #: Caps on what a reader may spend (they change whether a file is read, never what is read: not in the identity).
 LIMIT_OPTIONS = ("max_bytes", "max_line_bytes", "max_ratio")
 #: The scales a file's values can be on (:attr:`genesel.dataset.Dataset.scale`); ``"auto"`` decides from the values.
 SCALES = ("log", "raw-intensity", "counts")
 _LIST_OPTIONS = ("classes", "missing")
 _PATH_SUFFIXES = (".csv", ".tsv", ".txt", ".tab", ".gz", ".soft", ".h5ad")
-_DEFAULTS = dict(label=None, classes=None, groups=None, rows="auto", name=None, impute=None, sep=None, encoding=None,
-                 decimal=".", thousands=None, missing=None, layer=None, scale="auto")
+_DEFAULTS = dict(label=None, label_column=None, classes=None, groups=None, rows="auto", name=None, impute=None,
+                 sep=None, encoding=None, decimal=".", thousands=None, missing=None, layer=None, scale="auto")
 
 
 def is_file_reference(value) -> bool:
@@ -123,6 +123,7 @@ class DataRef:
     source: str
     is_file: bool
     label: str | None = None
+    label_column: str | None = None
     classes: tuple | str | None = None
     groups: str | None = None
     rows: str = "auto"
@@ -304,12 +305,16 @@ def _check_options(opts: dict, where: str) -> dict:
         elif k == "scale":
             if v not in ("auto",) + SCALES:
                 raise ValueError(f"{where}: scale must be 'auto' or one of {', '.join(SCALES)}, got {v!r}")
-        elif k in ("label", "groups", "layer", "name", "sep", "encoding", "decimal", "thousands"):
+        elif k in ("label", "label_column", "groups", "layer", "name", "sep", "encoding", "decimal", "thousands"):
             v = os.fspath(v) if isinstance(v, os.PathLike) else v
             if not isinstance(v, str):
                 raise ValueError(f"{where}: {k} must be a string, got {type(v).__name__} {v!r} (labels or groups "
                                  "given as arrays go to read_expression with a DataFrame or array source)")
         out[k] = v
+    if out.get("label_column") is not None and not is_sheet(out.get("label")):
+        raise ValueError(f"{where}: label_column={out['label_column']!r} names a column of a sample sheet, but "
+                         + (f"label={out['label']!r} is not a sample sheet's path" if out.get("label") is not None
+                            else "no sample sheet is given (label=<its path>)"))
     return out
 
 

@@ -295,6 +295,35 @@ def _sheet_values(sheet: dict, column, sample_ids, where: str, what: str) -> np.
     return np.array([lab.get(str(s), "") for s in sample_ids], dtype=object)
 
 
+def _label_column(sheet: dict, column, group_col) -> str | None:
+    """The sheet's column to read the labels from: ``column`` if given (it must be one of the header's); None (the
+    second column) when the sheet has no header; the one column besides the sample IDs and the groups' column that
+    could hold labels (two or more values, not one per sample), or None if none could; when several could, a
+    ValueError listing them (a sheet "sample, sex, tumour" read from its second column would classify the samples by
+    sex without a word)."""
+    path, header = sheet["path"], sheet["header"]
+    if column is not None:
+        if column not in sheet["columns"]:
+            have = f"its columns are {list(sheet['columns'])}" if header else "it has no header row (sample, label)"
+            raise ValueError(f"sample sheet {path}: no column {column!r} to read the labels from (label_column=); "
+                             f"{have}")
+        if column == header[0]:
+            raise ValueError(f"sample sheet {path}: label_column={column!r} is its column of sample IDs")
+        return column
+    if header is None:
+        return None
+    n = len(sheet["ids"])  # a column of one value, or of a value per sample, cannot hold two classes' labels
+    candidates = [h for h in header[1:] if h != group_col and 1 < len(set(sheet["columns"][h])) < n]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    shown = "; ".join(f"{h!r} ({len(set(sheet['columns'][h]))} distinct values, e.g. "
+                      f"{', '.join(repr(v) for v in list(dict.fromkeys(sheet['columns'][h]))[:3])})"
+                      for h in candidates[:6])
+    raise ValueError(f"sample sheet {path}: which column holds the labels? Besides the sample IDs it has "
+                     f"{len(candidates)}: {shown}. Name it: label_column={candidates[0]!r} (in a reference string "
+                     f"'...?label=<sheet>&label_column=<column>')")
+
+
 def _finish(values, sample_ids, where, what: str, remedy: str):
     """Per-sample strings ('' missing: an empty cell, None or NaN only), or a ValueError naming the samples."""
     values = np.array(["" if (v is None or (isinstance(v, float) and np.isnan(v))) else str(v).strip()
@@ -705,7 +734,8 @@ def _multiclass_message(where, labels, names, label, ref=None) -> str:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def read_expression(source, *, label=None, rows: str = "auto", classes=None, name: str | None = None,
+def read_expression(source, *, label=None, label_column: str | None = None, rows: str = "auto", classes=None,
+                    name: str | None = None,
                     sep: str | None = None, impute: str | None = None, groups=None, encoding: str | None = None,
                     decimal: str = ".", thousands: str | None = None, missing=None, layer: str | None = None,
                     scale: str = "auto", max_bytes=None, max_line_bytes=None, max_ratio=None) -> Dataset:
@@ -719,6 +749,11 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
     label : where the class labels are: a column or row name (tables), a path to a sample sheet (sample ID, label),
         a GEO subset type or sample characteristic, an ``obs`` column, or the labels themselves (a Series or array,
         for a DataFrame, AnnData or array source).
+    label_column : the column of the sample sheet (given as ``label``) that holds the labels, by its header name.
+        Default: the sheet's second column when it has no header; else its one column that could hold labels
+        (besides the sample IDs and a ``groups`` column, one of two or more values, not one per sample). A sheet with
+        several such columns is refused, listing them, rather than read from whichever comes second (a sheet
+        "sample, sex, tumour" would classify the samples by sex).
     rows : ``"auto"`` (decide from the identifiers), ``"samples"`` or ``"genes"``: what the rows of a table hold.
     classes : a list of class names to keep, in the order of their codes (two: -1, +1; more: 0..K-1); samples of
         any other class are left out. ``"all"``: keep every class (coded 0..K-1 in sorted order; only
@@ -752,7 +787,8 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
     """
     from genesel.preprocessing import decide_scale
 
-    given = dict(label=label, rows=rows, classes=classes, name=name, sep=sep, impute=impute, groups=groups,
+    given = dict(label=label, label_column=label_column, rows=rows, classes=classes, name=name, sep=sep, impute=impute,
+                 groups=groups,
                  encoding=encoding, decimal=decimal, thousands=thousands, missing=missing, layer=layer, scale=scale,
                  max_bytes=max_bytes, max_line_bytes=max_line_bytes, max_ratio=max_ratio)
     extra: dict = {}
@@ -798,7 +834,10 @@ def read_expression(source, *, label=None, rows: str = "auto", classes=None, nam
             got = _read_table(path, read_opts, limits, sheet, also)
         for key, what in (("label", "labels"), ("groups", "groups")):
             if key in sheets:
-                got[what] = _sheet_values(sheets[key], None, got["sample_ids"], where, what[:-1])
+                column = None
+                if key == "label":
+                    column = _label_column(sheets[key], opts.get("label_column"), group_col)
+                got[what] = _sheet_values(sheets[key], column, got["sample_ids"], where, what[:-1])
                 extra[f"{key}_sheet" if key == "groups" else "sample_sheet"] = opts[key]
         if group_col is not None:
             got["groups"] = _sheet_values(sheets["label"], group_col, got["sample_ids"], where, "group")
