@@ -371,3 +371,36 @@ def test_a_sample_sheet_of_several_columns_is_read_from_the_column_named(tmp_pat
         load_dataset(tmp_path / "x.csv", label=str(sheet), label_column="subtype")
     with pytest.raises(ValueError, match="names a column of a sample sheet, but label='class' is not"):
         load_dataset(tmp_path / "x.csv", label="class", label_column="tumour")
+
+
+def test_the_reader_refuses_na_labels_and_one_class_spelled_two_ways(tmp_path):
+    """R's NA and 'Tumor'/'tumor' were classes to read_expression (only the notebooks refused them): a Python user got
+    a class 'NA' or a third class without a word. The reader now refuses both, naming the samples' counts and the
+    remedy; classes= settles them (NA left out unless listed; both spellings listed keep them apart, one spelling
+    alone is refused as it would leave the other's samples out). An accent written as a combining mark is the same
+    class as the composed one."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(8, 1, (18, 10))
+
+    def frame(labels):
+        f = pd.DataFrame(X, index=[f"s{i}" for i in range(18)], columns=[f"g{i}" for i in range(10)])
+        f.insert(0, "class", labels)
+        return f
+
+    na = frame(["a"] * 6 + ["b"] * 6 + ["NA"] * 6)
+    with pytest.raises(ValueError, match=r"'NA' \(6\): 'NA' is how R .*classes=\['a', 'b'\]"):
+        read_expression(na, label="class")
+    ds = read_expression(na, label="class", classes=["a", "b"])
+    assert ds.X.shape == (12, 10) and ds.extra["left_out"] == {"NA": 6}
+    assert read_expression(na, label="class", classes=["a", "b", "NA"]).classes == ("a", "b", "NA")
+    twice = frame(["Tumor"] * 6 + ["tumor"] * 3 + ["normal"] * 9)
+    with pytest.raises(ValueError, match=r"'Tumor' \(6\), 'tumor' \(3\): 'Tumor' and 'tumor' differ only in letter "
+                                         r"case.*correct the labels"):
+        read_expression(twice, label="class")
+    with pytest.raises(ValueError, match=r"classes names 'Tumor' but not 'tumor', whose samples would be left out"):
+        read_expression(twice, label="class", classes=["normal", "Tumor"])
+    both = ("normal", "Tumor", "tumor")
+    assert read_expression(twice, label="class", classes=list(both)).classes == both
+    accents = frame(["Ewing \u00e9"] * 9 + ["Ewing e\u0301"] * 3 + ["rhabdo"] * 6)  # é composed and decomposed
+    ds = read_expression(accents, label="class")
+    assert ds.classes == ("Ewing \u00e9", "rhabdo") and ds.class_counts["Ewing \u00e9"] == 12

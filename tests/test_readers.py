@@ -128,13 +128,16 @@ def test_a_label_column_not_named_gets_a_did_you_mean(tmp_path):
 
 
 def test_dash_and_na_are_class_names_not_missing_labels(tmp_path):
-    """Labels are missing only when empty: on c9e0065 '-' and 'NA' were missing ("4 sample(s) without a label")."""
+    """Labels are missing only when empty: on c9e0065 '-' and 'NA' were missing ("4 sample(s) without a label"). 'NA'
+    is how R writes a missing label, so it is a class only when classes= names it (refused by name otherwise)."""
     text = "id,g1,g2,status\ns1,1,2,-\ns2,3,4,NA\ns3,5,6,-\ns4,7,8,NA\n"
-    ds = read_expression(_write(tmp_path / "dash.csv", text), label="status")
+    with pytest.raises(ValueError, match="'NA' is how R"):
+        read_expression(_write(tmp_path / "dash.csv", text), label="status")
+    ds = read_expression(_write(tmp_path / "dash.csv", text), label="status", classes=["-", "NA"])
     assert ds.classes == ("-", "NA") and ds.y.tolist() == [-1, 1, -1, 1]
     sheet = _write(tmp_path / "sheet.csv", "sample,status\ns1,NA\ns2,-\ns3,NA\ns4,-\n")
     data = _write(tmp_path / "d.csv", "id,g1,g2\ns1,1,2\ns2,3,4\ns3,5,6\ns4,7,8\n")
-    assert read_expression(data, label=str(sheet)).classes == ("-", "NA")
+    assert read_expression(data, label=str(sheet), classes=["-", "NA"]).classes == ("-", "NA")
     empty = _write(tmp_path / "e.csv", "id,g1,g2,status\ns1,1,2,-\ns2,3,4,\ns3,5,6,NA\n")
     with pytest.raises(ValueError, match=r"e.csv: 1 sample\(s\) without a label, e.g. \['s2'\]"):
         read_expression(empty, label="status")

@@ -52,11 +52,12 @@ in the file's encoding, a truncated gzip, a file that is not HDF5.
 
 Missing values: in expression data the cells ``missing`` lists (default: empty, ``NA``, ``NaN``, ``nan``, ``null``,
 ``NULL``, ``N/A``, ``n/a``, ``#N/A``; ``-`` and ``?`` are not among them); a label or group is missing only when its
-cell is empty, so ``NA`` or ``-`` can name a class. Missing values are kept as NaN in the Dataset
-(``extra["missing_values"]`` counts them): they are imputed inside each training part of a protocol, by a
-transformer fitted on that part only (:class:`genesel.preprocessing.MissingValueImputer`, which
-:func:`genesel.datasets.recommended_preprocessing` puts in for a file with missing values), so the samples a model
-is tested on never shape the values it is trained on. ``impute="knn"`` instead fills them once over the whole file
+cell is empty, so ``-`` can name a class, but a label a tool writes for a missing one (``NA``, ``NaN``, ``None``) and
+one class spelled two ways (``Tumor``, ``tumor``) are refused unless ``classes`` settles them. Missing values are kept
+as NaN in the Dataset (``extra["missing_values"]`` counts them): they are imputed inside each training part of a
+protocol, by a transformer fitted on that part only (:class:`genesel.preprocessing.MissingValueImputer`, which
+:func:`genesel.datasets.recommended_preprocessing` puts in for a file with missing values), so the samples a model is
+tested on never shape the values it is trained on. ``impute="knn"`` instead fills them once over the whole file
 (gene-wise KNNimpute, Troyanskaya et al. 2001: label-free, but every sample informs every other), which is what a
 registered set with missing values (Alizadeh's lymphoma) gets by default.
 
@@ -75,6 +76,7 @@ import json
 import os
 import re
 import shlex
+import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -325,9 +327,11 @@ def _label_column(sheet: dict, column, group_col) -> str | None:
 
 
 def _finish(values, sample_ids, where, what: str, remedy: str):
-    """Per-sample strings ('' missing: an empty cell, None or NaN only), or a ValueError naming the samples."""
-    values = np.array(["" if (v is None or (isinstance(v, float) and np.isnan(v))) else str(v).strip()
-                       for v in values], dtype=object)
+    """Per-sample strings ('' missing: an empty cell, None or NaN only), or a ValueError naming the samples. Unicode
+    is put in its composed form (NFC): an accent typed as one character or as a letter and a combining mark (macOS
+    file names, some editors) is the same name."""
+    values = np.array(["" if (v is None or (isinstance(v, float) and np.isnan(v)))
+                       else unicodedata.normalize("NFC", str(v).strip()) for v in values], dtype=object)
     missing = [str(s) for s, v in zip(sample_ids, values) if v == ""]
     if missing:
         raise ValueError(f"{where}: {len(missing)} sample(s) without a {what}, e.g. {missing[:5]}: {remedy}")
@@ -707,6 +711,43 @@ def _from_frame(frame: pd.DataFrame, opts, where):
                 orientation="samples as rows (a DataFrame)", orientation_reason="a DataFrame's rows are samples")
 
 
+def _check_class_names(labels, chosen, where: str) -> None:
+    """Refuse labels the readers would otherwise take for classes without a word (redone from the lost branch; the
+    notebooks' parameter checks said it first): a tool's spelling of a missing label (``NA``, ``NaN``, ``None``:
+    :func:`genesel.foreign_formats.missing_label_classes`), unless ``chosen`` (the ``classes`` asked for) settles it,
+    and one class spelled two ways (``Tumor`` and ``tumor``, ``ER +`` and ``ER+``:
+    :func:`genesel.foreign_formats.case_variant_classes`), unless ``chosen`` lists every spelling or none of them
+    (choosing one spelling alone would leave the other's samples out)."""
+    from genesel.foreign_formats import case_variant_classes, missing_label_classes
+
+    counts = dict(zip(*np.unique(labels, return_counts=True)))
+    for group in case_variant_classes(counts):
+        if chosen is not None and (set(group) <= set(chosen) or not set(group) & set(chosen)):
+            continue
+        sizes = ", ".join(f"{c!r} ({int(counts[c])})" for c in group)
+        if chosen is None:
+            remedy = ("correct the labels in the file (or the sample sheet), or, if they really are different "
+                      "classes, list them all in classes")
+        else:
+            remedy = (f"classes names {', '.join(repr(c) for c in group if c in chosen)} but not "
+                      f"{', '.join(repr(c) for c in group if c not in chosen)}, whose samples would be left out: "
+                      "correct the labels, or list every spelling in classes")
+        raise ValueError(f"{where}: the labels name {sizes}: {' and '.join(repr(c) for c in group)} differ only in "
+                         f"letter case or spaces (one class spelled two ways?), which the readers take for two "
+                         f"classes; {remedy}")
+    na = [] if chosen is not None else missing_label_classes(counts)
+    if na:
+        one = len(na) == 1
+        others = [str(c) for c in counts if c not in na]
+        sizes = ", ".join(f"{c!r} ({int(counts[c])})" for c in na)
+        raise ValueError(f"{where}: the labels name {sizes}: {', '.join(repr(c) for c in na)} "
+                         f"{'is' if one else 'are'} how R (write.csv) or pandas (astype(str)) writes a missing label; "
+                         f"a label is missing only when its cell is empty, so {'it' if one else 'each'} would be a "
+                         f"class. Leave those samples out by choosing the other classes, classes={others!r} (a "
+                         f"notebook's -p classes {shlex.quote(json.dumps(others, ensure_ascii=False))}), or, if "
+                         f"{na[0]!r} really names a class, list it in classes too")
+
+
 def _multiclass_message(where, labels, names, label, ref=None) -> str:
     """The error for a file with more than two classes: which, how to choose two (in Python, in a reference string
     by its quoting rule, as a notebook parameter), which methods take them all."""
@@ -895,6 +936,8 @@ def read_expression(source, *, label=None, label_column: str | None = None, rows
         absent = [c for c in classes if c not in present]
         if absent:
             raise ValueError(f"{where}: class(es) {absent} do not occur; the labels are {sorted(present)}")
+    _check_class_names(labels, classes, where)
+    if classes is not None:
         keep = np.isin(labels, classes)
         if not keep.all():
             extra["left_out"] = {str(k): int(v) for k, v in zip(*np.unique(labels[~keep], return_counts=True))}

@@ -20,13 +20,13 @@ needed"); they are told by their first bytes.
 the reader's message, which names the column it stopped at) and returns the conversion, which
 :func:`genesel.papers.presentation.dataset_list` adds to the reader's message when reading fails.
 
-:func:`covariate_genes` names a sample's covariate (age, batch, survival time, ...) kept in the expression table,
-which the readers take for one more gene without a word; :func:`excel_mangled_genes` the gene symbols Excel turned
-into dates (2-Sep, 1-Mar); :func:`missing_label_classes` a label a tool wrote for a missing one (R's ``NA``), and
-:func:`case_variant_classes` one class spelled two ways (``Tumor``, ``tumor``), each of which the readers take for a
-class. :func:`sample_sheet_hint` pairs a sample sheet's IDs with the data's where they differ only in how a tool
-wrote them (leading zeros, a file extension, R's ``X`` prefix, case). Only the notebooks' parameter checks call this
-module, not the readers.
+:func:`covariate_genes` names a sample's covariate (age, batch, survival time, ...) kept in the expression table, which
+the readers take for one more gene without a word; :func:`excel_mangled_genes` the gene symbols Excel turned into dates
+(2-Sep, 1-Mar); :func:`missing_label_classes` a label a tool wrote for a missing one (R's ``NA``), and
+:func:`case_variant_classes` one class spelled two ways (``Tumor``, ``tumor``). :func:`sample_sheet_hint` pairs a sample
+sheet's IDs with the data's where they differ only in how a tool wrote them (leading zeros, a file extension, R's ``X``
+prefix, case). The notebooks' parameter checks call this module; the readers call it for the labels only (they refuse
+``NA`` classes and one class spelled two ways themselves, :func:`genesel.expression_io.read_expression`).
 """
 
 from __future__ import annotations
