@@ -371,6 +371,8 @@ def test_a_sample_sheet_of_several_columns_is_read_from_the_column_named(tmp_pat
         load_dataset(tmp_path / "x.csv", label=str(sheet), label_column="subtype")
     with pytest.raises(ValueError, match="names a column of a sample sheet, but label='class' is not"):
         load_dataset(tmp_path / "x.csv", label="class", label_column="tumour")
+    with pytest.raises(ValueError, match="only a file's reading takes; for a DataFrame, pass the labels themselves"):
+        read_expression(pd.read_csv(tmp_path / "x.csv", index_col=0).T, label=["a", "b"] * 6, label_column="tumour")
 
 
 def test_the_reader_refuses_na_labels_and_one_class_spelled_two_ways(tmp_path):

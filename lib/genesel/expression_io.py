@@ -887,6 +887,9 @@ def read_expression(source, *, label=None, label_column: str | None = None, rows
     else:
         opts = {k: v for k, v in given.items() if v is not None}
         opts.setdefault("scale", "auto")
+        if label_column is not None:
+            raise ValueError(f"label_column={label_column!r} names a column of a sample sheet, which only a file's "
+                             f"reading takes; for a {type(source).__name__}, pass the labels themselves as label=")
         if isinstance(source, pd.DataFrame):
             where = f"DataFrame {name or ''}".strip()
             got = _from_frame(source, opts, where)
