@@ -406,3 +406,30 @@ def test_the_reader_refuses_na_labels_and_one_class_spelled_two_ways(tmp_path):
     accents = frame(["Ewing \u00e9"] * 9 + ["Ewing e\u0301"] * 3 + ["rhabdo"] * 6)  # é composed and decomposed
     ds = read_expression(accents, label="class")
     assert ds.classes == ("Ewing \u00e9", "rhabdo") and ds.class_counts["Ewing \u00e9"] == 12
+
+
+def test_the_reader_warns_of_excel_dates_and_covariates_among_the_genes(tmp_path):
+    """Gene symbols Excel made dates (SEPT2 -> 2-Sep) and a covariate column (Age) were read as genes without a word
+    by read_expression (the notebooks refuse them). The reader now warns naming them and records them in extra; two
+    genes that collided into one date are refused with the reason, not only as 'duplicated'. A clean file: no
+    warning."""
+    import warnings
+
+    rng = np.random.default_rng(5)
+    samples = [f"s{i}" for i in range(12)]
+
+    def write(genes, name):
+        f = pd.DataFrame(rng.normal(8, 1, (12, len(genes))), index=pd.Index(samples, name="id"), columns=genes)
+        f.insert(0, "class", ["a"] * 6 + ["b"] * 6)
+        f.to_csv(tmp_path / name)
+        return tmp_path / name
+
+    with pytest.warns(UserWarning, match=r"2 gene ID\(s\) such as '2-Sep', '1-Mar', the way Excel turns") as rec:
+        ds = read_expression(write(["2-Sep", "TP53", "1-Mar", "Age", "MYC"], "x.csv"), label="class")
+    assert any("'Age' among the genes" in str(w.message) for w in rec)
+    assert ds.extra["excel_dates"] == ["2-Sep", "1-Mar"] and ds.extra["covariate_genes"] == ["Age"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_expression(write(["SEPTIN2", "TP53", "MARCH1", "AGER", "MYC"], "clean.csv"), label="class")
+    with pytest.raises(ValueError, match=r"duplicated gene ID\(s\) \['1-Mar'\].*'1-Mar': Excel turns gene symbols"):
+        read_expression(write(["1-Mar", "TP53", "1-Mar", "MYC"], "twice.csv"), label="class")

@@ -77,6 +77,7 @@ import os
 import re
 import shlex
 import unicodedata
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -188,8 +189,15 @@ def _check_unique(ids, what, where):
     ids = pd.Index(ids)
     dup = ids[ids.duplicated()]
     if len(dup):
-        raise ValueError(f"{where}: duplicated {what} ID(s) {list(dict.fromkeys(dup.astype(str)))[:5]}: every "
-                         f"{what} needs its own identifier")
+        shown = list(dict.fromkeys(dup.astype(str)))[:5]
+        note = ""
+        if what == "gene":
+            from genesel.foreign_formats import EXCEL_DATES_NOTE, excel_mangled_genes
+
+            dates = excel_mangled_genes(shown)
+            if dates:
+                note = f". {', '.join(repr(d) for d in dates)}: {EXCEL_DATES_NOTE}"
+        raise ValueError(f"{where}: duplicated {what} ID(s) {shown}: every {what} needs its own identifier{note}")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -748,6 +756,31 @@ def _check_class_names(labels, chosen, where: str) -> None:
                          f"{na[0]!r} really names a class, list it in classes too")
 
 
+def _warn_gene_names(gene_ids, where: str, extra: dict) -> None:
+    """Warn (and record in ``extra``) about gene IDs that are not genes' names: gene symbols Excel turned into dates
+    or numbers (``extra["excel_dates"]``; :func:`genesel.foreign_formats.excel_mangled_genes`) and a sample's
+    covariate kept among the genes (``extra["covariate_genes"]``; :func:`genesel.foreign_formats.covariate_genes`),
+    whose numbers a selector may pick as if they were expression. The values are read as the file holds them (the
+    notebooks refuse such a file; a Python user is told and decides)."""
+    from genesel.foreign_formats import EXCEL_DATES_NOTE, covariate_genes, excel_mangled_genes
+
+    def shown(ids):
+        return ", ".join(repr(g) for g in ids[:5]) + (", ..." if len(ids) > 5 else "")
+
+    mangled = excel_mangled_genes(gene_ids)
+    if mangled:
+        extra["excel_dates"] = mangled
+        warnings.warn(f"{where}: {len(mangled)} gene ID(s) such as {shown(mangled)}, the way {EXCEL_DATES_NOTE}",
+                      UserWarning, stacklevel=3)
+    covariates = covariate_genes(gene_ids)
+    if covariates:
+        extra["covariate_genes"] = covariates
+        warnings.warn(f"{where}: {shown(covariates)} among the genes: the name of a sample's covariate (age, batch, "
+                      "survival time, ...), not of a gene; its numbers are read as expression values and a selector "
+                      "may pick them. Keep covariates out of the expression table (in the sample sheet), or rename "
+                      "the gene if it really is one", UserWarning, stacklevel=3)
+
+
 def _multiclass_message(where, labels, names, label, ref=None) -> str:
     """The error for a file with more than two classes: which, how to choose two (in Python, in a reference string
     by its quoting rule, as a notebook parameter), which methods take them all."""
@@ -981,6 +1014,7 @@ def read_expression(source, *, label=None, label_column: str | None = None, rows
         grp.setflags(write=False)
     if got.get("symbols") is not None:
         extra["symbols"] = np.asarray(got["symbols"], dtype=object)
+    _warn_gene_names(gene_ids, where, extra)
     title = opts.get("name") or default_name
     description = (f"{title}: {X.shape[0]} samples x {X.shape[1]} genes, read from {where} "
                    f"({extra['orientation']}: {extra['orientation_reason']}; values: {scale_})")
