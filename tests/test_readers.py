@@ -298,3 +298,37 @@ def test_gds_subsets_still_read_and_gzipped(tmp_path):
     write_gds_soft(tmp_path / "GDS5.soft.gz", X, ["p1", "p2"], ["GSM1", "GSM2", "GSM3"], ["a", "b", "a"])
     ds = read_expression(tmp_path / "GDS5.soft.gz", label="disease state")
     np.testing.assert_array_equal(ds.X, X) and ds.classes == ("a", "b")
+
+
+def _study(rows_with=None, header="id,class,g1,g2,g3,g4,g5"):
+    rng = np.random.default_rng(0)
+    rows = [f"s{i},{'a' if i < 6 else 'b'}," + ",".join(f"{v:.2f}" for v in rng.normal(8, 1, 5)) for i in range(12)]
+    for i, text in (rows_with or {}).items():
+        rows[i] = text
+    return [header] + rows
+
+
+def test_what_excel_and_spreadsheets_leave_in_a_csv(tmp_path):
+    """Four files a spreadsheet leaves behind (lost-branch fixes, redone): Excel's 'sep=;' first line was taken for the
+    header ("the header has 2 fields but line 2 has 7"): it now names the separator, and the table reads as the same
+    table without it; an Excel error value (#DIV/0!) is named as one, and reads as missing when missing= lists it; a
+    sample with no value for any gene and a gene without a name were read without a word: both are refused."""
+    plain = read_expression(_write(tmp_path / "plain.csv", "\n".join(_study()) + "\n"), label="class")
+    semi = "\n".join(t.replace(",", ";") for t in _study())
+    for first in ("sep=;", '\ufeff"sep=;"'):
+        ds = read_expression(_write(tmp_path / "excel.csv", f"{first}\n{semi}\n"), label="class")
+        np.testing.assert_array_equal(ds.X, plain.X)
+        assert list(ds.gene_ids) == list(plain.gene_ids)
+    with pytest.raises(ValueError, match=r"line 1 says the separator is ';' \(Excel's 'sep=' line\), but sep=','"):
+        read_expression(_write(tmp_path / "excel.csv", f"sep=;\n{semi}\n"), label="class", sep=",")
+    errors = _write(tmp_path / "err.csv", "\n".join(_study({3: "s3,a,#DIV/0!,8.1,7.7,#VALUE!,8.0"})) + "\n")
+    with pytest.raises(ValueError, match=r"line 5, column 'g1' .*'#DIV/0!', Excel's error value of a formula"):
+        read_expression(errors, label="class")
+    ds = read_expression(errors, label="class", missing=["", "NA", "#DIV/0!", "#VALUE!"])
+    assert ds.extra["missing_values"] == 2 and np.isnan(ds.X[3, [0, 3]]).all()
+    empty = _write(tmp_path / "empty.csv", "\n".join(_study({4: "s4,a,,,,,"})) + "\n")
+    with pytest.raises(ValueError, match=r"sample 's4' has no value for any gene \(1 such sample"):
+        read_expression(empty, label="class")
+    unnamed = _write(tmp_path / "unnamed.csv", "\n".join(_study(header="id,class,g1,,g3,g4,g5")) + "\n")
+    with pytest.raises(ValueError, match=r"1 gene\(s\) without an identifier .*position 2 of 5"):
+        read_expression(unnamed, label="class")

@@ -252,9 +252,17 @@ _THOUSANDS_DOT = re.compile(r"^[-+]?\d{1,3}(?:\.\d{3})+(?:,\d+)?$")
 _NUMBER = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
 
 
+#: Excel's error values (``#N/A`` is among the default missing markers): a formula that failed, not a measurement.
+EXCEL_ERRORS = ("#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!", "#SPILL!", "#CALC!", "#GETTING_DATA")
+
+
 def _cause(value: str, column_values, name: str, decimal, thousands, label_hint) -> str:
     """Why a cell is not a number, where that can be told."""
     v = value.strip()
+    if v.upper() in EXCEL_ERRORS:
+        return (f"{value!r}, Excel's error value of a formula that failed (not a measurement): correct the formula "
+                f"in the workbook and export it again, or, to read such cells as missing values, add them to the "
+                f"markers: missing=[..., {v!r}]")
     if v.lower() in _BOOL:
         return (f"a boolean value {value!r}: expression values must be numbers (TRUE/FALSE cells are refused, "
                 "not read as 1 and 0)")

@@ -357,13 +357,26 @@ def _table_options(opts: dict) -> dict:
                 missing=DEFAULT_MISSING if missing is None else tuple(missing))
 
 
+_EXCEL_SEP = re.compile(r'"?sep=(.)"?')
+
+
 def _read_table(path: Path, opts: dict, limits: Limits, sheet, also: str = ""):
     where = str(path)
     label, groups, rows = opts.get("label"), opts.get("groups"), opts.get("rows", "auto")
     names = {v for v in (label, groups) if isinstance(v, str) and not is_sheet(v)}
     n = count_lines(path, limits)
     lines = iter_lines(path, encoding=opts.get("encoding"), limits=limits)
-    table = parse_table(lines, where, sep=opts.get("sep"), n_rows=n, text_columns=names, text_rows=names,
+    sep = opts.get("sep")
+    first = next(lines, None)
+    excel_sep = _EXCEL_SEP.fullmatch(first[1].lstrip("\ufeff").strip()) if first is not None else None
+    if excel_sep:  # Excel's "sep=;" line (a hint to Excel, not the header): it names the separator
+        if sep is not None and sep != excel_sep.group(1):
+            raise ValueError(f"{where}: line 1 says the separator is {excel_sep.group(1)!r} (Excel's 'sep=' line), "
+                             f"but sep={sep!r} was given")
+        sep = excel_sep.group(1)
+    elif first is not None:
+        lines = itertools.chain([first], lines)
+    table = parse_table(lines, where, sep=sep, n_rows=n, text_columns=names, text_rows=names,
                         label_hint=sheet is None, row_axis="row", **_table_options(opts))
 
     def where_is(key):
@@ -991,6 +1004,17 @@ def read_expression(source, *, label=None, label_column: str | None = None, rows
         raise ValueError(f"{where}: gene {str(gene_ids[j])!r} has no value in any sample ({int(all_missing.sum())} "
                          "such "
                          "gene(s)); remove it")
+    no_values = np.isnan(X).all(axis=1)
+    if no_values.any() and X.shape[1] > 0:
+        i = int(np.flatnonzero(no_values)[0])
+        raise ValueError(f"{where}: sample {str(sample_ids[i])!r} has no value for any gene ({int(no_values.sum())} "
+                         "such sample(s)): a failed array or an empty column? Imputation would invent its whole "
+                         "profile; remove it")
+    unnamed = [j for j, g in enumerate(gene_ids) if not str(g).strip()]
+    if unnamed:
+        raise ValueError(f"{where}: {len(unnamed)} gene(s) without an identifier (an empty header field, or an empty "
+                         f"first field of a line), the first at position {unnamed[0] + 1} of {len(gene_ids)}: every "
+                         "gene needs a name (its values cannot be told apart from a stray column otherwise)")
     if np.isnan(X).any():
         extra["missing_values"] = int(np.isnan(X).sum())
         if impute == "knn":
