@@ -332,3 +332,32 @@ def test_what_excel_and_spreadsheets_leave_in_a_csv(tmp_path):
     unnamed = _write(tmp_path / "unnamed.csv", "\n".join(_study(header="id,class,g1,,g3,g4,g5")) + "\n")
     with pytest.raises(ValueError, match=r"1 gene\(s\) without an identifier .*position 2 of 5"):
         read_expression(unnamed, label="class")
+
+
+def test_an_h5ad_whose_values_before_scaling_are_in_raw(tmp_path):
+    """scanpy keeps the log-normalised values in .raw (often more genes) and scales X (z-scores, negative): the reader
+    took X without a word, and no option reached .raw. Now ``layer='raw'`` reads .raw (its genes), and a scaled X
+    beside a .raw is read with a warning naming that option; a missing layer's message names it."""
+    ad = pytest.importorskip("anndata")
+    import warnings
+
+    rng = np.random.default_rng(0)
+    counts = rng.poisson(5, (12, 30)).astype(float)
+    lognorm = np.log1p(counts / counts.sum(1, keepdims=True) * 1e4)
+    obs = pd.DataFrame({"cell_type": ["T cell"] * 6 + ["B cell+"] * 6}, index=[f"c{i}" for i in range(12)])
+    adata = ad.AnnData(lognorm, obs=obs, var=pd.DataFrame(index=[f"g{i}" for i in range(30)]))
+    adata.raw = adata
+    scaled = adata[:, :20].copy()
+    scaled.X = (scaled.X - scaled.X.mean(0)) / scaled.X.std(0)
+    path = tmp_path / "cells.h5ad"
+    scaled.write_h5ad(path)
+    with pytest.warns(UserWarning, match=r"X holds negative values .* pass layer='raw'"):
+        ds = read_expression(path, label="cell_type")
+    assert ds.X.shape == (12, 20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        raw = read_expression(path, label="cell_type", layer="raw")
+    np.testing.assert_allclose(raw.X, lognorm)
+    assert list(raw.gene_ids) == [f"g{i}" for i in range(30)] and raw.classes == ("B cell+", "T cell")
+    with pytest.raises(ValueError, match=r"no layer 'counts'; the layers are \[\]; layer='raw' reads .raw"):
+        read_expression(path, label="cell_type", layer="counts")

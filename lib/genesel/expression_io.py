@@ -34,7 +34,8 @@ Formats (chosen by the file's content, not only its name; ``.gz`` is read transp
   file; genes as rows, labels and groups from a sample sheet. The counts are recognised (``scale="counts"``).
 - **AnnData** ``.h5ad`` (read with ``anndata``): labels and groups from ``obs`` columns, gene IDs from
   ``var_names``, symbols from a ``var`` column named like a symbol column (``gene_symbols``, ``symbol``, ...); the
-  values from ``X``, or from ``layers[layer]``.
+  values from ``X``, or from ``layers[layer]``, or from ``.raw`` with ``layer="raw"`` (scanpy's values before
+  scaling; a scaled ``X`` beside a ``.raw`` is read with a warning).
 
 Text is decoded strictly (UTF-8, with or without a byte-order mark, or the ``encoding`` given) and read within caps
 on size and line length, in bounded memory (:mod:`genesel.delimited`). Numbers are written with a decimal point
@@ -646,26 +647,36 @@ def _from_anndata(adata, opts, where):
     from scipy import sparse
 
     layer = opts.get("layer")
-    if layer is not None:
+    var = adata.var
+    var_names = adata.var_names
+    has_raw = getattr(adata, "raw", None) is not None
+    if layer == "raw" and "raw" not in adata.layers and has_raw:  # scanpy's .raw: the values before scaling
+        X, var, var_names = adata.raw.X, adata.raw.var, adata.raw.var_names
+    elif layer is not None:
         if layer not in adata.layers:
-            raise ValueError(f"{where}: no layer {layer!r}; the layers are {list(adata.layers)}")
+            raise ValueError(f"{where}: no layer {layer!r}; the layers are {list(adata.layers)}"
+                             + ("; layer='raw' reads .raw" if has_raw else ""))
         X = adata.layers[layer]
     else:
         X = adata.X
         if X is None:
             raise ValueError(f"{where}: X is empty (None); the values are in a layer: "
-                             + (f"pass layer= one of {list(adata.layers)}" if len(adata.layers) else
-                                "but the file has no layers either"))
+                             + (f"pass layer= one of {list(adata.layers) + (['raw'] if has_raw else [])}"
+                                if len(adata.layers) or has_raw else "but the file has no layers either"))
     X = X.toarray() if sparse.issparse(X) else np.asarray(X)
+    if layer is None and has_raw and X.size and np.nanmin(X) < 0:
+        warnings.warn(f"{where}: X holds negative values (scaled data, as scanpy's scale() leaves them) and the file "
+                      "keeps the values before scaling in .raw: a gene's scaled values hide its level; pass "
+                      "layer='raw' to read those (the notebooks: '...h5ad?layer=raw')", UserWarning, stacklevel=4)
     label, groups = opts.get("label"), opts.get("groups")
     symbols = None
     for c in _SYMBOL_COLUMNS:
-        if c in adata.var.columns:
-            symbols = adata.var[c].astype(str).to_numpy(dtype=object)
+        if c in var.columns:
+            symbols = var[c].astype(str).to_numpy(dtype=object)
             break
     _check_unique(adata.obs_names, "sample", where)
-    _check_unique(adata.var_names, "gene", where)
-    return dict(X=np.asarray(X, dtype=np.float64), gene_ids=np.asarray(adata.var_names, dtype=str),
+    _check_unique(var_names, "gene", where)
+    return dict(X=np.asarray(X, dtype=np.float64), gene_ids=np.asarray(var_names, dtype=str),
                 sample_ids=np.asarray(adata.obs_names, dtype=str),
                 labels=None if label is None or is_sheet(label) else _obs_column(adata, label, where,
                                                                                               "labels"),
