@@ -778,23 +778,48 @@ def test_a_table_without_sample_ids_is_named_and_its_conversion_reads(tmp_path):
 
 
 @pytest.mark.parametrize("first", ["Run", "BioSample", "Barcode"])
-def test_a_sample_sheet_whose_header_is_not_recognised_is_named(tmp_path, first):
-    """An SRA run table as a sample sheet (its first column 'Run'): the reader took the header line for a sample,
-    and refused the sheet for a sample 'Run' not in the data, saying "check the sample IDs". The notebooks name the
-    header and the rename that reads it (done here: the sheet then reads)."""
+def test_a_sample_sheet_whose_header_is_not_recognised_reads(tmp_path, first):
+    """An SRA run table as a sample sheet (its first column 'Run'): the reader took the header line for a sample, and
+    refused the sheet for a sample 'Run' not in the data, saying "check the sample IDs" (the notebooks then named the
+    rename). The reader now takes that line for the header, since every other row names a sample of the data: the
+    sheet reads, its 'Condition' the labels (the one column that can hold them; 'Assay Type' has one value), and a
+    notebook takes it as given; renamed to 'sample' it reads the same."""
     X, y, samples, genes = _table(n_genes=20, n_samples=12)
     data = tmp_path / "counts.csv"
     pd.DataFrame(X.T, index=pd.Index(genes, name="gene"), columns=samples).to_csv(data)
     sheet = tmp_path / "SraRunTable.csv"
-    pd.DataFrame({first: samples, "Condition": y, "Assay Type": "RNA-Seq"}).to_csv(sheet, index=False)
-    with pytest.raises(ValueError, match=rf"sample\(s\) \['{first}'\] that are not in"):
-        load_dataset(data, label=str(sheet))
-    with pytest.raises(ValueError, match=rf"the sheet's first line \('{first}', 'Condition', 'Assay Type'\) is its "
-                                         rf"header.*Rename '{first}' to 'sample'"):
-        dataset_list([str(data)], ["alon"], label=str(sheet))
-    pd.read_csv(sheet).rename(columns={first: "sample"}).to_csv(sheet, index=False)
+    pd.DataFrame({first: samples, "Assay Type": "RNA-Seq", "Condition": y}).to_csv(sheet, index=False)
     ds = load_dataset(data, label=str(sheet))
     assert list(ds.sample_ids) == samples and sorted(ds.class_counts.values()) == [6, 6]
+    assert [ds.classes[int(v > 0)] for v in ds.y] == list(y)
+    assert dataset_list([str(data)], ["alon"], label=str(sheet)) == [f"{data}?label={sheet}"]
+    pd.read_csv(sheet).rename(columns={first: "sample"}).to_csv(tmp_path / "renamed.csv", index=False)
+    np.testing.assert_array_equal(load_dataset(data, label=str(tmp_path / "renamed.csv")).y, ds.y)
+
+
+def test_a_sample_sheet_whose_ids_are_in_another_column_reads(tmp_path):
+    """An SRA run table whose first column holds run accessions (SRR...) while the data names its samples as the
+    sheet's 'Sample Name' column (GSM...): the reader refused every row as a stray sample. The column that names
+    every row by a sample of the data, once, is now taken for the IDs, in either orientation of the data, with a
+    groups column beside it; a sheet of another study is still refused."""
+    X, y, samples, genes = _table(n_genes=20, n_samples=12)
+    gsm = [f"GSM{4000 + i}" for i in range(12)]
+    data = tmp_path / "data.csv"
+    pd.DataFrame(X.T, index=pd.Index(genes, name="gene"), columns=gsm).to_csv(data)
+    pd.DataFrame(X, index=pd.Index(gsm, name="id"), columns=genes).to_csv(tmp_path / "data_t.csv")
+    sheet = tmp_path / "SraRunTable.csv"
+    pd.DataFrame({"Run": [f"SRR{90 + i}" for i in range(12)], "Sample Name": gsm, "Condition": y,
+                  "patient": [f"P{i % 6}" for i in range(12)]}).to_csv(sheet, index=False)
+    for path in (data, tmp_path / "data_t.csv"):
+        ds = load_dataset(path, label=str(sheet), label_column="Condition", groups="patient")
+        assert list(ds.sample_ids) == gsm and [ds.classes[int(v > 0)] for v in ds.y] == list(y)
+        assert ds.groups.tolist() == [f"P{i % 6}" for i in range(12)]
+        np.testing.assert_array_equal(ds.X, X)
+    other = tmp_path / "other.csv"
+    pd.DataFrame({"Run": [f"SRR{i}" for i in range(12)], "Sample Name": [f"GSM{i}" for i in range(12)],
+                  "Condition": y}).to_csv(other, index=False)
+    with pytest.raises(ValueError, match=r"that are not in .*check the sample IDs"):
+        load_dataset(data, label=str(other))
 
 
 def test_a_groups_column_named_with_another_case_is_pointed_out(tmp_path):

@@ -283,7 +283,7 @@ def _read_sheet(path: Path, encoding, limits) -> dict:
     ids = [r[0] for r in rows]
     _check_unique(ids, "sample", where)
     columns = {h: [r[j] for r in rows] for j, h in enumerate(header)} if header else {}
-    return dict(path=path, ids=ids, label=[r[1] for r in rows], header=header, columns=columns)
+    return dict(path=path, ids=ids, label=[r[1] for r in rows], header=header, columns=columns, raw=rows)
 
 
 def _sheet_values(sheet: dict, column, sample_ids, where: str, what: str) -> np.ndarray:
@@ -304,6 +304,38 @@ def _sheet_values(sheet: dict, column, sample_ids, where: str, what: str) -> np.
                          "sample IDs (the sheet's first column must match the data's sample identifiers)")
     lab = dict(zip(sheet["ids"], vals))
     return np.array([lab.get(str(s), "") for s in sample_ids], dtype=object)
+
+
+def _sheet_cells(sheet: dict) -> list:
+    """Every cell of a sheet's rows (its header too): where the samples are named when its first column is not the
+    data's IDs (:func:`_settle_sheet`), for telling the table's sample axis."""
+    return list(sheet["header"] or []) + [c for r in sheet["raw"] for c in r]
+
+
+def _settle_sheet(sheet: dict, sample_ids) -> dict:
+    """The sheet read against the data's sample IDs (redone from the lost branch). Two layouts the first-column rule
+    misread: a header whose first cell is not a name the reader takes for one (an SRA run table's ``Run``, a
+    ``BioSample``, a ``Barcode``), read as a sample that the data does not hold, while every other row's ID is the
+    data's: that line is the header; and a header whose first column is not the data's sample IDs (SRR run
+    accessions where the data names GSM samples) while another column names every row by a sample of the data, once:
+    that column holds the IDs (``id_column``). Anything else is left for the stray-sample message."""
+    original = sheet
+    known = set(map(str, sample_ids))
+    if all(i in known for i in sheet["ids"]):
+        return sheet
+    if sheet["header"] is None and len(sheet["raw"]) > 2 and sheet["ids"][0] not in known:
+        header, body = sheet["raw"][0], sheet["raw"][1:]  # the first line read as the header
+        sheet = dict(sheet, header=header, ids=[r[0] for r in body], label=[r[1] for r in body], raw=body,
+                     columns={h: [r[j] for r in body] for j, h in enumerate(header)})
+        if len(set(header)) < len(header) or all(i in known for i in sheet["ids"]):
+            return sheet if len(set(header)) == len(header) else original
+    if sheet["header"] is not None:
+        for name, col in list(sheet["columns"].items())[1:]:
+            if all(v in known for v in col) and len(set(col)) == len(col):
+                others = [h for h in sheet["header"] if h != name]
+                return dict(sheet, ids=list(col), header=[name] + others, id_column=name,
+                            label=sheet["columns"][others[1]] if len(others) > 1 else sheet["label"])
+    return original
 
 
 def _label_column(sheet: dict, column, group_col) -> str | None:
@@ -393,7 +425,7 @@ def _read_table(path: Path, opts: dict, limits: Limits, sheet, also: str = ""):
     label_loc = (lab_at, label) if lab_at in ("column", "row") else ((grp_at, groups) if grp_at in ("column", "row")
                                                                       else None)
     rows_are, reason = _orientation(table.row_ids, table.columns, rows, label_at=label_loc,
-                                    sheet_ids=None if sheet is None else sheet["ids"])
+                                    sheet_ids=None if sheet is None else _sheet_cells(sheet))
     for key, at, what in ((label, lab_at, "labels"), (groups, grp_at, "groups")):
         want = "column" if rows_are == "samples" else "row"
         if at is not None and at != want:
@@ -908,7 +940,9 @@ def read_expression(source, *, label=None, label_column: str | None = None, rows
                 sheets[key] = same[0] if same else _read_sheet(Path(v), opts.get("encoding"), limits)
         kind = _kind(path, opts.get("encoding"), limits)
         group_col = None  # groups named as a column of the label's sample sheet
-        if "label" in sheets and "groups" not in sheets and opts.get("groups") in sheets["label"]["columns"]:
+        if "label" in sheets and "groups" not in sheets and opts.get("groups") is not None and (
+                opts["groups"] in sheets["label"]["columns"]
+                or (sheets["label"]["header"] is None and opts["groups"] in sheets["label"]["raw"][0][1:])):
             group_col = opts["groups"]
         read_opts = {**opts, "label": None if "label" in sheets else opts.get("label"),
                      "groups": None if "groups" in sheets or group_col else opts.get("groups")}
@@ -930,6 +964,8 @@ def read_expression(source, *, label=None, label_column: str | None = None, rows
                 also = (f", nor a column of the sample sheet {sheets['label']['path']} ("
                         + (f"its columns are {list(cols)})" if cols else "it has no header row)"))
             got = _read_table(path, read_opts, limits, sheet, also)
+        for key in sheets:
+            sheets[key] = _settle_sheet(sheets[key], got["sample_ids"])
         for key, what in (("label", "labels"), ("groups", "groups")):
             if key in sheets:
                 column = None
