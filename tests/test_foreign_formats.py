@@ -795,6 +795,10 @@ def test_a_sample_sheet_whose_header_is_not_recognised_reads(tmp_path, first):
     assert dataset_list([str(data)], ["alon"], label=str(sheet)) == [f"{data}?label={sheet}"]
     pd.read_csv(sheet).rename(columns={first: "sample"}).to_csv(tmp_path / "renamed.csv", index=False)
     np.testing.assert_array_equal(load_dataset(data, label=str(tmp_path / "renamed.csv")).y, ds.y)
+    stray = tmp_path / "stray.csv"  # no header, its first sample not in the data: a stray sample, not a header
+    stray.write_text("\n".join([f"S999,{y[0]}"] + [f"{a},{b}" for a, b in zip(samples, y)]) + "\n")
+    with pytest.raises(ValueError, match=r"sample\(s\) \['S999'\] that are not in"):
+        load_dataset(data, label=str(stray))
 
 
 def test_a_sample_sheet_whose_ids_are_in_another_column_reads(tmp_path):

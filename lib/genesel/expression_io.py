@@ -316,15 +316,18 @@ def _settle_sheet(sheet: dict, sample_ids) -> dict:
     """The sheet read against the data's sample IDs (redone from the lost branch). Two layouts the first-column rule
     misread: a header whose first cell is not a name the reader takes for one (an SRA run table's ``Run``, a
     ``BioSample``, a ``Barcode``), read as a sample that the data does not hold, while every other row's ID is the
-    data's: that line is the header; and a header whose first column is not the data's sample IDs (SRR run
-    accessions where the data names GSM samples) while another column names every row by a sample of the data, once:
-    that column holds the IDs (``id_column``). Anything else is left for the stray-sample message."""
+    data's, and whose other cells are no value of their columns: that line is the header; and a header whose first
+    column is not the data's sample IDs (SRR run accessions where the data names GSM samples) while another column
+    names every row by a sample of the data, once: that column holds the IDs (``id_column``). Anything else is left
+    for the stray-sample message."""
     original = sheet
     known = set(map(str, sample_ids))
     if all(i in known for i in sheet["ids"]):
         return sheet
-    if sheet["header"] is None and len(sheet["raw"]) > 2 and sheet["ids"][0] not in known:
-        header, body = sheet["raw"][0], sheet["raw"][1:]  # the first line read as the header
+    first, rest = sheet["raw"][0], sheet["raw"][1:]
+    names_a_column = all(first[j] not in {r[j] for r in rest} for j in range(1, len(first)))
+    if sheet["header"] is None and len(rest) > 1 and sheet["ids"][0] not in known and names_a_column:
+        header, body = first, rest  # the first line read as the header (its cells name columns, not values)
         sheet = dict(sheet, header=header, ids=[r[0] for r in body], label=[r[1] for r in body], raw=body,
                      columns={h: [r[j] for r in body] for j, h in enumerate(header)})
         if len(set(header)) < len(header) or all(i in known for i in sheet["ids"]):
