@@ -280,10 +280,16 @@ def _read_sheet(path: Path, encoding, limits) -> dict:
     header = None
     if len(rows) > 1 and rows[0][0].lower() in _SHEET_HEADERS:
         header, rows = rows[0], rows[1:]
-    ids = [r[0] for r in rows]
-    _check_unique(ids, "sample", where)
+    _check_unique([r[0] for r in rows], "sample", where)
+    return _sheet(path, header, rows)
+
+
+def _sheet(path: Path, header, rows) -> dict:
+    """A sample sheet's parts: the sample IDs (first column), the labels (second), every column by its header name
+    (when it has a header) and the rows as read."""
     columns = {h: [r[j] for r in rows] for j, h in enumerate(header)} if header else {}
-    return dict(path=path, ids=ids, label=[r[1] for r in rows], header=header, columns=columns, raw=rows)
+    return dict(path=path, ids=[r[0] for r in rows], label=[r[1] for r in rows], header=header, columns=columns,
+                raw=rows)
 
 
 def _sheet_values(sheet: dict, column, sample_ids, where: str, what: str) -> np.ndarray:
@@ -318,7 +324,7 @@ def _settle_sheet(sheet: dict, sample_ids) -> dict:
     ``BioSample``, a ``Barcode``), read as a sample that the data does not hold, while every other row's ID is the
     data's, and whose other cells are no value of their columns: that line is the header; and a header whose first
     column is not the data's sample IDs (SRR run accessions where the data names GSM samples) while another column
-    names every row by a sample of the data, once: that column holds the IDs (``id_column``). Anything else is left
+    names every row by a sample of the data, once: that column holds the IDs. Anything else is left
     for the stray-sample message."""
     original = sheet
     known = set(map(str, sample_ids))
@@ -327,16 +333,16 @@ def _settle_sheet(sheet: dict, sample_ids) -> dict:
     first, rest = sheet["raw"][0], sheet["raw"][1:]
     names_a_column = all(first[j] not in {r[j] for r in rest} for j in range(1, len(first)))
     if sheet["header"] is None and len(rest) > 1 and sheet["ids"][0] not in known and names_a_column:
-        header, body = first, rest  # the first line read as the header (its cells name columns, not values)
-        sheet = dict(sheet, header=header, ids=[r[0] for r in body], label=[r[1] for r in body], raw=body,
-                     columns={h: [r[j] for r in body] for j, h in enumerate(header)})
-        if len(set(header)) < len(header) or all(i in known for i in sheet["ids"]):
-            return sheet if len(set(header)) == len(header) else original
+        if len(set(first)) < len(first):  # a line naming a column twice is no header
+            return original
+        sheet = _sheet(sheet["path"], first, rest)  # the first line read as the header
+        if all(i in known for i in sheet["ids"]):
+            return sheet
     if sheet["header"] is not None:
         for name, col in list(sheet["columns"].items())[1:]:
             if all(v in known for v in col) and len(set(col)) == len(col):
                 others = [h for h in sheet["header"] if h != name]
-                return dict(sheet, ids=list(col), header=[name] + others, id_column=name,
+                return dict(sheet, ids=list(col), header=[name] + others,
                             label=sheet["columns"][others[1]] if len(others) > 1 else sheet["label"])
     return original
 
