@@ -336,7 +336,7 @@ def test_splitmix64_is_the_published_generator():
             assert [FK.below(rs, k) for _ in range(50)] == [twin.below(k) for _ in range(50)]
     counts, twin = np.empty(58), NF.SplitMix64(9)
     rs[0] = np.uint64(9)
-    FK.bootstrap_counts(rs, 58, True, counts)
+    FK.bootstrap_counts(rs, 58, True, counts, np.arange(59), np.arange(58))
     assert counts.tolist() == NF.bootstrap_counts(twin, 58, True) and counts.sum() == 58
 
 
@@ -367,13 +367,7 @@ def test_kernel_equals_its_plain_python_twin(case):
     assert bootstrap == bool(perm_sum.any())                          # some gene matters out of bag
     plain = grow_forest(presort(X), y, 12, mtry, 0, bootstrap)       # the trees do not depend on the permutations
     assert all(np.array_equal(a, b) for a, b in zip(plain[:10], got[:10])) and not plain[10].any()
-    for t, nodes in enumerate(trees):
-        sl = slice(offsets[t], offsets[t + 1])
-        assert feature[sl].tolist() == [nd["feature"] for nd in nodes]
-        assert threshold[sl].tolist() == [nd["threshold"] for nd in nodes]
-        assert left[sl].tolist() == [nd["left"] for nd in nodes]
-        assert right[sl].tolist() == [nd["right"] for nd in nodes]
-        assert value[sl].tolist() == [list(nd["value"]) for nd in nodes]
+    NF.assert_same_trees((feature, threshold, left, right, value), offsets, trees)
     assert np.array_equal(imp_sum, imp_ref) and n_imp == n_imp_ref
     assert np.array_equal(oob_sum, oob_sum_ref) and np.array_equal(oob_count, oob_count_ref)
     if case == "ties and constants":

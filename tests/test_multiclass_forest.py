@@ -43,13 +43,7 @@ def test_k_class_kernel_equals_its_plain_python_twin(K, case):
         X.astype(np.float32), y, seeds, mtry, bootstrap, K, permutation=True)
     assert np.array_equal(perm_sum, perm_ref)
     assert value.shape[1] == K
-    for t, nodes in enumerate(trees):
-        sl = slice(offsets[t], offsets[t + 1])
-        assert feature[sl].tolist() == [nd["feature"] for nd in nodes]
-        assert threshold[sl].tolist() == [nd["threshold"] for nd in nodes]
-        assert left[sl].tolist() == [nd["left"] for nd in nodes]
-        assert right[sl].tolist() == [nd["right"] for nd in nodes]
-        assert value[sl].tolist() == [list(nd["value"]) for nd in nodes]
+    NF.assert_same_trees((feature, threshold, left, right, value), offsets, trees)
     assert np.array_equal(imp_sum, imp_ref) and n_imp == n_imp_ref
     assert np.array_equal(oob_sum, oob_sum_ref) and np.array_equal(oob_count, oob_count_ref)
     Xt = rng.normal(size=(10, d))

@@ -147,9 +147,10 @@ def test_the_leaderboard_cells_keep_every_pair_together(mirror, tmp_path, monkey
     assert C.load(ref, None, 50).X.shape == (44, 50) and ds.sample_ids[0] == pd.read_csv(path).iloc[0, 0]
 
 
-def test_the_grouped_splits_note_names_the_selectors_that_resample_samples(mirror, tmp_path):
+def test_the_grouped_splits_note_names_the_selectors_that_resample_by_group(mirror, tmp_path):
     """Notebook 06's note under a grouped study's league table says the splits keep groups together and names the
-    selectors whose own resampling inside a training part draws samples; each name is a method of the board."""
+    selectors whose own resampling inside a training part now draws groups too (tests/test_selector_groups.py);
+    each name is a method of the board."""
     from study_files import pairs
 
     from genesel.leaderboard.catalogue import method_names
@@ -159,6 +160,7 @@ def test_the_grouped_splits_note_names_the_selectors_that_resample_samples(mirro
     assert note.startswith("Splits grouped by 'patient' (22 groups)")
     for name in ("MSVM-RFE", "GP-ARD-FS", "GP-ARD-RFE", "RF var. sel."):
         assert name in note and any(m.startswith(name) for m in method_names("binary"))
+    assert "draw whole groups too" in note and "draws take samples" not in note
     assert splits_note("alon", 50).startswith("Splits sample by sample")
 
 

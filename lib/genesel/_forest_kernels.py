@@ -5,7 +5,10 @@ Trees*, 1984), written from those definitions for few samples and many genes.
 The method, as grown here:
 
 - every tree is grown on a bootstrap sample of the n training samples (n draws with replacement), the multiplicity
-  of each sample its weight; samples not drawn are the tree's out-of-bag samples;
+  of each sample its weight; samples not drawn are the tree's out-of-bag samples; with groups of samples (a
+  patient's samples), a cluster bootstrap: U draws with replacement among the U groups, each draw adding 1 to the
+  multiplicity of every member of the group drawn, so a group is in the bag or out of it whole (each sample its own
+  group: the same draws as the plain bootstrap, bit for bit);
 - at each node ``mtry`` genes are drawn without replacement by a partial Fisher-Yates shuffle of one gene
   permutation per tree (each node continues from the permutation the previous node left, which is as uniform as a
   fresh one); a gene constant on the node's samples counts as drawn but offers no split, and when every gene drawn
@@ -77,13 +80,20 @@ def below(rs, k):
 
 
 @njit(cache=True)
-def bootstrap_counts(rs, n, bootstrap, counts):
-    """Multiplicities of n draws with replacement among n samples in ``counts`` (all ones without ``bootstrap``)."""
+def bootstrap_counts(rs, n, bootstrap, counts, unit_start, unit_members):
+    """Multiplicities of the n samples in a bootstrap sample of units, in ``counts`` (all ones without
+    ``bootstrap``): U draws with replacement among the U units (``below(rs, U)`` each), every draw adding 1 to each
+    member of the unit drawn. The units in CSR form: the members of unit u are
+    ``unit_members[unit_start[u]:unit_start[u + 1]]`` (int64). One sample per unit (``unit_start = arange(n + 1)``,
+    ``unit_members = arange(n)``): n draws with replacement among the n samples."""
     for i in range(n):
         counts[i] = 0.0 if bootstrap else 1.0
     if bootstrap:
-        for _ in range(n):
-            counts[below(rs, n)] += 1.0
+        U = unit_start.shape[0] - 1
+        for _ in range(U):
+            u = below(rs, U)
+            for j in range(unit_start[u], unit_start[u + 1]):
+                counts[unit_members[j]] += 1.0
 
 
 @njit(cache=True)
@@ -293,9 +303,10 @@ def _vote(value, leaf):
 @njit(cache=True)
 def _permutation_drops(feature, threshold, left, right, value, base, Xg, y, w, touched, k, rs, oob, perm, out):
     """Breiman's permutation importance of one tree (Breiman 2001, section 10; randomForest's "mean decrease in
-    accuracy", unscaled): on the tree's out-of-bag samples (``w == 0``, in index order), the accuracy of the tree's
-    votes minus their accuracy after the values of gene g are permuted among those samples, added to ``out[g]`` for
-    every gene the tree splits on (``touched[:k]``, in order of first split; the others cannot change a vote: 0).
+    accuracy", unscaled): on the tree's out-of-bag samples (``w == 0``, in index order; whole units under a grouped
+    bootstrap, :func:`bootstrap_counts`, with nothing else to do here), the accuracy of the tree's votes minus their
+    accuracy after the values of gene g are permuted among those samples, added to ``out[g]`` for every gene the
+    tree splits on (``touched[:k]``, in order of first split; the others cannot change a vote: 0).
     Each gene's permutation is a Fisher-Yates shuffle (from the last position down, a swap with ``below(rs, a + 1)``)
     drawn from the tree's generator after the tree is grown, so the trees are those grown without this step."""
     n = w.shape[0]
@@ -339,13 +350,17 @@ def _grown(a, m, cap):
 
 
 @njit(cache=True)
-def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, keep_trees, permutation):
-    """Grow one tree per seed (module docstring) on class indices ``y`` (0 .. n_classes - 1). Returns the forest's
-    nodes stacked tree after tree (``offsets[t]``: first node of tree t; children indices relative to it; empty arrays
-    without ``keep_trees``, where each tree's nodes are dropped once its importances and out-of-bag votes are
-    counted), the sum over the trees that split of their normalised Gini importances and the number of such trees,
-    the out-of-bag sums of class fractions (n x n_classes) with their counts, and (zeros unless ``permutation`` and
-    ``bootstrap``) the sum over the trees of their permutation importances (:func:`_permutation_drops`)."""
+def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, keep_trees, permutation, unit_start,
+                unit_members):
+    """Grow one tree per seed (module docstring) on class indices ``y`` (0 .. n_classes - 1), each on a bootstrap
+    sample of the units ``unit_start``, ``unit_members`` (:func:`bootstrap_counts`; one unit per sample: the plain
+    bootstrap), so that a unit's samples are out of bag together (for the out-of-bag votes and the permutation
+    importances alike). Returns the forest's nodes stacked tree after tree (``offsets[t]``: first node of tree t;
+    children indices relative to it; empty arrays without ``keep_trees``, where each tree's nodes are dropped once
+    its importances and out-of-bag votes are counted), the sum over the trees that split of their normalised Gini
+    importances and the number of such trees, the out-of-bag sums of class fractions (n x n_classes) with their
+    counts, and (zeros unless ``permutation`` and ``bootstrap``) the sum over the trees of their permutation
+    importances (:func:`_permutation_drops`)."""
     d = vals.shape[0]
     n = vals.shape[1]
     nk = n_classes
@@ -383,7 +398,7 @@ def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, kee
     cur = 0
     for t in range(T):
         rs[0] = np.uint64(seeds[t])
-        bootstrap_counts(rs, n, bootstrap, w)
+        bootstrap_counts(rs, n, bootstrap, w, unit_start, unit_members)
         for g in range(d):
             genes[g] = g
         base = offsets[t] if keep_trees else 0

@@ -36,6 +36,20 @@ scikit-learn's ``RandomForestClassifier`` (its permutation importances computed 
 (``benchmarks/bench_forest.py``). The forests are statistically, not
 tree for tree, those of scikit-learn (other random numbers): ``tests/test_forest.py`` compares OOB errors,
 importances and the selector's path with scikit-learn's.
+
+Grouped samples (``fit(X, y, groups=...)``: one label per sample, e.g. the patient of each of a patient's tumour and
+normal samples, or of an individual's repeats): every forest is then grown on *grouped* bootstrap samples, a
+cluster bootstrap that draws the U groups U times with replacement and takes every member of a group drawn (with
+the group's multiplicity), so a group is in a tree's bootstrap sample or out of it whole. Why: the out-of-bag vote
+on a sample is meant to be that of trees which never saw it; with the plain bootstrap, a tree that left a sample out
+has most often drawn its partner (a sample is out of the bag in a fraction 1/e of the trees, its partner in the bag
+in about 1 - 1/e of those), whose nearly identical profile then reaches the same leaf and carries the answer, so the
+out-of-bag error is optimistic, and the backward elimination, which chooses its size by that error, with it
+(``tests/test_forest_groups.py``: pairs of near-identical samples on noise genes, OOB error far below 0.5 without
+groups, about 0.5 with them). The permutation importances are computed on the same out-of-bag samples, whole
+groups. A sample whose group every tree drew has no out-of-bag vote and is left out of the error, as without groups
+(with U groups a tree leaves a given group out with probability (1 - 1/U)^U, at least 1/4). Without groups (or one
+group per sample, labelled in sample order) the forests are bit for bit those of the plain bootstrap.
 """
 
 from __future__ import annotations
@@ -50,6 +64,7 @@ from genesel._core.base import BinaryClassifier
 from genesel._core.params import POSITIVE_INT, Interval, RealNotInt, StrOptions, real
 from genesel._core.selector import SelectorBase
 from genesel._core.units import apply_tree_units, tree_units, tree_units_params
+from genesel._core.resampling import check_groups
 from genesel._core.multiclass import check_classifier_fit
 
 __all__ = ["SmallForestClassifier", "RFBackwardSelector", "backward_sizes", "presort", "grow_forest"]
@@ -74,20 +89,46 @@ def presort(X):
     return vals, np.ascontiguousarray(order, dtype=itype), rank, Xg
 
 
+def _check_groups(groups, n, who="grow_forest"):
+    """``groups`` as an array of n labels (None stays None; :func:`genesel._core.resampling.check_groups`: one label
+    per sample, none missing, labels that sort), and at least two groups (with one, every tree draws every sample
+    and no sample has an out-of-bag vote); a ValueError naming ``who`` and the problem."""
+    g = check_groups(who, groups, n)
+    if g is not None and np.unique(g).size < 2:
+        raise ValueError(f"{who}: groups must name at least 2 groups for a grouped bootstrap, got 1")
+    return g
+
+
+def _units(groups, n):
+    """The bootstrap's units in CSR form, ``(unit_start, unit_members)`` (int64; the members of unit u are
+    ``unit_members[unit_start[u]:unit_start[u + 1]]``, in sample order): one unit per sample without ``groups``,
+    else one per distinct label, in the order of ``np.unique``."""
+    if groups is None:
+        return np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int64)
+    _, inv = np.unique(_check_groups(groups, n), return_inverse=True)
+    inv = inv.ravel()
+    start = np.zeros(int(inv.max()) + 2, dtype=np.int64)
+    np.cumsum(np.bincount(inv), out=start[1:])
+    return start, np.argsort(inv, kind="stable").astype(np.int64)
+
+
 def grow_forest(pre, y01, n_trees, mtry, random_state, bootstrap=True, keep_trees=True, n_classes=None,
-                permutation=False):
+                permutation=False, groups=None):
     """Grow ``n_trees`` trees on the presorted genes ``pre`` (:func:`presort`) with class indices ``y01`` (0/1, or
     0 .. K - 1 for K classes; ``n_classes`` default: the largest index + 1, at least 2), ``mtry`` genes drawn per node
-    and one SplitMix64 seed per tree drawn from ``random_state`` (numpy). Returns the kernel's tuple (nodes, offsets,
-    importance sum, trees with a split, out-of-bag sums and counts, with one column per class, and the sum over the
-    trees of their permutation importances, zeros unless ``permutation``); without ``keep_trees`` the nodes are not
-    kept (importances and out-of-bag votes only). The trees do not depend on ``permutation``."""
+    and one SplitMix64 seed per tree drawn from ``random_state`` (numpy); with ``groups`` (one label per sample) on
+    grouped bootstrap samples (module docstring: U draws with replacement among the U groups, in the order of
+    ``np.unique``). Returns the kernel's tuple (nodes, offsets, importance sum, trees with a split, out-of-bag sums
+    and counts, with one column per class, and the sum over the trees of their permutation importances, zeros unless
+    ``permutation``); without ``keep_trees`` the nodes are not kept (importances and out-of-bag votes only). The
+    trees do not depend on ``permutation``; without ``groups`` they are those of ``groups=np.arange(n)``."""
     y01 = np.asarray(y01, dtype=np.int64)
     if n_classes is None:
         n_classes = max(2, int(y01.max()) + 1) if y01.size else 2
     seeds = check_random_state(random_state).randint(_SEED_HIGH, size=int(n_trees), dtype=np.int64)
+    unit_start, unit_members = _units(groups, pre[3].shape[1])
     return FK.grow_forest(*pre, y01, int(n_classes), seeds, int(mtry), bool(bootstrap), bool(keep_trees),
-                          bool(permutation))
+                          bool(permutation), unit_start, unit_members)
 
 
 def _importances(imp_sum, n_imp_trees):
@@ -154,7 +195,8 @@ class SmallForestClassifier(BinaryClassifier):
     classes_ : the labels (two: classes_[1] is the +1 class).  n_features_in_ : genes.
     feature_importances_ : (n_features,) mean decrease in Gini impurity (each tree's normalised to sum 1).
     oob_decision_function_ : (n_samples, K) out-of-bag class fractions (NaN for a sample every tree drew; only
-        with ``bootstrap``).  oob_score_ : accuracy of the out-of-bag majority over the samples that have one.
+        with ``bootstrap``; with ``fit(X, y, groups)`` the votes of the trees that left the sample's whole group
+        out).  oob_score_ : accuracy of the out-of-bag majority over the samples that have one.
     n_trees_with_split_ : trees that split at least once.  max_features_ : genes tried per split.
 
     Examples
@@ -196,15 +238,27 @@ class SmallForestClassifier(BinaryClassifier):
         return max(1, int(m * d))
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Grow the forest on X (samples x genes) and labels y (two or more classes)."""
+    def fit(self, X, y, groups=None):
+        """Grow the forest on X (samples x genes) and labels y (two or more classes).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        groups : array-like of shape (n_samples,), default None
+            The group of each sample (e.g. its patient; any labels, at least two groups): every tree is grown on a
+            grouped bootstrap sample, the groups drawn with replacement, a group's samples in the bag or out of it
+            together, so that no out-of-bag vote on a sample comes from a tree that drew its partner
+            (:mod:`genesel.forest`'s docstring). None: the plain bootstrap. No effect without ``bootstrap``.
+        """
         X, y_enc, self.classes_ = check_classifier_fit(self, X, y, constant="keep")
+        groups = _check_groups(groups, X.shape[0], type(self).__name__)
         y01 = (y_enc == 1).astype(np.int64) if self.classes_.size == 2 else y_enc  # class index 0..K-1
         self._units = tree_units_params(X)
         d = X.shape[1]
         self.max_features_ = self._mtry(d)
         out = grow_forest(presort(apply_tree_units(X, self._units)), y01, self.n_estimators, self.max_features_,
-                          self.random_state, self.bootstrap, n_classes=self.classes_.size)
+                          self.random_state, self.bootstrap, n_classes=self.classes_.size, groups=groups)
         feature, threshold, left, right, value, offsets, imp_sum, n_imp, oob_sum, oob_count = out[:10]
         self.trees_ = (feature, threshold, left, right, value, offsets)
         self.feature_importances_ = _importances(imp_sum, n_imp)
@@ -270,7 +324,12 @@ class RFBackwardSelector(SelectorBase):
         Genes tried at each split: ``floor(mtry_factor * sqrt(number of genes))`` (at least 1, at most all).
     se_rule : float >= 0, default 1.0
         The smallest set whose OOB error is within ``se_rule`` standard errors of the minimum (0: the minimum
-        itself, ties to fewer genes).
+        itself, ties to fewer genes). The standard error is the paper's, sqrt(e (1 - e) / n) over the n samples
+        scored, with ``fit(X, y, groups)`` too: the errors are still counted per sample, and the groups' members
+        are scored alike only in part (a tumour and its normal tissue are of different classes), so the effective
+        number of independent scores lies between the number of groups U and n. That of U groups,
+        sqrt(e (1 - e) / U), is the conservative bound (members scored alike): to use it, pass
+        ``se_rule * sqrt(n / U)``.
     importance : {"permutation", "gini"}, default "permutation"
         How the first forest ranks the genes: the mean over its trees of the drop in out-of-bag accuracy when the
         gene is permuted (the paper's), or the mean decrease in Gini impurity.
@@ -316,26 +375,41 @@ class RFBackwardSelector(SelectorBase):
         self.importance = importance
         self.random_state = random_state
 
-    def _forest(self, pre, y01, n_trees, n_genes, seed, permutation=False):
-        """One forest on the presorted genes ``pre``: (importances, OOB error); samples that were in every tree's
-        bootstrap have no OOB vote and are left out of the error. Importances: with ``permutation`` the mean over
-        the trees of their permutation importances, else the Gini importances."""
+    def _forest(self, pre, y01, n_trees, n_genes, seed, permutation=False, groups=None):
+        """One forest on the presorted genes ``pre`` (with ``groups``: on grouped bootstrap samples): (importances,
+        OOB error); samples that were in every tree's bootstrap have no OOB vote and are left out of the error.
+        Importances: with ``permutation`` the mean over the trees of their permutation importances, else the Gini
+        importances."""
         mtry = min(max(1, int(np.floor(self.mtry_factor * np.sqrt(n_genes)))), n_genes)
         out = grow_forest(pre, y01, n_trees, mtry, seed, keep_trees=False, n_classes=self.classes_.size,
-                          permutation=permutation)
+                          permutation=permutation, groups=groups)
         imp = out[10] / n_trees if permutation else _importances(out[6], out[7])
         return imp, _oob_error(_oob_fractions(out[8], out[9]), y01)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, groups=None):
+        """Rank the genes by the first forest and eliminate backwards (module docstring).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        groups : array-like of shape (n_samples,), default None
+            The group of each sample (e.g. its patient, for a patient's tumour and normal samples; any labels, at
+            least two groups): every forest, the first one's permutation importances and every OOB error of the
+            path then come from grouped bootstrap samples (the groups drawn with replacement, a group's samples out
+            of bag together; :mod:`genesel.forest`'s docstring), so that a sample's partner in a tree's bootstrap
+            sample cannot make its out-of-bag vote optimistic. None: the plain bootstrap.
+        """
         X, y_enc, self.classes_ = check_classifier_fit(self, X, y, min_samples=2)
+        groups = _check_groups(groups, X.shape[0], type(self).__name__)
         y01 = (y_enc == 1).astype(np.int64) if self.classes_.size == 2 else y_enc  # class index 0..K-1
         X = tree_units(X)  # float32-safe where needed (data near 1e-300, 1e300 or far from 0), else X itself
         n, d = X.shape
         rng = check_random_state(self.random_state)
         seeds = rng.randint(0, 2**31 - 1, size=len(backward_sizes(d, self.fraction_dropped)) + 1)
         pre = presort(X)  # once: every later forest grows on rows of it
-        imp, err0 = self._forest(pre, y01, self.n_estimators, d, seeds[0], self.importance == "permutation")
+        imp, err0 = self._forest(pre, y01, self.n_estimators, d, seeds[0], self.importance == "permutation", groups)
         # constant genes last: no tree can split them, but a permutation importance below 0 would rank below them
         const = np.zeros(d, dtype=bool)
         const[self.constant_genes_] = True
@@ -345,9 +419,10 @@ class RFBackwardSelector(SelectorBase):
         errors[0] = err0
         for i, s in enumerate(sizes[1:], start=1):
             genes = np.sort(order[:s])
-            errors[i] = self._forest(tuple(a[genes] for a in pre), y01, self.n_estimators_iter, int(s), seeds[i])[1]
+            errors[i] = self._forest(tuple(a[genes] for a in pre), y01, self.n_estimators_iter, int(s), seeds[i],
+                                     groups=groups)[1]
         best = errors.min()
-        se = np.sqrt(best * (1.0 - best) / n)
+        se = np.sqrt(best * (1.0 - best) / n)  # n samples scored, with groups too (se_rule in the class docstring)
         ok = np.flatnonzero(errors <= best + self.se_rule * se + 1e-12)
         pick = int(ok[np.argmin(sizes[ok])])
         k = int(sizes[pick])

@@ -7,7 +7,7 @@ prefix is scored by a classifier trained on the training samples restricted to t
 
 * the *test accuracy* on held-out samples (when given), and
 * the *leave-one-out (LOO) accuracy* on the training samples (each training sample predicted by the classifier
-  trained on the other ones, with the same genes).
+  trained on the other ones, with the same genes; with ``groups``, on the other groups: see below).
 
 Thesis definitions (§4.2, captions of Tables 4.2 and 4.3): an *optimal subset* is a prefix with the highest accuracy
 (by test accuracy, or by LOO accuracy on the training data when the test set may not be used); the *biomarker set*
@@ -24,13 +24,27 @@ path is one numba function (:func:`_svm_forward`, plain-Python twin in ``tests/n
 scikit-learn classifier (e.g. the GP-Laplace without ARD of Figure 5.3) is refitted from scratch for every prefix
 and every left-out sample (``estimator=<classifier>``), which is exact but costs K·(n + 1) fits.
 
+Leave-one-group-out (``groups``: one label per sample, e.g. the patient of a paired study whose tumour and normal
+tissue are both training samples). Leaving out one sample of a pair keeps its partner in the training part: the two
+share everything that identifies the patient, so the held-out sample is scored by a model that has in effect seen it,
+the LOO accuracy is optimistic and the biomarker set chosen by it (§4.2; steps (3.1.3)-(3.1.5) of Figure 5.3, step 3
+of Figure 5.7) rewards genes that tell patients apart rather than classes. With ``groups`` the unit left out is a
+whole group: the LOO decision of sample i is that of the classifier trained on the samples outside i's group, and
+the LOO errors still count samples (the accuracy is over the n training samples). The SVM shortcuts carry over
+unit by unit: (i) if no member of the group is a support vector of the full fit, the full solution remains optimal
+without the group (the other KKT conditions and y·α = 0 are untouched), so its members get the full model's
+decisions; (ii) otherwise the fit without the group is warm-started from its own solution at the previous prefix.
+With every sample its own group (``groups=np.arange(n)``) this is the leave-one-out above, bit for bit. Every
+training part must keep a sample of every class: removing any one group must leave one of each (the ungrouped rule
+of two samples per class, counted in groups).
+
 More than two classes. The linear SVM becomes the one-vs-rest SVM of :mod:`genesel.svm`: machine c separates class c
 from the rest, a sample goes to the class whose machine gives the largest decision value. The machines are
 independent binary SVMs, so every prefix's test and leave-one-out decisions are those of :func:`_svm_forward` run
 once per class on the one-vs-rest labels (the LOO decision of machine c for sample i is machine c trained without
-i: exactly the one-vs-rest classifier without i), and the prediction is their arg max: C times the binary cost, and
-no new kernel. Decision values are then kept with a class axis (prefixes x samples x classes). A user's
-``estimator`` is refitted on the original labels (it must take all the classes).
+i, or without i's group: exactly the one-vs-rest classifier without it), and the prediction is their arg max: C
+times the binary cost, and no new kernel. Decision values are then kept with a class axis (prefixes x samples x
+classes). A user's ``estimator`` is refitted on the original labels (it must take all the classes).
 """
 
 from __future__ import annotations
@@ -44,6 +58,7 @@ from numba import njit
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
+from genesel._core.resampling import check_groups
 from genesel._core.smo import rho, warm_solve
 from genesel._core.validation import check_expression_data, to_pm1
 
@@ -56,26 +71,35 @@ __all__ = ["ForwardPath", "forward_path", "optimal_sizes"]
 
 
 @njit(cache=True)
-def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo):
+def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo, unit_start, unit_members):
     """Linear C-SVM on every prefix of the rows of ``Xt`` (genes in rank order x training samples).
 
-    ``Tt`` (genes x test samples, may have 0 columns). Returns ``(test_dec, loo_dec, worst_gap)``: decision values of
-    the test samples (K x m) and the LOO decision value of every training sample (K x n; zeros when not
+    ``Tt`` (genes x test samples, may have 0 columns). The LOO units (CSR): unit u holds the training samples
+    ``unit_members[unit_start[u]:unit_start[u + 1]]`` (one sample per unit: leave-one-out; a group per unit:
+    leave-one-group-out). Returns ``(test_dec, loo_dec, worst_gap)``: decision values of the test samples (K x m)
+    and the LOO decision value of every training sample, from the fit without its unit (K x n; zeros when not
     ``do_loo``), and the largest final SMO gap seen (>= tol means a solve hit ``max_iter``).
     """
     K_, n = Xt.shape
     m = Tt.shape[1]
+    U = unit_start.shape[0] - 1
     Kf = np.zeros((n, n))
     Kt = np.zeros((m, n))
     alpha = np.zeros(n)
-    loo_alpha = np.zeros((n, n))  # row i: the fit without sample i (entry i stays 0), in full indexing
+    loo_alpha = np.zeros((U, n))  # row u: the fit without unit u (its members' entries stay 0), in full indexing
     test_dec = np.zeros((K_, m))
     loo_dec = np.zeros((K_, n))
     worst = 0.0
-    sub = np.empty((n - 1, n - 1))
-    ys = np.empty(n - 1)
-    a = np.empty(n - 1)
-    idx = np.empty(n - 1, dtype=np.int64)
+    smallest = n
+    for u in range(U):
+        if unit_start[u + 1] - unit_start[u] < smallest:
+            smallest = unit_start[u + 1] - unit_start[u]
+    nmax = n - smallest  # the largest sub-problem; smaller ones use the leading part of the buffers
+    sub_buf = np.empty(nmax * nmax)
+    ys_buf = np.empty(nmax)
+    a_buf = np.empty(nmax)
+    idx = np.empty(nmax, dtype=np.int64)
+    left_out = np.zeros(n, dtype=np.bool_)
     c = np.empty(n)
     for k in range(K_):
         for p in range(n):
@@ -101,36 +125,53 @@ def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo):
             test_dec[k, t] = s - r
         if not do_loo:
             continue
-        for i in range(n):
-            if alpha[i] <= 0.0:
-                # not a support vector: removing it leaves the solution (and rho) unchanged
-                s = 0.0
+        for u in range(U):
+            b0 = unit_start[u]
+            b1 = unit_start[u + 1]
+            sv = False
+            for t in range(b0, b1):
+                if alpha[unit_members[t]] > 0.0:
+                    sv = True
+            if not sv:
+                # no member is a support vector: removing the unit leaves the solution (and rho) unchanged
+                for t in range(b0, b1):
+                    i = unit_members[t]
+                    s = 0.0
+                    for q in range(n):
+                        s += Kf[i, q] * c[q]
+                    loo_dec[k, i] = s - r
                 for q in range(n):
-                    s += Kf[i, q] * c[q]
-                loo_dec[k, i] = s - r
-                for q in range(n):
-                    loo_alpha[i, q] = alpha[q]
+                    loo_alpha[u, q] = alpha[q]
                 continue
-            u = 0
+            for t in range(b0, b1):
+                left_out[unit_members[t]] = True
+            nu = 0
             for q in range(n):
-                if q != i:
-                    idx[u] = q
-                    u += 1
-            for p in range(n - 1):
+                if not left_out[q]:
+                    idx[nu] = q
+                    nu += 1
+            for t in range(b0, b1):
+                left_out[unit_members[t]] = False
+            sub = sub_buf[: nu * nu].reshape((nu, nu))
+            ys = ys_buf[:nu]
+            a = a_buf[:nu]
+            for p in range(nu):
                 ys[p] = y[idx[p]]
-                a[p] = loo_alpha[i, idx[p]]
-                for q in range(n - 1):
+                a[p] = loo_alpha[u, idx[p]]
+                for q in range(nu):
                     sub[p, q] = Kf[idx[p], idx[q]]
             Gs, it, gap = warm_solve(sub, ys, C, a, k > 0, tol, max_iter)
             if gap > worst:
                 worst = gap
             rs = rho(ys, C, a, Gs)
-            s = 0.0
-            for p in range(n - 1):
-                s += Kf[i, idx[p]] * a[p] * ys[p]
-            loo_dec[k, i] = s - rs
-            for p in range(n - 1):
-                loo_alpha[i, idx[p]] = a[p]
+            for t in range(b0, b1):
+                i = unit_members[t]
+                s = 0.0
+                for p in range(nu):
+                    s += Kf[i, idx[p]] * a[p] * ys[p]
+                loo_dec[k, i] = s - rs
+            for p in range(nu):
+                loo_alpha[u, idx[p]] = a[p]
     return test_dec, loo_dec, worst
 
 
@@ -155,7 +196,8 @@ class ForwardPath:
     ``sizes[j]`` genes (``order[:sizes[j]]``) give ``test_errors[j]`` errors on ``n_test`` test samples and
     ``loo_errors[j]`` LOO errors on ``n_train`` training samples (``None`` when not computed). Decision values are
     kept (``test_decision``, ``loo_decision``; > 0 predicts ``classes[1]``) for ROC-style analyses; with more than two
-    classes they have a class axis (prefixes x samples x classes) and their arg max is the prediction.
+    classes they have a class axis (prefixes x samples x classes) and their arg max is the prediction. ``n_groups``:
+    the number of groups when the LOO left out whole groups (``forward_path(..., groups=...)``), else ``None``.
     """
 
     order: np.ndarray
@@ -167,6 +209,7 @@ class ForwardPath:
     loo_errors: np.ndarray | None = None
     test_decision: np.ndarray | None = field(default=None, repr=False)
     loo_decision: np.ndarray | None = field(default=None, repr=False)
+    n_groups: int | None = None
 
     def _errors(self, criterion):
         if criterion not in ("test", "loo"):
@@ -224,8 +267,61 @@ def _check_order(order, d):
     return order.astype(np.int64)
 
 
+def _loo_units(groups, n):
+    """The units left out one at a time, as CSR arrays ``(unit_start, unit_members)`` for :func:`_svm_forward`: one
+    per sample, in sample order, without ``groups``; one per group (in the order of :func:`numpy.unique` of the
+    labels, members ascending) with them."""
+    if groups is None:
+        return np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int64)
+    _, unit = np.unique(groups, return_inverse=True)
+    unit = unit.ravel()
+    members = np.argsort(unit, kind="stable").astype(np.int64)
+    start = np.zeros(unit.max() + 2, dtype=np.int64)
+    start[1:] = np.cumsum(np.bincount(unit))
+    return start, members
+
+
+def _check_logo(groups, y_idx, classes):
+    """Leave-one-group-out needs at least two groups, and every training part (all groups but one) must hold a
+    sample of every class; refuses otherwise, naming the group and the class."""
+    labels, unit = np.unique(groups, return_inverse=True)
+    unit = unit.ravel()
+    if labels.size < 2:
+        raise ValueError(f"forward_path: leave-one-group-out needs at least 2 groups, got {labels.size}")
+    counts = np.zeros((labels.size, classes.size), dtype=np.int64)
+    np.add.at(counts, (unit, y_idx), 1)
+    empty = np.argwhere(counts.sum(axis=0)[None, :] - counts == 0)
+    if empty.size:
+        g, c = (_plain(v) for v in (labels[empty[0, 0]], classes[empty[0, 1]]))
+        raise ValueError(f"forward_path: leaving out group {g!r} leaves no training sample of class {c!r} (no "
+                         "other group holds one); leave-one-group-out needs a sample of every class outside every "
+                         "group")
+
+
+def _plain(v):
+    """A numpy scalar as the Python value (for messages)."""
+    return v.item() if hasattr(v, "item") else v
+
+
+def _refit_loo(estimator, X, y, g, unit_start, unit_members, score):
+    """LOO decision values (samples x ...) of ``estimator`` refitted without each unit on the genes ``g``,
+    ``score(est, rows)`` giving a fitted estimator's values on the rows of ``X``."""
+    n = y.shape[0]
+    out = None
+    for u in range(unit_start.size - 1):
+        mem = unit_members[unit_start[u] : unit_start[u + 1]]
+        keep = np.ones(n, dtype=bool)
+        keep[mem] = False
+        e_u = clone(estimator).fit(X[np.ix_(keep, g)], y[keep])
+        dec = score(e_u, X[np.ix_(mem, g)])
+        if out is None:
+            out = np.zeros((n,) + dec.shape[1:])
+        out[mem] = dec
+    return out
+
+
 def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=True, estimator="svm", C=1.0,
-                 tol=1e-6, max_iter=None):
+                 tol=1e-6, max_iter=None, groups=None):
     """Score every prefix ``order[:k]``, k = 1..max_genes, by test and/or LOO accuracy (thesis §4.2).
 
     Parameters
@@ -237,8 +333,14 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
     loo : compute the LOO accuracy on the training samples.
     estimator : ``"svm"`` (linear C-SVM with bias, incremental and exact, see the module docstring; one against the
         rest for more than two classes) or any scikit-learn classifier, refitted for every prefix and left-out
-        sample.
+        sample (group).
     C, tol, max_iter : the linear SVM's box constraint, SMO tolerance and iteration cap (``estimator="svm"``).
+    groups : array-like of shape (n_samples,), default None
+        One label per training sample (e.g. the patient of a tumour / normal pair). The LOO accuracy then leaves
+        one group out at a time (leave-one-group-out): each sample is predicted by the classifier trained without
+        its whole group, never by one that saw its partner (module docstring); the errors still count samples.
+        Needs at least 2 groups, and removing any one group must leave a sample of every class. ``None``: every
+        sample is its own group (plain LOO, as ``groups=np.arange(n)`` bit for bit).
 
     Returns
     -------
@@ -257,26 +359,42 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
     ([1, 2, 3, 4, 5, 6, 7, 8], [3, 2, 0, 3, 4, 3, 4, 3], [5, 3, 2, 3, 3, 3, 3, 3])
     >>> path.biomarkers().tolist(), path.summary()["test_accuracy_at_biomarker"]
     ([0, 2, 1], 90.0)
+
+    Paired samples: 12 patients with two near-identical arrays each (rows 2j and 2j + 1) and labels that no gene
+    carries. Plain LOO scores each array by a model trained on its twin and finds a perfect biomarker set; leaving
+    out the patient (``groups``) shows there is none.
+
+    >>> rng = np.random.default_rng(1)
+    >>> Z = np.repeat(rng.normal(size=(12, 10)), 2, axis=0) + 0.1 * rng.normal(size=(24, 10))
+    >>> yz = np.repeat(rng.permutation(np.repeat([-1, 1], 6)), 2)       # one random label per patient
+    >>> plain = forward_path(Z, yz, np.arange(10))
+    >>> paired = forward_path(Z, yz, np.arange(10), groups=np.arange(24) // 2)
+    >>> plain.loo_errors.tolist(), paired.loo_errors.tolist(), paired.n_groups
+    ([10, 11, 11, 11, 11, 9, 7, 4, 0, 0], [24, 15, 13, 12, 17, 13, 11, 8, 10, 12], 12)
     """
     X = check_expression_data(X, name="X", allow_constant=True)
     y_arr = np.asarray(y)
     if y_arr.ndim == 1 and y_arr.size and y_arr.dtype.kind in "biufUSO" and np.unique(y_arr).size > 2:
         return _forward_path_multiclass(X, y_arr, order, X_test=X_test, y_test=y_test, max_genes=max_genes, loo=loo,
-                                        estimator=estimator, C=C, tol=tol, max_iter=max_iter)
+                                        estimator=estimator, C=C, tol=tol, max_iter=max_iter, groups=groups)
     y_pm1, classes = to_pm1(y)
     n, d = X.shape
     if y_pm1.size != n:
         raise ValueError(f"shape mismatch: X has {n} samples but y has {y_pm1.size} labels")
+    groups = check_groups("forward_path", groups, n)
     order = _check_order(order, d)
     K = order.size if max_genes is None else int(max_genes)
     if not 1 <= K <= order.size:
         raise ValueError(f"max_genes must be in 1..{order.size} (the length of order), got {max_genes!r}")
     order = order[:K]
-    if loo and n < 3:
+    if loo and groups is not None:
+        _check_logo(groups, (y_pm1 > 0).astype(np.int64), classes)
+    elif loo and n < 3:
         raise ValueError(f"leave-one-out needs at least 3 training samples, got {n}")
-    if loo and min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)) < 2:
+    elif loo and min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)) < 2:
         raise ValueError("leave-one-out needs at least 2 training samples of each class (otherwise a fold has a "
                          "single class)")
+    unit_start, unit_members = _loo_units(groups, n)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither")
     if X_test is not None:
@@ -301,7 +419,7 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
         Tt = np.ascontiguousarray(X_test[:, order].T) if m else np.zeros((K, 0))
         mi = int(max_iter) if max_iter is not None else max(10_000_000, 100 * n)
         test_dec, loo_dec, worst = _svm_forward(Xt, y_pm1.astype(np.float64), Tt, float(C), float(tol), mi,
-                                                bool(loo))
+                                                bool(loo), unit_start, unit_members)
         if worst >= tol:
             warnings.warn(f"forward_path: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={tol}); "
                           "raise max_iter or lower C", ConvergenceWarning, stacklevel=2)
@@ -314,11 +432,9 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
             if m:
                 test_dec[k] = _signed(est, X_test[:, g])
             if loo:
-                for i in range(n):
-                    keep = np.arange(n) != i
-                    e_i = clone(estimator).fit(X[np.ix_(keep, g)], y_pm1[keep])
-                    loo_dec[k, i] = _signed(e_i, X[i : i + 1, g])[0]
-    path = ForwardPath(order=order, sizes=np.arange(1, K + 1), n_train=n, n_test=m, classes=classes)
+                loo_dec[k] = _refit_loo(estimator, X, y_pm1, g, unit_start, unit_members, _signed)
+    path = ForwardPath(order=order, sizes=np.arange(1, K + 1), n_train=n, n_test=m, classes=classes,
+                       n_groups=None if groups is None else int(unit_start.size - 1))
     if m:
         path.test_decision = test_dec
         path.test_errors = np.sum(np.where(test_dec > 0, 1, -1) != yt_pm1[None, :], axis=1)
@@ -328,7 +444,7 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
     return path
 
 
-def _forward_path_multiclass(X, y, order, *, X_test, y_test, max_genes, loo, estimator, C, tol, max_iter):
+def _forward_path_multiclass(X, y, order, *, X_test, y_test, max_genes, loo, estimator, C, tol, max_iter, groups):
     """:func:`forward_path` for more than two classes (module docstring): one-vs-rest SVMs, or a user's classifier
     refitted on the original labels."""
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
@@ -339,13 +455,16 @@ def _forward_path_multiclass(X, y, order, *, X_test, y_test, max_genes, loo, est
     n, d = X.shape
     if y_idx.size != n:
         raise ValueError(f"shape mismatch: X has {n} samples but y has {y_idx.size} labels")
+    groups = check_groups("forward_path", groups, n)
     order = _check_order(order, d)
     K = order.size if max_genes is None else int(max_genes)
     if not 1 <= K <= order.size:
         raise ValueError(f"max_genes must be in 1..{order.size} (the length of order), got {max_genes!r}")
     order = order[:K]
     counts = np.bincount(y_idx, minlength=nc)
-    if loo and counts.min() < 2:
+    if loo and groups is not None:
+        _check_logo(groups, y_idx, classes)
+    elif loo and counts.min() < 2:
         small = [classes[c].item() if hasattr(classes[c], "item") else classes[c] for c in np.flatnonzero(counts < 2)]
         raise ValueError(f"leave-one-out needs at least 2 training samples of each class (otherwise a fold lacks a "
                          f"class); classes {small} have fewer")
@@ -364,6 +483,7 @@ def _forward_path_multiclass(X, y, order, *, X_test, y_test, max_genes, loo, est
             raise ValueError(f"y_test holds labels {sorted(unknown)} not seen in y ({classes.tolist()})")
         yt_idx = np.searchsorted(classes, y_test)
         m = X_test.shape[0]
+    unit_start, unit_members = _loo_units(groups, n)
     test_dec = np.zeros((K, m, nc))
     loo_dec = np.zeros((K, n, nc))
     if isinstance(estimator, str):
@@ -377,7 +497,7 @@ def _forward_path_multiclass(X, y, order, *, X_test, y_test, max_genes, loo, est
         worst = 0.0
         for c in range(nc):  # the one-vs-rest machines, each an exact incremental binary path
             yc = np.where(y_idx == c, 1.0, -1.0)
-            td, ld, w = _svm_forward(Xt, yc, Tt, float(C), float(tol), mi, bool(loo))
+            td, ld, w = _svm_forward(Xt, yc, Tt, float(C), float(tol), mi, bool(loo), unit_start, unit_members)
             test_dec[:, :, c], loo_dec[:, :, c], worst = td, ld, max(worst, w)
         if worst >= tol:
             warnings.warn(f"forward_path: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={tol}); "
@@ -389,11 +509,10 @@ def _forward_path_multiclass(X, y, order, *, X_test, y_test, max_genes, loo, est
             if m:
                 test_dec[k] = _class_scores(est, X_test[:, g], classes)
             if loo:
-                for i in range(n):
-                    keep = np.arange(n) != i
-                    e_i = clone(estimator).fit(X[np.ix_(keep, g)], y[keep])
-                    loo_dec[k, i] = _class_scores(e_i, X[i : i + 1, g], classes)[0]
-    path = ForwardPath(order=order, sizes=np.arange(1, K + 1), n_train=n, n_test=m, classes=classes)
+                loo_dec[k] = _refit_loo(estimator, X, y, g, unit_start, unit_members,
+                                        lambda e, rows: _class_scores(e, rows, classes))
+    path = ForwardPath(order=order, sizes=np.arange(1, K + 1), n_train=n, n_test=m, classes=classes,
+                       n_groups=None if groups is None else int(unit_start.size - 1))
     if m:
         path.test_decision = test_dec
         path.test_errors = np.sum(np.argmax(test_dec, axis=2) != yt_idx[None, :], axis=1)

@@ -43,6 +43,12 @@ as the first round's fits did (up to the order of the genes on the bound, by the
 The elimination rule of one round is the public function :func:`ard_rfe_round` (tested on a running example built
 to the properties of thesis Figures 5.4-5.6; the figures' numbers are not in the text).
 
+Grouped samples (``fit(X, y, groups=...)``, one label per sample: a patient whose tumour and normal tissue are both
+in the data). The k folds then deal whole groups (:mod:`genesel._core.resampling`; ``n_folds`` bounded by the number
+of groups of the smallest class) and every leave-one-out of a forward selection leaves a group out
+(:func:`genesel.forward.forward_path`), so no fold fit ranks genes by, and no prefix is scored on, a sample whose
+partner it was trained on. Without groups: as before, bit for bit.
+
 Forward selection (step 4 of GP-ARD-FS, step 3 of GP-ARD-RFE and GP-ARD-FS' inner step 2) uses
 :func:`genesel.forward.forward_path`. The thesis runs it with GP-Laplace without ARD and notes that "SVM can also be
 used in forward selection" (§5.4): ``forward="svm"`` (default) is the exact incremental linear SVM, fast enough for
@@ -107,7 +113,7 @@ from sklearn.base import _fit_context, clone
 from sklearn.utils import check_random_state
 
 from genesel._core.params import POSITIVE_INT, POSITIVE_OR_INF, HasMethods, StrOptions, integer, real
-from genesel._core.resampling import resampling_masks, resolve_folds
+from genesel._core.resampling import check_groups, resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
 from genesel._core.units import in_x_units, scale_pow2, unit_row_exponent
 from genesel._core.validation import check_classification_fit, check_expression_data
@@ -274,10 +280,19 @@ _COMMON = {"n_folds": [StrOptions({"auto"}), integer(2, None, "left")], "n_resta
 
 class _GPARDBase(SelectorBase):
     _multi_class = True  # multi-class Laplace GP-ARD fits, one-vs-rest forward selection
-    def _check_folds(self, y_pm1):
-        """Sets and returns ``n_folds_`` (:func:`genesel._core.resampling.resolve_folds`)."""
-        self.n_folds_ = resolve_folds(type(self).__name__, self.n_folds, y_pm1)
+    def _check_folds(self, y_pm1, groups=None):
+        """Sets and returns ``n_folds_`` (:func:`genesel._core.resampling.resolve_folds`; classes counted in groups
+        with ``groups``) and ``_groups`` (the validated groups or None, read by :meth:`_forward`)."""
+        self._groups = check_groups(type(self).__name__, groups, y_pm1.size)
+        self.n_folds_ = resolve_folds(type(self).__name__, self.n_folds, y_pm1, groups=self._groups)
         return self.n_folds_
+
+    def _groups_of(self, rows):
+        """The groups of the training samples ``rows`` (all when None) as a keyword of the forward selection."""
+        g = getattr(self, "_groups", None)  # set by fit (a forward selection called on its own has none)
+        if g is None:
+            return {}
+        return {"groups": g if rows is None else g[rows]}
 
     def _gp(self, seed):
         return GaussianProcessClassifier(approximation="laplace", ard=True, n_restarts=self.n_restarts,
@@ -314,9 +329,10 @@ class _GPARDBase(SelectorBase):
         if self.forward == "svm":
             Xs, C_s, e, kmax = self._svm_units
             units = (Xs if rows is None else Xs[rows], C_s, e, kmax)
-            return svm_forward_path(type(self).__name__, self.C, units, y, order, max_genes=max_genes)
+            return svm_forward_path(type(self).__name__, self.C, units, y, order, max_genes=max_genes,
+                                    **self._groups_of(rows))
         return forward_path(X if rows is None else X[rows], y, order, max_genes=max_genes,
-                            estimator=clone(self.forward))
+                            estimator=clone(self.forward), **self._groups_of(rows))
 
     def _forward_multiclass(self, X, y, order, max_genes, rows):
         """The LOO forward selection on K >= 3 classes (labels ``y`` 0..K-1 of the rows used).
@@ -336,15 +352,17 @@ class _GPARDBase(SelectorBase):
             Xs, C_s, e, km = self._svm_units
             units = (Xs if rows is None else Xs[rows], C_s, e, km)
             dec = np.stack([svm_forward_path(type(self).__name__, self.C, units, np.where(y == c, 1, -1), order,
-                                             max_genes=max_genes).loo_decision for c in labels], axis=2)
+                                             max_genes=max_genes, **self._groups_of(rows)).loo_decision
+                            for c in labels], axis=2)
         else:
             Xr = X if rows is None else X[rows]
             n = Xr.shape[0]
+            unit = self._groups_of(rows).get("groups", np.arange(n))  # leave one group out (one sample without)
             dec = np.zeros((kmax, n, labels.size))
             for k in range(kmax):
                 g = order[: k + 1]
                 for i in range(n):
-                    keep = np.arange(n) != i
+                    keep = unit != unit[i]
                     pred = clone(self.forward).fit(Xr[np.ix_(keep, g)], y[keep]).predict(Xr[i : i + 1, g])
                     dec[k, i, np.searchsorted(labels, pred[0])] = 1.0
         errors = np.sum(labels[np.argmax(dec, axis=2)] != y[None, :], axis=1)
@@ -360,6 +378,7 @@ class _GPARDBase(SelectorBase):
 
     def _drop_units(self):
         del self._Xs, self._svm_units
+        self.__dict__.pop("_groups", None)
 
 
 
@@ -452,13 +471,16 @@ class GPARDRFE(_GPARDBase):
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
-    def fit(self, X, y):
+    def fit(self, X, y, groups=None):
+        """Rank the genes by the elimination rounds and choose the biomarker set; ``groups`` (one label per sample,
+        e.g. a patient): the k folds and the leave-one-out of the forward selection keep a group together (module
+        docstring, "Grouped samples")."""
         X, y_pm1 = self._labels(X, y, 4)  # K >= 3 classes: labels 0..K-1
         n, d = X.shape
-        self._check_folds(y_pm1)
+        self._check_folds(y_pm1, groups)
         Xs = self._units(X)
         rng = check_random_state(self.random_state)
-        masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
+        masks = resampling_masks(y_pm1, self.n_folds_, 1, rng, self._groups)
         seeds = rng.randint(0, 2**31 - 1, size=(len(halving_sizes(d, self.p)), self.n_folds_))
         sizes = halving_sizes(d, self.p)
         C = np.arange(d)
@@ -583,10 +605,13 @@ class GPARDFS(_GPARDBase):
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=False)  # a user's forward classifier validates its own
-    def fit(self, X, y, prefilter_X=None):
+    def fit(self, X, y, prefilter_X=None, groups=None):
+        """Prefilter, rank and choose the biomarker set (class docstring); ``groups`` (one label per sample, e.g. a
+        patient): the k folds and every leave-one-out of the forward selections keep a group together (module
+        docstring, "Grouped samples")."""
         X, y_pm1 = self._labels(X, y, 4)  # K >= 3 classes: labels 0..K-1
         n, d = X.shape
-        self._check_folds(y_pm1)
+        self._check_folds(y_pm1, groups)
         if prefilter_X is None:
             P = X
         else:
@@ -604,7 +629,7 @@ class GPARDFS(_GPARDBase):
         G = np.flatnonzero(self.prefilter_support_)
         Xs = self._units(X)
         rng = check_random_state(self.random_state)
-        masks = resampling_masks(y_pm1, self.n_folds_, 1, rng)
+        masks = resampling_masks(y_pm1, self.n_folds_, 1, rng, self._groups)
         seeds = rng.randint(0, 2**31 - 1, size=self.n_folds_)
         theta = np.empty((self.n_folds_, G.size))
         grads = np.empty((self.n_folds_, G.size))

@@ -87,7 +87,7 @@ from genesel._core.gram import gram_rows
 from genesel._core.linalg import cholesky, forward_solve
 from genesel._core.newton import chol_downdate, newton_smo
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, StrOptions, integer
-from genesel._core.resampling import resampling_masks, resolve_folds
+from genesel._core.resampling import check_groups, resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
 from genesel._core.threads import blas_threads_for
 from genesel._core.units import in_x_units, log_scale_str, negligible_C_message, scale_pow2, unit_row_exponent
@@ -773,14 +773,15 @@ def _hard_margin_cause(C, C_s, kmax, e, where="the training data of some elimina
             "to 1000) or standardise the genes (genesel.preprocessing.GeneStandardizer)")
 
 
-def svm_forward_path(who, C, units, y, order, *, max_genes=None, tol=1e-6):
+def svm_forward_path(who, C, units, y, order, *, max_genes=None, tol=1e-6, groups=None):
     """:func:`genesel.forward.forward_path` with the linear SVM in data-relative units (``units``: the return value of
     :func:`linear_svm_units`). Where C is effectively infinite at the scale of X, a ``ConvergenceWarning`` of the
     forward selection names that cause and the remedy (its own "raise max_iter" is not a parameter of ``who``)."""
     Xs, C_s, e, kmax = units
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        path = forward_path(Xs, y, order, max_genes=max_genes, C=C_s, tol=tol)
+        path = forward_path(Xs, y, order, max_genes=max_genes, C=C_s, tol=tol,
+                            **({} if groups is None else {"groups": groups}))
     cause = _hard_margin_cause(C, C_s, kmax, e, where="some prefixes of the ranking",
                                consequence="their leave-one-out decisions rest on unfinished solves")
     for w in caught:
@@ -806,6 +807,12 @@ class MSVMRFE(SelectorBase):
     leave-one-out accuracy of the one-vs-rest linear SVM (:func:`genesel.forward.forward_path`). Why one-vs-rest
     rather than a joint multi-class SVM: see :mod:`genesel.rfe` (the same reasons). Cost: K times the SVMs of the
     binary procedure (t K per step), and K forward paths. Two classes: the binary procedure, bit for bit as before.
+
+    Grouped samples (``fit(X, y, groups=...)``, one label per sample: a patient whose tumour and normal tissue are
+    both in the data, the replicates of a cell line). The t SVMs then leave out whole groups (folds of groups,
+    :mod:`genesel._core.resampling`; ``n_folds`` is bounded by the number of groups of the smallest class) and the
+    forward selection leaves one group out instead of one sample (:func:`genesel.forward.forward_path`), so no SVM
+    is scored on, or ranks genes by, a sample whose partner it was trained on. Without groups: as before, bit for bit.
 
     Parameters
     ----------
@@ -883,16 +890,20 @@ class MSVMRFE(SelectorBase):
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, groups=None):
+        """Rank the genes and choose the biomarker set; ``groups`` (one label per sample, e.g. a patient): every
+        resampling and the leave-one-out of the forward selection keep a group together (class docstring)."""
         # y_enc: {-1, +1} for two classes, the class index 0..K-1 for K > 2
         X, y_enc, self.classes_ = check_classifier_fit(self, X, y, min_samples=4)
         multi = self.classes_.size > 2
         n, d = X.shape
-        self.n_folds_ = resolve_folds("MSVMRFE", self.n_folds, y_enc, extra="; some SVMs would see all of it")
+        groups = check_groups("MSVMRFE", groups, n)
+        self.n_folds_ = resolve_folds("MSVMRFE", self.n_folds, y_enc, extra="; some SVMs would see all of it",
+                                      groups=groups)
         # data-relative units (exact): X' = 2^e X, C' = C / 4^e, the same SVMs (see genesel.svm)
         Xs, C_s, e, kmax = linear_svm_units("MSVMRFE", self.C, X)
         rng = check_random_state(self.random_state)
-        masks = resampling_masks(y_enc, self.n_folds_, self.n_repeats, rng)  # stratified by class
+        masks = resampling_masks(y_enc, self.n_folds_, self.n_repeats, rng, groups)  # stratified by class
         schedule = auto_schedule(d) if self.step == "auto" else elimination_schedule(d, 1, self.step)
         max_iter = self.max_iter if self.max_iter is not None else max(10_000_000, 100 * n)
         Xt = np.ascontiguousarray(Xs.T)
@@ -921,7 +932,7 @@ class MSVMRFE(SelectorBase):
             else:
                 kmax_fwd = self.max_forward_genes and min(self.max_forward_genes, d)
             self.forward_path_ = svm_forward_path("MSVMRFE", self.C, (Xs, C_s, e, kmax), y_enc, self.feature_order_,
-                                                  max_genes=kmax_fwd, tol=self.tol)
+                                                  max_genes=kmax_fwd, tol=self.tol, groups=groups)
             k = self.forward_path_.biomarker_size("loo")
         else:
             self.forward_path_ = None

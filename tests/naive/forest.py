@@ -5,7 +5,9 @@ Python integers, each node's samples sorted by value with ``sorted`` (no presort
 sample marks), every left-hand class weight summed afresh, trees as lists of dicts. The split score is the kernels'
 sum_c l_c^2 / W_L + sum_c r_c^2 / W_R over the K classes (summed in class order), so that floating-point ties
 resolve alike. Comparisons of a float32 value
-with a threshold are made in float64, as in the kernels. Agreement bit for bit checks the kernels' rewriting.
+with a threshold are made in float64, as in the kernels. The grouped bootstrap's units are lists of samples built
+from the group labels with a dict and ``sorted`` (not the package's CSR arrays). Agreement bit for bit checks the
+kernels' rewriting.
 
 :func:`sklearn_permutation_importance` is the other reference of the permutation importance: the same definition
 computed by hand on a fitted scikit-learn forest (other trees, other random numbers), for statistical comparisons
@@ -37,12 +39,31 @@ class SplitMix64:
         return ((self.next() >> 32) * k) >> 32
 
 
-def bootstrap_counts(rng, n, bootstrap):
-    counts = [0.0] * n
+def units_of(groups, n):
+    """The bootstrap's units as lists of sample indices: one per sample without ``groups``, else one per distinct
+    label, in sorted order of the labels, the members in sample order (built with ``sorted`` and a dict, not as the
+    package's CSR arrays)."""
+    if groups is None:
+        return [[i] for i in range(n)]
+    members = {}
+    for i, g in enumerate(groups):
+        members.setdefault(g, []).append(i)
+    return [members[g] for g in sorted(members)]
+
+
+def bootstrap_counts(rng, n, bootstrap, units=None):
+    """Multiplicities of the n samples: n draws with replacement among the samples, or with ``units`` (lists of
+    sample indices) len(units) draws among the units, each draw adding 1 to every member of the unit drawn."""
     if not bootstrap:
         return [1.0] * n
-    for _ in range(n):
-        counts[rng.below(n)] += 1.0
+    counts = [0.0] * n
+    if units is None:
+        for _ in range(n):
+            counts[rng.below(n)] += 1.0
+        return counts
+    for _ in range(len(units)):
+        for i in units[rng.below(len(units))]:
+            counts[i] += 1.0
     return counts
 
 
@@ -163,16 +184,18 @@ def permutation_drops(nodes, X32, y, w, rng):
     return out
 
 
-def grow_forest(X32, y, seeds, mtry, bootstrap, n_classes=2, permutation=False):
+def grow_forest(X32, y, seeds, mtry, bootstrap, n_classes=2, permutation=False, groups=None):
     """(trees, importance sum over trees with a split, their number, OOB sums, OOB counts); with ``permutation``
-    also the sum over the trees of their permutation importances."""
+    also the sum over the trees of their permutation importances; with ``groups`` (one label per sample) each tree
+    on a grouped bootstrap sample (:func:`units_of`, :func:`bootstrap_counts`)."""
     n, d = X32.shape
+    units = None if groups is None else units_of(groups, n)
     trees, imp_sum, n_imp = [], np.zeros(d), 0
     oob_sum, oob_count = np.zeros((n, n_classes)), np.zeros(n)
     perm_sum = np.zeros(d)
     for seed in seeds:
         rng = SplitMix64(seed)
-        w = bootstrap_counts(rng, n, bootstrap)
+        w = bootstrap_counts(rng, n, bootstrap, units)
         nodes = grow_tree(X32, y, w, mtry, rng, n_classes)
         trees.append(nodes)
         imp = tree_importances(nodes, d)
@@ -215,3 +238,15 @@ def sklearn_permutation_importance(f, X, y, seed=0):
             Xp[:, g] = Xo[rng.permutation(oob.size), g]
             out[g] += base - np.mean(tree.predict(Xp) == yi[oob])
     return out / len(f.estimators_)
+
+
+def assert_same_trees(kernel_nodes, offsets, trees):
+    """The kernel's stacked nodes (feature, threshold, left, right, value) equal the twin's trees, tree by tree."""
+    feature, threshold, left, right, value = kernel_nodes
+    for t, nodes in enumerate(trees):
+        sl = slice(offsets[t], offsets[t + 1])
+        assert feature[sl].tolist() == [nd["feature"] for nd in nodes]
+        assert threshold[sl].tolist() == [nd["threshold"] for nd in nodes]
+        assert left[sl].tolist() == [nd["left"] for nd in nodes]
+        assert right[sl].tolist() == [nd["right"] for nd in nodes]
+        assert value[sl].tolist() == [list(nd["value"]) for nd in nodes]

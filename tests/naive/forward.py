@@ -1,4 +1,5 @@
-"""Plain-Python twin of genesel.forward._svm_forward: every prefix and every left-out sample solved from scratch."""
+"""Plain-Python twin of genesel.forward._svm_forward: every prefix and every left-out unit (a sample, or a group of
+samples) solved from scratch."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import numpy as np
 from naive import svm as naive_svm
 
 
-def svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo):
-    """Same outputs as the numba kernel (test decisions, LOO decisions); no warm starts, no shortcuts."""
+def svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo, unit_start=None, unit_members=None):
+    """Same outputs as the numba kernel (test decisions, LOO decisions); no warm starts, no shortcuts. The units
+    left out (CSR, as in the kernel) default to one per sample (leave-one-out)."""
     K_, n = Xt.shape
     m = Tt.shape[1]
+    if unit_start is None:
+        unit_start, unit_members = np.arange(n + 1), np.arange(n)
     test_dec = np.zeros((K_, m))
     loo_dec = np.zeros((K_, n))
     for k in range(K_):
@@ -21,9 +25,10 @@ def svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo):
         if m:
             test_dec[k] = (Tt[: k + 1].T @ A.T) @ (alpha * y) - r
         if do_loo:
-            for i in range(n):
-                keep = np.arange(n) != i
-                a, Gs, _, _ = naive_svm.smo(K[np.ix_(keep, keep)], y[keep], C, np.zeros(n - 1), tol, max_iter)
+            for u in range(len(unit_start) - 1):
+                out = np.asarray(unit_members[unit_start[u] : unit_start[u + 1]])
+                keep = ~np.isin(np.arange(n), out)
+                a, Gs, _, _ = naive_svm.smo(K[np.ix_(keep, keep)], y[keep], C, np.zeros(keep.sum()), tol, max_iter)
                 rs = naive_svm.rho(y[keep], C, a, Gs)
-                loo_dec[k, i] = K[i, keep] @ (a * y[keep]) - rs
+                loo_dec[k, out] = K[np.ix_(out, keep)] @ (a * y[keep]) - rs
     return test_dec, loo_dec

@@ -163,15 +163,45 @@ def test_a_study_too_small_for_chapter_4s_leave_one_out_is_refused_at_the_exact_
 
 
 @pytest.mark.parametrize("chapter", [4, 5])
-def test_a_grouped_study_is_told_which_counts_leave_a_sample_and_not_a_patient_out(mirror, tmp_path, chapter):
-    """The thesis' leave-one-out (and chapter 5's inner folds) draw samples; on a paired study the notebook says so,
-    with the number of patients and which numbers stay honest; a study without groups gets no note."""
+def test_a_grouped_study_is_told_its_choices_leave_a_patient_out(mirror, tmp_path, chapter):
+    """On a paired study the thesis' leave-one-out (and chapter 5's inner folds) leave a patient out; the notebook
+    says so, with the number of patients; a study without groups gets no note."""
     from study_files import pairs
 
     ref = f"{pairs(tmp_path)}?label=tissue&groups=patient"
     notes = R.grouped_notes([ref, "alon"], chapter, max_genes=300)
-    assert len(notes) == 1 and "22 groups" in notes[0] and "optimistic" in notes[0]
-    assert ("Table 4.7" if chapter == 4 else "Table 5.6") in notes[0]
+    assert len(notes) == 1 and "22 groups" in notes[0] and "leave-one-group-out" in notes[0]
+    assert "optimistic" not in notes[0]
+    assert ("4.7" if chapter == 4 else "MSVM-RFE") in notes[0]
+
+
+def test_a_paired_study_fold_cell_fits_msvm_rfe_by_patient(mirror, tmp_path, monkeypatch):
+    """Chapter 5's leave-one-fold-out on a paired study: MSVM-RFE is given the patients of the training part (its
+    SVMs' folds and its forward selection then keep a patient's samples together), as are the forward selections."""
+    from study_files import pairs
+
+    from genesel import forward as F
+    from genesel.msvm_rfe import MSVMRFE
+
+    ref = f"{pairs(tmp_path)}?label=tissue&groups=patient"
+    seen, paths = [], []
+    fit, fwd = MSVMRFE.fit, F.forward_path
+
+    def spy(self, X, y, groups=None):
+        seen.append(groups)
+        return fit(self, X, y, groups=groups)
+
+    def fwd_spy(*a, **k):
+        paths.append(k.get("groups"))
+        return fwd(*a, **k)
+
+    monkeypatch.setattr(MSVMRFE, "fit", spy)
+    monkeypatch.setattr(T, "forward_path", fwd_spy)
+    row = T.fold_cell(ref, "MSVM-RFE", 0, 3, "merged", 0, True, 300)
+    assert row["biomarker_size"] >= 1
+    assert len(seen) == 1 and seen[0] is not None and len(set(seen[0])) < len(seen[0])  # pairs among the rows
+    T.fold_cell(ref, "SVM-RFE", 0, 3, "merged", 0, True, 300)
+    assert paths and all(g is not None for g in paths)
 
 
 def test_an_average_size_one_fold_dominates_is_said_with_its_median():

@@ -16,13 +16,24 @@ folds of a resampling inside it (a protocol's inner folds, a selector's internal
 bootstrap sample), the neighbours of k-NN: at most the size of its smallest class. The protocols
 (:mod:`genesel.experiments.protocols`) and the leaderboard apply it to the training part at hand; ``"auto"`` here is
 the same rule with 10 requested.
+
+Grouped samples (``groups``: one label per sample, e.g. a patient whose tumour and normal tissue are both in the
+data). A fold split that deals samples would put a patient's two samples on either side of it, and the fit that
+leaves one of them out would still see its partner: its internal estimate is then optimistic and its ranking rewards
+what identifies the patient. With ``groups`` the folds deal whole groups (scikit-learn's ``StratifiedGroupKFold``,
+shuffled with a seed drawn from ``rng``: the class proportions kept as well as whole groups allow), and the classes
+are counted in groups (the number of groups holding a member of the class): ``"auto"`` is then ``min(10, that
+count)``. Without groups every mask is what it was before groups existed, bit for bit.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import warnings
 
-__all__ = ["resampling_masks", "resolve_folds", "adapted_count", "AUTO_FOLDS"]
+import numpy as np
+from sklearn.model_selection import StratifiedGroupKFold
+
+__all__ = ["resampling_masks", "resolve_folds", "adapted_count", "check_groups", "AUTO_FOLDS"]
 
 #: the number of folds of ``n_folds="auto"`` where every class is large enough (Tan 2006 uses 10 throughout)
 AUTO_FOLDS = 10
@@ -36,34 +47,82 @@ def adapted_count(requested: int, smallest: int) -> int:
     return max(0, min(int(requested), int(smallest)))
 
 
-def resolve_folds(who, n_folds, y_pm1, *, extra=""):
+def check_groups(who, groups, n):
+    """``groups`` (one label per sample, e.g. a patient) as an array, or None; refuses a wrong length, missing labels
+    (NaN, None) and labels of mixed types, naming ``who``."""
+    if groups is None:
+        return None
+    g = np.asarray(groups)
+    if g.ndim != 1 or g.size != n:
+        raise ValueError(f"{who}: groups must hold one label per sample ({n}), got shape {g.shape}")
+    missing = [i for i, v in enumerate(g.tolist()) if v is None or (isinstance(v, float) and v != v)]
+    if missing:
+        raise ValueError(f"{who}: groups has no label for sample(s) {missing[:5]} (NaN or None); give every sample "
+                         "its group (a sample of its own gets a label of its own)")
+    try:
+        np.unique(g)
+    except TypeError as exc:
+        raise ValueError(f"{who}: groups must be labels of one type that sort (e.g. all strings or all integers): "
+                         f"{exc}") from exc
+    return g
+
+
+def _smallest(y, groups) -> int:
+    """The size of the smallest class of ``y``: samples, or with ``groups`` the groups holding a member of it."""
+    classes = np.unique(y)
+    if groups is None:
+        return int(min(np.sum(y == c) for c in classes))
+    return int(min(np.unique(groups[y == c]).size for c in classes))
+
+
+def resolve_folds(who, n_folds, y_pm1, *, extra="", groups=None):
     """The number of folds to use: ``n_folds`` when it is an int no larger than the smallest class, for ``"auto"``
     ``min(10, size of the smallest class)``. Refuses an int larger than the smallest class, and "auto" when a class
     has fewer than two samples (no fold split can then leave a sample of it in every training part), naming
-    ``who`` and the remedy. ``y_pm1``: the labels ({-1, +1}, or any labels of two or more classes)."""
+    ``who`` and the remedy. ``y_pm1``: the labels ({-1, +1}, or any labels of two or more classes). With ``groups``
+    (:func:`check_groups`) the classes are counted in groups (module docstring)."""
     y_pm1 = np.asarray(y_pm1)
-    n_min = int(np.unique(y_pm1, return_counts=True)[1].min())
+    n_min = _smallest(y_pm1, groups)
+    unit = "sample(s)" if groups is None else "group(s)"
     if isinstance(n_folds, str):  # "auto"
         if n_min < 2:
-            raise ValueError(f"{who}: the smallest class has {n_min} sample(s); a fold split that keeps every class "
-                             "in every training part needs at least two samples of each class")
+            raise ValueError(f"{who}: the smallest class has {n_min} {unit}; a fold split that keeps every class "
+                             f"in every training part needs at least two {unit[:-3]}s of each class")
         return adapted_count(AUTO_FOLDS, n_min)
     if n_folds > n_min:
-        raise ValueError(f"{who}: n_folds={n_folds} exceeds the size of the smallest class ({n_min}){extra}: lower "
+        size = "size" if groups is None else "number of groups"
+        raise ValueError(f"{who}: n_folds={n_folds} exceeds the {size} of the smallest class ({n_min}){extra}: lower "
                          "n_folds, or use n_folds='auto' (10, or the size of the smallest class when it is smaller)")
     return int(n_folds)
 
 
-def resampling_masks(y_pm1, n_folds, n_repeats, rng):
+def resampling_masks(y_pm1, n_folds, n_repeats, rng, groups=None):
     """Boolean training masks (t x n) of the t = n_folds x n_repeats fits: stratified folds, each left out once.
 
     Within each class (in sorted order) the samples are permuted by ``rng`` and dealt to the folds in turn, each
     class continuing where the previous one stopped, so fold sizes differ by at most one. ``y_pm1``: the labels
-    ({-1, +1}, or any labels of two or more classes).
+    ({-1, +1}, or any labels of two or more classes). With ``groups`` (one label per sample) whole groups are dealt
+    (module docstring), one seed per repeat drawn from ``rng``; a split whose training part would miss a class
+    raises ``ValueError``.
     """
     y_pm1 = np.asarray(y_pm1)
     n = y_pm1.size
     masks = []
+    if groups is not None:
+        classes = np.unique(y_pm1)
+        for _ in range(n_repeats):
+            split = StratifiedGroupKFold(n_splits=n_folds, shuffle=True, random_state=int(rng.randint(2**31 - 1)))
+            with warnings.catch_warnings():  # its own check counts samples; the caller counted groups
+                warnings.simplefilter("ignore", UserWarning)
+                for _, te in split.split(np.zeros((n, 1)), y_pm1, groups):
+                    keep = np.ones(n, dtype=bool)
+                    keep[te] = False
+                    if np.unique(y_pm1[keep]).size < classes.size:
+                        raise ValueError(f"grouped {n_folds}-fold split: a training part misses a class (whole "
+                                         "groups could not be dealt so that every class stays in every training "
+                                         "part); use fewer folds")
+                    masks.append(keep)
+        return np.array(masks)
     for _ in range(n_repeats):
         fold = np.empty(n, dtype=np.int64)
         offset = 0

@@ -327,7 +327,7 @@ def cv_cell(dataset: str, method: str, repeat: int, fold: int, n_folds: int, inn
     tr, te, inner = nested_cv(task.y, n_folds, inner_k, seed, repeat=repeat, groups=task.groups)[fold]
     try:
         return _timed(lambda: run_split(m, task.X, task.y, tr, te, inner, prep=task.prep, quick=quick,
-                                        seed=fold_seed(seed, repeat, fold)))
+                                        seed=fold_seed(seed, repeat, fold), groups=task.groups))
     except NotApplicable as exc:
         return _not_applicable(exc, te)
 
@@ -350,7 +350,7 @@ def boot_cell(dataset: str, method: str, boot: int, inner_k: int, seed: int, qui
     try:
         inner = grouped_inner_folds(y, tr, inner_k, seed, repeat=boot + 1, groups=task.groups)
         return _timed(lambda: run_split(m, task.X, y, tr, te, inner, prep=task.prep, quick=quick,
-                                        seed=fold_seed(seed, 10_000 + boot), curve=False))
+                                        seed=fold_seed(seed, 10_000 + boot), curve=False, groups=task.groups))
     except NotApplicable as exc:
         return _not_applicable(exc, te)
 

@@ -28,10 +28,20 @@ larger outer training part is within the rule too); (c) an estimator that refuse
 is below :data:`SMALL_PART` (a filter's per-class spread, GP-ARD-FS's leave-one-out) is not applicable at this size,
 with its own message. The outer and inner folds themselves follow the same rule (:func:`genesel.experiments.nested_cv`,
 :func:`genesel.leaderboard.cells.outer_folds`). Each row says what adapted (``adapted``).
+
+**Grouped samples.** The outer and inner splits keep a data set's groups together (a patient's samples,
+:func:`genesel.experiments.nested_cv`); so do the selectors' own resampling and leave-one-out: :func:`run_split` gives
+the groups of the rows it fits on to every step whose ``fit`` takes ``groups`` (MSVM-RFE's SVMs and GP-ARD-FS/RFE's
+fold fits leave whole groups out, their forward selections leave one group out, the random-forest selection draws
+whole groups and scores them out of bag), and their internal folds are counted in groups (:class:`Adaptation`).
+A bootstrap part repeats samples: there the copies of a sample are one unit for those steps (:func:`_units`), as they
+are for the inner folds (:func:`genesel.experiments.grouped_inner_folds`), so no copy of a left-out sample is in the
+fit that scores it.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import numbers
 import warnings
@@ -171,9 +181,12 @@ class Adaptation:
                                 f"an inner training part holds ({self.smallest})")
         return keep
 
-    def fit(self, est, X, y):
-        """``est`` with its internal fold counts adapted to (X, y), fitted."""
-        small = smallest_class(y)
+    def fit(self, est, X, y, groups=None):
+        """``est`` with its internal fold counts adapted to (X, y), fitted; ``groups`` (one unit per row: the data
+        set's groups, or the sample itself where a bootstrap part repeats samples; None: every row its own) reaches
+        the selector steps whose ``fit`` takes it (:func:`_group_params`), whose folds are then counted in groups."""
+        params = _group_params(est, groups)
+        small = smallest_class(y, groups if params else None)
         for name, value in est.get_params(deep=True).items():
             leaf = name.rsplit("__", 1)[-1]
             if leaf != "n_folds" or isinstance(value, (bool, str)) or not isinstance(value, numbers.Integral):
@@ -189,12 +202,37 @@ class Adaptation:
                 req, lo, hi = self.changes.get(who, (int(value), k, k))
                 self.changes[who] = (req, min(lo, k), max(hi, k))
         try:
-            return est.fit(X, y)
+            return est.fit(X, y, **params)
         except ValueError as exc:
             if small >= SMALL_PART:
                 raise
             raise NotApplicable(f"{self.who or type(est).__name__} cannot fit a training part whose smallest class has "
                                 f"{small} sample(s): {exc}") from exc
+
+
+def _group_params(est, groups) -> dict:
+    """The keyword that gives ``groups`` to the fit of ``est`` (or of the steps of a pipeline) whose ``fit`` takes a
+    ``groups`` argument (MSVM-RFE, GP-ARD-FS/RFE, the random-forest selection): their internal resampling then keeps
+    a group together (module docstring, "Grouped samples"). Empty without groups or without such a step."""
+    if groups is None:
+        return {}
+    steps = est.steps if isinstance(est, Pipeline) else [(None, est)]
+    out = {}
+    for name, step in steps:
+        if step is None or step == "passthrough" or "groups" not in inspect.signature(step.fit).parameters:
+            continue
+        out["groups" if name is None else f"{name}__groups"] = groups
+    return out
+
+
+def _units(groups, idx):
+    """The unit of each row of ``X[idx]`` that a selector's internal resampling must keep together: the data set's
+    groups of those rows, or, ungrouped, the sample itself when ``idx`` repeats samples (a bootstrap part: its copies
+    of a sample are one unit); None when every row is a sample of its own."""
+    idx = np.asarray(idx)
+    if groups is not None:
+        return np.asarray(groups)[idx]
+    return idx if np.unique(idx).size < idx.size else None
 
 
 def _settings(m: Method, quick: bool, adapt: Adaptation | None = None):
@@ -204,44 +242,47 @@ def _settings(m: Method, quick: bool, adapt: Adaptation | None = None):
     return rs or [{}], cs or [{}]
 
 
-def _candidates_on(m: Method, Xa, ya, Xb, yb, quick: bool, seed: int, adapt: Adaptation | None = None) -> dict:
+def _candidates_on(m: Method, Xa, ya, Xb, yb, quick: bool, seed: int, adapt: Adaptation | None = None,
+                   groups=None) -> dict:
     """Validation errors and signature sizes of every candidate of ``m`` trained on (Xa, ya): {key: (errors,
     size)}; keys are (ranker setting, estimator setting, size) for ranked methods, (setting, stages) for staged
-    ones and (setting,) for the others."""
+    ones and (setting,) for the others. ``groups``: the units of Xa's rows (:func:`_units`)."""
     out = {}
     d = Xa.shape[1]
     adapt = adapt or Adaptation()
     rs, cs = _settings(m, quick, adapt)
     if m.kind == "ranked":
         for ri, rp in enumerate(rs):
-            order = _order(adapt.fit(m.ranker(rp, d, seed), Xa, ya))
+            order = _order(adapt.fit(m.ranker(rp, d, seed), Xa, ya, groups))
             for size in candidate_sizes(d):
                 g = np.sort(order[: _n(size, d)])
                 for ci, cp in enumerate(cs):
-                    est = adapt.fit(m.estimator({**rp, **cp}, g.size, seed), Xa[:, g], ya)
+                    est = adapt.fit(m.estimator({**rp, **cp}, g.size, seed), Xa[:, g], ya, groups)
                     out[(ri, ci, size)] = (_errors(est, Xb[:, g], yb), g.size)
     elif m.kind == "staged":
         stages = m.stage_list(quick)
         for ci, cp in enumerate(cs):
-            est = adapt.fit(m.estimator({**cp, m.stage_param: max(stages)}, d, seed), Xa, ya)
+            est = adapt.fit(m.estimator({**cp, m.stage_param: max(stages)}, d, seed), Xa, ya, groups)
             staged = list(est.staged_predict(Xb))
             for t in stages:
                 out[(ci, t)] = (int(np.sum(staged[min(t, len(staged)) - 1] != yb)), t)
     else:
         for ci, cp in enumerate(cs):
-            est = adapt.fit(m.estimator(cp, d, seed), Xa, ya)
+            est = adapt.fit(m.estimator(cp, d, seed), Xa, ya, groups)
             size = len(m.signature(est)) if m.signature else d
             out[(ci,)] = (_errors(est, Xb, yb), size)
     return out
 
 
-def inner_table(m: Method, X, y, inner, prep, quick: bool, seed: int, adapt: Adaptation | None = None) -> dict:
+def inner_table(m: Method, X, y, inner, prep, quick: bool, seed: int, adapt: Adaptation | None = None,
+                groups=None) -> dict:
     """{candidate key: [total inner-validation errors, mean signature size]} over the inner folds ``inner`` (pairs
-    of index arrays into X), each inner training part preprocessed on its own."""
+    of index arrays into X), each inner training part preprocessed on its own. ``groups``: the data set's groups (one
+    per row of X) or None (:func:`_units`)."""
     tot: dict = {}
     for a, b in inner:
         Xa, Xb, _ = prepare(prep, X, a, b)
-        for k, (e, s) in _candidates_on(m, Xa, y[a], Xb, y[b], quick, seed, adapt).items():
+        for k, (e, s) in _candidates_on(m, Xa, y[a], Xb, y[b], quick, seed, adapt, _units(groups, a)).items():
             acc = tot.setdefault(k, [0, 0.0, 0])
             acc[0] += e
             acc[1] += s
@@ -272,24 +313,26 @@ def _describe(m: Method, key, quick: bool, adapt: Adaptation | None = None) -> d
     return dict(cs[key[0]])
 
 
-def _fit_candidate(m: Method, key, Xa, ya, quick: bool, seed: int, rankers: dict, adapt: Adaptation | None = None):
-    """(fitted estimator, local gene indices it uses in Xa's columns, best first)."""
+def _fit_candidate(m: Method, key, Xa, ya, quick: bool, seed: int, rankers: dict, adapt: Adaptation | None = None,
+                   groups=None):
+    """(fitted estimator, local gene indices it uses in Xa's columns, best first); ``groups``: the units of Xa's rows
+    (:func:`_units`)."""
     d = Xa.shape[1]
     adapt = adapt or Adaptation()
     rs, cs = _settings(m, quick, adapt)
     if m.kind == "ranked":
         ri, ci, size = key
         if ri not in rankers:
-            rankers[ri] = _order(adapt.fit(m.ranker(rs[ri], d, seed), Xa, ya))
+            rankers[ri] = _order(adapt.fit(m.ranker(rs[ri], d, seed), Xa, ya, groups))
         best_first = rankers[ri][: _n(size, d)]
         g = np.sort(best_first)
-        est = adapt.fit(m.estimator({**rs[ri], **cs[ci]}, g.size, seed), Xa[:, g], ya)
+        est = adapt.fit(m.estimator({**rs[ri], **cs[ci]}, g.size, seed), Xa[:, g], ya, groups)
         return est, g, best_first
     if m.kind == "staged":
         ci, t = key
-        est = adapt.fit(m.estimator({**cs[ci], m.stage_param: t}, d, seed), Xa, ya)
+        est = adapt.fit(m.estimator({**cs[ci], m.stage_param: t}, d, seed), Xa, ya, groups)
     else:
-        est = adapt.fit(m.estimator(cs[key[0]], d, seed), Xa, ya)
+        est = adapt.fit(m.estimator(cs[key[0]], d, seed), Xa, ya, groups)
     genes = np.asarray(m.signature(est) if m.signature else np.arange(d), dtype=np.int64)
     return est, None, genes
 
@@ -312,13 +355,16 @@ class _Counter(warnings.catch_warnings):
         return out
 
 
-def run_split(m: Method, X, y, train, test, inner, *, prep, quick: bool, seed: int, curve: bool = True) -> dict:
+def run_split(m: Method, X, y, train, test, inner, *, prep, quick: bool, seed: int, curve: bool = True,
+              groups=None) -> dict:
     """One outer split of one method (module docstring): the inner-CV choice, the refit on ``train`` and the scores
     on ``test``. Returns plain data: the chosen parameters (JSON), the signature (original gene indices, best first),
     test predictions and scores, errors, the risk bound where the method has one, the inner-CV loss, the test
     errors at every fixed signature size (ranked methods, ``curve``), the warnings raised (counts) and what adapted
     to the size of the training parts (``adapted``, :class:`Adaptation`; empty when nothing did). A method that
-    cannot run at this size raises :class:`genesel.experiments.NotApplicable`."""
+    cannot run at this size raises :class:`genesel.experiments.NotApplicable`. ``groups``: one label per row of X
+    (the data set's groups) or None; the selectors' own resampling keeps them together, and the copies of a sample
+    in a bootstrap part (module docstring, "Grouped samples")."""
     train, test = np.asarray(train), np.asarray(test)
     classes = np.unique(y)
     if classes.size > 2 and m.binary_only:
@@ -328,13 +374,13 @@ def run_split(m: Method, X, y, train, test, inner, *, prep, quick: bool, seed: i
     with _Counter() as inner_w:
         rs, cs = _settings(m, quick, adapt)
         single = m.kind == "model" and len(cs) == 1
-        table = {(0,): [0, 0.0]} if single else inner_table(m, X, y, inner, prep, quick, seed, adapt)
+        table = {(0,): [0, 0.0]} if single else inner_table(m, X, y, inner, prep, quick, seed, adapt, groups)
         key = choose(m, table)
     Xa, Xb, kept = prepare(prep, X, train, test)
     ya, yb = y[train], y[test]
     rankers: dict = {}
     with _Counter() as final_w:
-        est, cols, genes = _fit_candidate(m, key, Xa, ya, quick, seed, rankers, adapt)
+        est, cols, genes = _fit_candidate(m, key, Xa, ya, quick, seed, rankers, adapt, _units(groups, train))
         XbF = Xb if cols is None else Xb[:, cols]
         pred = np.asarray(est.predict(XbF))
         scores = _scores(est, XbF) if classes.size <= 2 else _class_scores(est, XbF, classes)
@@ -355,7 +401,7 @@ def run_split(m: Method, X, y, train, test, inner, *, prep, quick: bool, seed: i
                 if not keys:
                     continue
                 k = choose(m, table, keys)
-                e, c, _ = _fit_candidate(m, k, Xa, ya, quick, seed, rankers, adapt)
+                e, c, _ = _fit_candidate(m, k, Xa, ya, quick, seed, rankers, adapt, _units(groups, train))
                 sizes.append(_n(size, Xa.shape[1]))
                 errs.append(_errors(e, Xb[:, c], yb))
         row.update(curve_sizes=sizes, curve_errors=errs)

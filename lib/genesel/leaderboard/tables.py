@@ -442,11 +442,10 @@ def splits_note(dataset, max_genes=None) -> str:
     by = f"'{by}'" if by and not os.path.isfile(str(by)) else "the groups sheet"
     return (f"Splits grouped by {by} ({len(set(t.groups.tolist()))} groups): every outer and inner split keeps a "
             "group's samples on one side (stratified group K-fold); no group is on both sides of any split. "
-            "Four selectors also resample inside a training part, and those draws take samples, not groups: "
-            "MSVM-RFE's SVMs of each step, the inner folds of GP-ARD-FS and GP-ARD-RFE, and the out-of-bag error "
-            "of RF var. sel. Inside those draws a sample can be scored by a model trained on its partner, so the "
-            "choices they make can be optimistic; the errors in this table are still measured on outer test folds "
-            "that share no group with their training part.")
+            "The selectors that resample inside a training part draw whole groups too: the SVMs of each step of "
+            "MSVM-RFE and the inner folds of GP-ARD-FS and GP-ARD-RFE leave groups out, their forward selections "
+            "leave one group out, and the forests of RF var. sel. draw groups and score them out of bag, so no "
+            "sample is scored by a model trained on its partner.")
 
 
 def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int, seed: int, max_genes=None,

@@ -614,14 +614,22 @@ def file_notes(datasets):
     return Markdown("**Your data, as read.**\n\n" + "\n".join(lines) if lines else "")
 
 
-def short_training_part(ds, parts, need: int = 2):
+def short_training_part(ds, parts, need: int = 2, by_group: bool = False):
     """The first of ``parts`` (``(name, training indices)`` pairs) holding fewer than ``need`` samples of a class of
     ``ds`` (a Dataset), as ``(name, class, count there, count in all)``; None when every part holds enough. What a
-    notebook's set-up checks before its grid, so a study too small for a protocol is refused by name."""
+    notebook's set-up checks before its grid, so a study too small for a protocol is refused by name. ``by_group``:
+    on a grouped study count the groups holding a member of the class (a leave-one-group-out's need)."""
     y = np.asarray(ds.y)
-    names, total = np.unique(y, return_counts=True)
+    g = np.asarray(ds.groups) if by_group and getattr(ds, "groups", None) is not None else None
+
+    def count(rows, c):
+        rows = np.asarray(rows)
+        return int(np.sum(y[rows] == c)) if g is None else int(np.unique(g[rows][y[rows] == c]).size)
+
+    names = np.unique(y)
+    total = np.array([count(np.arange(y.size), c) for c in names])
     for where, part in parts:
-        counts = np.array([np.sum(y[part] == c) for c in names])
+        counts = np.array([count(part, c) for c in names])
         if counts.min() < need:
             i = int(np.argmin(counts))
             cls = ds.classes[i] if len(ds.classes) == names.size else names[i]

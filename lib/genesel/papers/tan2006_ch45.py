@@ -161,6 +161,13 @@ def thesis_split(dataset: str, seed: int, max_genes: int | None = None):
     return np.sort(tr), np.sort(te)
 
 
+def _groups_of(ds, rows) -> dict:
+    """``{"groups": ...}`` of the training rows of a grouped study (a patient's paired tissues), for the selectors and
+    forward selections that resample inside a training part (they then leave groups out); empty otherwise, so the
+    thesis' sets run as before."""
+    return {} if ds.groups is None else {"groups": np.asarray(ds.groups)[rows]}
+
+
 def standardise(X, fit_idx=None):
     """Per-gene z-scores (ddof = 0) with the mean and sd of the rows ``fit_idx`` (None: all rows, as printed in
     §4.1); a gene constant on those rows gets sd 1."""
@@ -255,7 +262,8 @@ def ranking_cell(dataset: str, method: str, variant: str, seed: int, quick: bool
                                                       seed, quick)
         else:
             raise ValueError(f"method must be one of {RANKERS + SPARSE}, got {method!r}")
-        path = forward_path(A[tr], y[tr], order, X_test=A[te], y_test=y[te], max_genes=max_forward)
+        path = forward_path(A[tr], y[tr], order, X_test=A[te], y_test=y[te], max_genes=max_forward,
+                            **_groups_of(ds, tr))
         s_test, s_loo = path.summary("test"), path.summary("loo")
         g = path.biomarkers("loo")
         out.update(order=[int(v) for v in order[:200]], test_errors=path.test_errors.tolist(),
@@ -295,6 +303,7 @@ def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, 
     tr, te = stratified_kfold(y, n_folds, seed, groups=ds.groups)[fold]
     tr = np.sort(tr)
     A = _matrix(dataset, variant, tr, max_genes)
+    grouped = _groups_of(ds, tr)  # a paired study: the choices inside the training part leave a group out
     t0 = time.process_time()
     unconverged = 0
     with warnings.catch_warnings(record=True) as w:
@@ -303,16 +312,18 @@ def fold_cell(dataset: str, method: str, fold: int, n_folds: int, variant: str, 
             g, order = np.arange(X.shape[1]), np.zeros(0, dtype=np.int64)
         elif method == "GP-Laplace":
             order, unconverged = _gp_rank("laplace", A[tr], y[tr], seed, quick)
-            g = forward_path(A[tr], y[tr], order).biomarkers("loo")
+            g = forward_path(A[tr], y[tr], order, **grouped).biomarkers("loo")
         else:
             sel = _fold_selector(method, seed + fold, quick, 5 if quick else 10)
             if method == "GP-ARD-FS":
-                sel.fit(A[tr], y[tr], prefilter_X=prefilter_view(dataset, max_genes)[tr])
+                sel.fit(A[tr], y[tr], prefilter_X=prefilter_view(dataset, max_genes)[tr], **grouped)
+            elif method in ("MSVM-RFE", "GP-ARD-RFE"):
+                sel.fit(A[tr], y[tr], **grouped)
             else:
                 sel.fit(A[tr], y[tr])
             order = sel.feature_order_
             if method == "SVM-RFE":  # Table 4.7: the biomarker set by LOO forward selection on the ranking
-                g = forward_path(A[tr], y[tr], order).biomarkers("loo")
+                g = forward_path(A[tr], y[tr], order, **grouped).biomarkers("loo")
             else:
                 g = np.flatnonzero(sel.support_)
     unconverged += sum("stopped before convergence" in str(x.message) for x in w)
@@ -340,10 +351,10 @@ def table54_cell(dataset: str, seed: int, quick: bool, max_genes: int | None = N
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         rfe = GPARDRFE(n_folds=5 if quick else 10, p=5 if quick else 8, n_restarts=0 if quick else 1,
-                       max_iter=GP_MAX_ITER, random_state=seed).fit(A, y)
+                       max_iter=GP_MAX_ITER, random_state=seed).fit(A, y, **_groups_of(ds, np.arange(y.size)))
 
     def loo(g):
-        return float(100.0 * (1 - _loo_errors(A[:, g], y) / y.size))
+        return float(100.0 * (1 - _loo_errors(A[:, g], y, ds.groups) / y.size))
 
     rows = [{"subset": "All genes", "n_genes": int(X.shape[1]), "loo_accuracy": loo(np.arange(X.shape[1]))},
             {"subset": "Wilcoxon p < 0.01", "n_genes": int(wil.size), "loo_accuracy": loo(wil)}]
@@ -352,10 +363,13 @@ def table54_cell(dataset: str, seed: int, quick: bool, max_genes: int | None = N
     return rows
 
 
-def _loo_errors(A, y):
+def _loo_errors(A, y, groups=None):
+    """Leave-one-out errors of the linear SVM (C = 1); with ``groups`` each sample is scored by the SVM trained
+    without its group (leave-one-group-out)."""
+    unit = np.arange(y.size) if groups is None else np.asarray(groups)
     e = 0
     for i in range(y.size):
-        keep = np.arange(y.size) != i
+        keep = unit != unit[i]
         e += int(LinearSVM(C=1.0).fit(A[keep], y[keep]).predict(A[i : i + 1])[0] != y[i])
     return e
 

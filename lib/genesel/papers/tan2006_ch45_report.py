@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from genesel.experiments.protocols import class_sizes
+
 from genesel.papers.tan2006 import thesis_name
 from genesel.papers.tan2006_ch45 import (LUNG_NOTE, PAPER, PREPROCESSING_CHECKS, RANKERS, VARIANTS, thesis_data,
                                          thesis_split)
@@ -47,7 +49,7 @@ def _chapter4_shortfall(d, seed: int, n_folds: int, max_genes=None):
     parts = [("the training half of its train/test split", tr)]
     parts += [(f"the training part of fold {i + 1} of {n_folds}", t)
               for i, (t, _) in enumerate(stratified_kfold(ds.y, n_folds, seed, groups=ds.groups))]
-    return short_training_part(ds, parts)
+    return short_training_part(ds, parts, by_group=True)  # a grouped study's leave-one-out leaves a group out
 
 
 def check_chapter4_sizes(datasets, seed: int, n_folds: int, max_genes=None) -> None:
@@ -77,7 +79,9 @@ def check_class_sizes(datasets, n_folds: int, quick: bool, max_genes=None) -> No
     need = next(c for c in range(inner, 100 * inner) if c - -(-c // k) >= inner)  # c minus its share of a test fold
     for d in datasets:
         ds = thesis_data(d, max_genes)
-        names, sizes = np.unique(np.asarray(ds.y), return_counts=True)
+        names = np.unique(np.asarray(ds.y))
+        sizes = np.array(list(class_sizes(ds.y, ds.groups).values()))  # groups of each class when grouped
+        unit = "samples" if ds.groups is None else "groups"
         small = int(np.argmin(sizes))
         if sizes[small] < need:
             cls = ds.classes[small] if len(ds.classes) == names.size else names[small]
@@ -86,19 +90,18 @@ def check_class_sizes(datasets, n_folds: int, quick: bool, max_genes=None) -> No
             runs = "Notebooks 05a and 05b run on it" if ch4 else "Notebook 05a runs on it"
             raise ValueError(f"{thesis_name(d)}: chapter 5's leave-one-fold-out selects genes with MSVM-RFE and "
                              f"GP-ARD, which choose by {inner} inner folds of the other folds' samples ({mode}the "
-                             f"thesis' 10): with {k} folds every class needs {need} samples; class {str(cls)!r} has "
+                             f"thesis' 10): with {k} folds every class needs {need} {unit}; class {str(cls)!r} has "
                              f"{int(sizes[small])}. {runs}, and so does the leaderboard (06), which adapts its folds "
                              "to small classes")
 
 
 def grouped_notes(datasets, chapter: int, max_genes=None) -> list:
-    """One note per data set whose samples are grouped (``Dataset.groups``: a patient's paired tissues), saying which
-    of the chapter's numbers keep a group on one side and which do not. The splits do (the train/test splits of
-    chapter 4, the outer folds of chapter 5). The thesis' leave-one-out along the forward path (which picks the
-    biomarker set inside a training part) and, in chapter 5, the inner folds of MSVM-RFE and GP-ARD leave out
-    samples, not groups: a sample's partner stays in the training part that scores it, so the "LOO accuracy on the
-    training samples" is optimistic for grouped samples and the biomarker sets are chosen by that optimistic count.
-    The test and leave-one-fold-out accuracies are not affected."""
+    """One note per data set whose samples are grouped (``Dataset.groups``: a patient's paired tissues), saying how
+    the chapter's numbers treat the groups. The splits keep a group on one side (the train/test splits of chapter 4,
+    the outer folds of chapter 5), and so do the choices made inside a training part: the leave-one-out along the
+    forward path (which picks the biomarker set) leaves a group out, and in chapter 5 the inner folds of MSVM-RFE and
+    GP-ARD deal whole groups (:mod:`genesel._core.resampling`), so no sample is scored by a model trained on its
+    partner. The "LOO accuracy" of such a study is therefore a leave-one-group-out accuracy, counted over samples."""
     out = []
     for d in datasets:
         ds = thesis_data(d, max_genes)
@@ -107,18 +110,15 @@ def grouped_notes(datasets, chapter: int, max_genes=None) -> list:
         n = np.unique(np.asarray(ds.groups)).size
         if chapter == 4:
             inside = ("the leave-one-out on the training samples (Tables 4.3 and 4.5, and the forward selection of "
-                      "Tables 4.6 and 4.7's biomarker sets) leaves out one sample, not one group")
-            fine = "The test accuracies (Tables 4.2, 4.4 and 4.6) and Table 4.7's leave-one-fold-out errors are not"
+                      "Tables 4.6 and 4.7's biomarker sets) leaves out a group, not one sample")
         else:
-            inside = ("the choices made inside a training part leave out samples, not groups: the leave-one-out "
-                      "of the forward selection (RVM, SMLR, SVM-RFE biomarker sets) and the inner folds of MSVM-RFE "
-                      "and GP-ARD")
-            fine = "Table 5.6's leave-one-fold-out accuracies are not"
-        out.append(f"**{thesis_name(d)}: samples in {n} groups.** Its splits keep a group on one side, but {inside}. "
-                   "A sample's partner (the same patient's other tissue) then stays in the training part that scores "
-                   "it, so those counts are optimistic for grouped samples, and the biomarker sets are chosen by "
-                   f"them. {fine} affected. (The thesis had no grouped samples. Notebook 06's inner cross-validation "
-                   "leaves whole groups out, and its note lists the selectors that still draw samples inside it.)")
+            inside = ("the choices made inside a training part leave out groups, not samples: the leave-one-out "
+                      "of the forward selection (SVM-RFE, MSVM-RFE and GP-ARD biomarker sets, and Table 5.4's "
+                      "accuracies) and the inner folds of MSVM-RFE and GP-ARD")
+        out.append(f"**{thesis_name(d)}: samples in {n} groups.** Its splits keep a group on one side, and {inside}, "
+                   "so no sample is scored by a model trained on its partner (the same patient's other tissue). Its "
+                   "\"LOO\" accuracies are leave-one-group-out accuracies, counted over samples. (The thesis had no "
+                   "grouped samples; notebook 06 keeps groups together the same way.)")
     return out
 
 
