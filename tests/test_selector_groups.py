@@ -161,3 +161,29 @@ def test_a_paired_study_cell_fits_its_selectors_by_patient(mirror, tmp_path, mon
     assert seen and all(g is not None for g in seen)
     assert all(np.all(np.unique(g, return_counts=True)[1] <= 2) for g in seen)
     assert any(np.any(np.unique(g, return_counts=True)[1] == 2) for g in seen)  # pairs among the rows
+
+
+def test_the_plan_counts_a_selectors_internal_folds_in_groups(tmp_path):
+    """Notebook 06's plan says what will adapt before anything runs: on a grouped study the selectors' internal
+    folds are counted in groups (as :class:`~genesel.leaderboard.protocol.Adaptation` does when the cells run), so
+    the plan's "internal folds 5 → k" is the k the cells use."""
+    import pandas as pd
+
+    from genesel.leaderboard import cells as C
+    from genesel.leaderboard.tables import plan_table
+
+    X, y, groups = _replicates(5, n_patients=12, d=40)  # 6 patients per class, 2 samples each
+    frame = pd.DataFrame(np.exp(X), index=[f"s{i}" for i in range(y.size)], columns=[f"g{j}" for j in range(40)])
+    frame.insert(0, "patient", groups)
+    frame.insert(0, "class", np.where(y > 0, "tumour", "normal"))
+    path = tmp_path / "replicates.csv"
+    frame.to_csv(path)
+    ref = f"{path}?label=class&groups=patient"
+    plan = plan_table([ref], ["MSVM-RFE + SVM"], n_folds=3, inner_k=3, n_repeats=1, seed=0, quick=True)
+    note = plan.iloc[0]["what adapted"]
+    used = set()
+    for fold in range(3):
+        row = C.cv_cell(ref, "MSVM-RFE + SVM", 0, fold, 3, 3, 0, True)
+        assert "not_applicable" not in row, row.get("not_applicable")
+        used.add(row["adapted"]["MSVMRFE.n_folds"][1])  # (requested, smallest used, largest used)
+    assert f"MSVM-RFE + SVM: internal folds 5 → {min(used)}" in note, (note, used)

@@ -466,13 +466,18 @@ def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int,
     for d in datasets:
         t = load(d, None, max_genes)
         k_out = outer_folds(d, n_folds, max_genes)
-        inner_counts, inner_small, outer_small = set(), [], []
+        inner_counts, inner_small, outer_small, inner_small_g, outer_small_g = set(), [], [], [], []
         for r in range(int(n_repeats)):
             for tr, _, inner in nested_cv(t.y, k_out, inner_k, seed, repeat=r, groups=t.groups):
                 inner_counts.add(len(inner))
                 outer_small.append(smallest_class(t.y[tr]))
                 inner_small += [smallest_class(t.y[a]) for a, _ in inner]
+                if t.groups is not None:  # the selectors' internal folds count groups (protocol.Adaptation)
+                    outer_small_g.append(smallest_class(t.y[tr], t.groups[tr]))
+                    inner_small_g += [smallest_class(t.y[a], t.groups[a]) for a, _ in inner]
         m_in, m_out = min(inner_small), min(outer_small)
+        g_in, g_out = (min(inner_small_g), min(outer_small_g)) if t.groups is not None else (m_in, m_out)
+        fold_unit = "samples" if t.groups is None else "groups"
         sizes = class_sizes(t.y)
         codes = dict(zip((-1, 1), t.classes)) if len(t.classes) == 2 else dict(enumerate(t.classes))
         cls = " / ".join(f"{codes[c]} {n}" for c, n in sizes.items())
@@ -490,7 +495,7 @@ def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int,
                 notes.append(f"{name}: {NOT_APPLICABLE} ({exc})")
                 continue
             single = m.kind == "model" and len(cs) == 1
-            part = m_out if single else m_in
+            part = g_out if single else g_in
             base = {**(rs[0] if rs else {}), **(cs[0] if cs else {})}
             if m.stage_param:
                 base[m.stage_param] = m.stages[-1]
@@ -499,8 +504,8 @@ def plan_table(datasets, methods, *, n_folds: int, inner_k: int, n_repeats: int,
                 for pname, v in o.get_params(deep=True).items():
                     if pname.rsplit("__", 1)[-1] == "n_folds" and isinstance(v, (int, np.integer)) and v > part:
                         notes.append(f"{name}: internal folds {v} → {part}" if part >= 2 else
-                                     f"{name}: {NOT_APPLICABLE} (internal folds need 2 samples of each class; the "
-                                     f"smallest class of a training part it is fitted on has {part})")
+                                     f"{name}: {NOT_APPLICABLE} (internal folds need 2 {fold_unit} of each class; "
+                                     f"the smallest class of a training part it is fitted on has {part})")
             for _k, dropped in a.changes.items():
                 vals = ", ".join(dropped)
                 notes.append(f"{name}: grid values dropped ({vals}: more neighbours than the smallest class, {m_in})")
