@@ -195,7 +195,8 @@ class Adaptation:
             owner = est.get_params(deep=True).get(name.rsplit("__", 1)[0], est) if "__" in name else est
             who = f"{type(owner).__name__}.n_folds"
             if k < 2:
-                raise NotApplicable(f"{who}: its internal folds need 2 samples of each class in the training part it "
+                unit = "groups" if params else "samples"
+                raise NotApplicable(f"{who}: its internal folds need 2 {unit} of each class in the training part it "
                                     f"is fitted on; the smallest class there has {small}")
             if k != value:
                 est.set_params(**{name: k})
@@ -204,10 +205,16 @@ class Adaptation:
         try:
             return est.fit(X, y, **params)
         except ValueError as exc:
+            unit = "group(s)" if params else "sample(s)"
+            if params and "group" in str(exc):
+                # whole groups could not be dealt so that every internal part keeps every class (groups of uneven
+                # sizes): the method cannot keep this study's groups together at this size
+                raise NotApplicable(f"{self.who or type(est).__name__} cannot keep the groups of this training part "
+                                    f"together (smallest class: {small} {unit}): {exc}") from exc
             if small >= SMALL_PART:
                 raise
             raise NotApplicable(f"{self.who or type(est).__name__} cannot fit a training part whose smallest class has "
-                                f"{small} sample(s): {exc}") from exc
+                                f"{small} {unit}: {exc}") from exc
 
 
 def _group_params(est, groups) -> dict:
