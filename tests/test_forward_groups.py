@@ -9,7 +9,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import LeaveOneGroupOut, cross_val_predict
 from sklearn.svm import SVC
 
-from genesel.forward import _loo_units, _svm_forward, forward_path
+from genesel._core.resampling import group_units
+from genesel.forward import _svm_forward, forward_path
 from genesel.svm import LinearSVM
 from naive import forward as naive_forward
 from problems import golub_like
@@ -82,7 +83,7 @@ def test_kernel_matches_naive_twin_with_groups_of_several_sizes():
     Xte, _ = golub_like(n=5, d=10, seed=9)
     rng = np.random.default_rng(2)
     groups = rng.permutation(np.repeat(np.arange(12), [1, 2, 3, 1, 2, 3, 2, 2, 1, 3, 2, 2]))  # sizes 1-3, scattered
-    start, members = _loo_units(groups, 24)
+    start, members = group_units(groups, 24)
     assert start.size == 13 and sorted(members.tolist()) == list(range(24))
     for u in range(12):
         assert set(groups[members[start[u] : start[u + 1]]].tolist()) == {u}

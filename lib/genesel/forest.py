@@ -64,7 +64,7 @@ from genesel._core.base import BinaryClassifier
 from genesel._core.params import POSITIVE_INT, Interval, RealNotInt, StrOptions, real
 from genesel._core.selector import SelectorBase
 from genesel._core.units import apply_tree_units, tree_units, tree_units_params
-from genesel._core.resampling import check_groups
+from genesel._core.resampling import check_groups, group_units
 from genesel._core.multiclass import check_classifier_fit
 
 __all__ = ["SmallForestClassifier", "RFBackwardSelector", "backward_sizes", "presort", "grow_forest"]
@@ -100,16 +100,8 @@ def _check_groups(groups, n, who="grow_forest"):
 
 
 def _units(groups, n):
-    """The bootstrap's units in CSR form, ``(unit_start, unit_members)`` (int64; the members of unit u are
-    ``unit_members[unit_start[u]:unit_start[u + 1]]``, in sample order): one unit per sample without ``groups``,
-    else one per distinct label, in the order of ``np.unique``."""
-    if groups is None:
-        return np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int64)
-    _, inv = np.unique(_check_groups(groups, n), return_inverse=True)
-    inv = inv.ravel()
-    start = np.zeros(int(inv.max()) + 2, dtype=np.int64)
-    np.cumsum(np.bincount(inv), out=start[1:])
-    return start, np.argsort(inv, kind="stable").astype(np.int64)
+    """The bootstrap's units in CSR form (:func:`genesel._core.resampling.group_units`), ``groups`` checked first."""
+    return group_units(None if groups is None else _check_groups(groups, n), n)
 
 
 def grow_forest(pre, y01, n_trees, mtry, random_state, bootstrap=True, keep_trees=True, n_classes=None,

@@ -58,7 +58,7 @@ from numba import njit
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
-from genesel._core.resampling import check_groups
+from genesel._core.resampling import check_groups, group_units
 from genesel._core.smo import rho, warm_solve
 from genesel._core.validation import check_expression_data, to_pm1
 
@@ -267,20 +267,6 @@ def _check_order(order, d):
     return order.astype(np.int64)
 
 
-def _loo_units(groups, n):
-    """The units left out one at a time, as CSR arrays ``(unit_start, unit_members)`` for :func:`_svm_forward`: one
-    per sample, in sample order, without ``groups``; one per group (in the order of :func:`numpy.unique` of the
-    labels, members ascending) with them."""
-    if groups is None:
-        return np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int64)
-    _, unit = np.unique(groups, return_inverse=True)
-    unit = unit.ravel()
-    members = np.argsort(unit, kind="stable").astype(np.int64)
-    start = np.zeros(unit.max() + 2, dtype=np.int64)
-    start[1:] = np.cumsum(np.bincount(unit))
-    return start, members
-
-
 def _check_logo(groups, y_idx, classes):
     """Leave-one-group-out needs at least two groups, and every training part (all groups but one) must hold a
     sample of every class; refuses otherwise, naming the group and the class."""
@@ -394,7 +380,7 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
     elif loo and min(np.sum(y_pm1 > 0), np.sum(y_pm1 < 0)) < 2:
         raise ValueError("leave-one-out needs at least 2 training samples of each class (otherwise a fold has a "
                          "single class)")
-    unit_start, unit_members = _loo_units(groups, n)
+    unit_start, unit_members = group_units(groups, n)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither")
     if X_test is not None:
@@ -483,7 +469,7 @@ def _forward_path_multiclass(X, y, order, *, X_test, y_test, max_genes, loo, est
             raise ValueError(f"y_test holds labels {sorted(unknown)} not seen in y ({classes.tolist()})")
         yt_idx = np.searchsorted(classes, y_test)
         m = X_test.shape[0]
-    unit_start, unit_members = _loo_units(groups, n)
+    unit_start, unit_members = group_units(groups, n)
     test_dec = np.zeros((K, m, nc))
     loo_dec = np.zeros((K, n, nc))
     if isinstance(estimator, str):

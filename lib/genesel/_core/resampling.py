@@ -33,7 +33,7 @@ import warnings
 import numpy as np
 from sklearn.model_selection import StratifiedGroupKFold
 
-__all__ = ["resampling_masks", "resolve_folds", "adapted_count", "check_groups", "AUTO_FOLDS"]
+__all__ = ["resampling_masks", "resolve_folds", "adapted_count", "check_groups", "group_units", "AUTO_FOLDS"]
 
 #: the number of folds of ``n_folds="auto"`` where every class is large enough (Tan 2006 uses 10 throughout)
 AUTO_FOLDS = 10
@@ -65,6 +65,21 @@ def check_groups(who, groups, n):
         raise ValueError(f"{who}: groups must be labels of one type that sort (e.g. all strings or all integers): "
                          f"{exc}") from exc
     return g
+
+
+def group_units(groups, n):
+    """The units a resampling leaves out or draws whole, in CSR form ``(unit_start, unit_members)`` (int64; the
+    members of unit u are ``unit_members[unit_start[u]:unit_start[u + 1]]``, ascending): one unit per sample, in
+    sample order, without ``groups``; one per group, in the order of :func:`numpy.unique` of the labels, with them.
+    What the numba kernels of the leave-one-group-out forward selection (:mod:`genesel.forward`) and of the grouped
+    bootstrap (:mod:`genesel._forest_kernels`) take."""
+    if groups is None:
+        return np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int64)
+    _, unit = np.unique(groups, return_inverse=True)
+    unit = unit.ravel()
+    start = np.zeros(int(unit.max()) + 2, dtype=np.int64)
+    np.cumsum(np.bincount(unit), out=start[1:])
+    return start, np.argsort(unit, kind="stable").astype(np.int64)
 
 
 def _smallest(y, groups) -> int:
