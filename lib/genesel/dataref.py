@@ -26,6 +26,7 @@ without importing a reader.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -80,6 +81,41 @@ def file_sha256(path) -> str:
             _DIGESTS.clear()
         _DIGESTS[sig] = h.hexdigest()
     return _DIGESTS[sig]
+
+
+def content_of(value):
+    """What a file reference's data are, as a hashable value: the sha256 of the file and of its sample sheets (None
+    for a registered name, whose files the registry pins). The key of the in-process caches that take a reference
+    string (:func:`genesel.leaderboard.cells.load`, :func:`genesel.papers.common.load_task`): a file rewritten in
+    place (a label corrected, then the notebook's cells run again in the same kernel) is read again, not served as
+    it was, and so never computed under its new content's cache key from its old values."""
+    if not is_file_reference(value):
+        return None
+    ref = value if isinstance(value, DataRef) else DataRef.of(value)
+    return ref.digest, ref.sheet_digests
+
+
+def cached_by_content(maxsize: int):
+    """``functools.lru_cache(maxsize)`` whose key also holds :func:`content_of` of every file reference among the
+    arguments (a reference string, a DataRef or a path, alone or in a tuple of them): a cache of what was read from
+    a file serves it only while the file's bytes (and its sample sheets') are those it was read from. The cached
+    function's arguments must be hashable, as for ``lru_cache``; ``cache_clear`` clears it."""
+    def decorate(func):
+        @functools.lru_cache(maxsize=maxsize)
+        def cached(args, kwargs, contents):
+            return func(*args, **dict(kwargs))
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            values = (*args, *kwargs.values())
+            contents = tuple(tuple(content_of(x) for x in v) if isinstance(v, tuple) else content_of(v)
+                             for v in values)
+            return cached(args, tuple(sorted(kwargs.items())), contents)
+
+        wrapper.cache_clear = cached.cache_clear
+        return wrapper
+
+    return decorate
 
 
 def quote_value(text: str) -> str:

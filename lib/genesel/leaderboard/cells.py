@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -42,7 +41,7 @@ from genesel.datasets import load_dataset, recommended_preprocessing
 from genesel.experiments import NotApplicable, bootstrap_splits, grouped_inner_folds, nested_cv, single_thread
 from genesel.experiments.protocols import adapted_count
 from genesel.experiments.protocols import adapted_folds, class_sizes, smallest_class
-from genesel.dataref import is_file_reference
+from genesel.dataref import cached_by_content, is_file_reference
 from genesel.leaderboard.catalogue import method as _method
 from genesel.leaderboard.keys import cell_code
 from genesel.leaderboard.protocol import run_split
@@ -147,10 +146,11 @@ def _diaz_view(ds):
     return _per_sample(L), np.asarray(ds.y), ids
 
 
-@lru_cache(maxsize=16)
+@cached_by_content(maxsize=16)
 def load(dataset: str, view: str | None = None, max_genes: int | None = None) -> Task:
     """The data set (registry name, alias, or a user's file), optionally in a :data:`VIEWS` view or restricted to
-    its ``max_genes`` most variable genes, with its preprocessing; once per process."""
+    its ``max_genes`` most variable genes, with its preprocessing; once per process for each content of a user's
+    file (:func:`genesel.dataref.cached_by_content`: a file rewritten in place is read again)."""
     if view is not None:
         if view not in VIEWS:
             raise ValueError(f"unknown view {view!r}; choose from {list(VIEWS)} or None")

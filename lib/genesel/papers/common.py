@@ -11,11 +11,11 @@ from __future__ import annotations
 import warnings
 from contextlib import contextmanager
 from dataclasses import replace
-from functools import lru_cache
 
 import numpy as np
 
 from genesel import DegenerateModelWarning
+from genesel.dataref import cached_by_content
 from genesel.datasets import Dataset, load_dataset, recommended_preprocessing
 from genesel.preprocessing import LogTransform
 
@@ -33,9 +33,10 @@ def _variance_view(ds: Dataset, X: np.ndarray, scale: str) -> np.ndarray:
     raise ValueError(f"variance_scale must be one of {VARIANCE_SCALES}, got {scale!r}")
 
 
-@lru_cache(maxsize=16)
+@cached_by_content(maxsize=16)
 def load_task(dataset: str, max_genes: int | None = None, *, variance_scale: str = "recommended") -> Dataset:
-    """The data set as every paper module loads it, once per process: :func:`genesel.datasets.load_dataset`
+    """The data set as every paper module loads it, once per process (for each content of a user's file:
+    :func:`genesel.dataref.cached_by_content`): :func:`genesel.datasets.load_dataset`
     (``y`` in -1/+1, the predefined split where there is one), optionally restricted to ``max_genes`` genes.
 
     ``max_genes`` keeps the genes of largest variance over all samples (unsupervised; only quick modes use it, to

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import hashlib
 import warnings
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
 from genesel import DegenerateModelWarning
 from genesel.arom import L2AROM
+from genesel.dataref import cached_by_content
 from genesel.datasets import align_studies, display_name, recommended_preprocessing
 from genesel.experiments import random_splits, single_blas_thread
 from genesel.metrics import balanced_classification_rate
@@ -76,7 +76,7 @@ def study_name(name: str) -> str:
 # ----------------------------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
+@cached_by_content(maxsize=8)
 def _aligned(names: tuple) -> dict:
     out = align_studies([load_task(n) for n in names], min_shared=1)
     return {n: ds for n, ds in zip(names, out)}
@@ -162,7 +162,7 @@ def transfer_design(targets, sources, studies: dict) -> tuple[list, pd.DataFrame
 # ----------------------------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=16)
+@cached_by_content(maxsize=16)
 def _logged(name: str, studies: tuple) -> np.ndarray:
     """The study's values after the data set's stateless transformation (log of floored intensities, or nothing
     for data already on a log scale), computed once; standardisation is fitted later, on training parts only."""
@@ -175,7 +175,7 @@ def _standardise(X_fit, *others):
     return [st.transform(X_fit)] + [st.transform(X) for X in others]
 
 
-@lru_cache(maxsize=32)
+@cached_by_content(maxsize=32)
 def _source_order(source: str, studies: tuple) -> np.ndarray:
     ds = aligned_studies(studies)[source]
     (X,) = _standardise(_logged(source, studies))

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import time
 import warnings
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
 from genesel import stumps as ST
+from genesel.dataref import cached_by_content
 from genesel.datasets import gene_labels, gene_symbols, recommended_preprocessing
 from genesel.experiments import nested_cv, single_blas_thread, stratified_kfold
 from genesel.filters import SignalToNoiseSelector
@@ -229,7 +229,7 @@ GRIDS = {
 }
 
 
-@lru_cache(maxsize=8)
+@cached_by_content(maxsize=8)
 def _task(dataset: str):
     """(X, y in {-1,+1}, presort of X, classes, gene ids) of a data set (:func:`genesel.papers.common.load_task`),
     with the stump learners' presort, cached per process.
