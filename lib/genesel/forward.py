@@ -58,7 +58,7 @@ from numba import njit
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
-from genesel._core.resampling import check_groups, group_units
+from genesel._core.resampling import GroupSplitError, check_groups, group_units
 from genesel._core.smo import rho, warm_solve
 from genesel._core.validation import check_expression_data, to_pm1
 
@@ -273,13 +273,13 @@ def _check_logo(groups, y_idx, classes):
     labels, unit = np.unique(groups, return_inverse=True)
     unit = unit.ravel()
     if labels.size < 2:
-        raise ValueError(f"forward_path: leave-one-group-out needs at least 2 groups, got {labels.size}")
+        raise GroupSplitError(f"forward_path: leave-one-group-out needs at least 2 groups, got {labels.size}")
     counts = np.zeros((labels.size, classes.size), dtype=np.int64)
     np.add.at(counts, (unit, y_idx), 1)
     empty = np.argwhere(counts.sum(axis=0)[None, :] - counts == 0)
     if empty.size:
         g, c = (_plain(v) for v in (labels[empty[0, 0]], classes[empty[0, 1]]))
-        raise ValueError(f"forward_path: leaving out group {g!r} leaves no training sample of class {c!r} (no "
+        raise GroupSplitError(f"forward_path: leaving out group {g!r} leaves no training sample of class {c!r} (no "
                          "other group holds one); leave-one-group-out needs a sample of every class outside every "
                          "group")
 

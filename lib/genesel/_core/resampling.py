@@ -33,7 +33,8 @@ import warnings
 import numpy as np
 from sklearn.model_selection import StratifiedGroupKFold
 
-__all__ = ["resampling_masks", "resolve_folds", "adapted_count", "check_groups", "group_units", "AUTO_FOLDS"]
+__all__ = ["resampling_masks", "resolve_folds", "adapted_count", "check_groups", "group_units", "class_sizes",
+           "smallest_class", "GroupSplitError", "AUTO_FOLDS"]
 
 #: the number of folds of ``n_folds="auto"`` where every class is large enough (Tan 2006 uses 10 throughout)
 AUTO_FOLDS = 10
@@ -82,12 +83,30 @@ def group_units(groups, n):
     return start, np.argsort(unit, kind="stable").astype(np.int64)
 
 
-def _smallest(y, groups) -> int:
-    """The size of the smallest class of ``y``: samples, or with ``groups`` the groups holding a member of it."""
-    classes = np.unique(y)
-    if groups is None:
-        return int(min(np.sum(y == c) for c in classes))
-    return int(min(np.unique(groups[y == c]).size for c in classes))
+class GroupSplitError(ValueError):
+    """Whole groups cannot be dealt so that every part of a resampling keeps a sample of every class (groups of
+    uneven sizes or classes in a small study): raised by :func:`resampling_masks` and by the leave-one-group-out of
+    :func:`genesel.forward.forward_path`, so that a protocol can tell it from other errors."""
+
+
+def class_sizes(y, groups=None) -> dict:
+    """{class: size} of a training part: its samples of each class, or, with ``groups``, the number of groups
+    holding a member of the class (what a split that keeps groups together can deal out)."""
+    y = np.asarray(y)
+    g = None if groups is None else np.asarray(groups)
+    if g is not None and g.shape != y.shape:
+        raise ValueError(f"groups must hold one label per sample ({y.size}), got shape {g.shape}")
+    out = {}
+    for c in np.unique(y):
+        key = c.item() if hasattr(c, "item") else c
+        out[key] = int(np.sum(y == c)) if g is None else int(np.unique(g[y == c]).size)
+    return out
+
+
+def smallest_class(y, groups=None) -> int:
+    """The size of the smallest class (:func:`class_sizes`); 0 for an empty part."""
+    sizes = class_sizes(y, groups)
+    return min(sizes.values()) if sizes else 0
 
 
 def resolve_folds(who, n_folds, y_pm1, *, extra="", groups=None):
@@ -97,7 +116,7 @@ def resolve_folds(who, n_folds, y_pm1, *, extra="", groups=None):
     ``who`` and the remedy. ``y_pm1``: the labels ({-1, +1}, or any labels of two or more classes). With ``groups``
     (:func:`check_groups`) the classes are counted in groups (module docstring)."""
     y_pm1 = np.asarray(y_pm1)
-    n_min = _smallest(y_pm1, groups)
+    n_min = smallest_class(y_pm1, groups)
     unit = "sample(s)" if groups is None else "group(s)"
     if isinstance(n_folds, str):  # "auto"
         if n_min < 2:
@@ -133,7 +152,7 @@ def resampling_masks(y_pm1, n_folds, n_repeats, rng, groups=None):
                     keep = np.ones(n, dtype=bool)
                     keep[te] = False
                     if np.unique(y_pm1[keep]).size < classes.size:
-                        raise ValueError(f"grouped {n_folds}-fold split: a training part misses a class (whole "
+                        raise GroupSplitError(f"grouped {n_folds}-fold split: a training part misses a class (whole "
                                          "groups could not be dealt so that every class stays in every training "
                                          "part); use fewer folds")
                     masks.append(keep)

@@ -29,11 +29,11 @@ import warnings
 
 import numpy as np
 
-from genesel._core.resampling import adapted_count
+from genesel._core.resampling import GroupSplitError, adapted_count, class_sizes, smallest_class
 
 __all__ = ["predefined_split", "random_splits", "permuted_training_orders", "leave_one_out", "stratified_kfold",
            "repeated_stratified_kfold", "nested_cv", "repeated_nested_cv", "make_splits", "class_sizes",
-           "smallest_class", "adapted_folds", "adapted_count", "NotApplicable"]
+           "smallest_class", "adapted_folds", "adapted_count", "NotApplicable", "GroupSplitError"]
 
 
 class NotApplicable(ValueError):
@@ -62,24 +62,6 @@ def _groups(groups, n: int):
     if g.shape != (n,):
         raise ValueError(f"groups must hold one label per sample ({n}), got shape {g.shape}")
     return g
-
-
-def class_sizes(y, groups=None) -> dict:
-    """{class: size} of a training part: its samples of each class, or, with ``groups``, the number of groups
-    holding a member of the class (what a split that keeps groups together can deal out)."""
-    y = np.asarray(y)
-    g = _groups(groups, y.size)
-    out = {}
-    for c in np.unique(y):
-        key = c.item() if hasattr(c, "item") else c
-        out[key] = int(np.sum(y == c)) if g is None else int(np.unique(g[y == c]).size)
-    return out
-
-
-def smallest_class(y, groups=None) -> int:
-    """The size of the smallest class (:func:`class_sizes`); 0 for an empty part."""
-    sizes = class_sizes(y, groups)
-    return min(sizes.values()) if sizes else 0
 
 
 def adapted_folds(requested: int, y, groups=None, *, who: str = "inner folds") -> int:

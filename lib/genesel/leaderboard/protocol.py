@@ -52,7 +52,7 @@ from sklearn.feature_selection import VarianceThreshold
 from sklearn.pipeline import Pipeline
 
 from genesel.experiments.protocols import adapted_count
-from genesel.experiments.protocols import NotApplicable, smallest_class
+from genesel.experiments.protocols import GroupSplitError, NotApplicable, smallest_class
 from genesel.leaderboard.catalogue import SIZES, Method
 
 __all__ = ["preprocessing", "prepare", "candidate_sizes", "inner_table", "choose", "run_split", "ALL", "Adaptation",
@@ -206,7 +206,7 @@ class Adaptation:
             return est.fit(X, y, **params)
         except ValueError as exc:
             unit = "group(s)" if params else "sample(s)"
-            if params and "group" in str(exc):
+            if params and isinstance(exc, GroupSplitError):
                 # whole groups could not be dealt so that every internal part keeps every class (groups of uneven
                 # sizes): the method cannot keep this study's groups together at this size
                 raise NotApplicable(f"{self.who or type(est).__name__} cannot keep the groups of this training part "

@@ -619,17 +619,20 @@ def short_training_part(ds, parts, need: int = 2, by_group: bool = False):
     ``ds`` (a Dataset), as ``(name, class, count there, count in all)``; None when every part holds enough. What a
     notebook's set-up checks before its grid, so a study too small for a protocol is refused by name. ``by_group``:
     on a grouped study count the groups holding a member of the class (a leave-one-group-out's need)."""
+    from genesel.experiments.protocols import class_sizes
+
     y = np.asarray(ds.y)
     g = np.asarray(ds.groups) if by_group and getattr(ds, "groups", None) is not None else None
 
-    def count(rows, c):
+    def count(rows):
         rows = np.asarray(rows)
-        return int(np.sum(y[rows] == c)) if g is None else int(np.unique(g[rows][y[rows] == c]).size)
+        sizes = class_sizes(y[rows], None if g is None else g[rows])
+        return np.array([sizes.get(c.item() if hasattr(c, "item") else c, 0) for c in names])
 
     names = np.unique(y)
-    total = np.array([count(np.arange(y.size), c) for c in names])
+    total = count(np.arange(y.size))
     for where, part in parts:
-        counts = np.array([count(part, c) for c in names])
+        counts = count(part)
         if counts.min() < need:
             i = int(np.argmin(counts))
             cls = ds.classes[i] if len(ds.classes) == names.size else names[i]
