@@ -59,7 +59,7 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
 from genesel._core.resampling import GroupSplitError, check_groups, group_units
-from genesel._core.smo import rho, warm_solve
+from genesel._core.smo import rho, unfinished_solve, warm_solve
 from genesel._core.validation import check_expression_data, to_pm1
 
 __all__ = ["ForwardPath", "forward_path", "optimal_sizes"]
@@ -306,6 +306,15 @@ def _refit_loo(estimator, X, y, g, unit_start, unit_members, score):
     return out
 
 
+def _unfinished_message(worst, tol):
+    """The warning of a forward path with an unfinished SMO solve (``worst``: the largest final gap)."""
+    if np.isinf(worst):  # hard margin on a prefix whose training samples no hyperplane separates
+        return (f"forward_path: on some prefixes {unfinished_solve(worst, tol)}, so their decisions rest on unfinished "
+                "solves; raise max_iter or lower C")
+    return (f"forward_path: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={tol}); raise max_iter or "
+            "lower C")
+
+
 def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=True, estimator="svm", C=1.0,
                  tol=1e-6, max_iter=None, groups=None):
     """Score every prefix ``order[:k]``, k = 1..max_genes, by test and/or LOO accuracy (thesis §4.2).
@@ -407,8 +416,7 @@ def forward_path(X, y, order, *, X_test=None, y_test=None, max_genes=None, loo=T
         test_dec, loo_dec, worst = _svm_forward(Xt, y_pm1.astype(np.float64), Tt, float(C), float(tol), mi,
                                                 bool(loo), unit_start, unit_members)
         if worst >= tol:
-            warnings.warn(f"forward_path: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={tol}); "
-                          "raise max_iter or lower C", ConvergenceWarning, stacklevel=2)
+            warnings.warn(_unfinished_message(worst, tol), ConvergenceWarning, stacklevel=2)
     else:
         test_dec = np.zeros((K, m))
         loo_dec = np.zeros((K, n))
@@ -486,8 +494,7 @@ def _forward_path_multiclass(X, y, order, *, X_test, y_test, max_genes, loo, est
             td, ld, w = _svm_forward(Xt, yc, Tt, float(C), float(tol), mi, bool(loo), unit_start, unit_members)
             test_dec[:, :, c], loo_dec[:, :, c], worst = td, ld, max(worst, w)
         if worst >= tol:
-            warnings.warn(f"forward_path: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={tol}); "
-                          "raise max_iter or lower C", ConvergenceWarning, stacklevel=3)
+            warnings.warn(_unfinished_message(worst, tol), ConvergenceWarning, stacklevel=3)
     else:
         for k in range(K):
             g = order[: k + 1]

@@ -86,6 +86,7 @@ from sklearn.utils import check_random_state
 from genesel._core.gram import gram_rows
 from genesel._core.linalg import cholesky, forward_solve
 from genesel._core.newton import chol_downdate, newton_smo
+from genesel._core.smo import unfinished_solve
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, StrOptions, integer
 from genesel._core.resampling import check_groups, resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
@@ -787,7 +788,7 @@ def svm_forward_path(who, C, units, y, order, *, max_genes=None, tol=1e-6, group
     for w in caught:
         msg = str(w.message)
         if cause and issubclass(w.category, ConvergenceWarning):  # no max_iter helps a hard margin that cannot separate
-            msg = f"{who} (forward selection): {msg.removesuffix('; raise max_iter or lower C')}{cause}"
+            msg = f"{who} (forward selection): some SMO solves stopped unfinished{cause}"
         warnings.warn_explicit(msg, w.category, w.filename, w.lineno)
     return path
 
@@ -917,8 +918,9 @@ class MSVMRFE(SelectorBase):
             # with C effectively infinite (hard margin) on data that are not separable, no max_iter converges: the
             # message names that cause and its remedy instead of "raise max_iter"
             cause = _hard_margin_cause(self.C, C_s, kmax, e)
-            warnings.warn(f"MSVMRFE: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={self.tol})"
-                          + (cause if cause else "; raise max_iter or lower C"), ConvergenceWarning, stacklevel=2)
+            what = (f"MSVMRFE: in an SMO solve {unfinished_solve(worst, self.tol)}" if np.isinf(worst) else
+                    f"MSVMRFE: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={self.tol})")
+            warnings.warn(what + (cause if cause else "; raise max_iter or lower C"), ConvergenceWarning, stacklevel=2)
         surv = final_rows[np.argsort(-final_crit, kind="stable")]
         self.feature_order_ = np.concatenate([surv, eliminated[::-1]]).astype(np.int64)
         self.ranking_ = np.empty(d, dtype=np.int64)

@@ -64,7 +64,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.gram import add_gram_rows, gram_rows, linear_gram
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP
 from genesel._core.selector import SelectorBase
-from genesel._core.smo import newton_step, restore_equality, rho, smo
+from genesel._core.smo import newton_step, restore_equality, rho, smo, unfinished_solve
 from genesel._core.units import far_offset_centre, in_x_units, negligible_C_message, scale_pow2, unit_row_exponent
 from genesel._core.multiclass import check_classifier_fit, ovr_signs
 from genesel.svm import LinearSVM
@@ -646,12 +646,16 @@ class SVMRFE(SelectorBase):
     estimator_ : LinearSVM fitted on the selected genes (warm-started from the last stage, so no extra work).
     coef_ : (1, n_features_) weights of ``estimator_``.
     n_iter_ : total SMO iterations;  stage_n_iter_ : per stage.
+    stage_converged_ : (n_stages + 1,) bool, whether each stage's SVM reached ``tol``: False where its solve stopped at
+        ``max_iter`` or, with ``C=inf``, where the training samples proved not separable on that stage's genes
+        (the hard-margin dual unbounded, :func:`genesel._core.smo.separation_refuted`).
     n_weight_evaluations_ : gene weights computed (each x_g . (a * y) per machine; every gene at every stage would
         be d (d + 1) / 2 with one gene per step);  n_anchor_refreshes_ : distances between two dual points computed
         for the lazy argmin (each as costly as one weight).
     classes_ : the labels. With K > 2 classes every per-machine array gains a class axis: ``stage_alpha_``
-        (n_stages + 1, K, n_samples), ``stage_intercept_`` and ``stage_n_iter_`` (n_stages + 1, K), ``coef_``
-        (K, n_features_), ``intercept_`` (K,), and :meth:`decision_function_path` gives (n_stages + 1, n_samples, K).
+        (n_stages + 1, K, n_samples), ``stage_intercept_``, ``stage_n_iter_`` and ``stage_converged_``
+        (n_stages + 1, K), ``coef_`` (K, n_features_), ``intercept_`` (K,), and :meth:`decision_function_path` gives
+        (n_stages + 1, n_samples, K).
 
     Examples
     --------
@@ -713,10 +717,21 @@ class SVMRFE(SelectorBase):
         eliminated, final_rows, final_w, alphas, rhos, n_iters, gaps, n_dots, n_anchor = _rfe_path(
             Xt, yf, C_scaled, float(self.tol), int(max_iter), schedule
         )
-        if np.any(gaps >= self.tol):
+        per_stage = gaps.reshape(gaps.shape[0], -1)  # (stages, machines)
+        capped = (per_stage >= self.tol) & np.isfinite(per_stage)
+        unbounded = np.isinf(per_stage)  # hard margin: the solve stopped where the dual proved unbounded
+        if np.any(capped):
             warnings.warn(
-                f"SVM-RFE: SMO hit max_iter at {int(np.sum(gaps >= self.tol))} stage(s) (largest KKT gap "
-                f"{gaps.max():.3g} > tol={self.tol}); increase max_iter or use a finite C",
+                f"SVM-RFE: SMO hit max_iter at {int(np.sum(np.any(capped, axis=1)))} stage(s) (largest KKT gap "
+                f"{per_stage[capped].max():.3g} > tol={self.tol}); increase max_iter or use a finite C",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        if np.any(unbounded):
+            warnings.warn(
+                f"SVM-RFE: at {int(np.sum(np.any(unbounded, axis=1)))} stage(s) (the last, with the fewest genes) "
+                f"{unfinished_solve(np.inf, self.tol)}, so the hard-margin SVM does not exist there and the order of "
+                "those genes rests on unfinished solves; use a finite C",
                 ConvergenceWarning,
                 stacklevel=2,
             )
@@ -754,6 +769,7 @@ class SVMRFE(SelectorBase):
                     continue
                 self.stage_intercept_[s] -= float(linear_gram((alphas[s] * yf)[None, :], Xs[:, g].T)[0] @ shift[g])
         self.stage_n_iter_ = n_iters
+        self.stage_converged_ = gaps < self.tol
         self.n_weight_evaluations_ = int(n_dots)
         self.n_anchor_refreshes_ = int(n_anchor)
         self.n_iter_ = int(n_iters.sum())

@@ -34,7 +34,8 @@ binary SVM exactly as before (one machine, bit for bit). The binary SVMs have no
 multi-class forms.
 
 ``C=np.inf`` gives the hard-margin SVM (only meaningful on separable data, which n << d microarray data nearly
-always are; on non-separable data the dual is unbounded and SMO stops at ``max_iter`` with a warning). The Gram
+always are; on non-separable data the dual is unbounded, and SMO stops as soon as its iterate proves that no
+hyperplane separates the classes, :func:`genesel._core.smo.separation_refuted`, with a warning naming it). The Gram
 products are computed by a small numba kernel rather than BLAS: on these tiny matrices OpenBLAS threads only
 add overhead and stall badly when the machine is loaded.
 """
@@ -48,7 +49,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.base import BinaryClassifier
 from genesel._core.gram import gram, linear_gram
 from genesel._core.params import POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, StrOptions, integer, real
-from genesel._core.smo import dual_objective, kkt_violation
+from genesel._core.smo import dual_objective, kkt_violation, unfinished_solve
 from genesel._core.smo import solve_dual as solve_svm_dual
 from genesel._core.units import (OFFSET_RATIO, far_offset_centre, in_x_units, log10_scale, log_scale_str,
                                  negligible_C_message, offset_message, offset_ratio, scale_pow2, unit_row_exponent)
@@ -132,8 +133,10 @@ class _DualSVMBase(BinaryClassifier):
             from sklearn.exceptions import ConvergenceWarning
 
             warnings.warn(
-                f"SMO{what} stopped after {res['n_iter']} iterations with KKT gap {res['gap']:.3g} > tol={self.tol}; "
-                "increase max_iter (or use a finite C on non-separable data)",
+                (f"SMO{what} stopped after {res['n_iter']} iterations: {unfinished_solve(res['gap'], self.tol)}; use "
+                 "a finite C" if np.isinf(res["gap"]) else
+                 f"SMO{what} stopped after {res['n_iter']} iterations with KKT gap {res['gap']:.3g} > tol={self.tol}; "
+                 "increase max_iter (or use a finite C on non-separable data)"),
                 ConvergenceWarning,
                 stacklevel=4,
             )

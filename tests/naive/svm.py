@@ -15,6 +15,17 @@ def gradient(K, y, alpha):
     return Q @ alpha - 1.0
 
 
+def separation_refuted(K, y, alpha, floor=1e-6):
+    """Hard margin: ||w(a)|| / sum(a) bounds every separating hyperplane's margin (Cauchy-Schwarz on
+    sum_i a_i y_i (w*.x_i + b*) >= sum_i a_i); below ``floor`` times the largest distance of a sample from the
+    samples' mean, no hyperplane separates by more (written from the bound, with K centred as a matrix)."""
+    n = K.shape[0]
+    J = np.eye(n) - 1.0 / n
+    spread = np.sqrt(np.max(np.diag(J @ K @ J)))
+    c = alpha * y
+    return alpha.sum() > 0 and np.sqrt(max(c @ K @ c, 0.0)) < floor * spread * alpha.sum()
+
+
 def smo(K, y, C, alpha, tol, max_iter):
     """SMO with WSS2 (Fan, Chen & Lin 2005, Algorithm 1 + WSS 2), written from the paper with numpy masks.
 
@@ -33,6 +44,8 @@ def smo(K, y, C, alpha, tol, max_iter):
         gap = m - M
         if not up.any() or not low.any() or gap < tol or n_iter >= max_iter:
             return alpha, G, n_iter, gap
+        if np.isinf(C) and n_iter > 0 and n_iter % 256 == 0 and separation_refuted(K, y, alpha):
+            return alpha, G, n_iter, np.inf
         # i: the last index attaining the maximum (numba kernel scans with >=)
         i = np.flatnonzero(up & (mvals == m))[-1]
         best, j = np.inf, -1

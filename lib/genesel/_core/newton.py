@@ -25,7 +25,8 @@ import numpy as np
 from numba import njit
 
 from genesel._core.linalg import chol_rank1
-from genesel._core.smo import _PIVOT, box_step, free_cholesky, free_set, kkt_solve, smo, take_step
+from genesel._core.smo import (_CHECK_EVERY, _PIVOT, box_step, centred_spread2, free_cholesky, free_set, kkt_solve,
+                               separation_refuted, smo, take_step)
 
 __all__ = ["free_set", "free_cholesky", "chol_downdate", "newton_solve", "newton_smo"]
 
@@ -77,12 +78,17 @@ def newton_smo(K, y, C, alpha, G, tol, max_iter, F, L, m_factor, chunk):
     ``F[:m_factor]`` with factor ``L`` is a carried Cholesky factor of Q_FF (``m_factor`` < 0: none): it is used
     when the current free set equals F[:m_factor], and refactored otherwise. After each SMO chunk of ``chunk``
     iterations that did not converge, a Newton step on the new free set is tried. On return F, L hold the factor of
-    the last free set a Newton step was attempted on (or ``m_factor`` is -1). Returns (n_iter, gap, m_factor).
+    the last free set a Newton step was attempted on (or ``m_factor`` is -1). Returns (n_iter, gap, m_factor); with
+    ``C = inf`` the gap is ``inf`` when the classes proved not separable (:func:`genesel._core.smo.separation_refuted`,
+    tested every 256 iterations over the chunks).
     """
     n = K.shape[0]
     Fc = np.empty(n, dtype=np.int64)
     total = 0
     gap = np.inf
+    hard = C == np.inf
+    spread2 = -1.0
+    next_check = _CHECK_EVERY
     while True:
         m = free_set(alpha, C, Fc)
         if m > 0:
@@ -103,3 +109,9 @@ def newton_smo(K, y, C, alpha, G, tol, max_iter, F, L, m_factor, chunk):
         total += it
         if gap < tol or total >= max_iter or it < budget:
             return total, gap, m_factor
+        if hard and total >= next_check:  # the chunks are shorter than smo's own test interval: test here
+            next_check = total + _CHECK_EVERY
+            if spread2 < 0.0:
+                spread2 = centred_spread2(K)
+            if separation_refuted(y, alpha, G, spread2):
+                return total, np.inf, m_factor

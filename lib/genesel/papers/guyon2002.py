@@ -79,8 +79,9 @@ SQUASH = ("none", "tanh", "arctan")
 MAX_LOO_SAMPLES = 300
 
 _DUDOIT = dict(floor=100.0, ceiling=16000.0, ratio=5.0, difference=500.0)
-# SMO cap at C=inf. Non-separable stages run into it (and are reported as such, not used); separable stages near
-# the separability boundary can need close to a million iterations on colon (measured), so the cap is well above.
+# SMO cap at C=inf. Separable stages near the separability boundary can need close to a million iterations on colon
+# (measured), so the cap is well above; non-separable stages stop long before it, where their samples proved not
+# separable (genesel._core.smo.separation_refuted), and are reported as such, not used.
 _HARD_MARGIN_MAX_ITER = 3_000_000
 
 
@@ -283,8 +284,9 @@ def _rank_genes(method, X, y, C, step):
 
 def _converged_down_to(sel):
     """Smallest subset size such that every SVM-RFE stage on that many genes or more reached the SMO tolerance
-    (the hard-margin stages on non-separable subsets never do)."""
-    capped = np.flatnonzero(sel.stage_n_iter_ >= _HARD_MARGIN_MAX_ITER)
+    (the hard-margin stages on non-separable subsets never do: their solves stop where the samples proved not
+    separable, or at the cap)."""
+    capped = np.flatnonzero(~sel.stage_converged_)
     return 0 if capped.size == 0 else int(sel.subset_sizes_[capped[0]]) + 1
 
 
