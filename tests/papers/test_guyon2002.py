@@ -136,6 +136,23 @@ def test_linear_separability_against_closed_forms():
     assert linearly_separable(rng.normal(size=(5, 9)), [1, -1, 1, -1, 1])  # more genes than samples
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_separability_of_the_nested_sizes_equals_one_program_per_size(seed):
+    """The cells decide separability from the smallest size up and take every larger size as separable: the same
+    verdicts as a linear program (or rank test) for every size, on rankings whose small sizes are not separable."""
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(40) % 2 == 0, 1, -1)
+    X = rng.normal(size=(40, 300))
+    X[:, :4] += 0.7 * y[:, None]
+    sel = SVMRFE(n_features_to_select=1, step="halving", C=1.0).fit(X, y)
+    sizes = G._sizes(X.shape[1], None)
+    got = G._hard_margin_statuses(math.inf, X, y, sel, sizes, converged_from=3)
+    brute = {int(k): (linearly_separable(X[:, sel.subset(int(k))], y), int(k) >= 3) for k in sizes}
+    assert got == brute
+    assert not brute[1][0] and brute[sizes[0]][0]  # both verdicts occur
+    assert G._hard_margin_statuses(1.0, X, y, sel, sizes, 3) == {int(k): (True, True) for k in sizes}
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # the protocol cells on a synthetic problem
 # ----------------------------------------------------------------------------------------------------------------

@@ -290,11 +290,19 @@ def _converged_down_to(sel):
     return 0 if capped.size == 0 else int(sel.subset_sizes_[capped[0]]) + 1
 
 
-def _hard_margin_status(C, X, y, size, converged_from):
-    """(separable, converged) for a subset of ``size`` genes (columns of X): both True unless C = inf."""
+def _hard_margin_statuses(C, X, y, sel, sizes, converged_from):
+    """{size: (separable, converged)} for the nested subsets ``sel.subset(size)`` of the columns of X: all True
+    unless C = inf. Separability only grows with the genes (a plane on a subset is one on any superset, with weight 0
+    on the rest), so the sizes are checked from the smallest up and every size above the first separable one is
+    separable without a linear program (on a 100 x 20,000 study: 3 of 16 programs, not the rank of 49 x 20,000
+    matrices for every size and fold)."""
     if C is None or not math.isinf(C):
-        return True, True
-    return linearly_separable(X, y), size >= converged_from
+        return {int(size): (True, True) for size in sizes}
+    out, separable = {}, False
+    for size in sorted(int(s) for s in sizes):
+        separable = separable or linearly_separable(X[:, sel.subset(size)], y)
+        out[size] = (separable, size >= converged_from)
+    return out
 
 
 def _check_C(method, C, step):
@@ -342,11 +350,12 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
     sel, make_clf = _rank_genes(method, Xtr, ytr, C, step)
     conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
     rows = []
+    status = _hard_margin_statuses(C, Xtr, ytr, sel, _sizes(Xtr.shape[1], max_size), conv_from)
     for size in _sizes(Xtr.shape[1], max_size):
         g = sel.subset(size)
         row = {"n_genes": int(size), "all_genes": bool(size == Xtr.shape[1]), "n_train": int(tr.size),
                "n_test": 0 if te is None else int(te.size)}
-        sep, conv = _hard_margin_status(C, Xtr[:, g], ytr, size, conv_from)
+        sep, conv = status[int(size)]
         row["separable"], row["converged"] = bool(sep), bool(conv)
         if sep and conv:
             # fits (leave-one-out and the final one) whose optimum is a constant, one-class predictor: e.g. the
@@ -426,8 +435,9 @@ def guyon2002_loo_folds(dataset, method, C=100.0, step="halving", split="predefi
                 with warnings.catch_warnings():  # a constant weighted vote is scored for what it predicts
                     warnings.simplefilter("ignore", DegenerateModelWarning)
                     outs[size] = make_clf().fit(Xa[:, g], ya).decision_function(Xb[:, g])
+        status = _hard_margin_statuses(C, Xa, ya, sel, sizes, conv_from)
         for size in sizes:
-            sep, conv = _hard_margin_status(C, Xa[:, sel.subset(size)], ya, size, conv_from)
+            sep, conv = status[int(size)]
             for j, yj in enumerate(yb):  # one row per held-out sample (a group holds several)
                 rows.append({"fold": fold, "n_genes": int(size), "all_genes": bool(size == Xa.shape[1]),
                              "y": int(yj), "output": float(outs[size][j]) if sep and conv else np.nan,
