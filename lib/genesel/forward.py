@@ -59,7 +59,7 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
 from genesel._core.resampling import GroupSplitError, check_groups, group_units
-from genesel._core.smo import rho, unfinished_solve, warm_solve
+from genesel._core.smo import UNBOUNDED_DUAL, rho, warm_solve
 from genesel._core.validation import check_expression_data, to_pm1
 
 __all__ = ["ForwardPath", "forward_path", "optimal_sizes"]
@@ -309,8 +309,8 @@ def _refit_loo(estimator, X, y, g, unit_start, unit_members, score):
 def _unfinished_message(worst, tol):
     """The warning of a forward path with an unfinished SMO solve (``worst``: the largest final gap)."""
     if np.isinf(worst):  # hard margin on a prefix whose training samples no hyperplane separates
-        return (f"forward_path: on some prefixes {unfinished_solve(worst, tol)}, so their decisions rest on unfinished "
-                "solves; raise max_iter or lower C")
+        return (f"forward_path: on some prefixes {UNBOUNDED_DUAL}, so their decisions rest on unfinished solves "
+                "(no max_iter helps); use a finite C")
     return (f"forward_path: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={tol}); raise max_iter or "
             "lower C")
 

@@ -86,10 +86,10 @@ from sklearn.utils import check_random_state
 from genesel._core.gram import gram_rows
 from genesel._core.linalg import cholesky, forward_solve
 from genesel._core.newton import chol_downdate, newton_smo
-from genesel._core.smo import unfinished_solve
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP, StrOptions, integer
 from genesel._core.resampling import check_groups, resampling_masks, resolve_folds
 from genesel._core.selector import SelectorBase
+from genesel._core.smo import UNBOUNDED_DUAL
 from genesel._core.threads import blas_threads_for
 from genesel._core.units import in_x_units, log_scale_str, negligible_C_message, scale_pow2, unit_row_exponent
 from genesel._core.multiclass import check_classifier_fit, ovr_signs
@@ -918,7 +918,7 @@ class MSVMRFE(SelectorBase):
             # with C effectively infinite (hard margin) on data that are not separable, no max_iter converges: the
             # message names that cause and its remedy instead of "raise max_iter"
             cause = _hard_margin_cause(self.C, C_s, kmax, e)
-            what = (f"MSVMRFE: in an SMO solve {unfinished_solve(worst, self.tol)}" if np.isinf(worst) else
+            what = (f"MSVMRFE: in an SMO solve {UNBOUNDED_DUAL}" if np.isinf(worst) else
                     f"MSVMRFE: an SMO solve stopped at max_iter (KKT gap {worst:.3g} > tol={self.tol})")
             warnings.warn(what + (cause if cause else "; raise max_iter or lower C"), ConvergenceWarning, stacklevel=2)
         surv = final_rows[np.argsort(-final_crit, kind="stable")]

@@ -64,7 +64,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.gram import add_gram_rows, gram_rows, linear_gram
 from genesel._core.params import N_FEATURES, POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, STEP
 from genesel._core.selector import SelectorBase
-from genesel._core.smo import newton_step, restore_equality, rho, smo, unfinished_solve
+from genesel._core.smo import UNBOUNDED_DUAL, newton_step, restore_equality, rho, smo
 from genesel._core.units import far_offset_centre, in_x_units, negligible_C_message, scale_pow2, unit_row_exponent
 from genesel._core.multiclass import check_classifier_fit, ovr_signs
 from genesel.svm import LinearSVM
@@ -730,7 +730,7 @@ class SVMRFE(SelectorBase):
         if np.any(unbounded):
             warnings.warn(
                 f"SVM-RFE: at {int(np.sum(np.any(unbounded, axis=1)))} stage(s) (the last, with the fewest genes) "
-                f"{unfinished_solve(np.inf, self.tol)}, so the hard-margin SVM does not exist there and the order of "
+                f"{UNBOUNDED_DUAL}, so the hard-margin SVM does not exist there and the order of "
                 "those genes rests on unfinished solves; use a finite C",
                 ConvergenceWarning,
                 stacklevel=2,

@@ -49,7 +49,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from genesel._core.base import BinaryClassifier
 from genesel._core.gram import gram, linear_gram
 from genesel._core.params import POSITIVE, POSITIVE_INT, POSITIVE_OR_INF, StrOptions, integer, real
-from genesel._core.smo import dual_objective, kkt_violation, unfinished_solve
+from genesel._core.smo import UNBOUNDED_DUAL, dual_objective, kkt_violation
 from genesel._core.smo import solve_dual as solve_svm_dual
 from genesel._core.units import (OFFSET_RATIO, far_offset_centre, in_x_units, log10_scale, log_scale_str,
                                  negligible_C_message, offset_message, offset_ratio, scale_pow2, unit_row_exponent)
@@ -133,7 +133,7 @@ class _DualSVMBase(BinaryClassifier):
             from sklearn.exceptions import ConvergenceWarning
 
             warnings.warn(
-                (f"SMO{what} stopped after {res['n_iter']} iterations: {unfinished_solve(res['gap'], self.tol)}; use "
+                (f"SMO{what} stopped after {res['n_iter']} iterations: {UNBOUNDED_DUAL}; use "
                  "a finite C" if np.isinf(res["gap"]) else
                  f"SMO{what} stopped after {res['n_iter']} iterations with KKT gap {res['gap']:.3g} > tol={self.tol}; "
                  "increase max_iter (or use a finite C on non-separable data)"),

@@ -31,7 +31,7 @@ from numba import njit
 
 from genesel._core.linalg import chol_solve, cholesky
 
-__all__ = ["gradient", "smo", "centred_spread2", "separation_refuted", "MARGIN_FLOOR", "unfinished_solve",
+__all__ = ["gradient", "smo", "centred_spread2", "separation_refuted", "MARGIN_FLOOR", "UNBOUNDED_DUAL",
            "rho", "free_set", "free_cholesky", "kkt_solve", "box_step", "take_step",
            "newton_step", "warm_solve", "solve_dual", "dual_objective", "kkt_violation", "as_pm1_float"]
 
@@ -377,13 +377,9 @@ def warm_solve(K, y, C, alpha, polish, tol, max_iter):
     return G, it, gap
 
 
-def unfinished_solve(gap, tol) -> str:
-    """Why a solve returned with ``gap >= tol``, for a warning: the hard-margin dual proved unbounded (``gap`` inf,
-    :func:`smo`) or the iteration cap."""
-    if np.isinf(gap):
-        return ("the hard-margin dual is unbounded: no hyperplane separates the training classes (none with a margin "
-                f"above {MARGIN_FLOOR:g} of the samples' spread)")
-    return f"stopped at max_iter (KKT gap {gap:.3g} > tol={tol:g})"
+#: The cause a warning names where a solve returned the gap ``inf`` (:func:`smo`).
+UNBOUNDED_DUAL = ("the hard-margin dual is unbounded: no hyperplane separates the training classes (none with a "
+                  f"margin above {MARGIN_FLOOR:g} of the samples' spread)")
 
 
 def as_pm1_float(y):
