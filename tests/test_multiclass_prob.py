@@ -113,6 +113,41 @@ def test_mc_evidence_gradient_against_finite_differences(C, v1, v2, ard):
     np.testing.assert_allclose(grad, fd, rtol=1e-5, atol=1e-7)
 
 
+@pytest.mark.parametrize("C,spread", [(3, 1.0), (4, 12.0)])  # spread 12: class probabilities down to ~1e-10
+def test_mc_factors_are_the_dense_inverses(C, spread):
+    """E_c = D_c½ (I + D_c½ K D_c½)⁻¹ D_c½ is (K + D_c⁻¹)⁻¹ when every π_ic > 0 (R&W §3.5), exactly symmetric; L_c
+    and the factor of Σ_c E_c reproduce their matrices. Against numpy's dense inverse and products."""
+    X, _, lay, theta = _state(n=25, d=4, C=C, seed=20 + C)
+    K, _, _ = gp._kernel(theta, lay, X)
+    F = np.random.default_rng(C).normal(scale=spread, size=(K.shape[0], C))
+    _, P = gp._softmax(F)
+    Ls, Es, Msum = gp._mc_factors(K, P)
+    for c in range(C):
+        sd = np.sqrt(P[:, c])
+        np.testing.assert_allclose(Ls[c] @ Ls[c].T, np.eye(K.shape[0]) + sd[:, None] * K * sd[None, :],
+                                   rtol=1e-12, atol=1e-13)
+        assert np.array_equal(Es[c], Es[c].T)
+        dense = np.linalg.inv(K + np.diag(1.0 / P[:, c]))
+        np.testing.assert_allclose(Es[c], dense, rtol=1e-8, atol=1e-12 * np.abs(dense).max())
+    np.testing.assert_allclose(Msum @ Msum.T, np.sum(Es, axis=0), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("C", [3, 4])
+def test_mc_gradient_matrix_against_finite_differences_in_random_directions(C):
+    """d log q / dK = M along arbitrary symmetric perturbations of the shared K (not only the hyper-parameters'
+    directions): Σ_ij M_ij Δ_ij against central differences of the evidence at K ± hΔ."""
+    X, Y, lay, theta = _state(n=14, d=3, C=C, seed=30 + C)
+    K, _, _ = gp._kernel(theta, lay, X)
+    _, M, _ = gp._mc_laplace(K, Y, True)
+    rng = np.random.default_rng(C)
+    h = 1e-5
+    for _ in range(4):
+        A = rng.normal(size=K.shape)
+        D = 0.1 * (A + A.T)
+        fd = (gp._mc_laplace(K + h * D, Y, False)[0] - gp._mc_laplace(K - h * D, Y, False)[0]) / (2 * h)
+        assert np.sum(M * D) == pytest.approx(fd, rel=1e-6, abs=1e-8)
+
+
 def test_two_classes_through_the_multiclass_code_are_the_binary_model_with_twice_the_covariance():
     """f1 − f2 ~ GP(0, 2K) with the logistic likelihood, f1 + f2 independent of the labels: the multi-class Laplace
     evidence on two classes is the binary Laplace evidence with covariance 2K, the mode's difference is the binary
