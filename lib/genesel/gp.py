@@ -774,7 +774,7 @@ def _ep(K, y, need_grad, sites=None):
              "ep_converged": bool(delta < _EP_TOL), "ep_sweeps": sweep, "ep_delta": float(delta)}
     if not need_grad:
         return log_z, None, state
-    R = ss[:, None] * scipy.linalg.cho_solve((L, True), np.diag(ss), check_finite=False)
+    R = _scaled_inverse(L, ss)  # S̃½ B⁻¹ S̃½ from the factor (potri)
     M = 0.5 * (np.outer(b, b) - R)
     return log_z, M, state
 
