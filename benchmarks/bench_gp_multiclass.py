@@ -28,25 +28,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import add_data_arguments, record, recorded, use_mirror  # noqa: E402
+from _common import add_data_arguments, best_of, record, recorded, use_mirror  # noqa: E402
 from bench_gp_ard_speed import old_modules, outer_part  # noqa: E402
 
 
 def _timed(fn):
+    """(result, CPU s, wall s) of one call, one BLAS thread, warnings silenced."""
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        t0, c0 = time.perf_counter(), time.process_time()
-        out = fn()
-        return out, time.process_time() - c0, time.perf_counter() - t0
+        out, wall, cpu = best_of(fn, 1)
+        return out, cpu, wall
 
 
 def _blobs():

@@ -377,8 +377,31 @@ def _tri_solve(L, B):
     return x
 
 
-_POTRF, _POTRS, _TRTRS = scipy.linalg.lapack.dpotrf, scipy.linalg.lapack.dpotrs, scipy.linalg.lapack.dtrtrs
-_POTRI = scipy.linalg.lapack.dpotri
+_POTRF, _POTRS, _TRTRS, _POTRI = (scipy.linalg.lapack.dpotrf, scipy.linalg.lapack.dpotrs, scipy.linalg.lapack.dtrtrs,
+                                   scipy.linalg.lapack.dpotri)
+
+
+@njit(cache=True)
+def _scaled_mirror(low, sd):
+    """D½ A D½ for the symmetric A whose lower triangle ``low`` holds (LAPACK's potri output), both triangles
+    filled: out_ij = out_ji = sd_i A_ij sd_j."""
+    n = low.shape[0]
+    out = np.empty((n, n))
+    for j in range(n):
+        for i in range(j, n):
+            v = sd[i] * low[i, j] * sd[j]
+            out[i, j] = v
+            out[j, i] = v
+    return out
+
+
+def _scaled_inverse(L, sd):
+    """D½ B⁻¹ D½ from the lower Cholesky factor L of B (LAPACK potri: L⁻¹ by trtri, then L⁻ᵀL⁻¹ by lauum, about
+    2n³/3 multiply-adds where solving B X = D½ with potrs takes 2n³)."""
+    inv, info = _POTRI(L, lower=1)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"LAPACK potri: info {info}")
+    return _scaled_mirror(inv, sd)
 
 
 def _laplace(K, y, link, need_grad, a0=None):
@@ -448,29 +471,6 @@ def _softmax(F):
     mx = F.max(axis=1)
     lse = mx + np.log(np.exp(F - mx[:, None]).sum(axis=1))
     return lse, np.exp(F - lse[:, None])
-
-
-@njit(cache=True)
-def _scaled_mirror(low, sd):
-    """D½ A D½ for the symmetric A whose lower triangle ``low`` holds (LAPACK's potri output), both triangles
-    filled: out_ij = out_ji = sd_i A_ij sd_j."""
-    n = low.shape[0]
-    out = np.empty((n, n))
-    for j in range(n):
-        for i in range(j, n):
-            v = sd[i] * low[i, j] * sd[j]
-            out[i, j] = v
-            out[j, i] = v
-    return out
-
-
-def _scaled_inverse(L, sd):
-    """D½ B⁻¹ D½ from the lower Cholesky factor L of B (LAPACK potri: L⁻¹ by trtri, then L⁻ᵀL⁻¹ by lauum, about
-    2n³/3 multiply-adds where solving B X = D½ with potrs takes 2n³)."""
-    inv, info = _POTRI(L, lower=1)
-    if info != 0:
-        raise np.linalg.LinAlgError(f"LAPACK potri: info {info}")
-    return _scaled_mirror(inv, sd)
 
 
 def _mc_factors(K, P):

@@ -42,3 +42,13 @@ def ep_sweep(Sigma, mu, nu_t, tau_t, y):
         Sigma = [[Sigma[k][j] - s[k] * s[j] / denom for j in range(n)] for k in range(n)]
         mu = [sum(Sigma[k][j] * nu_t[j] for j in range(n)) for k in range(n)]
     return Sigma, mu, nu_t, tau_t, delta
+
+
+def scaled_mirror(low, sd):
+    """D½ A D½ of the symmetric A held in the lower triangle of ``low`` (nested lists), both triangles filled."""
+    n = len(low)
+    out = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1):
+            out[i][j] = out[j][i] = sd[i] * low[i][j] * sd[j]
+    return out

@@ -350,8 +350,9 @@ def guyon2002_curves(dataset, method, C=100.0, step="halving", split="predefined
     sel, make_clf = _rank_genes(method, Xtr, ytr, C, step)
     conv_from = _converged_down_to(sel) if method == "svm-rfe" else 0
     rows = []
-    status = _hard_margin_statuses(C, Xtr, ytr, sel, _sizes(Xtr.shape[1], max_size), conv_from)
-    for size in _sizes(Xtr.shape[1], max_size):
+    sizes = _sizes(Xtr.shape[1], max_size)
+    status = _hard_margin_statuses(C, Xtr, ytr, sel, sizes, conv_from)
+    for size in sizes:
         g = sel.subset(size)
         row = {"n_genes": int(size), "all_genes": bool(size == Xtr.shape[1]), "n_train": int(tr.size),
                "n_test": 0 if te is None else int(te.size)}
