@@ -114,6 +114,15 @@ def record(case: str, *, genesel: str, alternative: str = "", ratio: str = "", t
     return row
 
 
+def record_total(totals) -> None:
+    """Print and keep the sum over a run's cases of (base CPU s, now CPU s) pairs: the benchmarks that compare the
+    code of another commit with today's, case by case."""
+    c_old, c_new = (sum(t[i] for t in totals) for i in (0, 1))
+    print(f"all cases: base {c_old:.1f} s CPU -> now {c_new:.1f} s CPU, {c_old / c_new:.2f}x")
+    record("all cases", genesel=f"{c_new:.1f} s CPU", alternative=f"base: {c_old:.1f} s CPU",
+           ratio=f"{c_old / c_new:.2f}x CPU", base_cpu_s=c_old, now_cpu_s=c_new)
+
+
 def report_ratio(label: str, ours: tuple[float, float], theirs: tuple[float, float], name: str = "genesel", *,
                  other: str = "other", target: float | None = None, note: str = "") -> str:
     """One line: both timings and the speed-up by wall and by CPU time (``ours``/``theirs`` = (wall, cpu)), printed

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import add_data_arguments, best_of, record, recorded, use_mirror  # noqa: E402
+from _common import add_data_arguments, best_of, record, record_total, recorded, use_mirror  # noqa: E402
 from bench_gp_ard_speed import old_modules, outer_part  # noqa: E402
 
 
@@ -124,10 +124,7 @@ def main(argv=None):
             lambda: cell(sys.modules["genesel.gp"], sys.modules["genesel.gp_ard_select"]),
             lambda r, m=yb.size: f"{_fs_text(r[0])}; final GP log evidence {r[1].log_marginal_likelihood_:.6f}; "
                                  f"test errors {r[2]} of {m}"))
-    c_old, c_new = (sum(t[i] for t in totals) for i in (0, 1))
-    print(f"all cases: base {c_old:.1f} s CPU -> now {c_new:.1f} s CPU, {c_old / c_new:.2f}x")
-    record("all cases", genesel=f"{c_new:.1f} s CPU", alternative=f"base: {c_old:.1f} s CPU",
-           ratio=f"{c_old / c_new:.2f}x CPU", base_cpu_s=c_old, now_cpu_s=c_new)
+    record_total(totals)
 
 
 if __name__ == "__main__":

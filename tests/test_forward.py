@@ -31,6 +31,26 @@ def test_kernel_matches_naive_twin(problem):
     np.testing.assert_allclose(ld, ld0, atol=1e-6)
 
 
+def test_gradients_carried_along_a_long_path_match_the_twin():
+    """The left-out fits carry their dual gradients from prefix to prefix (rank-one updates, an exact recomputation
+    every ``_EXACT_GRADIENT_EVERY`` prefixes): along a path of more than two such periods on 12 samples, every
+    leave-one-out decision is the twin's (each prefix and left-out sample solved afresh).
+    From the eighth gene on: with fewer, every support vector of a left-out fit can sit at C, and the threshold is
+    then any point of an interval (LIBSVM's midpoint depends on where within the tolerance a solve stopped; the
+    warm-started kernel differs from the twin there whatever it carries)."""
+    from genesel.forward import _EXACT_GRADIENT_EVERY
+
+    X, y = golub_like(n=12, d=2 * _EXACT_GRADIENT_EVERY + 4, seed=11)
+    X[:, 8:] *= 0.3  # many weak genes: the multipliers keep moving along the path
+    Xt = np.ascontiguousarray(X.T)
+    yf = np.where(y > 0, 1.0, -1.0)
+    units = np.arange(13), np.arange(12)
+    _, ld, gap = _svm_forward(Xt, yf, np.zeros((Xt.shape[0], 0)), 0.5, 1e-10, 10**7, True, *units)
+    _, ld0 = naive_forward.svm_forward(Xt, yf, np.zeros((Xt.shape[0], 0)), 0.5, 1e-10, 10**7, True, *units)
+    assert gap < 1e-10
+    np.testing.assert_allclose(ld[8:], ld0[8:], atol=1e-6)
+
+
 def test_path_equals_refitting_from_scratch(problem):
     X, y, Xte, yte = problem
     order = np.array([5, 0, 7, 1, 11, 2, 3])

@@ -19,7 +19,11 @@ matrix by a rank-one term, K ← K + x_g x_gᵀ, and leaves the dual constraints
 prefix is a feasible warm start for the next one (a few SMO steps, :mod:`genesel._core.smo`). The LOO fits use two
 exact shortcuts: (i) a training sample i that is not a support vector of the full fit (α_i = 0) leaves the solution
 unchanged when removed (the remaining KKT conditions and y·α = 0 still hold), so its LOO decision value is the full
-model's; (ii) otherwise the fit without i is warm-started from its own solution at the previous prefix. The whole
+model's; (ii) otherwise the fit without i is warm-started from its own solution at the previous prefix. Each left-out
+fit also keeps its dual gradient G = Q a - e across prefixes: the added gene moves it by y_p x_p (x . (a y)) at
+every sample p, O(n) where recomputing it costs O(n^2), and it is recomputed exactly every
+``_EXACT_GRADIENT_EVERY`` prefixes so that rounding cannot accumulate (the solves then stop at the same tolerance;
+the decisions differ from solving afresh by rounding and by where within that tolerance a solve stops). The whole
 path is one numba function (:func:`_svm_forward`, plain-Python twin in ``tests/naive/forward.py``). Any other
 scikit-learn classifier (e.g. the GP-Laplace without ARD of Figure 5.3) is refitted from scratch for every prefix
 and every left-out sample (``estimator=<classifier>``), which is exact but costs K·(n + 1) fits.
@@ -59,7 +63,7 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
 from genesel._core.resampling import GroupSplitError, check_groups, group_units
-from genesel._core.smo import UNBOUNDED_DUAL, rho, warm_solve
+from genesel._core.smo import UNBOUNDED_DUAL, gradient, newton_step, rho, smo, warm_solve
 from genesel._core.validation import check_expression_data, to_pm1
 
 __all__ = ["ForwardPath", "forward_path", "optimal_sizes"]
@@ -68,6 +72,10 @@ __all__ = ["ForwardPath", "forward_path", "optimal_sizes"]
 # ----------------------------------------------------------------------------------------------------------------
 # numba kernel (plain-Python twin in tests/naive/forward.py)
 # ----------------------------------------------------------------------------------------------------------------
+
+#: Prefixes between two exact recomputations of a left-out fit's dual gradient (:func:`_svm_forward` updates it by
+#: the added gene's rank-one term in between; one O(n^2) recomputation per this many O(n) updates).
+_EXACT_GRADIENT_EVERY = 32
 
 
 @njit(cache=True)
@@ -87,6 +95,7 @@ def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo, unit_start, unit_members):
     Kt = np.zeros((m, n))
     alpha = np.zeros(n)
     loo_alpha = np.zeros((U, n))  # row u: the fit without unit u (its members' entries stay 0), in full indexing
+    loo_G = np.full((U, n), -1.0)  # row u: that fit's gradient Q a - e on the current Gram matrix (members unused)
     test_dec = np.zeros((K_, m))
     loo_dec = np.zeros((K_, n))
     worst = 0.0
@@ -98,6 +107,7 @@ def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo, unit_start, unit_members):
     sub_buf = np.empty(nmax * nmax)
     ys_buf = np.empty(nmax)
     a_buf = np.empty(nmax)
+    g_buf = np.empty(nmax)
     idx = np.empty(nmax, dtype=np.int64)
     left_out = np.zeros(n, dtype=np.bool_)
     c = np.empty(n)
@@ -125,6 +135,7 @@ def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo, unit_start, unit_members):
             test_dec[k, t] = s - r
         if not do_loo:
             continue
+        exact = k % _EXACT_GRADIENT_EVERY == 0
         for u in range(U):
             b0 = unit_start[u]
             b1 = unit_start[u + 1]
@@ -142,6 +153,7 @@ def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo, unit_start, unit_members):
                     loo_dec[k, i] = s - r
                 for q in range(n):
                     loo_alpha[u, q] = alpha[q]
+                    loo_G[u, q] = G[q]  # the members' multipliers are 0: the full gradient is the sub-problem's
                 continue
             for t in range(b0, b1):
                 left_out[unit_members[t]] = True
@@ -160,7 +172,19 @@ def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo, unit_start, unit_members):
                 a[p] = loo_alpha[u, idx[p]]
                 for q in range(nu):
                     sub[p, q] = Kf[idx[p], idx[q]]
-            Gs, it, gap = warm_solve(sub, ys, C, a, k > 0, tol, max_iter)
+            if exact:
+                Gs = gradient(sub, ys, a)
+            else:
+                # K <- K + x xᵀ moves Q a - e by y_p x_p (x . (a y)) at every sample p
+                Gs = g_buf[:nu]
+                s = 0.0
+                for p in range(nu):
+                    s += Xt[k, idx[p]] * a[p] * ys[p]
+                for p in range(nu):
+                    Gs[p] = loo_G[u, idx[p]] + ys[p] * Xt[k, idx[p]] * s
+            if k > 0:
+                newton_step(sub, ys, C, a, Gs)  # updates Gs with its step (as SMO does with each of its own)
+            it, gap = smo(sub, ys, C, a, Gs, tol, max_iter)
             if gap > worst:
                 worst = gap
             rs = rho(ys, C, a, Gs)
@@ -172,6 +196,7 @@ def _svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo, unit_start, unit_members):
                 loo_dec[k, i] = s - rs
             for p in range(nu):
                 loo_alpha[u, idx[p]] = a[p]
+                loo_G[u, idx[p]] = Gs[p]
     return test_dec, loo_dec, worst
 
 
