@@ -18,19 +18,27 @@ of ``--repeats``:
 * Su (the multi-class board's set, 4 classes): the board's first outer training part (its preprocessing), the
   genes ranked by the F statistic, the LOO path over the first ``--su-genes`` prefixes (four one-vs-rest machines).
 
+* with ``--cells``, the GP-ARD-FS selector of the leaderboard's "GP-ARD-FS + GP" cells (``GPARDFS(n_folds=5,
+  n_restarts=0)``, the cell's seed; one BLAS thread) on the first outer training part of each set named (default
+  Gordon and Su): its forward selections run over every gene that passes its prefilter, in every fold (and per
+  one-vs-rest machine). The base code's kernel (``genesel.forward._svm_forward``) is put in place of today's for
+  the base run; everything else is today's. Printed: CPU seconds and the selected genes of both.
+
 Printed per case: CPU and wall seconds of both, the ratio, the prefixes whose LOO error counts differ, the largest
 difference of a LOO decision value and the biomarker sizes (smallest prefix with the fewest LOO errors). The solves
 stop at the same tolerance (1e-6), so decisions may differ within it; an error count can move only where a decision
 sits within that tolerance of 0.
 
-Measured 2026-12-02 against f724456 (idle 2-core machine, best of 2): Colon's three training parts 3.49 -> 2.61,
-2.27 -> 1.92 and 2.97 -> 2.03 s CPU (1.18-1.46x), the same LOO errors at all 2,000 prefixes, decisions within 5e-3;
-Su 11.0 -> 8.2 s (1.35x), one prefix of 2,000 with another LOO error count, the same biomarker size; all cases
-18.3 -> 14.0 s (1.30x). A whole ``GPARDFS(n_folds=5, n_restarts=0)`` fit on Su's outer training part (81 x 5,563,
-4 classes; one thread; not part of this script) 84.0 -> 62.7 s CPU, the same 8 genes. What remains of a refit
-(profiled on Su's calls): SMO about 45 %, the Newton step about 25 %, copying the 63 x 63 block about 15 %.
+Measured 2026-12-02 against f724456 (2-core machine, nothing else running; best of 2). The recorded run (``--cells``):
+Colon's three training parts 2.51 -> 2.73, 1.91 -> 1.53 and 2.18 -> 1.88 s CPU (0.92x, 1.24x, 1.16x), the same LOO
+errors at all 2,000 prefixes, decisions within 5e-3; Su's path 8.8 -> 5.9 s (1.48x), one prefix of 2,000 with
+another LOO error count, the same biomarker size; the GP-ARD-FS selectors on Gordon 22.6 -> 15.5 s (1.46x) and Su
+75.5 -> 55.3 s (1.36x), the same genes; all cases 113.4 -> 82.9 s (1.37x). This machine's clock varies from run to
+run: the base's first Colon path took 3.21-3.49 s in the two other runs of the day (1.34x and, best of 3, 1.43x;
+the other two parts 1.18-1.46x). What remains of a refit (profiled on Su's calls): SMO about 45 %, the Newton step
+about 25 %, copying the sub-problem's Gram block about 15 %.
 
-``python benchmarks/bench_forward.py [--base REV] [--folds 3] [--su-genes 2000] [--repeats 2]``
+``python benchmarks/bench_forward.py [--base REV] [--folds 3] [--su-genes 2000] [--repeats 2] [--cells [SET ...]]``
 """
 
 from __future__ import annotations
@@ -70,6 +78,39 @@ def _compare(label, old_fwd, new_fwd, X, y, order, max_genes, repeats):
     return c_old, c_new
 
 
+def _gp_ard_fs(name, old_fwd, new_fwd):
+    """The GP-ARD-FS selector of the board's cell on outer part 0 of ``name``, with the base kernel, then today's."""
+    from threadpoolctl import threadpool_limits
+
+    from bench_gp_ard_speed import outer_part
+    from genesel import GPARDFS
+
+    Xa, ya, _, _, seed = outer_part(name)
+    k = min(5, int(np.unique(ya, return_counts=True)[1].min()))
+    today = new_fwd._svm_forward
+    out = {}
+    try:
+        for which, kernel in (("base", old_fwd._svm_forward), ("now", today)):
+            new_fwd._svm_forward = kernel
+            with threadpool_limits(1), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                sel, wall, cpu = best_of(lambda: GPARDFS(n_folds=k, n_restarts=0, random_state=seed).fit(Xa, ya), 1)
+            out[which] = (cpu, wall, np.flatnonzero(sel.support_).tolist())
+    finally:
+        new_fwd._svm_forward = today
+    (c_old, w_old, g_old), (c_new, w_new, g_new) = out["base"], out["now"]
+    label = (f"GPARDFS(n_folds={k}, n_restarts=0), {name} outer part 0 ({Xa.shape[0]} x {Xa.shape[1]}, "
+             f"{np.unique(ya).size} classes)")
+    genes = "the same genes" if g_old == g_new else f"genes {g_old} / {g_new}"
+    print(f"{label}: base {c_old:.1f} s CPU ({w_old:.1f} s wall) -> now {c_new:.1f} s CPU ({w_new:.1f} s wall), "
+          f"{c_old / c_new:.2f}x CPU; {genes} ({len(g_new)})")
+    record(label, genesel=f"{c_new:.1f} s CPU ({w_new:.1f} s wall)",
+           alternative=f"base: {c_old:.1f} s CPU ({w_old:.1f} s wall)", ratio=f"{c_old / c_new:.2f}x CPU",
+           note=genes, base_cpu_s=c_old, now_cpu_s=c_new, base_wall_s=w_old, now_wall_s=w_new,
+           ratio_cpu=c_old / c_new)
+    return c_old, c_new
+
+
 @recorded
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -77,6 +118,7 @@ def main(argv=None):
     ap.add_argument("--folds", type=int, default=3, help="Colon training parts (of a stratified 10-fold split)")
     ap.add_argument("--su-genes", type=int, default=2000, help="prefixes of Su's LOO path")
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--cells", nargs="*", default=None, help="GP-ARD-FS selectors on these sets (default gordon su)")
     add_data_arguments(ap)
     args = ap.parse_args(argv)
     use_mirror(args)
@@ -105,6 +147,8 @@ def main(argv=None):
         totals.append(_compare(f"Su, outer training part 0 ({Xa.shape[0]} x {Xa.shape[1]}, {np.unique(ya).size} "
                                f"classes), F-statistic order, LOO path over {args.su_genes} prefixes",
                                old_fwd, new_fwd, Xa, ya, order, args.su_genes, args.repeats))
+    if args.cells is not None:
+        totals.extend(_gp_ard_fs(name, old_fwd, new_fwd) for name in (args.cells or ["gordon", "su"]))
     record_total(totals)
 
 
