@@ -9,15 +9,14 @@ support vector, warm-started from that fit at the previous prefix. The code befo
 gradient twice per prefix (O(n^2) each, before and after the Newton step); today's carries it from prefix to prefix
 (the added gene's rank-one term, O(n); an exact recomputation every 32 prefixes).
 
-Cases, each run by :mod:`genesel.forward` of ``--base`` (read with ``git show``) and by today's, alternating, best
-of ``--repeats``:
+Cases, each run by :mod:`genesel.forward` of ``--base`` (read with ``git show``), then by today's, best of
+``--repeats`` (the ``--cells`` case once):
 
 * Colon (62 x 2,000, the thesis' standardisation over all samples, Tan 2006 chapters 4-5): the training parts of
   the first ``--folds`` of a stratified 10-fold split (seed 0); the SVM-RFE ranking (one gene per step, C = 1) and
   the LOO path over all 2,000 prefixes, as ``tests/papers/test_tan2006_differences.py`` runs it;
 * Su (the multi-class board's set, 4 classes): the board's first outer training part (its preprocessing), the
-  genes ranked by the F statistic, the LOO path over the first ``--su-genes`` prefixes (four one-vs-rest machines).
-
+  genes ranked by the F statistic, the LOO path over the first ``--su-genes`` prefixes (four one-vs-rest machines);
 * with ``--cells``, the GP-ARD-FS selector of the leaderboard's "GP-ARD-FS + GP" cells (``GPARDFS(n_folds=5,
   n_restarts=0)``, the cell's seed; one BLAS thread) on the first outer training part of each set named (default
   Gordon and Su): its forward selections run over every gene that passes its prefilter, in every fold (and per
