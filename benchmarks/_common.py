@@ -114,6 +114,16 @@ def record(case: str, *, genesel: str, alternative: str = "", ratio: str = "", t
     return row
 
 
+def record_change(label: str, base: tuple[float, float], now: tuple[float, float], note: str = "", **extra) -> dict:
+    """Keep one case timed with the code of another commit (``base``) and today's (``now``), each (CPU s, wall s):
+    both timings, the CPU ratio and ``note``, for the benchmarks that compare commits case by case."""
+    (c_old, w_old), (c_new, w_new) = base, now
+    return record(label, genesel=f"{c_new:.2f} s CPU ({w_new:.2f} s wall)",
+                  alternative=f"base: {c_old:.2f} s CPU ({w_old:.2f} s wall)", ratio=f"{c_old / c_new:.2f}x CPU",
+                  note=note, base_cpu_s=c_old, now_cpu_s=c_new, base_wall_s=w_old, now_wall_s=w_new,
+                  ratio_cpu=c_old / c_new, **extra)
+
+
 def record_total(totals) -> None:
     """Print and keep the sum over a run's cases of (base CPU s, now CPU s) pairs: the benchmarks that compare the
     code of another commit with today's, case by case."""

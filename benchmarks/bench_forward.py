@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import add_data_arguments, best_of, load_previous, record, record_total, recorded, use_mirror  # noqa: E402
+from _common import add_data_arguments, best_of, load_previous, record_change, record_total, recorded, use_mirror  # noqa: E402
 
 
 def _compare(label, old_fwd, new_fwd, X, y, order, max_genes, repeats):
@@ -68,12 +68,9 @@ def _compare(label, old_fwd, new_fwd, X, y, order, max_genes, repeats):
     print(f"{label}: base {c_old:.2f} s CPU ({w_old:.2f} s wall) -> now {c_new:.2f} s CPU ({w_new:.2f} s wall), "
           f"{c_old / c_new:.2f}x CPU; prefixes with other LOO errors {moved} of {p_new.sizes.size}, largest LOO "
           f"decision difference {dmax:.1e}, biomarker size {b_old} / {b_new}")
-    record(label, genesel=f"{c_new:.2f} s CPU ({w_new:.2f} s wall)",
-           alternative=f"base: {c_old:.2f} s CPU ({w_old:.2f} s wall)", ratio=f"{c_old / c_new:.2f}x CPU",
-           note=f"prefixes with other LOO errors {moved} of {p_new.sizes.size}; largest LOO decision difference "
-                f"{dmax:.1e}; biomarker size {b_old} / {b_new}",
-           base_cpu_s=c_old, now_cpu_s=c_new, base_wall_s=w_old, now_wall_s=w_new, ratio_cpu=c_old / c_new,
-           prefixes_moved=moved)
+    record_change(label, (c_old, w_old), (c_new, w_new),
+                  note=f"prefixes with other LOO errors {moved} of {p_new.sizes.size}; largest LOO decision "
+                       f"difference {dmax:.1e}; biomarker size {b_old} / {b_new}", prefixes_moved=moved)
     return c_old, c_new
 
 
@@ -103,10 +100,7 @@ def _gp_ard_fs(name, old_fwd, new_fwd):
     genes = "the same genes" if g_old == g_new else f"genes {g_old} / {g_new}"
     print(f"{label}: base {c_old:.1f} s CPU ({w_old:.1f} s wall) -> now {c_new:.1f} s CPU ({w_new:.1f} s wall), "
           f"{c_old / c_new:.2f}x CPU; {genes} ({len(g_new)})")
-    record(label, genesel=f"{c_new:.1f} s CPU ({w_new:.1f} s wall)",
-           alternative=f"base: {c_old:.1f} s CPU ({w_old:.1f} s wall)", ratio=f"{c_old / c_new:.2f}x CPU",
-           note=genes, base_cpu_s=c_old, now_cpu_s=c_new, base_wall_s=w_old, now_wall_s=w_new,
-           ratio_cpu=c_old / c_new)
+    record_change(label, (c_old, w_old), (c_new, w_new), note=genes)
     return c_old, c_new
 
 

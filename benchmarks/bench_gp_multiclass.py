@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import add_data_arguments, best_of, record, record_total, recorded, use_mirror  # noqa: E402
+from _common import add_data_arguments, best_of, record_change, record_total, recorded, use_mirror  # noqa: E402
 from bench_gp_ard_speed import old_modules, outer_part  # noqa: E402
 
 
@@ -70,10 +70,8 @@ def _compare(label, run_old, run_new, describe):
     same = d_old == d_new
     print(f"{label}: base {c_old:.1f} s CPU ({w_old:.1f} s wall) -> now {c_new:.1f} s CPU ({w_new:.1f} s wall), "
           f"{c_old / c_new:.2f}x CPU\n    base: {d_old}\n    now:  {d_new}")
-    record(label, genesel=f"{c_new:.1f} s CPU ({w_new:.1f} s wall)",
-           alternative=f"base: {c_old:.1f} s CPU ({w_old:.1f} s wall)", ratio=f"{c_old / c_new:.2f}x CPU",
-           note=("same result" if same else f"base: {d_old}; now: {d_new}"),
-           base_cpu_s=c_old, now_cpu_s=c_new, base_wall_s=w_old, now_wall_s=w_new, ratio_cpu=c_old / c_new)
+    record_change(label, (c_old, w_old), (c_new, w_new),
+                  note="same result" if same else f"base: {d_old}; now: {d_new}")
     return c_old, c_new
 
 

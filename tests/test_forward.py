@@ -51,6 +51,24 @@ def test_gradients_carried_along_a_long_path_match_the_twin():
     np.testing.assert_allclose(ld[8:], ld0[8:], atol=1e-6)
 
 
+def test_snapping_residues_matches_the_twin():
+    """A multiplier within rounding of 0 or of C goes on that bound (G moved with it), others stay, bit for bit as the
+    twin; afterwards none of them counts as free."""
+    from genesel.forward import _snap_residues
+
+    rng = np.random.default_rng(5)
+    A = rng.normal(size=(8, 3))
+    K, y, C = A @ A.T, np.array([1.0, -1, 1, -1, 1, -1, 1, -1]), 0.5
+    a = np.array([0.3, 1e-17, 0.5, C - 1e-17, 0.2, 0.0, 4e-13, 0.1])
+    G = rng.normal(size=8)
+    a_ref, G_ref = naive_forward.snap_residues(K.tolist(), y.tolist(), C, a.tolist(), G.tolist())
+    _snap_residues(K, y, C, a, G)
+    assert a.tolist() == a_ref and G.tolist() == G_ref
+    assert a[1] == 0.0 and a[3] == C and a[6] == 0.0 and a[0] == 0.3  # 4e-13 < 1e-12 x 0.5: a residue too
+    free = (a > 0) & (a < C)
+    assert np.all(a[free] > 1e-12 * a.max()) and np.all(C - a[free] > 1e-12 * a.max())
+
+
 def test_path_equals_refitting_from_scratch(problem):
     X, y, Xte, yte = problem
     order = np.array([5, 0, 7, 1, 11, 2, 3])

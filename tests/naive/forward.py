@@ -32,3 +32,16 @@ def svm_forward(Xt, y, Tt, C, tol, max_iter, do_loo, unit_start=None, unit_membe
                 rs = naive_svm.rho(y[keep], C, a, Gs)
                 loo_dec[k, out] = K[np.ix_(out, keep)] @ (a * y[keep]) - rs
     return test_dec, loo_dec
+
+
+def snap_residues(K, y, C, a, G):
+    """Twin of genesel.forward._snap_residues on lists: (a, G) with every multiplier closer to a bound than 1e-12
+    of the largest one put on that bound, and G moved with it."""
+    a, G = list(a), list(G)
+    eps = 1e-12 * max([0.0] + a)
+    for p in range(len(a)):
+        if 0.0 < a[p] < C and (a[p] < eps or C - a[p] < eps):
+            to = 0.0 if a[p] < eps else C
+            step, a[p] = to - a[p], to
+            G = [G[q] + y[q] * y[p] * K[q][p] * step for q in range(len(a))]
+    return a, G
