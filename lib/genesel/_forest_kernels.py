@@ -395,7 +395,7 @@ def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, kee
     oob = np.empty(n, dtype=np.int64)
     perm = np.empty(n, dtype=np.int64)
     n_imp_trees = 0
-    cur = 0
+    cur = np.int64(0)  # typed: a bare 0 would compile grow_tree once more (tests/test_jit_signatures.py)
     for t in range(T):
         rs[0] = np.uint64(seeds[t])
         bootstrap_counts(rs, n, bootstrap, w, unit_start, unit_members)

@@ -251,7 +251,7 @@ def fast_rvm(PhiT, t, usable, max_iter, tol, max_newton, damp_ratio, damp_after)
     f = np.zeros(n)
     beta = np.empty(n)
     that = np.empty(n)
-    k = 0
+    k = np.int64(0)  # typed: a bare 0 would compile posterior_mode and _grow once more (tests/test_jit_signatures.py)
     have_factor = False
     loglik = 0.0
     status = STATUS_MAX_ITER
@@ -269,7 +269,7 @@ def fast_rvm(PhiT, t, usable, max_iter, tol, max_newton, damp_ratio, damp_after)
         else:
             for i in range(n):
                 f[i] = 0.0
-            ev = _objective(t, f, alpha, w, 0, wn_[3])
+            ev = _objective(t, f, alpha, w, np.int64(0), wn_[3])
             loglik = ev
         have_factor = False
         # the Gaussian model at the mode: B, t̂, R = L⁻¹Φ_AᵀB (row by row), zt = R t̂
@@ -474,9 +474,9 @@ def fast_rvm(PhiT, t, usable, max_iter, tol, max_newton, damp_ratio, damp_after)
     logev = np.nan
     if status != STATUS_NUMERICAL:
         if k > 0:
-            obj = posterior_mode(PAf, k, t, al, wf, fF, Lf, Hf, False, max_newton, PB, wn_, wk_, 0.0)[0]
+            obj = posterior_mode(PAf, k, t, al, wf, fF, Lf, Hf, np.bool_(False), max_newton, PB, wn_, wk_, 0.0)[0]
         else:
-            obj = _objective(t, fF, al, wf, 0, wn_[3])
+            obj = _objective(t, fF, al, wf, np.int64(0), wn_[3])
         if np.isfinite(obj):
             logdet = 0.0
             ld = 0.0

@@ -892,7 +892,7 @@ def soft_node(vals, order, new, idx, pi, pos, used, ps, etas, pidx, n_pos_total,
     cand = np.empty(n, dtype=np.int64)  # genes in decreasing bound order (stable), sorted a chunk at a time
     ncand = 0
     hi = np.inf
-    chunk = 64
+    chunk = np.int64(64)  # typed: a bare 64 would compile _next_genes once more (tests/test_jit_signatures.py)
     best_u = np.full(C, -np.inf)
     bg = np.full(C, -1, dtype=np.int64)
     bd = np.zeros(C, dtype=np.int64)

@@ -192,7 +192,7 @@ def pnorm_margin(w, X, y, p):
     """Normalised p-norm margins ``y_t w . x_t / (||w||_q ||x_t||_p)`` of every example (section 2)."""
     X = np.asarray(X, dtype=float)
     p = resolve_p(p, X.shape[1])
-    xn = row_pnorms(np.ascontiguousarray(X), p)
+    xn = row_pnorms(np.require(X, np.float64, ["C", "W"]), p)  # writeable: one compilation (see decision_values)
     wq = np.linalg.norm(np.asarray(w, dtype=float), ord=_dual(p))
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.asarray(y) * (X @ w) / (xn * wq)
@@ -352,7 +352,9 @@ def ovr_weight_mass(W, p):
 def decision_values(X, w, p):
     """``w . x / ||x||_p`` for every row (0 for an all-zero row); ``w`` of shape (K, f) gives (n, K), one column
     per one-vs-rest problem (each the value of ``w[k]`` alone, bit for bit)."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    # writeable (a read-only input is copied): numba compiles a kernel once more for read-only arrays
+    # (tests/test_jit_signatures.py)
+    X = np.require(X, np.float64, ["C", "W"])
     norms = row_pnorms(X, p)
     if np.ndim(w) == 2:
         safe = np.where(norms > 0, norms, 1.0)

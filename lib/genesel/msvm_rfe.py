@@ -436,7 +436,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
     cur_m = np.zeros((t, n))  # L^T of the current normalised coefficients
     prev_m = np.zeros((t, n))
     driftm = 0.0
-    epoch = 0
+    epoch = np.int64(0)  # typed: a bare 0 would compile _summarise once more (tests/test_jit_signatures.py)
     epoch_start = 0  # first step measured in the current metric
     tr_m = 0.0
     eliminated = np.empty(n_elim, dtype=np.int64)

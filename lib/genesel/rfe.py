@@ -386,13 +386,13 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
     free = np.empty(2 * d + 130, dtype=np.int64)  # the pool never holds more than 2 (d + 1) + 64 slots
     for q in range(64):
         free[q] = 63 - q
-    n_free = 64
+    n_free = np.int64(64)  # typed, as n_pool: bare constants would compile the callees once more
     # candidate pool: genes near the minimum, rows copied contiguously, evaluated at every one-gene stage
     pcap = max(4, min(pool_cap, d // 16))
     pg = np.empty(pcap, dtype=np.int64)
     Xp = np.empty((pcap, n))
     in_pool = np.zeros(d, dtype=np.bool_)
-    n_pool = 0
+    n_pool = np.int64(0)
     alpha = np.zeros((M, n))
     c = np.zeros((M, n))
     c_old = np.zeros((M, n))

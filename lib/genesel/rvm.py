@@ -261,7 +261,8 @@ class RVM(BinaryClassifier):
             K, Xs, s, mu, gamma_s = X, None, 1.0, None, None
         else:
             centre = self.kernel == "rbf" or (self.bias and self.kernel in ("linear", "poly", None))
-            Xs, mu, s, _, _ = _rk.scale_centre(X, centre, self.kernel is None)
+            # writeable (a read-only input is copied): numba would compile the kernel once more for it
+            Xs, mu, s, _, _ = _rk.scale_centre(np.require(X, np.float64, ["C", "W"]), centre, self.kernel is None)
             mu = mu if centre else None
             if self.kernel is None:  # genes that are zero (constant, when centred) get norm 0: never usable
                 PhiT = np.vstack([Xs, np.ones((1, n))]) if self.bias else Xs

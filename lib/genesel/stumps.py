@@ -305,8 +305,9 @@ def pac_bayes_paths(X, pos, p, eta, max_stumps, A, B, *, width_frac=0.0, presort
             continue
         up, pidx = np.unique(ps[members], return_inverse=True)
         new, idx = SK.soft_layout(vals, order) if layout is None else layout
+        # every argument given (tight, prune: True), so that the kernel compiles once (tests/test_jit_signatures.py)
         res = SK.soft_node(vals, order, new, idx, pi, pos, used, up, etas[members], pidx.astype(np.int64), npos,
-                         A, B, float(width_frac), float(slack))
+                         A, B, float(width_frac), float(slack), True, True)
         groups = {}
         for j, c in enumerate(members):
             g = int(res[0][j])

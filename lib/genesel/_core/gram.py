@@ -49,10 +49,12 @@ def _dot_matrix(A, B, symmetric):
 
 def linear_gram(A, B=None):
     """``A @ B.T`` (``A @ A.T`` when ``B`` is None) by the BLAS-free numba loop."""
-    A = np.ascontiguousarray(A, dtype=np.float64)
+    # writeable (a read-only input, e.g. a memory map, is copied): numba compiles a kernel once more for read-only
+    # arrays (tests/test_jit_signatures.py)
+    A = np.require(A, np.float64, ["C", "W"])
     if B is None or B is A:
         return _dot_matrix(A, A, True)
-    return _dot_matrix(A, np.ascontiguousarray(B, dtype=np.float64), False)
+    return _dot_matrix(A, np.require(B, np.float64, ["C", "W"]), False)
 
 
 def gram(A, B=None, kernel: str = "linear", *, gamma=None, degree: int = 3, coef0: float = 0.0, blas: bool = False):

@@ -36,7 +36,7 @@ def chol_downdate(L, m, v):
     """Replace L[:m, :m] by the Cholesky factor of L L^T - v v^T (``v`` is overwritten): the hyperbolic rotation of
     :func:`genesel._core.linalg.chol_rank1`. Returns False if the downdated matrix is not (numerically) positive
     definite (a new squared pivot below _PIVOT of the old one); L is then undefined."""
-    return chol_rank1(L, m, v, -1.0, 0, _PIVOT)
+    return chol_rank1(L, m, v, -1.0, np.int64(0), _PIVOT)  # typed: see tests/test_jit_signatures.py
 
 
 @njit(cache=True)
