@@ -415,7 +415,7 @@ def grow_forest(vals, order, rank, Xg, y, n_classes, seeds, mtry, bootstrap, kee
         offsets[t + 1] = offsets[t] + nc
         # the tree's importances: decreases summed per gene in node order, normalised by their total
         total = 0.0
-        k = 0
+        k = np.int64(0)  # typed: a bare 0 would compile _permutation_drops once more
         for r in range(nc):
             f = feature[base + r]
             if f >= 0:

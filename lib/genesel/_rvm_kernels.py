@@ -252,7 +252,7 @@ def fast_rvm(PhiT, t, usable, max_iter, tol, max_newton, damp_ratio, damp_after)
     beta = np.empty(n)
     that = np.empty(n)
     k = np.int64(0)  # typed: a bare 0 would compile posterior_mode and _grow once more (tests/test_jit_signatures.py)
-    have_factor = False
+    have_factor = np.bool_(False)  # typed, as k: a bare False would compile posterior_mode once more
     loglik = 0.0
     status = STATUS_MAX_ITER
     it = 0

@@ -276,7 +276,8 @@ def _prepare(X, p, order):
         G = X @ X.T if dual else None  # an overflowing Gram matrix sends us to the primal below
         norms = np.sqrt(np.diag(G)) if dual else None  # the row 2-norms come with the Gram matrix
     if norms is None or not np.all(np.isfinite(norms)):
-        norms = row_pnorms(X, p)  # scaled: no overflow whatever the magnitudes
+        # scaled: no overflow whatever the magnitudes; writeable (one compilation, see decision_values)
+        norms = row_pnorms(np.require(X, np.float64, ["C", "W"]), p)
     nz = norms > 0
     order = order[nz[order]]
     if dual and np.all(np.isfinite(G)):

@@ -599,7 +599,7 @@ def _msvm_kernel(Xt, Y, masks, C, tol, max_iter, n_remove, lazy):
                 best_g = hint
             second = np.inf
             second_g = -1
-            best_u = -1
+            best_u = np.int64(-1)  # typed: a bare -1 would compile _drop_slot once more
             for u in range(n_rem):
                 e = st[u, _STEP]
                 if not full and (e != s or st[u, _R0] != 0.0):

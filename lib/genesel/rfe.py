@@ -406,7 +406,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
     n_anchor = 0
     pos = 0
     alive = np.ones(d, dtype=np.bool_)
-    hint = -1
+    hint = np.int64(-1)  # typed: a bare -1 would compile _eval_gene and _dot_row once more
     for s in range(n_stages + 1):
         cur = rows[:n_rem]
         for m in range(M):
@@ -551,7 +551,7 @@ def _rfe_kernel(Xt, Y, C, tol, max_iter, n_remove, polish, lazy, min_share, pool
                 keep[order[q]] = False
                 removed[q] = cur[order[q]]
                 alive[cur[order[q]]] = False
-            hint = -1
+            hint = np.int64(-1)  # typed: a bare -1 would compile _eval_gene and _dot_row once more
         for q in range(k):
             eliminated[pos] = removed[q]
             pos += 1
