@@ -6,10 +6,10 @@ and ``int64``), ``f(x, True)`` a third (``Literal[bool](True)``), and a call tha
 (``omitted(default=...)``) a fourth, and a read-only array from Python (a memory map) a fifth. Each costs the whole
 compilation of the kernel again on the first fit after an install, in every fresh machine and CI run: with an empty
 numba cache, every estimator's first fit and prediction compiled 140 signatures of 107 kernels, 31 of them such
-variants (31 of 180 s of compiling; none since: ``benchmarks/bench_jit_compile.py``). So inside a kernel a constant argument of another
-kernel is typed on purpose (``np.int64(0)``, ``np.bool_(True)``, or a named module constant, which numba types as
-its plain type), no call of a kernel leaves an argument to its default, and the wrappers hand the kernels writeable
-arrays.
+variants (31 of 180 s of compiling; none since: ``benchmarks/bench_jit_compile.py``). So inside a kernel a
+constant argument of another kernel is typed on purpose (``np.int64(0)``, ``np.bool_(True)``, or a named module
+constant, which numba types as its plain type), no call of a kernel leaves an argument to its default, and the
+wrappers hand the kernels writeable arrays.
 
 The check reads the code (every call of a kernel in genesel's modules, resolved through the calling module's names),
 so that it does not depend on what happens to be compiled in the test process. It cannot see everything: a variable
