@@ -94,7 +94,7 @@ from genesel._core.params import N_FEATURES, POSITIVE_INT, StrOptions, real
 from genesel._core.selector import SelectorBase
 from genesel._core.threads import single_blas_thread
 from genesel._core.units import pow2_exponent
-from genesel._core.validation import warn_degenerate, warn_if_one_class, zero_ignored_genes
+from genesel._core.validation import kernel_array, warn_degenerate, warn_if_one_class, zero_ignored_genes
 from genesel.filters import SignalToNoiseSelector
 
 __all__ = [
@@ -192,7 +192,7 @@ def pnorm_margin(w, X, y, p):
     """Normalised p-norm margins ``y_t w . x_t / (||w||_q ||x_t||_p)`` of every example (section 2)."""
     X = np.asarray(X, dtype=float)
     p = resolve_p(p, X.shape[1])
-    xn = row_pnorms(np.require(X, np.float64, ["C", "W"]), p)  # writeable: one compilation (see decision_values)
+    xn = row_pnorms(kernel_array(X), p)
     wq = np.linalg.norm(np.asarray(w, dtype=float), ord=_dual(p))
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.asarray(y) * (X @ w) / (xn * wq)
@@ -276,8 +276,7 @@ def _prepare(X, p, order):
         G = X @ X.T if dual else None  # an overflowing Gram matrix sends us to the primal below
         norms = np.sqrt(np.diag(G)) if dual else None  # the row 2-norms come with the Gram matrix
     if norms is None or not np.all(np.isfinite(norms)):
-        # scaled: no overflow whatever the magnitudes; writeable (one compilation, see decision_values)
-        norms = row_pnorms(np.require(X, np.float64, ["C", "W"]), p)
+        norms = row_pnorms(kernel_array(X), p)  # scaled: no overflow whatever the magnitudes
     nz = norms > 0
     order = order[nz[order]]
     if dual and np.all(np.isfinite(G)):
@@ -353,9 +352,7 @@ def ovr_weight_mass(W, p):
 def decision_values(X, w, p):
     """``w . x / ||x||_p`` for every row (0 for an all-zero row); ``w`` of shape (K, f) gives (n, K), one column
     per one-vs-rest problem (each the value of ``w[k]`` alone, bit for bit)."""
-    # writeable (a read-only input is copied): numba compiles a kernel once more for read-only arrays
-    # (tests/test_jit_signatures.py)
-    X = np.require(X, np.float64, ["C", "W"])
+    X = kernel_array(X)
     norms = row_pnorms(X, p)
     if np.ndim(w) == 2:
         safe = np.where(norms > 0, norms, 1.0)

@@ -87,7 +87,7 @@ from genesel._core.linalg import normalise_rows
 from genesel._core.params import POSITIVE, POSITIVE_INT, StrOptions, integer, real
 from genesel._core.threads import few_samples_one_blas_thread
 from genesel._core.units import offset_message, offset_ratio, scale_pow2, unit_row_exponent
-from genesel._core.validation import check_classification_fit, warn_degenerate, zero_ignored_genes
+from genesel._core.validation import check_classification_fit, kernel_array, warn_degenerate, zero_ignored_genes
 
 _SINGLE_THREAD_MAX_N = 512
 __all__ = ["RVM", "rvm_posterior_mode"]
@@ -261,8 +261,7 @@ class RVM(BinaryClassifier):
             K, Xs, s, mu, gamma_s = X, None, 1.0, None, None
         else:
             centre = self.kernel == "rbf" or (self.bias and self.kernel in ("linear", "poly", None))
-            # writeable (a read-only input is copied): numba would compile the kernel once more for it
-            Xs, mu, s, _, _ = _rk.scale_centre(np.require(X, np.float64, ["C", "W"]), centre, self.kernel is None)
+            Xs, mu, s, _, _ = _rk.scale_centre(kernel_array(X), centre, self.kernel is None)
             mu = mu if centre else None
             if self.kernel is None:  # genes that are zero (constant, when centred) get norm 0: never usable
                 PhiT = np.vstack([Xs, np.ones((1, n))]) if self.bias else Xs

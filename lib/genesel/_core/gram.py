@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from genesel._core.validation import kernel_array
+
 __all__ = ["gram", "gram_rows", "add_gram_rows", "linear_gram", "KERNELS"]
 
 KERNELS = ("linear", "poly", "rbf", "precomputed")
@@ -49,12 +51,10 @@ def _dot_matrix(A, B, symmetric):
 
 def linear_gram(A, B=None):
     """``A @ B.T`` (``A @ A.T`` when ``B`` is None) by the BLAS-free numba loop."""
-    # writeable (a read-only input, e.g. a memory map, is copied): numba compiles a kernel once more for read-only
-    # arrays (tests/test_jit_signatures.py)
-    A = np.require(A, np.float64, ["C", "W"])
+    A = kernel_array(A)
     if B is None or B is A:
         return _dot_matrix(A, A, True)
-    return _dot_matrix(A, np.require(B, np.float64, ["C", "W"]), False)
+    return _dot_matrix(A, kernel_array(B), False)
 
 
 def gram(A, B=None, kernel: str = "linear", *, gamma=None, degree: int = 3, coef0: float = 0.0, blas: bool = False):

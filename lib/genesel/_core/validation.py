@@ -39,7 +39,14 @@ import numpy as np
 
 __all__ = ["check_expression_data", "to_pm1", "check_binary_fit", "check_classification_fit", "constant_genes",
            "ignore_constant_genes", "zero_ignored_genes", "mean_std", "DegenerateModelWarning", "warn_degenerate",
-           "warn_if_one_class"]
+           "warn_if_one_class", "kernel_array"]
+
+
+def kernel_array(a) -> np.ndarray:
+    """``a`` as a C-contiguous, writeable float64 array for a numba kernel: no copy when it is one already; a read-only
+    input (a memory map, ``setflags(write=False)``) is copied, since numba compiles every kernel once more for
+    read-only arrays (``tests/test_jit_signatures.py``, ``benchmarks/bench_jit_compile.py``)."""
+    return np.require(a, np.float64, ["C", "W"])
 
 LOG = logging.getLogger("genesel")
 
