@@ -183,3 +183,51 @@ def test_units_do_not_change_the_model():
             np.testing.assert_array_equal(est.predict((Xt + b) * a), ref.predict(Xt), err_msg=f"x{a:g} +{b!r}")
             np.testing.assert_array_equal(est.support_, ref.support_)
             np.testing.assert_allclose(est.threshold_, ref.threshold_, rtol=1e-3)
+
+
+def _fitted_state(est):
+    """Every attribute a fit sets, public and private, for a bit-for-bit comparison."""
+    return {k: v for k, v in vars(est).items() if k not in ("threshold", "threshold_scale", "priors")}
+
+
+@pytest.mark.parametrize("K", [2, 3])
+def test_fit_grid_gives_each_settings_own_fit_and_warnings(K):
+    """fit_grid's copies against fitting each setting on its own: every fitted attribute, prediction and warning the
+    same, bit for bit (thresholds from none to every gene shrunk out, where the majority prior decides and the fit
+    warns; a constant gene; both priors; the absolute scale)."""
+    import warnings
+
+    rng = np.random.default_rng(7 + K)
+    y = np.r_[np.repeat(np.arange(K), 3), rng.integers(0, K, 25)]
+    y[y == K - 1] = 0 if K == 2 else y[y == K - 1]  # unequal classes: the prior decides when no gene is left
+    y[:K] = np.arange(K)
+    X = rng.normal(size=(y.size, 15)) * rng.uniform(0.3, 2.0, size=15)
+    X[:, 0] += 1.2 * y
+    X[:, 4] = 3.0  # a constant gene
+    Xt = rng.normal(size=(50, 15))
+    grid = [{"threshold": t, "threshold_scale": "max"} for t in np.linspace(0.0, 1.0, 7)]
+    grid += [{"threshold": 0.4, "threshold_scale": "max", "priors": "uniform"}, {"threshold": 0.5}]
+    with warnings.catch_warnings(record=True) as together:
+        warnings.simplefilter("always")
+        fits = ShrunkenCentroids().fit_grid(X, y, grid)
+    alone = []
+    for q, est in zip(grid, fits):
+        assert est.get_params() == ShrunkenCentroids(**q).get_params()
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            own = ShrunkenCentroids(**q).fit(X, y)
+        alone += [str(x.message) for x in w]
+        a, b = _fitted_state(own), _fitted_state(est)
+        assert a.keys() == b.keys()
+        for k in a:
+            np.testing.assert_array_equal(np.asarray(a[k], dtype=object if a[k] is None else None),
+                                          np.asarray(b[k], dtype=object if b[k] is None else None), err_msg=k)
+        np.testing.assert_array_equal(own.decision_function(Xt), est.decision_function(Xt))
+        np.testing.assert_array_equal(own.predict(Xt), est.predict(Xt))
+    grid_warned = [str(x.message) for x in together]
+    assert grid_warned == alone and any("shrunk out" in m for m in alone)  # the same warnings, setting by setting
+    assert not fits[0].support_[4] and fits[0].support_.sum() == 14 and not fits[6].support_.any()
+    with pytest.raises(ValueError, match="param_grid is empty"):
+        ShrunkenCentroids().fit_grid(X, y, [])
+    with pytest.raises(ValueError, match="threshold"):
+        ShrunkenCentroids().fit_grid(X, y, [{"threshold": -1.0}])

@@ -158,12 +158,15 @@ def wilcoxon_pvalues(X, y):
     U = R[pos].sum(0) - n1 * (n1 + 1) / 2.0  # U statistic of class +1
     mu = n1 * n0 / 2.0
     # tie correction: sum over tie groups of (t^3 - t), per gene
-    Xs = np.sort(X, axis=0)
-    tie_term = np.zeros(X.shape[1])
-    new = np.vstack([np.ones((1, X.shape[1]), bool), Xs[1:] != Xs[:-1]])
-    for j in np.flatnonzero((~new).any(0)):
-        _, counts = np.unique(Xs[:, j], return_counts=True)
-        tie_term[j] = np.sum(counts**3 - counts)
+    # each gene's runs of equal sorted values, all genes at once: a run starts where a value differs from the one
+    # before it (and at every gene's first value, so no run spans two genes); t its length. Integers far below
+    # 2^53, so the float sums are exact whatever their order (a loop over the tied genes took 0.3 s on Leukemia).
+    Xs = np.sort(X, axis=0).T
+    new = np.ones(Xs.shape, bool)
+    new[:, 1:] = Xs[:, 1:] != Xs[:, :-1]
+    starts = np.flatnonzero(new.ravel())
+    t = np.diff(np.append(starts, new.size)).astype(np.float64)
+    tie_term = np.bincount(starts // n, weights=t**3 - t, minlength=X.shape[1]) if n else np.zeros(X.shape[1])
     sigma = np.sqrt(n1 * n0 / 12.0 * ((n + 1) - tie_term / (n * (n - 1))))
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (np.abs(U - mu) - 0.5) / sigma

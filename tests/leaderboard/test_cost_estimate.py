@@ -140,7 +140,7 @@ def test_quick_mode_is_within_its_budget_and_a_long_choice_gets_the_warning(mirr
 def test_a_users_file_adds_its_preprocessing_in_every_training_part(mirror, tmp_path, monkeypatch):
     """The committed costs are of registered sets; a file's own preprocessing (TMM for counts: a tenth of a second
     per training part on a 109-cell .h5ad, which made the estimate 3.5 times too small) is timed on the file and
-    added (inner folds + 1) times per cell."""
+    added (inner folds + 1) times per split and worker."""
     from genesel.datasets import load_dataset
 
     alon = load_dataset("alon")
@@ -155,12 +155,18 @@ def test_a_users_file_adds_its_preprocessing_in_every_training_part(mirror, tmp_
     after, what = cost.estimated_seconds([ref], ["SVM (all genes)"], boot_datasets=[], **kw)
     per_cell = cost.cell_cpu_seconds("SVM (all genes)", 62, 50, 3, True)[0]
     assert after - cost._OVERHEAD == pytest.approx(3 * (per_cell + 0.5 * 4))
-    assert after > before and "of it your file's preprocessing (fitted again in every training part" in what
+    assert after > before and "of it your file's preprocessing (fitted on every training part, once per worker" in what
     # the sentence states the total over the cells (on 78f62bd it read as the cost of one training part)
     from genesel.papers.presentation import format_seconds
 
     n_cells_parts = 3 * 4  # 3 outer folds x (3 inner + 1) training parts
     assert f"{format_seconds(0.5 * n_cells_parts)} CPU of it your file's preprocessing" in what
+    # several methods: each of the 2 workers prepares a split once for the methods it runs (protocol.PREPARED)
+    four = ["SVM (all genes)", "kNN (all genes)", "DLDA (all genes)", "Fisher + SVM"]
+    got, what = cost.estimated_seconds([ref], four, boot_datasets=[], **{**kw, "n_jobs": 2})
+    cells = sum(cost.cell_cpu_seconds(m, 62, 50, 3, True)[0] for m in four)
+    assert got - cost._OVERHEAD == pytest.approx(3 * (cells + 2 * 0.5 * 4) / 2)
+    assert f"{format_seconds(2 * 0.5 * n_cells_parts)} CPU of it your file's preprocessing" in what
 
 
 def test_a_k_class_data_set_costs_k_times_the_binary_scaled_estimate():

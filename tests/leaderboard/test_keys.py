@@ -201,10 +201,13 @@ def test_fitted_steps_key_on_parameters_and_data():
         p=p["p"], eta=p["eta"], max_stumps=p["max_stumps"], model=p["model"])),
     ("SC stumps", lambda p, s, seed: __import__("genesel").SampleCompressionStumps(
         p=p["p"], max_stumps=p["max_stumps"], model=p["model"])),
+    ("shrunken centroids (SC.l)", lambda p, s, seed: __import__("genesel").ShrunkenCentroids(
+        threshold=p["threshold"], threshold_scale="max", priors="empirical")),
 ])
 def test_shared_grid_fits_give_the_cells_of_one_fit_per_setting(mirror, monkeypatch, name, plain):
-    """A stump entry's cells with its grid fitted at once (SharedGrid) against the same entry fitting each setting
-    on its own: every number of the cell the same; the shared grid is reused (hits)."""
+    """A stump entry's cells with its grid fitted at once (SharedGrid), and PAM's with its thresholds shrinking one
+    computation of their statistics (SharedStatistics), against the same entry fitting each setting on its own:
+    every number of the cell the same, the warnings' counts included; the shared fits are reused (hits)."""
     import dataclasses
 
     from genesel.leaderboard.cells import cv_cell
@@ -213,6 +216,7 @@ def test_shared_grid_fits_give_the_cells_of_one_fit_per_setting(mirror, monkeypa
     hits = K.GRID_FITS.hits
     shared = cv_cell(*args, seed=0, quick=True, max_genes=80)
     assert K.GRID_FITS.hits > hits
+    assert "centroids" not in name or shared["inner_warnings"]  # thresholds that shrink every gene out warn
     monkeypatch.setitem(K.CATALOGUE, name, dataclasses.replace(K.CATALOGUE[name], estimator=plain))
     alone = cv_cell(*args, seed=0, quick=True, max_genes=80)
     for k in shared:

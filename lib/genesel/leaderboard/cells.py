@@ -363,18 +363,22 @@ cv_cell.cache_code = boot_cell.cache_code = cell_code
 def cv_cells(datasets, methods, *, n_repeats: int, n_folds: int, inner_k: int, seed: int, quick: bool,
              max_genes=None) -> list:
     """Every (data set, method, repeat, outer fold) cell; the outer folds of each data set are
-    :func:`outer_folds` (``n_folds``, fewer for a small class)."""
+    :func:`outer_folds` (``n_folds``, fewer for a small class). Listed data set by data set, then split by split
+    with the methods of a split one after another, so that a process preprocesses each part of a split once for
+    all of them (:data:`genesel.leaderboard.protocol.PREPARED`); each (data set, method)'s cells keep the order
+    (repeat, fold)."""
     folds = {d: outer_folds(d, n_folds, max_genes) for d in datasets}
     return [dict(dataset=d, method=m, repeat=int(r), fold=int(f), n_folds=int(folds[d]), inner_k=int(inner_k),
                  seed=int(seed), quick=bool(quick), max_genes=max_genes)
-            for d in datasets for m in methods for r in range(int(n_repeats)) for f in range(int(folds[d]))]
+            for d in datasets for r in range(int(n_repeats)) for f in range(int(folds[d])) for m in methods]
 
 
 def boot_cells(datasets, methods, *, n_boot: int, inner_k: int, seed: int, quick: bool, max_genes=None,
                views=None) -> list:
     """Every (data set, method, bootstrap sample) cell, plus the all-samples fit (``boot=-1``) of each pair;
-    ``views`` maps a data set to its view (default :data:`DU2006_VIEWS`)."""
+    ``views`` maps a data set to its view (default :data:`DU2006_VIEWS`). Listed sample by sample with the methods
+    of a sample one after another (as :func:`cv_cells`)."""
     views = DU2006_VIEWS if views is None else views
     return [dict(dataset=d, method=m, boot=int(b), inner_k=int(inner_k), seed=int(seed), quick=bool(quick),
                  max_genes=None if views.get(d) else max_genes, view=views.get(d))
-            for d in datasets for m in methods for b in range(-1, int(n_boot))]
+            for d in datasets for b in range(-1, int(n_boot)) for m in methods]

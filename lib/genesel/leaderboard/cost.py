@@ -190,7 +190,7 @@ def preprocessing_seconds(dataset, max_genes=None) -> float:
 
     from genesel.dataref import is_file_reference
     from genesel.leaderboard.cells import load
-    from genesel.leaderboard.protocol import prepare
+    from genesel.leaderboard.protocol import prepare_uncached
 
     if not is_file_reference(dataset):
         return 0.0
@@ -200,7 +200,7 @@ def preprocessing_seconds(dataset, max_genes=None) -> float:
     best = np.inf
     for _ in range(3):
         t0 = time.process_time()
-        prepare(task.prep, task.X, tr, te)
+        prepare_uncached(task.prep, task.X, tr, te)
         best = min(best, time.process_time() - t0)
     return float(best)
 
@@ -234,6 +234,12 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
         return shapes[(d, view, mg)]
 
     n_outer, prep = 0, 0.0
+    parallel = max(1, min(int(n_jobs), 2))
+
+    def share(n_methods: int) -> float:
+        """The part of a split's preprocessing one cell pays: a worker prepares a split once for the methods of
+        that split it runs (:data:`genesel.leaderboard.protocol.PREPARED`; the grids list them together)."""
+        return min(int(n_methods), parallel) / max(1, int(n_methods))
     def classes(d, view, mg):
         return len(load(d, view, mg).classes)
 
@@ -253,7 +259,7 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
         kf = classes(d, None, max_genes)
         k = outer_folds(d, n_folds, max_genes)  # fewer for a small class
         n_outer += int(n_repeats) * k
-        p = preprocessing_seconds(d, max_genes) * (int(inner_k) + 1)  # per cell: every inner and outer split
+        p = preprocessing_seconds(d, max_genes) * (int(inner_k) + 1) * share(len(methods))  # per cell
         prep += p * int(n_repeats) * k * len(methods)
         for m in methods:
             c, how = per_cell(m, n, g, kf)
@@ -270,8 +276,9 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
         view = DU2006_VIEWS.get(d)
         n, g = shape(d, view, None if view else max_genes)
         kf = classes(d, view, None if view else max_genes)
-        p = preprocessing_seconds(d, None if view else max_genes) * (int(inner_k) + 1)
-        for m in (DU2006_METHODS if boot_methods is None else boot_methods):
+        bm = DU2006_METHODS if boot_methods is None else boot_methods
+        p = preprocessing_seconds(d, None if view else max_genes) * (int(inner_k) + 1) * share(len(bm))
+        for m in bm:
             c, how = per_cell(m, n, g, kf)
             c = c + p
             prep += p * (int(n_boot) + 1)
@@ -279,7 +286,6 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
             per_method[m] = per_method.get(m, 0.0) + s
             boot += s
     total = cv + boot + again
-    parallel = max(1, min(int(n_jobs), 2))
     top = sorted(per_method.items(), key=lambda kv: -kv[1])[:2]
     what = (f"{len(datasets)} data set(s) x {len(methods)} method(s), {n_outer} outer folds in all: "
             f"{format_seconds(cv)} CPU; .632+: " + (f"{format_seconds(boot)} CPU" if boot_datasets else "not run")
@@ -287,8 +293,8 @@ def estimated_seconds(datasets, methods, *, quick: bool, n_repeats: int, n_folds
             + "; most of it "
             + " and ".join(f"{m} ({100 * s / total:.0f} %)" for m, s in top if total > 0)
             + "; scaled from the committed full run's CPU per fold"
-            + (f", {format_seconds(prep)} CPU of it your file's preprocessing (fitted again in every training "
-               "part of every cell)" if prep > 1 else ""))
+            + (f", {format_seconds(prep)} CPU of it your file's preprocessing (fitted on every training part, "
+               "once per worker for the methods it runs)" if prep > 1 else ""))
     if guessed:
         what += (f"; {', '.join(sorted(guessed))}: no committed cost yet, counted as the median method")
     return _OVERHEAD + total / parallel, what
