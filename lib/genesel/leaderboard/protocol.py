@@ -74,7 +74,7 @@ def prepare(prep, X, train, test):
     """(X_train, X_test, kept): ``prep`` fitted on ``X[train]`` only, applied to both; ``kept`` the original indices
     of the genes left. Served by :data:`PREPARED` when the same split of the same data was prepared by an earlier
     cell of this process (another method's), as fresh copies."""
-    return PREPARED.get(prep, X, np.asarray(train), np.asarray(test))
+    return PREPARED.get(prep, np.asarray(X), np.asarray(train), np.asarray(test))
 
 
 def prepare_uncached(prep, X, train, test):
@@ -95,41 +95,49 @@ class PreparedSplits:
     (:func:`genesel.leaderboard.cells.cv_cells`), so a process prepares each part once. Entries are returned as
     copies (no method can change another's input), and the warnings their computation raised are raised again at
     each reuse, so that the cells' warning counts do not change. At most ``maxsize`` entries and ``max_bytes`` of
-    arrays are kept (the least recently used go first)."""
+    arrays are kept (the least recently used go first). Threads of one process may share it (a lock guards the
+    entries; a part is computed outside it)."""
 
     def __init__(self, maxsize: int = 8, max_bytes: int = 512 * 2**20):
+        import threading
+
         self.maxsize, self.max_bytes = int(maxsize), int(max_bytes)
         self.hits = self.misses = 0
+        self._lock = threading.Lock()
         self._data = None  # (the array prepared from, a private copy of it)
         self._entries: dict = {}  # key -> (X_train, X_test, kept, warnings caught), least recently used first
 
     def clear(self) -> None:
-        self._data, self._entries = None, {}
+        with self._lock:
+            self._data, self._entries = None, {}
 
     def get(self, prep, X, train, test):
         import joblib
 
         if self.maxsize <= 0:
             return prepare_uncached(prep, X, train, test)
-        same = (self._data is not None and self._data[0] is X and X.shape == self._data[1].shape
-                and np.array_equal(self._data[1], X, equal_nan=X.dtype.kind in "fc"))
-        if not same:
-            self._data, self._entries = (X, np.array(X, copy=True)), {}
         key = (joblib.hash(prep), train.dtype.str, train.tobytes(), test.dtype.str, test.tobytes())
-        hit = self._entries.pop(key, None)
+        with self._lock:
+            same = (self._data is not None and self._data[0] is X and X.shape == self._data[1].shape
+                    and np.array_equal(self._data[1], X, equal_nan=X.dtype.kind in "fc"))
+            if not same:
+                self._data, self._entries = (X, np.array(X, copy=True)), {}
+            hit = self._entries.get(key)
+            self.hits += hit is not None
+            self.misses += hit is None
         if hit is None:
-            self.misses += 1
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 Xa, Xb, kept = prepare_uncached(prep, X, train, test)
             hit = (Xa, Xb, kept, caught)
-        else:
-            self.hits += 1
-        self._entries[key] = hit  # most recently used last
-        while len(self._entries) > self.maxsize or (
-                len(self._entries) > 1 and sum(e[0].nbytes + e[1].nbytes for e in self._entries.values())
-                > self.max_bytes):
-            del self._entries[next(iter(self._entries))]
+        with self._lock:
+            if self._data is not None and self._data[0] is X:  # not replaced by another data set meanwhile
+                self._entries.pop(key, None)
+                self._entries[key] = hit  # most recently used last
+                while len(self._entries) > self.maxsize or (
+                        len(self._entries) > 1 and sum(e[0].nbytes + e[1].nbytes for e in self._entries.values())
+                        > self.max_bytes):
+                    del self._entries[next(iter(self._entries))]
         for w in hit[3]:  # every preparation warns as it would have, reused or not
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         return hit[0].copy(order="K"), hit[1].copy(order="K"), hit[2].copy()  # the layout as computed
