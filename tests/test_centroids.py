@@ -231,3 +231,21 @@ def test_fit_grid_gives_each_settings_own_fit_and_warnings(K):
         ShrunkenCentroids().fit_grid(X, y, [])
     with pytest.raises(ValueError, match="threshold"):
         ShrunkenCentroids().fit_grid(X, y, [{"threshold": -1.0}])
+
+
+def test_fit_from_statistics_is_fit():
+    """The public two steps (what the leaderboard's inner CV keeps per training part): statistics of one estimator,
+    fitted by another at its own settings, give that estimator's own fit; bad settings are still refused."""
+    rng = np.random.default_rng(5)
+    y = np.r_[np.zeros(12, int), np.ones(7, int)]
+    X = rng.normal(size=(19, 10))
+    X[:, 1] += y
+    stats = ShrunkenCentroids().threshold_statistics(X, y)
+    for q in ({"threshold": 0.3, "threshold_scale": "max"}, {"threshold": 0.2, "priors": "uniform"}):
+        two = ShrunkenCentroids(**q).fit_from_statistics(stats)
+        one = ShrunkenCentroids(**q).fit(X, y)
+        for k in ("centroids_", "scale_", "deviations_", "priors_", "support_", "threshold_"):
+            np.testing.assert_array_equal(getattr(two, k), getattr(one, k), err_msg=k)
+        np.testing.assert_array_equal(two.decision_function(X), one.decision_function(X))
+    with pytest.raises(ValueError, match="threshold"):
+        ShrunkenCentroids(threshold=-1.0).fit_from_statistics(stats)

@@ -178,6 +178,19 @@ class ShrunkenCentroids(BinaryClassifier):
             out.append(est._shrink(stats, stacklevel=3))
         return out
 
+    def threshold_statistics(self, X, y) -> dict:
+        """What every setting shares on (X, y): the input checks and the standardised deviations d_ik (ESL Eq. 18.4),
+        computed once; :meth:`fit_from_statistics` of any ShrunkenCentroids then fits its own threshold, scale and
+        priors from them, the same as its ``fit(X, y)`` bit for bit (what :meth:`fit_grid` does; the leaderboard
+        keeps them per training part for its inner cross-validation). Treat the result as opaque and read only."""
+        return self._statistics(X, y)
+
+    def fit_from_statistics(self, stats: dict):
+        """This estimator fitted at its own settings from :meth:`threshold_statistics` (ESL Eq. 18.5): the same
+        fitted attributes, predictions and warnings as ``fit`` on the data they were computed from."""
+        self._validate_params()
+        return self._shrink(stats, stacklevel=3)
+
     def _statistics(self, X, y) -> dict:
         """What every threshold shares (module docstring): the input checks' fitted attributes and the fitted-unit
         quantities up to the standardised deviations d_ik (ESL Eq. 18.4). Read only by :meth:`_shrink`."""

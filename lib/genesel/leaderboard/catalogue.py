@@ -400,21 +400,20 @@ GRID_FITS = GridFits()
 class SharedStatistics(SharedGrid):
     """PAM's shrunken centroids (:class:`genesel.centroids.ShrunkenCentroids`) fitted, for the inner
     cross-validation, from the statistics every threshold shares: the first threshold fitted on a training part
-    computes the centroids, pooled sds, s_0 and standardised deviations d_ik (``_statistics``, kept in
-    :data:`GRID_FITS`), and every threshold, that one included, only shrinks them (``_shrink``, ESL Eq. 18.5), as
-    the learner's own ``fit`` and ``fit_grid`` do. The same fit, bit for bit, and the same warnings, each raised by
-    the threshold whose shrinkage raises it (a test compares whole leaderboard cells); PAM's 30 thresholds on a
-    training part cost one fit instead of 30. Fitted attributes and predictions are the learner's."""
+    computes the centroids, pooled sds, s_0 and standardised deviations d_ik (``threshold_statistics``, kept in
+    :data:`GRID_FITS`), and every threshold, that one included, only shrinks them (``fit_from_statistics``, ESL
+    Eq. 18.5), as the learner's own ``fit`` and ``fit_grid`` do. The same fit, bit for bit, and the same warnings,
+    each raised by the threshold whose shrinkage raises it (a test compares whole leaderboard cells); PAM's 30
+    thresholds on a training part cost one fit instead of 30. Fitted attributes and predictions are the learner's."""
 
     def __init__(self, learner=None):
         self.learner = learner
 
     def fit(self, X, y):
         fitted = clone(self.learner)
-        fitted._validate_params()
         stats = GRID_FITS.get((type(fitted).__name__, "statistics"), X, y,
-                              lambda: clone(self.learner)._statistics(X, y))
-        self.fitted_ = fitted._shrink(stats, stacklevel=3)
+                              lambda: clone(self.learner).threshold_statistics(X, y))
+        self.fitted_ = fitted.fit_from_statistics(stats)
         self.classes_ = self.fitted_.classes_
         self.n_features_in_ = self.fitted_.n_features_in_
         return self
