@@ -76,7 +76,7 @@ from genesel.voting import GolubVoting
 
 __all__ = ["SIZES", "KINDS", "BOARDS", "Method", "SignatureSVM", "GridFits", "FittedSteps", "SELECTIONS", "SharedGrid",
            "GRID_FITS", "CATALOGUE", "method", "method_names", "estimator_classes", "abs_t", "wilcoxon_score",
-           "l1_logistic", "multinomial_l1_logistic"]
+           "l1_logistic", "multinomial_l1_logistic", "L1_LOGISTIC_C"]
 
 #: Signature sizes of the ranked methods (and of the error-vs-size curves); "all" (every gene) is always added.
 SIZES = (2, 4, 8, 16, 32, 64, 128, 256)
@@ -119,17 +119,21 @@ def l1_logistic(C: float, seed: int | None = 0) -> LogisticRegression:
     return LogisticRegression(penalty="l1", solver="liblinear", C=C, max_iter=1000, random_state=seed)
 
 
-def multinomial_l1_logistic(C: float, seed: int | None = 0) -> LogisticRegression:
-    """scikit-learn's l1-penalised multinomial logistic regression (saga; the softmax model of all K classes
-    jointly, one weight vector per class, the l1 penalty on all of them) with inverse penalty ``C``: the K-class
-    form of :func:`l1_logistic` (liblinear fits two classes, or K one-vs-rest problems). saga draws the samples at
-    random: ``seed`` fixes them."""
-    import sklearn
+#: The inverse penalties the inner CV of the two lasso logistic regressions chooses among.
+L1_LOGISTIC_C = (0.1, 0.3, 1.0, 3.0, 10.0)
 
-    major, minor = (int(x) for x in sklearn.__version__.split(".")[:2])
-    if (major, minor) >= (1, 8):
-        return LogisticRegression(l1_ratio=1.0, solver="saga", C=C, max_iter=2000, tol=1e-3, random_state=seed)
-    return LogisticRegression(penalty="l1", solver="saga", C=C, max_iter=2000, tol=1e-3, random_state=seed)
+
+def multinomial_l1_logistic(C: float, seed: int | None = 0) -> SharedGrid:
+    """The lasso-penalised multinomial logistic regression (the softmax model of all K classes jointly, one weight
+    vector per class, the l1 penalty on all of them) with scikit-learn's inverse penalty ``C``: the K-class form of
+    :func:`l1_logistic` (liblinear fits two classes, or K one-vs-rest problems), solved by glmnet along the path of
+    :data:`L1_LOGISTIC_C` (:class:`genesel.leaderboard.lasso_logistic.LassoLogistic`): the first C fitted on a
+    training part computes the path for all five, the others are read off it (:data:`GRID_FITS`), and a refit at one
+    C gives the numbers the path gives it. Deterministic: ``seed`` is accepted and not used (0.2.0 ran scikit-learn's
+    saga, whose random sample order it fixed, and whose fits ended far from the optimum: the module's docstring)."""
+    from genesel.leaderboard.lasso_logistic import LassoLogistic
+
+    return SharedGrid(LassoLogistic(C=C, path_C=L1_LOGISTIC_C), grid=tuple({"C": c} for c in L1_LOGISTIC_C))
 
 
 def abs_t(X, y):
@@ -573,13 +577,14 @@ _ENTRIES = [
     # ---- the tools users would otherwise pick (scikit-learn) ---------------------------------------------------
     Method("L1 logistic regression", "model",
            lambda p, s, seed: l1_logistic(p["C"], seed),
-           paper="Tibshirani 1996 (lasso)", family="embedded", grid={"C": (0.1, 0.3, 1.0, 3.0, 10.0)},
+           paper="Tibshirani 1996 (lasso)", family="embedded", grid={"C": L1_LOGISTIC_C},
            signature=_l1, source="scikit-learn",
            binary_only="liblinear fits two classes; its K-class form is 'multinomial L1 logistic regression'"),
     Method("multinomial L1 logistic regression", "model", lambda p, s, seed: multinomial_l1_logistic(p["C"], seed),
-           paper="Tibshirani 1996 / Friedman 2010", family="embedded", grid={"C": (0.1, 0.3, 1.0, 3.0, 10.0)},
-           signature=_l1, source="scikit-learn", boards=("multiclass",),
-           note="saga's softmax model of the K classes; a gene is in the signature when any class's weight is not 0"),
+           paper="Tibshirani 1996 / Friedman 2010", family="embedded", grid={"C": L1_LOGISTIC_C},
+           signature=_l1, source="glmnet", boards=("multiclass",),
+           note="glmnet's softmax model of the K classes (Friedman 2010), solved along the path of the five C; a gene "
+                "is in the signature when any class's weight is not 0"),
     Method("RF var. sel. (s.e. 0)", "model", _rf_varsel(0.0), paper="Díaz-Uriarte 2006", family="embedded",
            grid={"trees": (2000,)}, quick_grid={"trees": (200,)}, signature=_selected, note=_RF_NOTE),
     Method("RF var. sel. (s.e. 1)", "model", _rf_varsel(1.0), paper="Díaz-Uriarte 2006", family="embedded",
