@@ -187,3 +187,25 @@ def test_the_leaderboards_shared_path_gives_every_c_its_own_fit():
     a = m.estimator({"C": 1.0}, 10, 1).fit(X, y)
     b = m.estimator({"C": 1.0}, 10, 2).fit(X, y)
     np.testing.assert_array_equal(a.coef_, b.coef_)
+
+
+def test_the_two_class_l1_logistic_regression_reaches_its_optimum_on_wide_data():
+    """The two-class board's "L1 logistic regression" (liblinear, which penalises the intercept as a weight on a
+    constant feature): on 60 x 3,000 standardised genes its fit meets liblinear's own optimality conditions. At
+    scikit-learn's default tolerance (1e-4) it stopped short of them (violation 0.24 at C = 10, 30 genes where the
+    optimum keeps 25)."""
+    from genesel.leaderboard import catalogue as K
+
+    rng = np.random.default_rng(0)
+    n, p = 60, 3000
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, p))
+    X[:, :20] += 0.8 * (2 * y[:, None] - 1)
+    X = (X - X.mean(0)) / X.std(0)
+    Xe = np.column_stack([X, np.ones(n)])
+    for C in (1.0, 10.0):
+        m = K.method("L1 logistic regression").estimator({"C": C}, 10, 0).fit(X, y)
+        w = np.r_[m.coef_[0], m.intercept_[0]]
+        g = C * Xe.T @ (1.0 / (1.0 + np.exp(-(Xe @ w))) - y)
+        violation = np.where(w != 0, np.abs(g + np.sign(w)), np.maximum(np.abs(g) - 1.0, 0.0)).max()
+        assert violation < 1e-3, (C, violation)
